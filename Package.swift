@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (each module imports only those below it; C types never leave the
+// module that wraps them):
+//   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Rendering, WaylandClient, FrameTiming
+//   WaylandClient -> CWaylandProtocols, CWayland;  Rendering -> CEGL, CCairo, CWayland
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Screenplay",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Screenplay", targets: ["Screenplay"]),
+        .executable(name: "screenplay", targets: ["screenplay"]),
+    ],
+    targets: [
+        // System libraries, found through pkg-config.
+        .systemLibrary(
+            name: "CWayland", pkgConfig: "wayland-client",
+            providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(
+            name: "CEGL", pkgConfig: "egl",
+            providers: [.apt(["libegl-dev", "libgles-dev"])]),
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(
+            name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+
+        .target(name: "FrameTiming", swiftSettings: strict),
+        .target(
+            name: "WaylandClient",
+            dependencies: ["CWayland", "CWaylandProtocols", "FrameTiming"],
+            swiftSettings: strict),
+        .target(
+            name: "Rendering",
+            dependencies: ["CEGL", "CCairo", "CPixbuf", "CWayland"],
+            swiftSettings: strict),
+        .target(
+            name: "Screenplay",
+            dependencies: ["WaylandClient", "Rendering", "FrameTiming"],
+            swiftSettings: strict),
+        .target(name: "ScreenplayCLI", dependencies: ["Screenplay"], swiftSettings: strict),
+        .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
+
+        // Test support: headless compositors, output hot-plug, pixel capture.
+        .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
+
+        .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
+        .testTarget(
+            name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ScreenplayTests", dependencies: ["Screenplay", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "TestSupport"],
+            swiftSettings: strict),
+    ]
+)

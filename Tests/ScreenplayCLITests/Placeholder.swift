@@ -1,0 +1,2 @@
+import XCTest
+final class ScreenplayCLITestsPlaceholder: XCTestCase { func testNothing() {} }

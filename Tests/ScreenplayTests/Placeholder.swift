@@ -1,0 +1,2 @@
+import XCTest
+final class ScreenplayTestsPlaceholder: XCTestCase { func testNothing() {} }
