@@ -54,6 +54,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering"], swiftSettings: strict),
         .testTarget(
             name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],
             swiftSettings: strict),
