@@ -1,2 +1,0 @@
-import XCTest
-final class FrameTimingTestsPlaceholder: XCTestCase { func testNothing() {} }

@@ -1,0 +1,305 @@
+import XCTest
+@testable import ScreenplayCLI
+
+final class ArgumentsTests: XCTestCase {
+    typealias Present = PresentCommand
+
+    func parse(_ line: String) throws(UsageError) -> Invocation {
+        try ScreenplayCommandLine.parse(line.split(separator: " ").map(String.init))
+    }
+
+    func present(_ configure: (inout Present) -> Void = { _ in }, content: Present.Content = .testCard) -> Invocation {
+        var command = Present(content: content)
+        configure(&command)
+        return .present(command)
+    }
+
+    // MARK: Successful parses
+
+    func testEveryCommandAndOption() throws {
+        let orange = RGBColor(red: 0xFF, green: 0x88, blue: 0x00)
+        let cases: [(String, Invocation)] = [
+            ("outputs", .outputs(OutputsCommand())),
+            ("outputs --json", .outputs(OutputsCommand(json: true))),
+            ("doctor", .doctor(DoctorCommand())),
+            ("doctor --json", .doctor(DoctorCommand(json: true))),
+            ("doctor --builtin eDP-* --builtin=LVDS-1", .doctor(DoctorCommand(builtinPatterns: ["eDP-*", "LVDS-1"]))),
+            ("demo", .demo(DemoCommand(outputDirectory: "demo-output"))),
+            ("demo --out /tmp/x", .demo(DemoCommand(outputDirectory: "/tmp/x"))),
+            ("demo --out=/tmp/y", .demo(DemoCommand(outputDirectory: "/tmp/y"))),
+            ("present test-card", present()),
+            ("present color ff8800", present(content: .color(orange))),
+            ("present color #FF8800", present(content: .color(orange))),
+            ("present a.frag", present(content: .shader(path: "a.frag"))),
+            ("present dir/b.GLSL", present(content: .shader(path: "dir/b.GLSL"))),
+            ("present c.png", present(content: .image(path: "c.png"))),
+            ("present c.jpg", present(content: .image(path: "c.jpg"))),
+            ("present ./c.JPEG", present(content: .image(path: "./c.JPEG"))),
+            ("present talk.pdf", present(content: .pdf(path: "talk.pdf"))),
+            ("present --output HDMI-A-1 test-card", present { $0.outputPatterns = ["HDMI-A-1"] }),
+            ("present --output=DP-* --output HDMI-A-1 test-card", present { $0.outputPatterns = ["DP-*", "HDMI-A-1"] }),
+            ("present --all test-card", present { $0.allOutputs = true }),
+            ("present --builtin eDP-1 --builtin=DSI-* test-card", present { $0.builtinPatterns = ["eDP-1", "DSI-*"] }),
+            ("present --layer top test-card", present { $0.layer = .top }),
+            ("present --layer=bottom test-card", present { $0.layer = .bottom }),
+            ("present --layer background test-card", present { $0.layer = .background }),
+            ("present --layer overlay test-card", present { $0.layer = .overlay }),
+            ("present --fps 30 test-card", present { $0.framesPerSecond = 30 }),
+            ("present --fps=24 --fps 60 test-card", present { $0.framesPerSecond = 60 }),
+            ("present --preview test-card", present { $0.preview = true }),
+            ("present --stats - test-card", present { $0.stats = .standardOutput }),
+            ("present --stats=- test-card", present { $0.stats = .standardOutput }),
+            ("present --stats out.log test-card", present { $0.stats = .file("out.log") }),
+            ("present --reconnect test-card", present { $0.reconnect = true }),
+            ("present --duration 20 test-card", present { $0.durationMinutes = 20 }),
+            ("present --duration=1.5 test-card", present { $0.durationMinutes = 1.5 }),
+            ("present --notes notes.txt test-card", present { $0.notesPath = "notes.txt" }),
+            ("present --password s3cret talk.pdf", present({ $0.password = "s3cret" }, content: .pdf(path: "talk.pdf"))),
+            ("present --password=-dash talk.pdf", present({ $0.password = "-dash" }, content: .pdf(path: "talk.pdf"))),
+            ("present --rehearse test-card", present { $0.rehearse = true }),
+            ("present test-card --fps 30", present { $0.framesPerSecond = 30 }),
+            ("present color --preview 00ff00", present({ $0.preview = true }, content: .color(RGBColor(red: 0, green: 255, blue: 0)))),
+            ("present -- --weird.png", present(content: .image(path: "--weird.png"))),
+            ("present --fps 30 -- -h.frag", present({ $0.framesPerSecond = 30 }, content: .shader(path: "-h.frag"))),
+            ("present --output=a=b test-card", present { $0.outputPatterns = ["a=b"] }),
+        ]
+        for (line, expected) in cases {
+            XCTAssertEqual(try parse(line), expected, line)
+        }
+    }
+
+    func testAllPresentOptionsTogether() throws {
+        let line = "present --output DP-1 --builtin eDP-1 --layer top --fps 30 --preview --stats s.log --reconnect "
+            + "--duration 45 --notes n.md --password pw --rehearse deck.pdf"
+        var expected = Present(content: .pdf(path: "deck.pdf"))
+        expected.outputPatterns = ["DP-1"]
+        expected.builtinPatterns = ["eDP-1"]
+        expected.layer = .top
+        expected.framesPerSecond = 30
+        expected.preview = true
+        expected.stats = .file("s.log")
+        expected.reconnect = true
+        expected.durationMinutes = 45
+        expected.notesPath = "n.md"
+        expected.password = "pw"
+        expected.rehearse = true
+        XCTAssertEqual(try parse(line), .present(expected))
+    }
+
+    func testValuesWithSpacesSurviveAsOneArgument() throws {
+        let invocation = try ScreenplayCommandLine.parse(["present", "--output", "Dell Inc. U2720Q", "my slides.pdf"])
+        var expected = Present(content: .pdf(path: "my slides.pdf"))
+        expected.outputPatterns = ["Dell Inc. U2720Q"]
+        XCTAssertEqual(invocation, .present(expected))
+    }
+
+    // MARK: Help and version
+
+    func testHelpAndVersion() throws {
+        let root = ScreenplayCommandLine.usage
+        let cases: [(String, Invocation)] = [
+            ("", .help(root)),
+            ("--help", .help(root)),
+            ("-h", .help(root)),
+            ("help", .help(root)),
+            ("help present", .help(PresentCommand.usage)),
+            ("--help doctor", .help(DoctorCommand.usage)),
+            ("--version", .version(ScreenplayCommandLine.version)),
+            ("outputs --help", .help(OutputsCommand.usage)),
+            ("outputs -h", .help(OutputsCommand.usage)),
+            ("present -h", .help(PresentCommand.usage)),
+            ("present --fps nope --help", .help(PresentCommand.usage)),
+            ("present --bogus -h", .help(PresentCommand.usage)),
+            ("doctor --help", .help(DoctorCommand.usage)),
+            ("demo -h", .help(DemoCommand.usage)),
+        ]
+        for (line, expected) in cases {
+            XCTAssertEqual(try parse(line), expected, line)
+        }
+    }
+
+    func testUsageTextsMentionEveryOption() {
+        for command in ScreenplayCommandLine.commands {
+            XCTAssertTrue(ScreenplayCommandLine.usage.contains(command.commandName), command.commandName)
+            XCTAssertTrue(command.usage.contains("USAGE: screenplay \(command.commandName)"), command.commandName)
+            XCTAssertTrue(command.usage.contains("EXAMPLES:"), command.commandName)
+            for option in command.options {
+                XCTAssertTrue(command.usage.contains("--\(option.name)"), "\(command.commandName) --\(option.name)")
+            }
+        }
+    }
+
+    // MARK: Errors
+
+    func testErrors() {
+        let root = ScreenplayCommandLine.usage
+        let cases: [(String, String, String)] = [
+            // Top level
+            ("frobnicate", "unknown subcommand 'frobnicate'", root),
+            ("--verbose", "unknown option '--verbose'", root),
+            ("--version extra", "unexpected argument 'extra'", root),
+            ("help nope", "unknown subcommand 'nope'", root),
+            ("help present extra", "unexpected argument 'extra'", root),
+            // Unknown options and stray words
+            ("outputs --jsn", "unknown option '--jsn'", OutputsCommand.usage),
+            ("outputs -j", "unknown option '-j'", OutputsCommand.usage),
+            ("outputs extra", "unexpected argument 'extra'", OutputsCommand.usage),
+            ("outputs --json=yes", "option '--json' does not take a value", OutputsCommand.usage),
+            ("outputs --version", "unknown option '--version'", OutputsCommand.usage),
+            ("doctor --builtin", "missing value for option '--builtin'", DoctorCommand.usage),
+            ("doctor --builtin --json", "missing value for option '--builtin'", DoctorCommand.usage),
+            ("doctor now", "unexpected argument 'now'", DoctorCommand.usage),
+            ("demo --out", "missing value for option '--out'", DemoCommand.usage),
+            ("demo --out=", "missing value for option '--out'", DemoCommand.usage),
+            ("demo --output x", "unknown option '--output'", DemoCommand.usage),
+            ("demo x", "unexpected argument 'x'", DemoCommand.usage),
+            // present: content
+            ("present", "missing content: expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present --fps 30", "missing content: expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present color", "missing value for 'color': expected RRGGBB", PresentCommand.usage),
+            ("present color ff880", "invalid color 'ff880': expected RRGGBB or #RRGGBB", PresentCommand.usage),
+            ("present color #gg0000", "invalid color '#gg0000': expected RRGGBB or #RRGGBB", PresentCommand.usage),
+            ("present color ff88001", "invalid color 'ff88001': expected RRGGBB or #RRGGBB", PresentCommand.usage),
+            ("present color +f8800", "invalid color '+f8800': expected RRGGBB or #RRGGBB", PresentCommand.usage),
+            ("present color ##ff8800", "invalid color '##ff8800': expected RRGGBB or #RRGGBB", PresentCommand.usage),
+            ("present color ff8800 extra", "unexpected argument 'extra'", PresentCommand.usage),
+            ("present test-card extra", "unexpected argument 'extra'", PresentCommand.usage),
+            ("present a.png b.png", "unexpected argument 'b.png'", PresentCommand.usage),
+            ("present notes.txt", "unsupported content 'notes.txt': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present testcard", "unsupported content 'testcard': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present -", "unsupported content '-': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            // present: options
+            ("present --fsp 30 test-card", "unknown option '--fsp'", PresentCommand.usage),
+            ("present -x test-card", "unknown option '-x'", PresentCommand.usage),
+            ("present --output", "missing value for option '--output'", PresentCommand.usage),
+            ("present --output --all test-card", "missing value for option '--output'", PresentCommand.usage),
+            ("present --all=1 test-card", "option '--all' does not take a value", PresentCommand.usage),
+            ("present --preview=no test-card", "option '--preview' does not take a value", PresentCommand.usage),
+            ("present --builtin", "missing value for option '--builtin'", PresentCommand.usage),
+            ("present --layer", "missing value for option '--layer'", PresentCommand.usage),
+            ("present --layer side test-card", "invalid layer 'side': expected overlay, top, bottom or background", PresentCommand.usage),
+            ("present --layer Overlay test-card", "invalid layer 'Overlay': expected overlay, top, bottom or background", PresentCommand.usage),
+            ("present --fps test-card", "invalid value 'test-card' for '--fps': expected a positive integer", PresentCommand.usage),
+            ("present --fps 0 test-card", "invalid value '0' for '--fps': expected a positive integer", PresentCommand.usage),
+            ("present --fps=-30 test-card", "invalid value '-30' for '--fps': expected a positive integer", PresentCommand.usage),
+            ("present --fps -30 test-card", "missing value for option '--fps'", PresentCommand.usage),
+            ("present --fps 29.97 test-card", "invalid value '29.97' for '--fps': expected a positive integer", PresentCommand.usage),
+            ("present --fps 99999999999999999999 test-card", "invalid value '99999999999999999999' for '--fps': expected a positive integer", PresentCommand.usage),
+            ("present --stats", "missing value for option '--stats'", PresentCommand.usage),
+            ("present --duration 0 test-card", "invalid value '0' for '--duration': expected a positive number of minutes", PresentCommand.usage),
+            ("present --duration abc test-card", "invalid value 'abc' for '--duration': expected a positive number of minutes", PresentCommand.usage),
+            ("present --duration=inf test-card", "invalid value 'inf' for '--duration': expected a positive number of minutes", PresentCommand.usage),
+            ("present --duration=nan test-card", "invalid value 'nan' for '--duration': expected a positive number of minutes", PresentCommand.usage),
+            ("present --notes", "missing value for option '--notes'", PresentCommand.usage),
+            ("present --password", "missing value for option '--password'", PresentCommand.usage),
+            ("present --rehearse=1 test-card", "option '--rehearse' does not take a value", PresentCommand.usage),
+            ("present --reconnect=1 test-card", "option '--reconnect' does not take a value", PresentCommand.usage),
+            // present: validation
+            ("present --all --output DP-1 test-card", "'--all' cannot be combined with '--output DP-1'", PresentCommand.usage),
+            ("present --password pw test-card", "'--password' only applies to PDF content", PresentCommand.usage),
+            ("present --password pw slides.png", "'--password' only applies to PDF content", PresentCommand.usage),
+        ]
+        for (line, message, usage) in cases {
+            XCTAssertThrowsError(try parse(line), line) { error in
+                guard let error = error as? UsageError else { return XCTFail("\(line): \(error)") }
+                XCTAssertEqual(error.message, message, line)
+                XCTAssertEqual(error.usage, usage, "usage for: \(line)")
+                XCTAssertFalse(error.message.contains("\n"), line)
+            }
+        }
+    }
+
+    func testUsageErrorPresentation() {
+        let error = UsageError(message: "unknown option '--x'", usage: "USAGE: y")
+        XCTAssertEqual(UsageError.exitCode, 64)
+        XCTAssertEqual(error.description, "error: unknown option '--x'\n\nUSAGE: y")
+    }
+
+    // MARK: Pieces
+
+    func testScannerEdgeCases() throws {
+        let options: [OptionSpec] = [.flag("a"), .value("v")]
+        let parsed = try scanArguments(["x", "--v", "-", "--a", "--", "--a", "-v"], options: options, usage: "u")
+        XCTAssertEqual(parsed.positionals, ["x", "--a", "-v"])
+        XCTAssertEqual(parsed.all("v"), ["-"])
+        XCTAssertTrue(parsed.flag("a"))
+        XCTAssertFalse(parsed.flag("v"))
+        XCTAssertNil(parsed.last("missing"))
+        XCTAssertEqual(try scanArguments(["--v=a=b", "--v", "c"], options: options, usage: "u").all("v"), ["a=b", "c"])
+    }
+
+    func testColorParsing() {
+        let cases: [(String, RGBColor?)] = [
+            ("000000", RGBColor(red: 0, green: 0, blue: 0)),
+            ("#ffffff", RGBColor(red: 255, green: 255, blue: 255)),
+            ("1a2B3c", RGBColor(red: 0x1A, green: 0x2B, blue: 0x3C)),
+            ("", nil), ("#", nil), ("fff", nil), ("#fff", nil), ("12345g", nil),
+            ("-12345", nil), (" 12345", nil), ("１２３４５６", nil),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(RGBColor(hex: text), expected, text)
+        }
+        XCTAssertEqual(RGBColor(red: 0x0A, green: 0xFF, blue: 0).description, "#0AFF00")
+    }
+
+    func testContentClassification() {
+        let cases: [(String, Present.Content?)] = [
+            ("x.frag", .shader(path: "x.frag")), ("x.glsl", .shader(path: "x.glsl")),
+            ("x.png", .image(path: "x.png")), ("x.jpg", .image(path: "x.jpg")), ("x.jpeg", .image(path: "x.jpeg")),
+            ("/a/b.c/x.PDF", .pdf(path: "/a/b.c/x.PDF")), ("archive.pdf.gz", nil), ("x.", nil),
+            (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.gif", nil), ("x.vert", nil),
+        ]
+        for (path, expected) in cases {
+            XCTAssertEqual(Present.Content.file(path), expected, path)
+        }
+    }
+
+    func testOutputMatching() {
+        let name = "HDMI-A-1"
+        let description = "Dell Inc. DELL U2720Q [DP] (HDMI-A-1)"
+        let cases: [(String, Bool)] = [
+            ("HDMI-A-1", true),            // exact name
+            ("hdmi-a-1", true),            // case-insensitive
+            (description, true),           // exact description despite '[' in it
+            ("HDMI-*", true),
+            ("HDMI-A-?", true),
+            ("HDMI-A-[0-9]", true),
+            ("HDMI-A-[!1]", false),
+            ("HDMI-A-[^1]", false),
+            ("HDMI-A-[23]", false),
+            ("*U2720Q*", true),            // glob on description
+            ("Dell*", true),
+            ("dell inc.*", true),
+            ("*", true),
+            ("DP-*", false),
+            ("HDMI-A", false),             // globs are anchored
+            ("HDMI-A-1?", false),
+            ("*[DP]*", true),              // class matches the 'D' in "Dell"
+            ("*\\[DP\\]*", true),          // escaped brackets match literally
+            ("*\\[XX\\]*", false),
+            ("eDP-1", false),
+            ("", false),
+        ]
+        for (pattern, expected) in cases {
+            XCTAssertEqual(matches(pattern: pattern, name: name, description: description), expected, pattern)
+        }
+    }
+
+    func testGlobDetails() {
+        func glob(_ pattern: String, _ text: String) -> Bool { globMatches(pattern: Array(pattern), text: Array(text)) }
+        let cases: [(String, String, Bool)] = [
+            ("", "", true), ("*", "", true), ("**", "abc", true), ("?", "", false),
+            ("a*b*c", "axxbyyc", true), ("a*b*c", "axxbyy", false), ("*a", "banana", true),
+            ("[]]", "]", true), ("[!]]", "a", true), ("[!]]", "]", false),
+            ("[a-c]x", "bx", true), ("[a-c]x", "dx", false), ("[a-]", "-", true),
+            ("[abc", "[abc", true), ("[abc", "a", false),
+            ("\\*", "*", true), ("\\*", "a", false), ("a\\", "a\\", true),
+            (String(repeating: "*a", count: 20) + "b", String(repeating: "a", count: 60), false),
+        ]
+        for (pattern, text, expected) in cases {
+            XCTAssertEqual(glob(pattern, text), expected, "\(pattern) vs \(text)")
+        }
+    }
+}
