@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "FrameTiming", swiftSettings: strict),
         .target(
             name: "WaylandClient",
-            dependencies: ["CWayland", "CWaylandProtocols", "FrameTiming"],
+            dependencies: ["CWayland", "CWaylandProtocols"],
             swiftSettings: strict),
         .target(
             name: "Rendering",

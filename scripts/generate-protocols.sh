@@ -27,4 +27,5 @@ done
   for xml in "${protocols[@]}"; do
     echo "#include \"$(basename "$xml" .xml)-client-protocol.h\""
   done
+  echo "#include \"screenplay-interfaces.h\""
 } > "$out/include/CWaylandProtocols.h"

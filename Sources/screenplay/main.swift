@@ -1,1 +1,5 @@
-print("screenplay")
+import ScreenplayCLI
+
+MainActor.assumeIsolated {
+    ScreenplayTool.main(Array(CommandLine.arguments.dropFirst()))
+}

@@ -1,0 +1,359 @@
+import Dispatch
+import Foundation
+import Rendering
+public import WaylandClient
+
+/// Options for `Application`.
+public struct ApplicationOptions: Sendable {
+    /// Socket name or path; nil uses `WAYLAND_DISPLAY`.
+    public var displayName: String?
+    /// Names, descriptions or globs of screens to treat as built-in, on top
+    /// of `SCREENPLAY_BUILTIN` and the eDP/LVDS/DSI connectors.
+    public var builtInPatterns: [String] = []
+    /// Present external scenes on every screen, built-in ones included.
+    public var presentOnAllScreens = false
+    /// Restricts the screens that get external scenes (e.g. `--output`).
+    public var screenFilter: (@MainActor @Sendable (Screen) -> Bool)?
+    /// Highest wl_output / xdg-output versions to bind (tests bind lower ones).
+    public var maxOutputVersion: UInt32 = 4
+    public var maxXdgOutputVersion: UInt32 = 3
+
+    public init() {}
+}
+
+/// Why the application could not start or stopped.
+public struct ApplicationError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable { case noCompositor, connectionLost, protocolError }
+    public let kind: Kind
+    public let description: String
+}
+
+/// The app's link to the display server, as `UIApplication` and
+/// `UIScreen.screens` together: it owns the Wayland connection (on the main
+/// thread), turns outputs into `Screen`s, and connects a scene on every
+/// external screen while an accessory registration is presented.
+@MainActor
+public final class Application {
+    public let options: ApplicationOptions
+    let connection: Connection
+    let compositor: Compositor
+    private var classifier: ScreenClassifier
+    /// Complete screens, in announcement order.
+    public private(set) var screens: [Screen] = []
+    /// Every scene now: accessory scenes and windows.
+    public private(set) var scenes: [Scene] = []
+    private var accessoryScenes: [UInt32: Scene] = [:]
+    private var registrations: [SceneAccessoryRegistration] = []
+    private var stack = RegistrationStack()
+    private var nextSerial = 0
+    private var graphicsContext: GraphicsContext?
+    private var renderScheduled = false
+    private var lastAvailability = false
+    private var isShutDown = false
+
+    /// Hears a new screen, after classification.
+    public var onScreenConnect: ((Screen) -> Void)?
+    /// Hears a changed screen (mode, scale, transform, position).
+    public var onScreenChange: ((Screen) -> Void)?
+    /// Hears a removed screen, after its scenes were torn down.
+    public var onScreenDisconnect: ((Screen) -> Void)?
+    /// Hears every failure that did not stop the app (a scene that could
+    /// not be shown, a draw that threw).
+    public var onSceneError: ((any Error) -> Void)?
+    /// Hears the compositor going away; every scene is already torn down.
+    public var onConnectionLost: ((ApplicationError) -> Void)?
+
+    /// Connects and waits until every output is described.
+    public init(options: ApplicationOptions = .init()) throws(ApplicationError) {
+        self.options = options
+        classifier = ScreenClassifier(
+            builtInPatterns: ScreenClassifier.environmentPatterns(ProcessInfo.processInfo.environment)
+                + options.builtInPatterns)
+        do {
+            connection = try Connection(name: options.displayName)
+        } catch {
+            throw ApplicationError(kind: .noCompositor, description: error.description)
+        }
+        var limits = Compositor.VersionLimits()
+        limits.output = options.maxOutputVersion
+        limits.xdgOutputManager = options.maxXdgOutputVersion
+        compositor = Compositor(connection: connection, limits: limits)
+        compositor.onOutputReady = { [weak self] in self?.outputReady($0) }
+        compositor.onOutputChanged = { [weak self] output, _ in self?.outputChanged(output) }
+        compositor.onOutputRemoved = { [weak self] in self?.outputRemoved($0) }
+        compositor.onGlobalRemoved = { [weak self] in self?.globalRemoved($0) }
+        connection.addAfterDispatch { [weak self] in self?.renderAll() }
+        connection.onLost { [weak self] error in self?.lost(error) }
+        do {
+            try compositor.start()
+        } catch {
+            throw ApplicationError(kind: .connectionLost, description: error.description)
+        }
+        connection.startEventSource()
+    }
+
+    /// Globals the compositor offers, by interface name.
+    public var globals: [GlobalInfo] { compositor.globals.values.sorted { $0.name < $1.name } }
+    /// Where the connection went, for messages.
+    public var socketDescription: String { connection.socketDescription }
+    /// Whether external scenes use wlr-layer-shell.
+    public var hasLayerShell: Bool { compositor.layerShell != nil }
+    public var hasPresentationFeedback: Bool { compositor.presentation != nil }
+
+    /// Screens that get external-display scenes.
+    public var externalScreens: [Screen] { screens.filter(isTarget) }
+    /// The screen that keeps the app's controls: the built-in panel, else
+    /// the main screen of the classification.
+    public var mainScreen: Screen? { screens.first { !$0.classification.isExternal } ?? screens.first }
+
+    func screen(withID id: UInt32) -> Screen? { screens.first { $0.id == id } }
+
+    private func isTarget(_ screen: Screen) -> Bool {
+        guard screen.isConnected else { return false }
+        guard options.presentOnAllScreens || screen.classification.isExternal else { return false }
+        return options.screenFilter?(screen) ?? true
+    }
+
+    /// Why `screen` does or does not get an external scene, in words.
+    public func targetReason(_ screen: Screen) -> (isTarget: Bool, reason: String) {
+        if !options.presentOnAllScreens && !screen.classification.isExternal {
+            return (false, "\(screen.classification.reason); use --all to present there too")
+        }
+        if let filter = options.screenFilter, !filter(screen) {
+            return (false, "excluded by --output")
+        }
+        return (true, options.presentOnAllScreens ? "--all: every screen gets the scene" : screen.classification.reason)
+    }
+
+    // MARK: screens
+
+    private func outputReady(_ output: Output) {
+        guard let info = output.info else { return }
+        let screen = Screen(output: output, info: info, classification: .init(kind: .external, reason: ""))
+        screens.append(screen)
+        reclassify()
+        onScreenConnect?(screen)
+        reconcile()
+    }
+
+    private func outputChanged(_ output: Output) {
+        guard let screen = screens.first(where: { $0.output === output }), let info = output.info else { return }
+        screen.update(info)
+        reclassify()
+        for scene in scenes { scene.screenChanged(screen) }
+        onScreenChange?(screen)
+        reconcile()
+    }
+
+    private func outputRemoved(_ output: Output) {
+        guard let index = screens.firstIndex(where: { $0.output === output }) else { return }
+        let screen = screens.remove(at: index)
+        screen.isConnected = false
+        if let scene = accessoryScenes.removeValue(forKey: screen.id) { remove(scene) }
+        for scene in scenes { scene.surface.forget(outputNamed: screen.id) }
+        reclassify()
+        onScreenDisconnect?(screen)
+        reconcile()
+    }
+
+    private func reclassify() {
+        let kinds = classifier.classify(screens.map(\.info))
+        for (screen, kind) in zip(screens, kinds) { screen.classification = kind }
+    }
+
+    private func globalRemoved(_ info: GlobalInfo) {
+        guard info.interface == "zwlr_layer_shell_v1" else { return }
+        report(
+            SceneError(
+                screen: nil, reason: "the compositor withdrew zwlr_layer_shell_v1; shown scenes stay until their screens go, new screens get none",
+                fix: "restart the compositor's layer-shell support or restart Screenplay"))
+    }
+
+    // MARK: registrations
+
+    /// Registers content for external screens; the most recent registration
+    /// is presented while it is enabled.
+    @discardableResult
+    public func registerSceneAccessory(_ accessory: SceneAccessory) -> SceneAccessoryRegistration {
+        nextSerial += 1
+        let registration = SceneAccessoryRegistration(accessory: accessory, application: self, serial: nextSerial)
+        registrations.append(registration)
+        stack.register(registration.serial)
+        registrationsChanged()
+        return registration
+    }
+
+    /// Stops offering the content; its scenes are disconnected and the
+    /// registration before it (if any) takes over.
+    public func unregisterSceneAccessory(_ registration: SceneAccessoryRegistration) {
+        registrations.removeAll { $0 === registration }
+        stack.unregister(registration.serial)
+        registration.application = nil
+        registrationsChanged()
+    }
+
+    /// The registration presented now.
+    public var presentedRegistration: SceneAccessoryRegistration? {
+        guard let serial = stack.presented else { return nil }
+        return registrations.first { $0.serial == serial }
+    }
+
+    func registrationsChanged() {
+        for r in registrations { stack.setEnabled(r.serial, r.isEnabled) }
+        reconcile()
+    }
+
+    private var presentedSerial: Int?
+
+    /// Makes the set of accessory scenes match (presented registration ×
+    /// target screens).
+    private func reconcile() {
+        guard !isShutDown else { return }
+        let presented = presentedRegistration
+        if presented?.serial != presentedSerial {
+            for scene in accessoryScenes.values { remove(scene) }
+            accessoryScenes.removeAll()
+            presentedSerial = presented?.serial
+        }
+        let targets = externalScreens
+        for (id, scene) in accessoryScenes where !targets.contains(where: { $0.id == id }) {
+            accessoryScenes[id] = nil
+            remove(scene)
+        }
+        if let presented, compositor.connection.failure == nil {
+            for screen in targets where accessoryScenes[screen.id] == nil {
+                connectScene(for: presented, on: screen)
+            }
+        }
+        let available = !targets.isEmpty
+        if available != lastAvailability {
+            lastAvailability = available
+            for r in registrations { r.onAvailabilityChange?(available) }
+        }
+        connection.flush()
+    }
+
+    private func connectScene(for registration: SceneAccessoryRegistration, on screen: Screen) {
+        let configuration = registration.accessory.sceneConfiguration
+        let session = SceneSession(
+            role: .externalDisplayNonInteractive, configuration: configuration,
+            userInfo: registration.accessory.userInfo, identifier: "\(configuration.name ?? "scene")@\(screen.name)")
+        do {
+            let scene = try Scene(
+                application: self, session: session, delegate: configuration.delegateFactory(), screen: screen,
+                layer: configuration.layer)
+            accessoryScenes[screen.id] = scene
+            scenes.append(scene)
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Opens an ordinary interactive window (role `application`).
+    public func openWindow(configuration: SceneConfiguration) throws -> Scene {
+        let session = SceneSession(
+            role: .application, configuration: configuration, userInfo: [:],
+            identifier: "\(configuration.name ?? "window")")
+        let scene = try Scene(
+            application: self, session: session, delegate: configuration.delegateFactory(), screen: nil, layer: .top)
+        scenes.append(scene)
+        connection.flush()
+        return scene
+    }
+
+    /// Closes a window or scene the app made.
+    public func close(_ scene: Scene) {
+        accessoryScenes = accessoryScenes.filter { $0.value !== scene }
+        remove(scene)
+    }
+
+    private func remove(_ scene: Scene) {
+        scenes.removeAll { $0 === scene }
+        scene.tearDown()
+        connection.flush()
+    }
+
+    func sceneClosedByCompositor(_ scene: Scene?) {
+        guard let scene else { return }
+        // Since wlroots 0.19 a lost output closes its layer surfaces: the
+        // scene goes, the registration stays, and a returning screen gets a
+        // new scene through reconcile().
+        close(scene)
+    }
+
+    func sceneFailed(_ scene: Scene) { close(scene) }
+
+    func sceneDidConnect(_ scene: Scene) {}
+
+    func report(_ error: any Error) {
+        if let onSceneError { onSceneError(error) } else {
+            FileHandle.standardError.write(Data("screenplay: \(error)\n".utf8))
+        }
+    }
+
+    // MARK: rendering
+
+    func graphics() throws -> GraphicsContext {
+        if let graphicsContext { return graphicsContext }
+        let context = try GraphicsContext(waylandDisplay: connection.display)
+        graphicsContext = context
+        return context
+    }
+
+    private var sharedResources: GraphicsResources?
+
+    func resources() throws -> GraphicsResources {
+        if let sharedResources { return sharedResources }
+        let made = GraphicsResources(context: try graphics())
+        sharedResources = made
+        return made
+    }
+
+    func scheduleRender() {
+        guard !renderScheduled else { return }
+        renderScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            guard let self else { return }
+            self.renderScheduled = false
+            self.connection.dispatchPending()
+        }
+    }
+
+    private func renderAll() {
+        for scene in scenes { scene.renderIfNeeded() }
+    }
+
+    // MARK: shutdown
+
+    private func lost(_ error: ConnectionError) {
+        let appError = ApplicationError(
+            kind: error.kind == .protocolError ? .protocolError : .connectionLost, description: error.description)
+        tearDownEverything()
+        onConnectionLost?(appError)
+    }
+
+    private func tearDownEverything() {
+        for scene in scenes { scene.tearDown() }
+        scenes.removeAll()
+        accessoryScenes.removeAll()
+    }
+
+    /// Tears every scene down and closes the connection. Idempotent.
+    public func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        tearDownEverything()
+        sharedResources?.destroy()
+        sharedResources = nil
+        graphicsContext?.destroy()
+        graphicsContext = nil
+        compositor.destroy()
+        connection.disconnect()
+    }
+
+    /// Runs `body` on every event-loop turn (for tests and tools).
+    public func roundtrip() throws {
+        do { try connection.roundtrip() } catch { throw ApplicationError(kind: .connectionLost, description: error.description) }
+        connection.dispatchPending()
+    }
+}

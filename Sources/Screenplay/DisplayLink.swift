@@ -1,0 +1,101 @@
+public import FrameTiming
+import Glibc
+
+/// A timer keyed to the refresh of the output a scene is on, as
+/// `CADisplayLink`. Driven by `wl_surface.frame` callbacks and
+/// `wp_presentation` feedback; it never waits on an output, so a hidden or
+/// switched-off screen whose callbacks stop blocks nothing.
+///
+/// While paused (the default) it asks for no frames and costs no CPU; call
+/// `Scene.setNeedsDisplay()` to draw static content once.
+@MainActor
+public final class DisplayLink {
+    /// Presentation time of the last frame shown (CLOCK_MONOTONIC, seconds),
+    /// or the frame callback's time before any feedback arrived.
+    public private(set) var timestamp: Double = 0
+    /// When the frame being drawn now is expected to reach the screen.
+    public private(set) var targetTimestamp: Double = 0
+    /// Time between refreshes of the scene's output, in seconds.
+    public var duration: Double { Double(refresh.durationNs) / 1e9 }
+    /// Where `duration` came from: presentation feedback, the output's mode,
+    /// or the 60 Hz fallback for outputs that report refresh 0.
+    public var durationSource: RefreshSource { refresh.source }
+    /// Frames drawn through this link.
+    public private(set) var frameCount: UInt64 = 0
+    /// Frames per second to draw at; 0 means every refresh. 30 on a 60 Hz
+    /// output draws every other refresh.
+    public var preferredFramesPerSecond: Int = 0 {
+        didSet { pacer.setPreferredFramesPerSecond(max(0, preferredFramesPerSecond)) }
+    }
+    /// Whether the link is stopped. Unpausing asks for the next frame.
+    public var isPaused = true {
+        didSet {
+            guard oldValue != isPaused else { return }
+            if !isPaused { pacer.reset(); scene?.linkResumed() }
+        }
+    }
+    /// Called after the duration changes (new output, new mode).
+    public var onDurationChange: ((Double) -> Void)?
+
+    /// Presentation statistics of this link's scene (for `--stats`).
+    public private(set) var history = PresentationHistory(capacity: 512)
+
+    private(set) var refresh = RefreshRate.resolve(presentationRefreshNs: nil, modeRefreshMilliHz: nil)
+    private var pacer = FramePacer(refreshNs: 16_666_667)
+    private var presentationRefreshNs: UInt64?
+    private var modeRefreshMilliHz: Int32?
+    weak var scene: Scene?
+
+    init() {}
+
+    /// Re-keys to an output: its mode's refresh until feedback says more.
+    func key(toModeRefreshMilliHz mHz: Int?, keepPresentation: Bool) {
+        modeRefreshMilliHz = mHz.map { Int32(clamping: $0) }
+        if !keepPresentation { presentationRefreshNs = nil }
+        resolve()
+    }
+
+    func presented(timestampNs: UInt64, refreshNs: UInt64, sequence: UInt64) {
+        history.presented(timestampNs: timestampNs, refreshNs: refreshNs, sequence: sequence)
+        timestamp = Double(timestampNs) / 1e9
+        if refreshNs > 0, refreshNs != presentationRefreshNs {
+            presentationRefreshNs = refreshNs
+            resolve()
+        }
+    }
+
+    func discarded() { history.discarded() }
+
+    private func resolve() {
+        let next = RefreshRate.resolve(presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz)
+        guard next != refresh else { return }
+        let changed = next.durationNs != refresh.durationNs
+        refresh = next
+        pacer.setRefresh(ns: next.durationNs)
+        if changed { onDurationChange?(duration) }
+    }
+
+    /// A frame callback arrived: decide whether this refresh gets a frame.
+    func shouldDraw(nowNs: UInt64) -> Bool {
+        guard !isPaused else { return false }
+        return pacer.shouldDraw(atNs: nowNs)
+    }
+
+    func willDraw(nowNs: UInt64) {
+        frameCount += 1
+        if history.lastPresentationNs == nil { timestamp = Double(nowNs) / 1e9 }
+        let last = history.lastPresentationNs ?? nowNs
+        targetTimestamp = Double(pacer.targetTimestamp(after: last, nowNs: nowNs)) / 1e9
+    }
+
+    /// Drains the once-a-second statistics window.
+    public func drainStatistics(nowNs: UInt64) -> FrameWindow { history.drainWindow(nowNs: nowNs) }
+}
+
+/// CLOCK_MONOTONIC now, in nanoseconds: the clock wp_presentation uses on
+/// every compositor Screenplay knows.
+public func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}

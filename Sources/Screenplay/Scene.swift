@@ -1,0 +1,310 @@
+import Rendering
+public import WaylandClient
+
+/// Hears a scene's life cycle and draws it, as `UIWindowSceneDelegate`.
+@MainActor
+public protocol SceneDelegate: AnyObject {
+    /// The scene is configured and about to show its first frame. For an
+    /// accessory scene, `session.userInfo` carries the registration's user info.
+    func scene(_ scene: Scene, willConnectTo session: SceneSession)
+    /// The scene is gone (screen removed, registration disabled or removed,
+    /// compositor closed it, app teardown). Nothing of it may be used after.
+    func sceneDidDisconnect(_ scene: Scene)
+    /// Draw a frame: once after `setNeedsDisplay()`, or every frame of the
+    /// display link while it runs. Errors are reported through
+    /// `Application.onSceneError` and the frame is shown as drawn so far.
+    func draw(_ scene: Scene, in context: DrawingContext) throws
+    /// The scene moved to another screen or its screen changed mode, scale
+    /// or transform; the display link has been re-keyed already.
+    func sceneDidUpdateScreen(_ scene: Scene)
+}
+
+extension SceneDelegate {
+    public func sceneDidUpdateScreen(_ scene: Scene) {}
+    public func sceneDidDisconnect(_ scene: Scene) {}
+}
+
+/// Describes a connected scene, as `UISceneSession`.
+@MainActor
+public final class SceneSession {
+    public let role: SceneRole
+    public let configuration: SceneConfiguration
+    /// The accessory's user info, for accessory scenes.
+    public let userInfo: [String: String]
+    public let persistentIdentifier: String
+
+    init(role: SceneRole, configuration: SceneConfiguration, userInfo: [String: String], identifier: String) {
+        self.role = role
+        self.configuration = configuration
+        self.userInfo = userInfo
+        persistentIdentifier = identifier
+    }
+}
+
+/// Content on one screen: an external scene (layer surface spanning the
+/// output) or an application window. Owns everything its surface needs and
+/// tears it all down through one path.
+@MainActor
+public final class Scene {
+    public let session: SceneSession
+    public let delegate: any SceneDelegate
+    public let displayLink = DisplayLink()
+    /// The screen the scene was made for (external scenes) or is on now.
+    public private(set) var screen: Screen?
+    /// Size in surface units (logical pixels) from the last configure.
+    public private(set) var size: (width: Int, height: Int) = (0, 0)
+    /// Size of the buffer drawn into, in device pixels.
+    public private(set) var pixelSize: (width: Int, height: Int) = (0, 0)
+    public private(set) var isConnected = false
+    /// How many frames reached the compositor's presentation feedback.
+    public private(set) var presentedFrames = 0
+
+    unowned let application: Application
+    let surface: Surface
+    private var layerSurface: LayerSurface?
+    private var toplevel: Toplevel?
+    private var window: WindowSurface?
+    private var needsDisplay = false
+    private var hasDrawn = false
+    private var frameDue = false
+    private var isTornDown = false
+    private var bufferScale = 1
+    /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
+    private let fallbackSize: () -> (Int, Int)
+
+    init(
+        application: Application, session: SceneSession, delegate: any SceneDelegate, screen: Screen?,
+        layer: Layer
+    ) throws(SceneError) {
+        self.application = application
+        self.session = session
+        self.delegate = delegate
+        self.screen = screen
+        fallbackSize = { [weak screen] in (screen?.info.logicalWidth ?? 1280, screen?.info.logicalHeight ?? 720) }
+        do {
+            surface = try Surface(compositor: application.compositor)
+        } catch {
+            throw SceneError(screen: screen?.name, reason: error.description, fix: "use a compositor with wl_compositor")
+        }
+        displayLink.scene = self
+        displayLink.preferredFramesPerSecond = session.configuration.preferredFramesPerSecond
+        surface.onOutputsChanged = { [weak self] in self?.surfaceOutputsChanged() }
+        switch session.role {
+        case .externalDisplayNonInteractive:
+            do {
+                let layerSurface = try LayerSurface(
+                    surface: surface, output: screen?.output, layer: layer, namespace: "screenplay")
+                layerSurface.onConfigure = { [weak self] serial, w, h in self?.configured(serial: serial, width: w, height: h) }
+                layerSurface.onClosed = { [weak self] in self?.application.sceneClosedByCompositor(self) }
+                self.layerSurface = layerSurface
+            } catch {
+                surface.destroy()
+                throw SceneError(
+                    screen: screen?.name, reason: error.description,
+                    fix: "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river), or use --preview")
+            }
+            surface.setEmptyInputRegion()
+        case .application:
+            do {
+                let toplevel = try Toplevel(
+                    surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay")
+                toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
+                toplevel.onClose = { [weak self] in self?.application.sceneClosedByCompositor(self) }
+                self.toplevel = toplevel
+            } catch {
+                surface.destroy()
+                throw SceneError(screen: nil, reason: error.description, fix: "use a compositor with xdg-shell")
+            }
+        }
+        if let screen { applyScreen(screen) }
+        surface.commit()
+    }
+
+    /// Draw once more at the next opportunity (static content).
+    public func setNeedsDisplay() {
+        guard !isTornDown else { return }
+        needsDisplay = true
+        application.scheduleRender()
+    }
+
+    // MARK: configure and draw
+
+    private func configured(serial: UInt32, width: Int, height: Int) {
+        guard !isTornDown else { return }
+        var (w, h) = (width, height)
+        // A 0 size means "you choose": a scene spans its screen.
+        if w <= 0 || h <= 0 {
+            let fallback = fallbackSize()
+            if w <= 0 { w = fallback.0 }
+            if h <= 0 { h = fallback.1 }
+        }
+        layerSurface?.ackConfigure(serial)
+        toplevel?.ackConfigure(serial)
+        let changed = (w, h) != size
+        size = (w, h)
+        let pixels = (w * bufferScale, h * bufferScale)
+        do {
+            if let window {
+                if changed || pixels != pixelSize { try window.resize(width: pixels.0, height: pixels.1) }
+            } else {
+                window = try WindowSurface(
+                    context: application.graphics(), waylandSurface: surface.rawProxy,
+                    width: pixels.0, height: pixels.1)
+            }
+        } catch {
+            application.report(SceneError(screen: screen?.name, reason: "cannot create the EGL surface: \(error)", fix: "check the Mesa EGL installation (`screenplay doctor`)"))
+            application.sceneFailed(self)
+            return
+        }
+        pixelSize = pixels
+        surface.setOpaque(width: w, height: h)
+        if !isConnected {
+            isConnected = true
+            delegate.scene(self, willConnectTo: session)
+            application.sceneDidConnect(self)
+        }
+        // Sway answers commits with repeated configures of the same size;
+        // redraw only when something changed.
+        if changed || !hasDrawn {
+            needsDisplay = true
+            application.scheduleRender()
+        }
+    }
+
+    private func applyScreen(_ screen: Screen) {
+        bufferScale = max(1, screen.scale)
+        surface.setBufferScale(bufferScale)
+        displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz, keepPresentation: false)
+    }
+
+    /// The screen this scene is on changed mode, scale or transform.
+    func screenChanged(_ screen: Screen) {
+        guard !isTornDown, screen === self.screen else { return }
+        let oldScale = bufferScale
+        applyScreen(screen)
+        if oldScale != bufferScale, size.width > 0 {
+            let pixels = (size.width * bufferScale, size.height * bufferScale)
+            try? window?.resize(width: pixels.0, height: pixels.1)
+            pixelSize = pixels
+        }
+        delegate.sceneDidUpdateScreen(self)
+        setNeedsDisplay()
+    }
+
+    private func surfaceOutputsChanged() {
+        // Windows follow the output they entered last; external scenes stay
+        // keyed to the screen they were made for.
+        guard session.role == .application, let last = surface.enteredOutputs.last,
+            let screen = application.screen(withID: last), screen !== self.screen
+        else { return }
+        self.screen = screen
+        applyScreen(screen)
+        delegate.sceneDidUpdateScreen(self)
+        setNeedsDisplay()
+    }
+
+    func linkResumed() {
+        guard !isTornDown else { return }
+        needsDisplay = true
+        application.scheduleRender()
+    }
+
+    private func frameCallback() {
+        guard !isTornDown else { return }
+        frameDue = true
+        application.scheduleRender()
+    }
+
+    /// Draws if a frame is due or content changed. Runs after each batch of
+    /// events, never inside a listener.
+    func renderIfNeeded() {
+        guard !isTornDown, isConnected, let window else { return }
+        var draw = needsDisplay
+        if frameDue {
+            frameDue = false
+            let now = monotonicNanoseconds()
+            if displayLink.shouldDraw(nowNs: now) {
+                draw = true
+            } else if !displayLink.isPaused {
+                // Skip this refresh but keep the clock running: ask for the next
+                // callback with a commit that changes nothing on screen.
+                surface.requestFrame { [weak self] _ in self?.frameCallback() }
+                surface.commit()
+            }
+        }
+        guard draw else { return }
+        needsDisplay = false
+        hasDrawn = true
+        let now = monotonicNanoseconds()
+        if !displayLink.isPaused {
+            displayLink.willDraw(nowNs: now)
+            surface.requestFrame { [weak self] _ in self?.frameCallback() }
+        }
+        surface.requestPresentationFeedback { [weak self] event in self?.feedback(event) }
+        do {
+            try window.makeCurrent()
+            let context = DrawingContext(target: window, resources: try application.resources())
+            do {
+                try delegate.draw(self, in: context)
+            } catch {
+                application.report(error)
+            }
+            try window.present()
+        } catch {
+            application.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
+        }
+    }
+
+    private func feedback(_ event: PresentationEvent) {
+        guard !isTornDown else { return }
+        switch event {
+        case let .presented(ts, refresh, seq, _, syncOutput):
+            presentedFrames += 1
+            // Feedback names the output the frame was synced to; when that is
+            // another output than the link is keyed to, re-key (windows).
+            if session.role == .application, let syncOutput, let screen = application.screen(withID: syncOutput),
+                screen !== self.screen
+            {
+                self.screen = screen
+                displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz, keepPresentation: false)
+                delegate.sceneDidUpdateScreen(self)
+            }
+            displayLink.presented(timestampNs: ts, refreshNs: refresh, sequence: seq)
+        case .discarded:
+            displayLink.discarded()
+        }
+    }
+
+    // MARK: teardown
+
+    /// The one teardown path: closed, output removed, registration changed,
+    /// app shutdown. EGL surface, then wl_egl_window, then role, then surface.
+    func tearDown() {
+        guard !isTornDown else { return }
+        isTornDown = true
+        displayLink.isPaused = true
+        let wasConnected = isConnected
+        isConnected = false
+        window?.destroy()
+        window = nil
+        layerSurface?.destroy()
+        layerSurface = nil
+        toplevel?.destroy()
+        toplevel = nil
+        surface.destroy()
+        if wasConnected { delegate.sceneDidDisconnect(self) }
+    }
+
+    /// Outputs the surface is on now (screens' ids).
+    public var enteredScreenIDs: [UInt32] { surface.enteredOutputs }
+}
+
+/// Why a scene could not be shown: the screen, the reason and the fix.
+public struct SceneError: Error, CustomStringConvertible, Sendable {
+    public let screen: String?
+    public let reason: String
+    public let fix: String
+    public var description: String {
+        "\(screen.map { "screen \($0): " } ?? "")\(reason); \(fix)"
+    }
+}

@@ -1,0 +1,131 @@
+public import WaylandClient
+
+/// A display mode, as `UIScreenMode`: pixel size and refresh.
+public typealias ScreenMode = OutputMode
+/// The layer an external scene sits in.
+public typealias SceneLayer = Layer
+
+/// One display the compositor shows: a `wl_output` with its xdg-output
+/// description, as `UIScreen` is for iOS. A Screen exists from the output's
+/// first complete description until the output is removed; updates (mode,
+/// scale, transform, position) change it in place.
+@MainActor
+public final class Screen: Identifiable {
+    /// The description as of the compositor's last `done`.
+    public private(set) var info: OutputInfo
+    /// Whether the screen is a built-in panel and why (see `Classification`).
+    public internal(set) var classification: ScreenClassification
+    /// False once the output is gone; a disconnected screen never returns
+    /// (a new Screen is made when the display comes back).
+    public internal(set) var isConnected = true
+    let output: Output
+
+    init(output: Output, info: OutputInfo, classification: ScreenClassification) {
+        self.output = output
+        id = output.globalName
+        self.info = info
+        self.classification = classification
+    }
+
+    func update(_ info: OutputInfo) { self.info = info }
+
+    /// Stable for the screen's lifetime (the registry name of its output).
+    public nonisolated let id: UInt32
+    /// Connector name such as `HDMI-A-1`, `eDP-1`, or a made-up "make model".
+    public var name: String { info.name }
+    public var displayDescription: String { info.description }
+    public var make: String { info.make }
+    public var model: String { info.model }
+    public var serial: String? { info.serial }
+    public var currentMode: ScreenMode? { info.currentMode }
+    public var availableModes: [ScreenMode] { info.modes }
+    /// Integer scale the compositor applies to this output's buffers.
+    public var scale: Int { info.scale }
+    public var transform: OutputTransform { info.transform }
+    /// Refresh of the current mode in millihertz; 0 when the output reports none.
+    public var refreshMilliHz: Int { info.currentMode?.refreshMilliHz ?? 0 }
+    /// Frames per second the screen can show; 60 when the refresh is unknown.
+    public var maximumFramesPerSecond: Int {
+        refreshMilliHz > 0 ? Int((Double(refreshMilliHz) / 1000).rounded()) : 60
+    }
+    public var isBuiltIn: Bool { classification.isBuiltIn }
+    /// Position and size in the compositor's logical space.
+    public var bounds: (x: Int, y: Int, width: Int, height: Int) {
+        (info.logicalX, info.logicalY, info.logicalWidth, info.logicalHeight)
+    }
+    /// Pixel size of the current mode as the viewer sees it (rotated).
+    public var nativeSize: (width: Int, height: Int) {
+        guard let mode = info.currentMode else { return (0, 0) }
+        return info.transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
+    }
+}
+
+/// How a screen was classified, with the reason in words for `doctor`.
+public struct ScreenClassification: Hashable, Sendable {
+    public enum Kind: String, Sendable {
+        /// A laptop panel or one the app or `SCREENPLAY_BUILTIN` named.
+        case builtIn = "built-in"
+        /// With no built-in panel, the screen that keeps the app's controls.
+        case main
+        case external
+    }
+    public var kind: Kind
+    public var reason: String
+    public var isBuiltIn: Bool { kind == .builtIn }
+    /// Whether external-display scenes go here (unless every screen is asked for).
+    public var isExternal: Bool { kind == .external }
+}
+
+/// Decides which screens are built-in. Pure, so it is unit tested alone.
+public struct ScreenClassifier: Sendable {
+    /// Connector prefixes of panels wired inside the machine.
+    public static let builtInConnectorPrefixes = ["eDP", "LVDS", "DSI"]
+    /// Names, descriptions or globs the app (or `SCREENPLAY_BUILTIN`) marks built-in.
+    public var builtInPatterns: [String]
+
+    public init(builtInPatterns: [String] = []) { self.builtInPatterns = builtInPatterns }
+
+    /// Reads `SCREENPLAY_BUILTIN` (comma-separated names or globs).
+    public static func environmentPatterns(_ environment: [String: String]) -> [String] {
+        guard let value = environment["SCREENPLAY_BUILTIN"] else { return [] }
+        return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Classifies every screen together: when none is built-in, the one at
+    /// (0,0), else the first announced, is the main screen.
+    public func classify(_ outputs: [OutputInfo]) -> [ScreenClassification] {
+        var result = outputs.map { builtInReason(for: $0).map { ScreenClassification(kind: .builtIn, reason: $0) } }
+        if result.allSatisfy({ $0 == nil }), !outputs.isEmpty {
+            let mainIndex = outputs.firstIndex { $0.logicalX == 0 && $0.logicalY == 0 }
+            let index = mainIndex ?? 0
+            let why =
+                mainIndex != nil
+                ? "no built-in panel found, so the screen at logical position (0,0) keeps the app's controls"
+                : "no built-in panel found and none at (0,0), so the first announced screen keeps the app's controls"
+            result[index] = ScreenClassification(kind: .main, reason: why + " (mark the real panel with --builtin or SCREENPLAY_BUILTIN)")
+        }
+        return result.map {
+            $0 ?? ScreenClassification(kind: .external, reason: "not built-in: external-display scenes go here")
+        }
+    }
+
+    private func builtInReason(for info: OutputInfo) -> String? {
+        for pattern in builtInPatterns where globMatches(pattern, info.name) || globMatches(pattern, info.description) {
+            return "marked built-in by the pattern \"\(pattern)\""
+        }
+        if info.hasConnectorName,
+            let prefix = Self.builtInConnectorPrefixes.first(where: { info.name.hasPrefix($0) })
+        {
+            return "connector \(info.name) is a \(prefix) panel, wired inside the machine"
+        }
+        return nil
+    }
+}
+
+import Glibc
+import Foundation
+
+/// Shell-style glob (`*`, `?`, `[...]`) or exact match, as `fnmatch(3)`.
+public func globMatches(_ pattern: String, _ text: String) -> Bool {
+    pattern == text || fnmatch(pattern, text, 0) == 0
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Screenplay
+
+/// Screenplay's colour (the CLI has its own `RGBColor` for parsing).
+typealias Paint = Screenplay.RGBColor
+
+/// What `present` shows.
+enum ContentKind {
+    case testCard
+    case color(Paint)
+    case shader(path: String, source: String)
+    case image(path: String)
+}
+
+/// Writes `--stats` JSON Lines.
+@MainActor
+final class StatsWriter {
+    private let handle: FileHandle
+    init(handle: FileHandle) { self.handle = handle }
+
+    func write(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        handle.write(data + Data("\n".utf8))
+    }
+}
+
+/// Draws one content kind into a scene; shared by external scenes and the
+/// `--preview` window.
+@MainActor
+final class ContentDelegate: SceneDelegate {
+    let kind: ContentKind
+    let stats: StatsWriter?
+    let picture: Picture?
+    let shader: FragmentShader?
+    let statsLabel: (Scene) -> String
+    private var start: UInt64 = 0
+    private var timer: (any DispatchSourceTimer)?
+    private var lastPresented = 0
+    private var lastTick: UInt64 = 0
+    private var fpsText = "measuring…"
+
+    init(kind: ContentKind, picture: Picture?, shader: FragmentShader?, stats: StatsWriter?, statsLabel: @escaping (Scene) -> String) {
+        self.kind = kind
+        self.picture = picture
+        self.shader = shader
+        self.stats = stats
+        self.statsLabel = statsLabel
+    }
+
+    func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        start = monotonicNanoseconds()
+        lastTick = start
+        stats?.write([
+            "event": "connect", "output": statsLabel(scene), "width": scene.pixelSize.width,
+            "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
+            "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
+        ])
+        if case .shader = kind { scene.displayLink.isPaused = false }
+        // Once a second: the stats line, and the test card's fps line.
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self, weak scene] in
+            MainActor.assumeIsolated {
+                guard let self, let scene else { return }
+                self.tick(scene)
+            }
+        }
+        timer.resume()
+        self.timer = timer
+    }
+
+    private func tick(_ scene: Scene) {
+        let now = monotonicNanoseconds()
+        let window = scene.displayLink.drainStatistics(nowNs: now)
+        stats?.write([
+            "event": "frames", "output": statsLabel(scene), "presented": window.presented,
+            "discarded": window.discarded, "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
+            "window_s": window.windowSeconds,
+        ])
+        if case .testCard = kind {
+            let frames = scene.presentedFrames - lastPresented
+            let seconds = Double(now - lastTick) / 1e9
+            fpsText = String(
+                format: "presented %.1f frames/s · refresh %.2f Hz (%@)", Double(frames) / max(seconds, 0.001),
+                1 / scene.displayLink.duration, scene.displayLink.durationSource.rawValue)
+            lastPresented = scene.presentedFrames
+            lastTick = now
+            scene.setNeedsDisplay()
+        }
+    }
+
+    func sceneDidDisconnect(_ scene: Scene) {
+        timer?.cancel()
+        timer = nil
+        stats?.write(["event": "disconnect", "output": statsLabel(scene)])
+    }
+
+    func sceneDidUpdateScreen(_ scene: Scene) { scene.setNeedsDisplay() }
+
+    func draw(_ scene: Scene, in context: DrawingContext) throws {
+        switch kind {
+        case let .color(color):
+            try context.clear(color)
+        case .image:
+            if let picture { try context.drawFitted(picture) }
+        case .shader:
+            if let shader {
+                let t = Double(monotonicNanoseconds() - start) / 1e9
+                try context.draw(shader, time: t, frame: Int(scene.displayLink.frameCount))
+            }
+        case .testCard:
+            try drawTestCard(scene, context)
+        }
+    }
+
+    private func drawTestCard(_ scene: Scene, _ c: DrawingContext) throws {
+        let w = c.pixelWidth, h = c.pixelHeight
+        try c.clear(Paint(hex: 0x202020))
+        let edge = Paint(hex: 0xffff00)
+        try c.fill(x: 0, y: 0, width: w, height: 1, color: edge)
+        try c.fill(x: 0, y: h - 1, width: w, height: 1, color: edge)
+        try c.fill(x: 0, y: 0, width: 1, height: h, color: edge)
+        try c.fill(x: w - 1, y: 0, width: 1, height: h, color: edge)
+        let s = 64
+        try c.fill(x: 0, y: 0, width: s, height: s, color: Paint(hex: 0xff0000))
+        try c.fill(x: w - s, y: 0, width: s, height: s, color: Paint(hex: 0x00ff00))
+        try c.fill(x: 0, y: h - s, width: s, height: s, color: Paint(hex: 0x0000ff))
+        try c.fill(x: w - s, y: h - s, width: s, height: s, color: Paint(hex: 0xffffff))
+        let screen = scene.screen
+        let lines = [
+            (screen?.name ?? "window", 0.07),
+            (screen?.displayDescription ?? "", 0.03),
+            ("\(w)x\(h) pixels · scale \(screen?.scale ?? 1) · \(screen?.transform.description ?? "normal")", 0.03),
+            (screen?.currentMode.map { "mode \($0)" } ?? "mode unknown", 0.03),
+            (fpsText, 0.025),
+        ]
+        try c.drawText(lines: lines.map { ($0.0, Int(Double(h) * $0.1)) }, color: .white)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Exit statuses, as sysexits.h: scripts and tests rely on them.
+enum ExitCode: Int32 {
+    case ok = 0
+    case failure = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case unavailable = 69
+    case software = 70
+}
+
+/// A failure that ends the command: a one-line reason and its status.
+struct CommandFailure: Error, CustomStringConvertible {
+    let code: ExitCode
+    let description: String
+    init(_ code: ExitCode, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data("screenplay: \(text)\n".utf8))
+}
+
+func exitWith(_ failure: CommandFailure) -> Never {
+    printError(failure.description)
+    exit(failure.code.rawValue)
+}

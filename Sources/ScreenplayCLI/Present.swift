@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import Screenplay
+
+/// `screenplay present`: content on every external screen until a signal.
+@MainActor
+final class PresentRunner {
+    let command: PresentCommand
+    private var app: Application?
+    private var registration: SceneAccessoryRegistration?
+    private var signalSources: [any DispatchSourceSignal] = []
+    private var stats: StatsWriter?
+    private var picture: Picture?
+    private var shader: FragmentShader?
+    private var kind: ContentKind = .testCard
+    private var window: Scene?
+
+    init(_ command: PresentCommand) { self.command = command }
+
+    /// Loads and checks the content (exit 65/66 before anything opens),
+    /// connects, and starts presenting. Returns with the main queue to run.
+    func start() throws {
+        kind = try loadContent()
+        stats = try openStats()
+        var options = ApplicationOptions()
+        options.builtInPatterns = command.builtinPatterns
+        options.presentOnAllScreens = command.allOutputs
+        let patterns = command.outputPatterns
+        if !patterns.isEmpty {
+            options.screenFilter = { screen in
+                patterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
+            }
+        }
+        let app = try ScreenplayTool.connect(options)
+        self.app = app
+        if !patterns.isEmpty, !app.screens.contains(where: { s in patterns.contains { matches(pattern: $0, name: s.name, description: s.displayDescription) } }) {
+            let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
+            app.shutdown()
+            throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
+        }
+        app.onSceneError = { error in printError("\(error)") }
+        app.onConnectionLost = { [weak self] error in
+            self?.stats = nil
+            printError("\(error.description); exiting")
+            exit(ExitCode.unavailable.rawValue)
+        }
+        app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
+        app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
+        installSignalHandlers()
+
+        let configuration = SceneConfiguration(
+            name: "screenplay", layer: layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
+            delegateFactory: { [kind, picture, shader, stats] in
+                ContentDelegate(kind: kind, picture: picture, shader: shader, stats: stats, statsLabel: { scene in
+                    scene.screen?.name ?? "window"
+                })
+            })
+        if command.preview {
+            window = try app.openWindow(configuration: configuration)
+            log("previewing in a window")
+        } else {
+            registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
+            explainWhenNothingShows(app)
+        }
+    }
+
+    private var layer: SceneLayer {
+        switch command.layer {
+        case .overlay: .overlay
+        case .top: .top
+        case .bottom: .bottom
+        case .background: .background
+        }
+    }
+
+    /// Every "nothing shows" case says why, on stderr.
+    private func explainWhenNothingShows(_ app: Application) {
+        if !app.hasLayerShell {
+            printError("the compositor offers no zwlr_layer_shell_v1, so external scenes cannot be shown (GNOME has none); use --preview for a window, or a wlroots/KDE compositor")
+        }
+        if app.externalScreens.isEmpty {
+            let why = app.screens.map { "\($0.name): \(app.targetReason($0).reason)" }.joined(separator: "; ")
+            log("no external screen yet; waiting for one to connect (\(why.isEmpty ? "no screens at all" : why))")
+        }
+    }
+
+    private func loadContent() throws -> ContentKind {
+        switch command.content {
+        case .testCard:
+            return .testCard
+        case let .color(c):
+            return .color(Paint(hex: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)))
+        case let .image(path):
+            do {
+                picture = try Picture.load(path: path)
+            } catch {
+                throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
+            }
+            return .image(path: path)
+        case let .shader(path):
+            let source: String
+            do {
+                source = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw CommandFailure(.noInput, "cannot read \(path): \(readReason(path))")
+            }
+            let shader = FragmentShader(source: source, name: path)
+            do {
+                try shader.validate()
+            } catch {
+                throw CommandFailure(.dataError, "\(path) does not compile: \(error)")
+            }
+            self.shader = shader
+            return .shader(path: path, source: source)
+        case let .pdf(path):
+            throw CommandFailure(.unavailable, "PDF presentations (\(path)) are not built yet (presenter mode is a later issue); use an image, a shader, color or test-card")
+        }
+    }
+
+    private func openStats() throws -> StatsWriter? {
+        switch command.stats {
+        case nil: return nil
+        case .standardOutput: return StatsWriter(handle: .standardOutput)
+        case let .file(path):
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))")
+            }
+            return StatsWriter(handle: handle)
+        }
+    }
+
+    private func installSignalHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated { self?.stop(signal: sig) }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    private func stop(signal: Int32) {
+        log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): tearing down")
+        if let window { app?.close(window) }
+        if let registration { app?.unregisterSceneAccessory(registration) }
+        app?.shutdown()
+        exit(0)
+    }
+}
+
+func log(_ text: String) {
+    FileHandle.standardError.write(Data("screenplay: \(text)\n".utf8))
+}
+
+/// Why a path cannot be read, in words (errno of open(2)).
+func readReason(_ path: String) -> String {
+    let fd = open(path, O_RDONLY)
+    if fd >= 0 {
+        close(fd)
+        return "not a readable text file"
+    }
+    return String(cString: strerror(errno))
+}

@@ -1,0 +1,205 @@
+import CWayland
+import CWaylandProtocols
+
+/// A global the compositor announced: interface name and version.
+public struct GlobalInfo: Hashable, Sendable {
+    public var name: UInt32
+    public var interface: String
+    public var version: UInt32
+}
+
+/// What the compositor offers, bound at the versions Screenplay speaks, and
+/// the outputs it announced. Listeners only record; the owner reacts through
+/// the `on…` hooks after each batch.
+@MainActor
+package final class Compositor {
+    package let connection: Connection
+    private var registry: OpaquePointer?
+    package private(set) var globals: [UInt32: GlobalInfo] = [:]
+
+    package private(set) var compositor: OpaquePointer?
+    package private(set) var compositorVersion: UInt32 = 0
+    package private(set) var layerShell: OpaquePointer?
+    package private(set) var layerShellVersion: UInt32 = 0
+    package private(set) var wmBase: OpaquePointer?
+    package private(set) var xdgOutputManager: OpaquePointer?
+    package private(set) var xdgOutputManagerVersion: UInt32 = 0
+    package private(set) var presentation: OpaquePointer?
+    package private(set) var presentationClock: Int32 = 1 // CLOCK_MONOTONIC until told
+    package private(set) var viewporter: OpaquePointer?
+    package private(set) var fractionalScaleManager: OpaquePointer?
+    package private(set) var idleInhibitManager: OpaquePointer?
+    package private(set) var seat: OpaquePointer?
+    package private(set) var seatVersion: UInt32 = 0
+
+    /// Every wl_output the compositor announced and has not removed, in
+    /// announcement order, complete or not.
+    package private(set) var outputs: [Output] = []
+
+    package var onOutputReady: ((Output) -> Void)?
+    package var onOutputChanged: ((Output, OutputInfo) -> Void)?
+    /// Called for a removed output that had been reported ready, before its
+    /// proxies are destroyed.
+    package var onOutputRemoved: ((Output) -> Void)?
+    /// A global the scenes rely on (layer shell, xdg_wm_base, compositor) went away.
+    package var onGlobalRemoved: ((GlobalInfo) -> Void)?
+    package var onSeatAdded: ((OpaquePointer) -> Void)?
+
+    /// Highest versions bound; lower ones offered still work.
+    package struct VersionLimits: Sendable {
+        package var output: UInt32 = 4
+        package var xdgOutputManager: UInt32 = 3
+        package init() {}
+    }
+    private let limits: VersionLimits
+
+    package init(connection: Connection, limits: VersionLimits = .init()) {
+        self.connection = connection
+        self.limits = limits
+    }
+
+    /// Binds the globals and waits until every announced output is complete
+    /// (two round trips: globals, then their initial events).
+    package func start() throws(ConnectionError) {
+        let registry = wl_display_get_registry(connection.display)!
+        self.registry = registry
+        wl_registry_add_listener(registry, &registryListener, userData(self))
+        try connection.roundtrip()
+        try connection.roundtrip()
+        try connection.roundtrip()
+    }
+
+    func global(name: UInt32, interface: String, version: UInt32) {
+        globals[name] = GlobalInfo(name: name, interface: interface, version: version)
+        guard let registry else { return }
+        switch interface {
+        case "wl_compositor":
+            compositorVersion = min(version, 4)
+            compositor = bind(registry, name, "wl_compositor", compositorVersion)
+        case "wl_output":
+            let output = Output(
+                connection: connection, registry: registry, name: name,
+                offeredVersion: min(version, limits.output))
+            output.onChange = { [weak self] output, change in self?.outputChanged(output, change) }
+            if let xdgOutputManager { output.attachXdgOutput(manager: xdgOutputManager, managerVersion: xdgOutputManagerVersion) }
+            outputs.append(output)
+        case "zxdg_output_manager_v1":
+            xdgOutputManagerVersion = min(version, limits.xdgOutputManager)
+            let manager = bind(registry, name, "zxdg_output_manager_v1", xdgOutputManagerVersion)
+            xdgOutputManager = manager
+            for output in outputs { output.attachXdgOutput(manager: manager, managerVersion: xdgOutputManagerVersion) }
+        case "zwlr_layer_shell_v1":
+            layerShellVersion = min(version, 4)
+            layerShell = bind(registry, name, "zwlr_layer_shell_v1", layerShellVersion)
+        case "xdg_wm_base":
+            let base = bind(registry, name, "xdg_wm_base", min(version, 3))
+            xdg_wm_base_add_listener(base, &wmBaseListener, nil)
+            wmBase = base
+        case "wp_presentation":
+            let p = bind(registry, name, "wp_presentation", 1)
+            wp_presentation_add_listener(p, &presentationListener, userData(self))
+            presentation = p
+        case "wp_viewporter":
+            viewporter = bind(registry, name, "wp_viewporter", 1)
+        case "wp_fractional_scale_manager_v1":
+            fractionalScaleManager = bind(registry, name, "wp_fractional_scale_manager_v1", 1)
+        case "zwp_idle_inhibit_manager_v1":
+            idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
+        case "wl_seat":
+            guard seat == nil else { return }
+            seatVersion = min(version, 7)
+            let s = bind(registry, name, "wl_seat", seatVersion)
+            seat = s
+            onSeatAdded?(s)
+        default:
+            break
+        }
+    }
+
+    func globalRemove(name: UInt32) {
+        guard let info = globals.removeValue(forKey: name) else { return }
+        if let index = outputs.firstIndex(where: { $0.globalName == name }) {
+            let output = outputs.remove(at: index)
+            // An output removed before its done was never reported: stay silent.
+            if output.info != nil { onOutputRemoved?(output) }
+            output.destroy()
+            return
+        }
+        switch info.interface {
+        case "zwlr_layer_shell_v1":
+            // Surfaces made from it stay valid; no new ones can be made.
+            layerShell = nil
+        case "xdg_wm_base":
+            wmBase = nil
+        case "wl_compositor":
+            compositor = nil
+        default:
+            break
+        }
+        onGlobalRemoved?(info)
+    }
+
+    private func outputChanged(_ output: Output, _ change: OutputChange) {
+        switch change {
+        case .none: break
+        case .ready: onOutputReady?(output)
+        case let .changed(old, _): onOutputChanged?(output, old)
+        }
+    }
+
+    func presentationClock(_ clock: UInt32) { presentationClock = Int32(bitPattern: clock) }
+
+    /// The output whose `wl_output*` is `proxy`, if it is still known.
+    package func output(forProxy proxy: OpaquePointer?) -> Output? {
+        guard let proxy else { return nil }
+        return outputs.first { $0.proxy == proxy }
+    }
+
+    /// Outputs that are complete, in announcement order.
+    package var readyOutputs: [Output] { outputs.filter { $0.info != nil } }
+
+    /// Destroys every proxy this object made. Surfaces must be gone first.
+    package func destroy() {
+        for output in outputs { output.destroy() }
+        outputs.removeAll()
+        if let layerShell, layerShellVersion >= 3 { zwlr_layer_shell_v1_destroy(layerShell) }
+        else if let layerShell { wl_proxy_destroy(layerShell) }
+        if let wmBase { xdg_wm_base_destroy(wmBase) }
+        if let xdgOutputManager { zxdg_output_manager_v1_destroy(xdgOutputManager) }
+        if let presentation { wp_presentation_destroy(presentation) }
+        if let viewporter { wp_viewporter_destroy(viewporter) }
+        if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
+        if let idleInhibitManager { zwp_idle_inhibit_manager_v1_destroy(idleInhibitManager) }
+        if let seat { seatVersion >= 5 ? wl_seat_release(seat) : wl_seat_destroy(seat) }
+        if let compositor { wl_compositor_destroy(compositor) }
+        if let registry { wl_registry_destroy(registry) }
+        layerShell = nil; wmBase = nil; xdgOutputManager = nil; presentation = nil
+        viewporter = nil; fractionalScaleManager = nil; idleInhibitManager = nil
+        seat = nil; compositor = nil; registry = nil
+    }
+
+    private func bind(_ registry: OpaquePointer, _ name: UInt32, _ interface: String, _ version: UInt32) -> OpaquePointer {
+        // screenplay_interface knows every name passed here.
+        OpaquePointer(wl_registry_bind(registry, name, screenplay_interface(interface), version))!
+    }
+}
+
+private nonisolated(unsafe) var registryListener = wl_registry_listener(
+    global: { data, _, name, interface, version in
+        let iface = string(interface) ?? ""
+        deliver(data, to: Compositor.self) { $0.global(name: name, interface: iface, version: version) }
+    },
+    global_remove: { data, _, name in
+        deliver(data, to: Compositor.self) { $0.globalRemove(name: name) }
+    }
+)
+
+private nonisolated(unsafe) var wmBaseListener = xdg_wm_base_listener(
+    ping: { _, base, serial in xdg_wm_base_pong(base, serial) }
+)
+
+private nonisolated(unsafe) var presentationListener = wp_presentation_listener(
+    clock_id: { data, _, clock in
+        deliver(data, to: Compositor.self) { $0.presentationClock(clock) }
+    }
+)
