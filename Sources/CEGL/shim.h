@@ -1,5 +1,6 @@
 #ifndef SCREENPLAY_CEGL_SHIM_H
 #define SCREENPLAY_CEGL_SHIM_H
+#include <stddef.h>
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
@@ -10,4 +11,23 @@ static inline EGLContext screenplay_egl_no_context(void) { return EGL_NO_CONTEXT
 static inline EGLSurface screenplay_egl_no_surface(void) { return EGL_NO_SURFACE; }
 static inline EGLDisplay screenplay_egl_no_display(void) { return EGL_NO_DISPLAY; }
 static inline EGLConfig screenplay_egl_no_config(void) { return (EGLConfig)0; }
+
+// EGL 1.4 drivers only offer the platform entry points as EXT extensions, which
+// are reachable only through eglGetProcAddress; calling a function pointer
+// fetched that way is much simpler from C than from Swift.
+static inline EGLDisplay screenplay_egl_get_platform_display_ext(EGLenum platform, void *native) {
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    if (get == NULL) return EGL_NO_DISPLAY;
+    return get(platform, native, NULL);
+}
+
+static inline EGLSurface screenplay_egl_create_platform_window_surface_ext(
+    EGLDisplay display, EGLConfig config, void *native_window) {
+    PFNEGLCREATEPLATFORMWINDOWSURFACEEXTPROC create =
+        (PFNEGLCREATEPLATFORMWINDOWSURFACEEXTPROC)eglGetProcAddress(
+            "eglCreatePlatformWindowSurfaceEXT");
+    if (create == NULL) return EGL_NO_SURFACE;
+    return create(display, config, native_window, NULL);
+}
 #endif

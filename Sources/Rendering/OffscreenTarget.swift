@@ -1,0 +1,76 @@
+import CEGL
+
+/// A framebuffer object with an RGBA8 colour texture: a render target that
+/// needs no window system, for tests, benchmarks and read-back.
+package final class OffscreenTarget: RenderTarget {
+    package let context: GraphicsContext
+    package let pixelWidth: Int
+    package let pixelHeight: Int
+    private var framebuffer: GLuint = 0
+    private var colorTexture: GLuint = 0
+
+    package init(context: GraphicsContext, width: Int, height: Int) throws {
+        guard width > 0, height > 0 else {
+            throw RenderingError.invalidSize(what: "offscreen target", detail: "\(width)x\(height)")
+        }
+        guard width <= context.maxTextureSize, height <= context.maxTextureSize else {
+            throw RenderingError.tooLarge(
+                what: "offscreen target", width: width, height: height, maxSize: context.maxTextureSize)
+        }
+        self.context = context
+        pixelWidth = width
+        pixelHeight = height
+        try context.ensureCurrent()
+        _ = drainGLErrors()
+        // A texture rather than a renderbuffer: RGBA8 renderbuffers are not
+        // core in ES 2 (GL_OES_rgb8_rgba8), RGBA/UNSIGNED_BYTE textures are.
+        glGenTextures(1, &colorTexture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), colorTexture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        glTexImage2D(
+            GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(width), GLsizei(height), 0,
+            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        try checkGL("glTexImage2D(\(width)x\(height) render target)")
+        glGenFramebuffers(1, &framebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(
+            GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), colorTexture, 0)
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            throw RenderingError.incompleteFramebuffer(status: "0x" + String(status, radix: 16))
+        }
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+    }
+
+    /// Binds the framebuffer object and sets a full-target viewport.
+    package func makeCurrent() throws {
+        guard framebuffer != 0 else { throw RenderingError.destroyed(what: "OffscreenTarget") }
+        try context.ensureCurrent()
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glViewport(0, 0, GLsizei(pixelWidth), GLsizei(pixelHeight))
+    }
+
+    /// Waits until every queued command has executed; benchmarks call this so
+    /// they time rendering rather than queueing.
+    package func finish() throws {
+        try makeCurrent()
+        glFinish()
+    }
+
+    /// Frees the GL objects. Idempotent; also run by deinit.
+    package func destroy() {
+        guard framebuffer != 0 else { return }
+        if (try? context.ensureCurrent()) != nil {
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+            glDeleteFramebuffers(1, &framebuffer)
+            glDeleteTextures(1, &colorTexture)
+        }
+        framebuffer = 0
+        colorTexture = 0
+    }
+
+    deinit { destroy() }
+}

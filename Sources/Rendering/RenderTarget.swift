@@ -1,0 +1,49 @@
+import CEGL
+
+/// Something GL can draw into: a Wayland window surface or an offscreen
+/// framebuffer. Drawing calls bind the target themselves.
+package protocol RenderTarget: AnyObject {
+    /// Width of the drawable in pixels.
+    var pixelWidth: Int { get }
+    /// Height of the drawable in pixels.
+    var pixelHeight: Int { get }
+    /// Binds this target for drawing and reading. Cheap when already bound.
+    func makeCurrent() throws
+}
+
+extension RenderTarget {
+    /// Reads back a rectangle (top-left origin) as straight RGBA bytes, rows
+    /// top to bottom. For a window surface this reads the back buffer, so call
+    /// it before `present()`. Meant for tests and checks, not per-frame use:
+    /// it stalls until the GPU has finished.
+    package func readPixels(x: Int, y: Int, width: Int, height: Int) throws -> [UInt8] {
+        guard width > 0, height > 0, x >= 0, y >= 0, x + width <= pixelWidth, y + height <= pixelHeight
+        else {
+            throw RenderingError.invalidSize(
+                what: "readPixels",
+                detail: "\(width)x\(height)+\(x)+\(y) is outside the \(pixelWidth)x\(pixelHeight) target")
+        }
+        try makeCurrent()
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        let rowBytes = width * 4
+        var bottomUp = [UInt8](repeating: 0, count: rowBytes * height)
+        // GL's origin is the bottom-left corner.
+        glReadPixels(
+            GLint(x), GLint(pixelHeight - y - height), GLsizei(width), GLsizei(height),
+            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
+        try checkGL("glReadPixels")
+        var topDown = [UInt8](repeating: 0, count: bottomUp.count)
+        for row in 0..<height {
+            let source = (height - 1 - row) * rowBytes
+            topDown[(row * rowBytes)..<((row + 1) * rowBytes)] = bottomUp[source..<(source + rowBytes)]
+        }
+        return topDown
+    }
+}
+
+/// Sets the viewport for a destination rectangle given in top-left pixel
+/// coordinates of a target of height `targetHeight`.
+func setViewport(_ rect: PixelRect, targetHeight: Int) {
+    glViewport(
+        GLint(rect.x), GLint(targetHeight - rect.y - rect.height), GLsizei(rect.width), GLsizei(rect.height))
+}

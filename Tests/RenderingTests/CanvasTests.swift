@@ -1,0 +1,103 @@
+import Rendering
+import XCTest
+
+final class CanvasTests: OffscreenTestCase {
+    /// Bounding box of pixels brighter than the black background.
+    private func inkBounds(_ pixels: [UInt8], width: Int, height: Int) -> (count: Int, minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        var result = (count: 0, minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
+        for y in 0..<height {
+            for x in 0..<width where pixels[(y * width + x) * 4] > 64 {
+                result.count += 1
+                result.minX = min(result.minX, x)
+                result.maxX = max(result.maxX, x)
+                result.minY = min(result.minY, y)
+                result.maxY = max(result.maxY, y)
+            }
+        }
+        return result
+    }
+
+    func testTextDrawsInsideItsMeasuredBox() throws {
+        let canvas = try Canvas(width: 400, height: 120)
+        canvas.fill(.black)
+        let font = "DejaVu Sans Bold 40"
+        let measured = canvas.textSize("Hello", font: font)
+        let drawn = canvas.drawText("Hello", x: 20, y: 30, font: font, color: .white)
+        XCTAssertEqual(measured, drawn)
+        // 40 px bold text: a line is taller than the size, "Hello" about 2.5 ems wide.
+        XCTAssertTrue((40...60).contains(drawn.height), "\(drawn)")
+        XCTAssertTrue((80...160).contains(drawn.width), "\(drawn)")
+
+        let ink = inkBounds(canvas.rgbaPixels(), width: 400, height: 120)
+        XCTAssertGreaterThan(ink.count, 300)
+        XCTAssertGreaterThanOrEqual(ink.minX, 20)
+        XCTAssertGreaterThanOrEqual(ink.minY, 30)
+        XCTAssertLessThanOrEqual(ink.maxX, 20 + drawn.width)
+        XCTAssertLessThanOrEqual(ink.maxY, 30 + drawn.height)
+        // "H" starts within a few pixels of the anchor.
+        XCTAssertLessThanOrEqual(ink.minX, 26)
+    }
+
+    func testCentredAndRightAlignedTextAnchorAtX() throws {
+        let canvas = try Canvas(width: 400, height: 60)
+        canvas.fill(.black)
+        let size = canvas.drawText("Mid", x: 200, y: 5, font: "DejaVu Sans 30", color: .white, alignment: .center)
+        var ink = inkBounds(canvas.rgbaPixels(), width: 400, height: 60)
+        XCTAssertEqual(Double(ink.minX + ink.maxX) / 2, 200, accuracy: 4)
+
+        canvas.fill(.black)
+        canvas.drawText("Mid", x: 390, y: 5, font: "DejaVu Sans 30", color: .white, alignment: .right)
+        ink = inkBounds(canvas.rgbaPixels(), width: 400, height: 60)
+        XCTAssertLessThanOrEqual(ink.maxX, 390)
+        XCTAssertGreaterThanOrEqual(ink.maxX, 385)
+        XCTAssertGreaterThanOrEqual(ink.minX, 390 - size.width)
+    }
+
+    func testMaxWidthWrapsLines() throws {
+        let canvas = try Canvas(width: 300, height: 300)
+        let oneLine = canvas.textSize("one two three four", font: "DejaVu Sans 20")
+        let wrapped = canvas.textSize("one two three four", font: "DejaVu Sans 20", maxWidth: 80)
+        XCTAssertLessThanOrEqual(wrapped.width, 80)
+        XCTAssertGreaterThanOrEqual(wrapped.height, oneLine.height * 2)
+    }
+
+    func testShapesAndTextureUploadKeepColoursAndPositions() throws {
+        let canvas = try Canvas(width: 20, height: 10)
+        canvas.fill(Color(red: 1, green: 0, blue: 0))
+        canvas.fillRect(x: 10, y: 0, width: 10, height: 5, color: Color(red: 0, green: 1, blue: 0))
+        canvas.strokeRect(x: 0.5, y: 0.5, width: 4, height: 4, color: Color(red: 0, green: 0, blue: 1))
+
+        let target = try OffscreenTarget(context: context, width: 20, height: 10)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0, green: 0, blue: 0, on: target)
+        let texture = try canvas.makeTexture(context: context)
+        try quads.draw(texture, in: PixelRect(x: 0, y: 0, width: 20, height: 10), on: target)
+        let pixels = try target.readPixels(x: 0, y: 0, width: 20, height: 10)
+        XCTAssertEqual(pixel(pixels, width: 20, x: 5, y: 8), [255, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 20, x: 15, y: 2), [0, 255, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 20, x: 0, y: 0), [0, 0, 255, 255])
+        XCTAssertEqual(pixel(pixels, width: 20, x: 2, y: 2), [255, 0, 0, 255], "inside the outline")
+
+        // Updating re-uploads into the same texture.
+        canvas.fill(Color(red: 0, green: 0, blue: 1))
+        try canvas.update(texture)
+        try quads.draw(texture, in: PixelRect(x: 0, y: 0, width: 20, height: 10), on: target)
+        XCTAssertEqual(try target.readPixels(x: 15, y: 2, width: 1, height: 1), [0, 0, 255, 255])
+    }
+
+    func testDrawImageScalesIntoTheRectangle() throws {
+        let canvas = try Canvas(width: 40, height: 20)
+        canvas.fill(.black)
+        let image = DecodedImage(width: 2, height: 1, rgba: [255, 0, 0, 255, 0, 0, 255, 255])
+        try canvas.drawImage(image, x: 0, y: 5, width: 40, height: 10)
+        let pixels = canvas.rgbaPixels()
+        XCTAssertEqual(pixel(pixels, width: 40, x: 1, y: 10), [255, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 38, y: 10), [0, 0, 255, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 20, y: 2), [0, 0, 0, 255], "above the image")
+    }
+
+    func testInvalidCanvasSizeThrows() {
+        XCTAssertThrowsError(try Canvas(width: 0, height: 10))
+        XCTAssertThrowsError(try Canvas(width: 40000, height: 10))
+    }
+}

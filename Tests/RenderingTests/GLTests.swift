@@ -1,0 +1,329 @@
+import Rendering
+import XCTest
+
+/// Shared helpers for tests that render with Mesa's surfaceless platform.
+class OffscreenTestCase: XCTestCase {
+    var context: GraphicsContext!
+
+    override func setUpWithError() throws {
+        context = try GraphicsContext.offscreen()
+    }
+
+    override func tearDown() {
+        context?.destroy()
+        context = nil
+    }
+
+    func pixel(_ pixels: [UInt8], width: Int, x: Int, y: Int) -> [UInt8] {
+        let i = (y * width + x) * 4
+        return Array(pixels[i..<(i + 4)])
+    }
+
+    func assertClose(
+        _ actual: [UInt8], _ expected: [UInt8], tolerance: Int, _ message: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(actual.count, expected.count, message, file: file, line: line)
+        for (a, e) in zip(actual, expected) where abs(Int(a) - Int(e)) > tolerance {
+            XCTFail("\(actual) differs from \(expected) by more than \(tolerance) \(message)", file: file, line: line)
+            return
+        }
+    }
+}
+
+final class GraphicsContextTests: OffscreenTestCase {
+    func testContextReportsUsableLimits() {
+        XCTAssertGreaterThanOrEqual(context.glesMajorVersion, 2)
+        XCTAssertGreaterThanOrEqual(context.maxTextureSize, 2048)
+        XCTAssertFalse(context.renderer.isEmpty)
+        XCTAssertTrue(context.version.hasPrefix("OpenGL ES"), context.version)
+    }
+
+    func testDestroyIsIdempotentAndLaterUseThrows() throws {
+        let target = try OffscreenTarget(context: context, width: 4, height: 4)
+        context.destroy()
+        context.destroy()
+        XCTAssertTrue(context.isDestroyed)
+        XCTAssertThrowsError(try target.makeCurrent()) { error in
+            XCTAssertEqual(error as? RenderingError, .destroyed(what: "GraphicsContext"))
+        }
+        target.destroy()
+    }
+
+    func testTwoLiveContextsShareTheDisplaySafely() throws {
+        // Mesa returns the same EGLDisplay for both; destroying one must not
+        // terminate the display under the other.
+        let second = try GraphicsContext.offscreen()
+        second.destroy()
+        let target = try OffscreenTarget(context: context, width: 8, height: 8)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 1, green: 0, blue: 0, on: target)
+        XCTAssertEqual(try target.readPixels(x: 0, y: 0, width: 1, height: 1), [255, 0, 0, 255])
+    }
+}
+
+final class QuadRendererTests: OffscreenTestCase {
+    func testClearColourReadsBackExactly() throws {
+        let target = try OffscreenTarget(context: context, width: 32, height: 16)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0.2, green: 0.4, blue: 0.6, on: target)
+        let pixels = try target.readPixels(x: 0, y: 0, width: 32, height: 16)
+        XCTAssertEqual(pixels.count, 32 * 16 * 4)
+        for p in stride(from: 0, to: pixels.count, by: 4) {
+            guard Array(pixels[p..<(p + 4)]) == [51, 102, 153, 255] else {
+                XCTFail("pixel \(p / 4) is \(Array(pixels[p..<(p + 4)]))")
+                return
+            }
+        }
+    }
+
+    func testTexturedQuadLandsWhereExpected() throws {
+        let target = try OffscreenTarget(context: context, width: 64, height: 48)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0, green: 0, blue: 0, on: target)
+        // Every texel distinct, so any flip or offset shows.
+        let (tw, th) = (8, 4)
+        var rgba: [UInt8] = []
+        for y in 0..<th {
+            for x in 0..<tw { rgba += [UInt8(20 + x * 30), UInt8(40 + y * 60), 200, 255] }
+        }
+        let texture = try Texture(context: context, width: tw, height: th, rgba: rgba)
+        try quads.draw(texture, in: PixelRect(x: 10, y: 5, width: tw, height: th), on: target)
+
+        let pixels = try target.readPixels(x: 0, y: 0, width: 64, height: 48)
+        for y in 0..<th {
+            for x in 0..<tw {
+                XCTAssertEqual(
+                    pixel(pixels, width: 64, x: 10 + x, y: 5 + y), [UInt8(20 + x * 30), UInt8(40 + y * 60), 200, 255],
+                    "texel \(x),\(y)")
+            }
+        }
+        XCTAssertEqual(pixel(pixels, width: 64, x: 9, y: 5), [0, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 64, x: 18, y: 5), [0, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 64, x: 10, y: 4), [0, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 64, x: 10, y: 9), [0, 0, 0, 255])
+    }
+
+    func testScaledTextureKeepsCornersAndOrientation() throws {
+        let target = try OffscreenTarget(context: context, width: 40, height: 40)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0, green: 0, blue: 0, on: target)
+        // Top-left red, top-right green, bottom-left blue, bottom-right white.
+        let texture = try Texture(
+            context: context, width: 2, height: 2,
+            rgba: [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255])
+        let rect = aspectFit(contentWidth: 2, contentHeight: 2, intoWidth: 40, intoHeight: 20)
+        XCTAssertEqual(rect, PixelRect(x: 10, y: 0, width: 20, height: 20))
+        try quads.draw(texture, in: rect, on: target)
+        let pixels = try target.readPixels(x: 0, y: 0, width: 40, height: 40)
+        XCTAssertEqual(pixel(pixels, width: 40, x: 10, y: 0), [255, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 29, y: 0), [0, 255, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 10, y: 19), [0, 0, 255, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 29, y: 19), [255, 255, 255, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 9, y: 10), [0, 0, 0, 255], "pillarbox bar")
+        XCTAssertEqual(pixel(pixels, width: 40, x: 20, y: 20), [0, 0, 0, 255], "below the image")
+    }
+
+    func testTranslucentFillBlendsAndKeepsAlphaOpaque() throws {
+        let target = try OffscreenTarget(context: context, width: 10, height: 10)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0, green: 0, blue: 1, on: target)
+        try quads.fill(
+            PixelRect(x: 2, y: 2, width: 4, height: 4), color: Color(red: 1, green: 0, blue: 0, alpha: 0.5),
+            on: target)
+        assertClose(try target.readPixels(x: 3, y: 3, width: 1, height: 1), [128, 0, 128, 255], tolerance: 1)
+        XCTAssertEqual(try target.readPixels(x: 7, y: 7, width: 1, height: 1), [0, 0, 255, 255])
+    }
+
+    func testTranslucentTextureIsPremultipliedOnUpload() throws {
+        let target = try OffscreenTarget(context: context, width: 4, height: 4)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0, green: 0, blue: 0, on: target)
+        // Straight alpha: white at 50% over black must give mid grey, not white.
+        let texture = try Texture(context: context, width: 1, height: 1, rgba: [255, 255, 255, 128])
+        try quads.draw(texture, in: PixelRect(x: 0, y: 0, width: 4, height: 4), on: target)
+        assertClose(try target.readPixels(x: 1, y: 1, width: 1, height: 1), [128, 128, 128, 255], tolerance: 1)
+    }
+
+    func testTextureLargerThanTheLimitIsRefusedWithTheNumbers() throws {
+        let side = context.maxTextureSize + 1
+        XCTAssertThrowsError(
+            try Texture(context: context, width: side, height: 1, rgba: [UInt8](repeating: 0, count: side * 4))
+        ) { error in
+            XCTAssertEqual(
+                error as? RenderingError,
+                .tooLarge(what: "texture", width: side, height: 1, maxSize: context.maxTextureSize))
+            XCTAssertTrue("\(error)".contains("\(side)x1"), "\(error)")
+        }
+    }
+
+    func testWrongByteCountIsRefused() {
+        XCTAssertThrowsError(try Texture(context: context, width: 2, height: 2, rgba: [0, 0, 0, 0]))
+    }
+
+    func testReadPixelsOutsideTheTargetThrows() throws {
+        let target = try OffscreenTarget(context: context, width: 4, height: 4)
+        XCTAssertThrowsError(try target.readPixels(x: 2, y: 2, width: 4, height: 1))
+    }
+}
+
+final class ShaderTests: OffscreenTestCase {
+    private let solid = """
+        void mainImage(out vec4 fragColor, in vec2 fragCoord)
+        {
+            fragColor = vec4(0.2, 0.4, 0.6, 0.0);
+        }
+        """
+
+    func testShadertoyShaderOutputsItsColourInBothDialects() throws {
+        let target = try OffscreenTarget(context: context, width: 16, height: 16)
+        let dialects: [(ShadertoyProgram.Dialect, Int)] =
+            context.glesMajorVersion >= 3 ? [(.glsl100, 100), (.glsl300, 300)] : [(.glsl100, 100)]
+        for (dialect, version) in dialects {
+            let quads = try QuadRenderer(context: context)
+            try quads.clear(red: 0, green: 0, blue: 0, on: target)
+            let shader = try ShadertoyProgram(context: context, source: solid, dialect: dialect)
+            XCTAssertEqual(shader.glslVersion, version)
+            XCTAssertTrue(shader.isShadertoyStyle)
+            try shader.draw(on: target, time: 0, frame: 0)
+            // Alpha is forced to 1 whatever the shader writes.
+            XCTAssertEqual(try target.readPixels(x: 5, y: 5, width: 1, height: 1), [51, 102, 153, 255])
+        }
+    }
+
+    func testUniformsReachTheShader() throws {
+        let target = try OffscreenTarget(context: context, width: 8, height: 8)
+        let shader = try ShadertoyProgram(
+            context: context,
+            source: """
+                void mainImage(out vec4 fragColor, in vec2 fragCoord) {
+                    fragColor = vec4(iTime / 10.0, float(iFrame) / 255.0, iResolution.x / 255.0, 1.0);
+                }
+                """)
+        try shader.draw(on: target, in: PixelRect(x: 0, y: 0, width: 51, height: 8), time: 2, frame: 102)
+        XCTAssertEqual(try target.readPixels(x: 3, y: 3, width: 1, height: 1), [51, 102, 51, 255])
+    }
+
+    func testFragCoordIsRelativeToTheRectangleWithBottomLeftOrigin() throws {
+        let target = try OffscreenTarget(context: context, width: 40, height: 30)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0, green: 0, blue: 1, on: target)
+        let shader = try ShadertoyProgram(
+            context: context,
+            source: """
+                void mainImage(out vec4 fragColor, in vec2 fragCoord) {
+                    // fragCoord is a pixel centre: 0.5, 1.5, ...
+                    fragColor = vec4(floor(fragCoord) / 255.0, 0.0, 1.0);
+                }
+                """)
+        let rect = PixelRect(x: 10, y: 5, width: 20, height: 10)
+        try shader.draw(on: target, in: rect, time: 0, frame: 0)
+        let pixels = try target.readPixels(x: 0, y: 0, width: 40, height: 30)
+        // Top-left of the rectangle is fragCoord (0, 9); bottom-right is (19, 0).
+        XCTAssertEqual(pixel(pixels, width: 40, x: 10, y: 5), [0, 9, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 29, y: 14), [19, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 9, y: 5), [0, 0, 255, 255], "outside stays untouched")
+        XCTAssertEqual(pixel(pixels, width: 40, x: 10, y: 15), [0, 0, 255, 255], "outside stays untouched")
+    }
+
+    func testSyntaxErrorIsReportedOnTheUsersLine() throws {
+        let source = """
+            void mainImage(out vec4 fragColor, in vec2 fragCoord)
+            {
+                vec3 c = vec3(1.0,, 0.0);
+                fragColor = vec4(c, 1.0);
+            }
+            """
+        for dialect in [ShadertoyProgram.Dialect.glsl100, .automatic] {
+            XCTAssertThrowsError(
+                try ShadertoyProgram(context: context, source: source, sourceName: "bad.frag", dialect: dialect)
+            ) { error in
+                guard let error = error as? ShaderError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.stage, .fragment)
+                XCTAssertEqual(error.diagnostics.first?.line, 3, error.infoLog)
+                XCTAssertTrue(error.description.hasPrefix("bad.frag: fragment shader failed to compile"))
+                XCTAssertTrue(error.description.contains("line 3: "), error.description)
+                XCTAssertFalse(error.infoLog.isEmpty)
+            }
+        }
+    }
+
+    func testUndeclaredIdentifierInAPlainShaderIsOnTheUsersLine() throws {
+        let source = """
+            void main() {
+                gl_FragColor = vec4(undeclaredThing, 1.0);
+            }
+            """
+        XCTAssertThrowsError(try ShadertoyProgram(context: context, source: source)) { error in
+            guard let error = error as? ShaderError else { return XCTFail("\(error)") }
+            // Mesa adds a follow-on error on the same line.
+            XCTAssertEqual(Set(error.diagnostics.map(\.line)), [2], error.infoLog)
+            XCTAssertTrue(error.diagnostics[0].message.contains("undeclaredThing"))
+        }
+    }
+
+    func testPlainMainShaderRuns() throws {
+        let target = try OffscreenTarget(context: context, width: 4, height: 4)
+        let shader = try ShadertoyProgram(
+            context: context,
+            source: """
+                uniform float iTime;
+                void main() { gl_FragColor = vec4(iTime, 0.4, 0.6, 1.0); }
+                """)
+        XCTAssertFalse(shader.isShadertoyStyle)
+        XCTAssertEqual(shader.glslVersion, 100)
+        try shader.draw(on: target, time: 0.2, frame: 0)
+        XCTAssertEqual(try target.readPixels(x: 0, y: 0, width: 1, height: 1), [51, 102, 153, 255])
+    }
+
+    func testErrorInsideTheWrapperIsNotBlamedOnAUserLine() throws {
+        // mainImage with the wrong signature: the call in Screenplay's main() fails.
+        let source = "void mainImage(out vec4 fragColor) { fragColor = vec4(1.0); }\n"
+        XCTAssertThrowsError(try ShadertoyProgram(context: context, source: source)) { error in
+            guard let error = error as? ShaderError else { return XCTFail("\(error)") }
+            XCTAssertFalse(error.diagnostics.isEmpty, error.infoLog)
+            XCTAssertTrue(error.diagnostics.allSatisfy { $0.line == 0 }, "\(error.diagnostics)")
+        }
+    }
+
+    func testShaderWithoutAnEntryPointIsExplained() {
+        XCTAssertThrowsError(try ShadertoyProgram(context: context, source: "float f(float x) { return x; }")) {
+            XCTAssertTrue("\($0)".contains("mainImage"), "\($0)")
+        }
+    }
+
+    func testLinkErrorCarriesTheDriverLog() throws {
+        let vertex = """
+            #version 100
+            attribute vec2 position;
+            varying vec2 shared_value;
+            void main() { shared_value = position; gl_Position = vec4(position, 0.0, 1.0); }
+            """
+        let fragment = """
+            #version 100
+            precision mediump float;
+            varying vec3 shared_value;
+            void main() { gl_FragColor = vec4(shared_value, 1.0); }
+            """
+        XCTAssertThrowsError(
+            try ShaderProgram(context: context, vertexSource: vertex, fragmentSource: fragment)
+        ) { error in
+            guard let error = error as? ShaderError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.stage, .link)
+            XCTAssertTrue(error.infoLog.contains("shared_value"), error.infoLog)
+            XCTAssertTrue(error.description.contains("failed to link"))
+        }
+    }
+
+    func testProgramLooksUpUniformsAndAttributes() throws {
+        let program = try ShaderProgram(
+            context: context,
+            vertexSource: "attribute vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }",
+            fragmentSource: "precision mediump float; uniform vec4 tint; void main() { gl_FragColor = tint; }",
+            attributeBindings: ["p": 3])
+        try program.use()
+        XCTAssertEqual(program.attributeLocation("p"), 3)
+        XCTAssertGreaterThanOrEqual(program.uniformLocation("tint"), 0)
+        XCTAssertEqual(program.uniformLocation("missing"), -1)
+    }
+}

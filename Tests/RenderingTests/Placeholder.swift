@@ -1,2 +1,0 @@
-import XCTest
-final class RenderingTestsPlaceholder: XCTestCase { func testNothing() {} }
