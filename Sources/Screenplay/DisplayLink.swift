@@ -56,6 +56,7 @@ public final class DisplayLink {
     }
 
     func presented(timestampNs: UInt64, refreshNs: UInt64, sequence: UInt64) {
+        feedbackSeen = true
         history.presented(timestampNs: timestampNs, refreshNs: refreshNs, sequence: sequence)
         timestamp = Double(timestampNs) / 1e9
         if refreshNs > 0, refreshNs != presentationRefreshNs {
@@ -88,8 +89,29 @@ public final class DisplayLink {
         targetTimestamp = Double(pacer.targetTimestamp(after: last, nowNs: nowNs)) / 1e9
     }
 
+    /// Frames whose frame callback arrived, timed on arrival: what counts
+    /// as shown where the compositor sends no presentation feedback (sway's
+    /// headless backend discards every feedback).
+    public private(set) var callbackHistory = PresentationHistory(capacity: 512)
+    private var feedbackSeen = false
+
+    func frameShown(nowNs: UInt64) {
+        callbackHistory.presented(timestampNs: nowNs, refreshNs: 0, sequence: nil)
+    }
+
+    /// Where frame counts come from: `presentation` (wp_presentation
+    /// feedback) or `frame-callbacks` where the compositor sends none.
+    public var countSource: String { feedbackSeen ? "presentation" : "frame-callbacks" }
+
     /// Drains the once-a-second statistics window.
-    public func drainStatistics(nowNs: UInt64) -> FrameWindow { history.drainWindow(nowNs: nowNs) }
+    public func drainStatistics(nowNs: UInt64) -> FrameWindow {
+        let fromFeedback = history.drainWindow(nowNs: nowNs)
+        let fromCallbacks = callbackHistory.drainWindow(nowNs: nowNs)
+        if feedbackSeen { return fromFeedback }
+        return FrameWindow(
+            presented: fromCallbacks.presented, discarded: fromFeedback.discarded, refreshNs: fromFeedback.refreshNs,
+            windowSeconds: fromCallbacks.windowSeconds)
+    }
 }
 
 /// CLOCK_MONOTONIC now, in nanoseconds: the clock wp_presentation uses on

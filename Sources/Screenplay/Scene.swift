@@ -1,5 +1,5 @@
 import Rendering
-public import WaylandClient
+import WaylandClient
 
 /// Hears a scene's life cycle and draws it, as `UIWindowSceneDelegate`.
 @MainActor
@@ -17,11 +17,15 @@ public protocol SceneDelegate: AnyObject {
     /// The scene moved to another screen or its screen changed mode, scale
     /// or transform; the display link has been re-keyed already.
     func sceneDidUpdateScreen(_ scene: Scene)
+    /// The scene's size changed after it connected (a new mode, scale, or
+    /// window size); the next draw uses the new `pixelSize`.
+    func sceneDidResize(_ scene: Scene)
 }
 
 extension SceneDelegate {
     public func sceneDidUpdateScreen(_ scene: Scene) {}
     public func sceneDidDisconnect(_ scene: Scene) {}
+    public func sceneDidResize(_ scene: Scene) {}
 }
 
 /// Describes a connected scene, as `UISceneSession`.
@@ -156,8 +160,10 @@ public final class Scene {
             application.sceneFailed(self)
             return
         }
+        let resized = pixels != pixelSize
         pixelSize = pixels
         surface.setOpaque(width: w, height: h)
+        if isConnected && resized { delegate.sceneDidResize(self) }
         if !isConnected {
             isConnected = true
             delegate.scene(self, willConnectTo: session)
@@ -238,7 +244,10 @@ public final class Scene {
         let now = monotonicNanoseconds()
         if !displayLink.isPaused {
             displayLink.willDraw(nowNs: now)
-            surface.requestFrame { [weak self] _ in self?.frameCallback() }
+            surface.requestFrame { [weak self] _ in
+                self?.displayLink.frameShown(nowNs: monotonicNanoseconds())
+                self?.frameCallback()
+            }
         }
         surface.requestPresentationFeedback { [weak self] event in self?.feedback(event) }
         do {

@@ -75,7 +75,7 @@ final class ContentDelegate: SceneDelegate {
         stats?.write([
             "event": "frames", "output": statsLabel(scene), "presented": window.presented,
             "discarded": window.discarded, "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
-            "window_s": window.windowSeconds,
+            "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
         ])
         if case .testCard = kind {
             let frames = scene.presentedFrames - lastPresented
@@ -95,7 +95,20 @@ final class ContentDelegate: SceneDelegate {
         stats?.write(["event": "disconnect", "output": statsLabel(scene)])
     }
 
-    func sceneDidUpdateScreen(_ scene: Scene) { scene.setNeedsDisplay() }
+    func sceneDidUpdateScreen(_ scene: Scene) {
+        stats?.write([
+            "event": "screen", "output": statsLabel(scene), "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
+            "refresh_ns": Int64(scene.displayLink.duration * 1e9),
+        ])
+        scene.setNeedsDisplay()
+    }
+
+    func sceneDidResize(_ scene: Scene) {
+        stats?.write([
+            "event": "configure", "output": statsLabel(scene), "width": scene.pixelSize.width,
+            "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
+        ])
+    }
 
     func draw(_ scene: Scene, in context: DrawingContext) throws {
         switch kind {

@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Drives the real `screenplay` binary built next to the test bundle.
+enum CLI {
+    static var binary: String {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [dir.appendingPathComponent("screenplay").path,
+                          dir.deletingLastPathComponent().appendingPathComponent("screenplay").path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+    }
+
+    static func requireBinary() throws {
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw RigError("\(binary) is missing: run `swift build` before `swift test` (the README's test command does)")
+        }
+    }
+
+    static func run(_ args: [String], environment: [String: String], timeout: TimeInterval = 20) throws -> ProcessResult {
+        try requireBinary()
+        return try runProcess(binary, args, environment: environment, timeout: timeout)
+    }
+
+    static func start(_ args: [String], environment: [String: String]) throws -> RunningProcess {
+        try requireBinary()
+        return try RunningProcess(binary, args, environment: environment)
+    }
+}
+
+/// One parsed `--stats` line.
+struct StatsEvent {
+    let raw: [String: Any]
+    var event: String { raw["event"] as? String ?? "" }
+    var output: String { raw["output"] as? String ?? "" }
+    func int(_ key: String) -> Int { (raw[key] as? NSNumber)?.intValue ?? -1 }
+
+    init?(_ line: String) {
+        guard let data = line.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        raw = object
+    }
+}
+
+extension RunningProcess {
+    var statsEvents: [StatsEvent] { stdoutLines.compactMap(StatsEvent.init) }
+
+    /// Waits for a stats event matching `predicate` (the first one seen so
+    /// far counts: lines are not consumed).
+    @discardableResult
+    func waitForEvent(timeout: TimeInterval = 15, _ predicate: (StatsEvent) -> Bool) -> StatsEvent? {
+        var found: StatsEvent?
+        _ = waitUntil(timeout: timeout) {
+            found = statsEvents.first(where: predicate)
+            return found != nil || !isRunning
+        }
+        return found
+    }
+
+    /// Frames lines for `output` after `after` lines were seen.
+    func frames(for output: String) -> [StatsEvent] {
+        statsEvents.filter { $0.event == "frames" && $0.output == output }
+    }
+}
+
+extension XCTestCase {
+    func startSway(_ modes: [TestSupport.OutputMode]) throws -> SwayRig {
+        let rig = try SwayRig.start(outputs: modes)
+        addTeardownBlock { rig.stop() }
+        return rig
+    }
+
+    func env(_ rig: SwayRig, builtin: String? = nil) -> [String: String] {
+        var e = rig.clientEnvironment
+        if let builtin { e["SCREENPLAY_BUILTIN"] = builtin } else { e["SCREENPLAY_BUILTIN"] = nil }
+        return e
+    }
+
+    /// Stops `process` with SIGTERM and asserts a clean exit 0.
+    func assertCleanStop(_ process: RunningProcess, file: StaticString = #filePath, line: UInt = #line) {
+        process.terminate()
+        let status = process.wait(timeout: 5)
+        XCTAssertEqual(status, 0, "SIGTERM must tear down and exit 0; stderr:\n\(process.stderr)", file: file, line: line)
+    }
+}

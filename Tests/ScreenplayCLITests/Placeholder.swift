@@ -1,2 +1,0 @@
-import XCTest
-final class ScreenplayCLITestsPlaceholder: XCTestCase { func testNothing() {} }
