@@ -223,7 +223,8 @@ extension DrawingContext {
         var y = 0.0
         for ((line, font), size) in zip(zip(lines, fonts), sizes) {
             canvas.drawText(
-                line.text, x: 0, y: y, font: font, color: color.rendering, alignment: .center, maxWidth: Double(width))
+                line.text, x: Double(width) / 2, y: y, font: font, color: color.rendering, alignment: .center,
+                maxWidth: Double(width))
             y += Double(size.height)
         }
         let texture = try canvas.makeTexture(context: resources.context)
