@@ -302,6 +302,13 @@ public final class Application {
 
     private var sharedResources: GraphicsResources?
 
+    /// Brings up EGL/GLES on this connection and describes the driver, so
+    /// `doctor` can say whether rendering will work before any scene exists.
+    public func graphicsDescription() throws -> String {
+        let context = try graphics()
+        return "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
+    }
+
     func resources() throws -> GraphicsResources {
         if let sharedResources { return sharedResources }
         let made = GraphicsResources(context: try graphics())

@@ -1,0 +1,189 @@
+import Dispatch
+import Foundation
+import Screenplay
+
+/// `screenplay demo`: the main job with no desktop. Without WAYLAND_DISPLAY
+/// it starts its own headless sway with two outputs (HEADLESS-1 marked
+/// built-in, HEADLESS-2 external), presents the test card, captures both
+/// outputs with grim and stops the compositor. With a desktop it presents on
+/// the real external screens until interrupted.
+@MainActor
+final class DemoRunner {
+    let command: DemoCommand
+    private var compositor: HeadlessSway?
+    private var app: Application?
+    private var present: PresentRunner?
+
+    init(_ command: DemoCommand) { self.command = command }
+
+    func start() throws {
+        if let display = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"], !display.isEmpty {
+            log("WAYLAND_DISPLAY=\(display): presenting the test card on this desktop's external screens until interrupted")
+            let runner = PresentRunner(PresentCommand(content: .testCard))
+            try runner.start()
+            present = runner
+            return
+        }
+        let sway = try HeadlessSway.start(outputs: 2)
+        compositor = sway
+        var options = ApplicationOptions()
+        options.displayName = sway.socketPath
+        options.builtInPatterns = ["HEADLESS-1"]
+        let app: Application
+        do {
+            app = try Application(options: options)
+        } catch {
+            sway.stop()
+            throw CommandFailure(.unavailable, "the demo's headless sway did not accept a connection: \(error)\n\(sway.logTail)")
+        }
+        self.app = app
+        app.onSceneError = { printError("\($0)") }
+        let configuration = SceneConfiguration(name: "demo") {
+            ContentDelegate(kind: .testCard, picture: nil, shader: nil, stats: nil, statsLabel: { $0.screen?.name ?? "" })
+        }
+        app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
+        waitForScenes(deadline: Date().addingTimeInterval(10))
+    }
+
+    private func waitForScenes(deadline: Date) {
+        guard let app else { return }
+        let ready = !app.scenes.isEmpty && app.scenes.allSatisfy(\.isConnected)
+        if ready || Date() > deadline {
+            // One more second so the first frames are on screen for grim.
+            DispatchQueue.main.asyncAfter(deadline: .now() + 1) { MainActor.assumeIsolated { self.finish() } }
+            return
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) {
+            MainActor.assumeIsolated { self.waitForScenes(deadline: deadline) }
+        }
+    }
+
+    private func finish() {
+        guard let app, let sway = compositor else { return }
+        let dir = URL(fileURLWithPath: command.outputDirectory).standardizedFileURL
+        var status: Int32 = 0
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            print("Screenplay demo: a headless sway with two outputs; HEADLESS-1 plays the laptop's built-in panel, HEADLESS-2 the projector.")
+            for screen in app.screens {
+                let path = dir.appendingPathComponent("\(screen.name).png").path
+                try sway.capture(output: screen.name, to: path)
+                let what =
+                    screen.classification.isExternal
+                    ? "external: the test card spanning all \(screen.nativeSize.width)x\(screen.nativeSize.height) pixels, red/green/blue/white 64-px blocks in the top-left/top-right/bottom-left/bottom-right corners, a yellow 1-px border and the screen's name, mode and refresh in the middle"
+                    : "built-in: sway's plain grey desktop, untouched; external content never goes to the built-in screen"
+                print("  \(path)\n    \(screen.name) (\(what))")
+            }
+            if app.scenes.isEmpty { printError("no scene connected; run `screenplay doctor` against the compositor to see why"); status = 1 }
+        } catch {
+            printError("\(error)")
+            status = ExitCode.failure.rawValue
+        }
+        app.shutdown()
+        sway.stop()
+        exit(status)
+    }
+}
+
+/// A headless sway started for the demo. Sway refuses to run as root, so
+/// as root it runs as `nobody` with a runtime directory that user owns.
+final class HeadlessSway {
+    let runtimeDir: String
+    let socketPath: String
+    private let process: Process
+    private let logPath: String
+
+    var logTail: String { (try? String(contentsOfFile: logPath, encoding: .utf8)).map { String($0.suffix(2000)) } ?? "" }
+
+    static func start(outputs: Int) throws -> HeadlessSway {
+        guard let sway = findExecutable("sway") else {
+            throw CommandFailure(.unavailable, "the demo needs sway for its headless compositor: apt-get install sway grim (or run it inside a Wayland session)")
+        }
+        guard findExecutable("grim") != nil else {
+            throw CommandFailure(.unavailable, "the demo needs grim to capture the outputs: apt-get install grim")
+        }
+        let base = NSTemporaryDirectory() + "screenplay-demo.\(getpid())"
+        let runtime = base + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let config = base + "/sway.conf"
+        var lines = ["default_border none", "xwayland disable"]
+        for i in 1...outputs {
+            lines.append("output HEADLESS-\(i) mode 1280x720@60Hz position \((i - 1) * 1280) 0 bg #3f3f3f solid_color")
+        }
+        try lines.joined(separator: "\n").write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(base, 0o755)
+        chmod(config, 0o644)
+        var arguments = [
+            "XDG_RUNTIME_DIR=\(runtime)", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1",
+            "WLR_HEADLESS_OUTPUTS=\(outputs)", "PATH=/usr/local/bin:/usr/bin:/bin", sway, "-c", config,
+        ]
+        let process = Process()
+        if geteuid() == 0 {
+            guard let pw = getpwnam("nobody") else { throw CommandFailure(.unavailable, "sway refuses root and there is no `nobody` user to run it as") }
+            chown(runtime, pw.pointee.pw_uid, pw.pointee.pw_gid)
+            chmod(runtime, 0o700)
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            arguments = ["-u", "nobody", "--", "/usr/bin/env", "-i"] + arguments
+        } else {
+            chmod(runtime, 0o700)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            arguments = ["-i"] + arguments
+        }
+        process.arguments = arguments
+        let logPath = base + "/sway.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        let socket = runtime + "/wayland-1"
+        let started = Date()
+        while !FileManager.default.fileExists(atPath: socket) {
+            if !process.isRunning || Date().timeIntervalSince(started) > 10 {
+                let tail = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                process.terminate()
+                throw CommandFailure(.unavailable, "the demo's headless sway did not start:\n\(tail.suffix(2000))")
+            }
+            usleep(50_000)
+        }
+        return HeadlessSway(runtimeDir: runtime, socketPath: socket, process: process, logPath: logPath)
+    }
+
+    private init(runtimeDir: String, socketPath: String, process: Process, logPath: String) {
+        self.runtimeDir = runtimeDir
+        self.socketPath = socketPath
+        self.process = process
+        self.logPath = logPath
+    }
+
+    func capture(output: String, to path: String) throws {
+        let grim = Process()
+        grim.executableURL = URL(fileURLWithPath: findExecutable("grim") ?? "/usr/bin/grim")
+        grim.arguments = ["-o", output, path]
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = socketPath
+        env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory()
+        grim.environment = env
+        try grim.run()
+        grim.waitUntilExit()
+        guard grim.terminationStatus == 0 else {
+            throw CommandFailure(.failure, "grim could not capture \(output) (status \(grim.terminationStatus))")
+        }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: (runtimeDir as NSString).deletingLastPathComponent)
+    }
+}
+
+func findExecutable(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for dir in path.split(separator: ":") + ["/usr/sbin", "/usr/bin"] {
+        let candidate = "\(dir)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}

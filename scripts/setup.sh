@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs everything Screenplay builds, tests and demos with, on Debian 12
+# with the Swift toolchain. Idempotent: installs only what is missing.
+set -euo pipefail
+packages=(
+  pkg-config libwayland-dev libwayland-bin wayland-protocols
+  libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
+  libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxkbcommon-dev libpoppler-glib-dev
+  sway swaybg weston grim wtype
+  fonts-dejavu-core
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "setup: the Swift toolchain is not on PATH" >&2; exit 1; }
