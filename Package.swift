@@ -31,13 +31,19 @@ let package = Package(
         .systemLibrary(
             name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .systemLibrary(
+            name: "CXkb", pkgConfig: "xkbcommon",
+            providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(
+            name: "CPoppler", pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]),
         // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
         .target(name: "FrameTiming", swiftSettings: strict),
         .target(
             name: "WaylandClient",
-            dependencies: ["CWayland", "CWaylandProtocols"],
+            dependencies: ["CWayland", "CWaylandProtocols", "CXkb"],
             swiftSettings: strict),
         .target(
             name: "Rendering",
@@ -47,13 +53,16 @@ let package = Package(
             name: "Screenplay",
             dependencies: ["WaylandClient", "Rendering", "FrameTiming"],
             swiftSettings: strict),
-        .target(name: "ScreenplayCLI", dependencies: ["Screenplay"], swiftSettings: strict),
+        // PDF documents (poppler) and the sample deck (cairo's PDF surface).
+        .target(name: "Documents", dependencies: ["CPoppler", "CCairo"], swiftSettings: strict),
+        .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents"], swiftSettings: strict),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"], swiftSettings: strict),
         .testTarget(
             name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],
@@ -62,7 +71,7 @@ let package = Package(
             name: "ScreenplayTests", dependencies: ["Screenplay", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "TestSupport"],
+            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Documents", "TestSupport"],
             swiftSettings: strict),
     ]
 )

@@ -1,0 +1,216 @@
+import CPoppler
+import Foundation
+import Glibc
+
+/// Why a document could not be opened or a page not rendered.
+public struct DocumentError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Missing, a directory, or no permission: the input is not there (exit 66).
+        case unreadable
+        /// Encrypted, and no password or a wrong one was given (exit 65).
+        case encrypted
+        /// Not a PDF, truncated or damaged beyond repair (exit 65).
+        case corrupt
+        /// One page could not be rendered; the rest of the document may be fine.
+        case renderFailed
+    }
+    public let kind: Kind
+    public let description: String
+
+    public init(kind: Kind, description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}
+
+/// A PDF opened with poppler-glib, rendered page by page into RGBA pixels.
+///
+/// Poppler documents must not be used from two threads at once; every call
+/// here takes the document's lock, so one document may be rendered on a
+/// background queue while the main thread asks for sizes.
+public final class PDFDocument: @unchecked Sendable {
+    public let path: String
+    /// Number of pages (at least 1: poppler refuses documents without pages).
+    public let pageCount: Int
+    private let document: OpaquePointer
+    private let lock = NSLock()
+    private let sizes: [(width: Double, height: Double)]
+
+    private init(path: String, document: OpaquePointer) {
+        self.path = path
+        self.document = document
+        pageCount = Int(poppler_document_get_n_pages(document))
+        var sizes: [(Double, Double)] = []
+        for i in 0..<pageCount {
+            var w = 0.0, h = 0.0
+            if let page = poppler_document_get_page(document, Int32(i)) {
+                poppler_page_get_size(page, &w, &h)
+                g_object_unref(UnsafeMutableRawPointer(page))
+            }
+            sizes.append((w, h))
+        }
+        self.sizes = sizes
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
+
+    /// Opens `path`, telling apart a file that is not there (`.unreadable`)
+    /// from one that is not a usable PDF (`.encrypted`, `.corrupt`).
+    public static func open(path: String, password: String? = nil) throws(DocumentError) -> PDFDocument {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            throw DocumentError(kind: .unreadable, description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw DocumentError(kind: .unreadable, description: "cannot read \(path): it is a directory")
+        }
+        let fd = Glibc.open(path, O_RDONLY)
+        if fd < 0 {
+            throw DocumentError(kind: .unreadable, description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var gerror: UnsafeMutablePointer<GError>?
+        guard let uri = g_filename_to_uri(absolute, nil, &gerror) else {
+            let message = gerror.map { String(cString: $0.pointee.message) } ?? "bad file name"
+            g_clear_error(&gerror)
+            throw DocumentError(kind: .unreadable, description: "cannot read \(path): \(message)")
+        }
+        defer { g_free(uri) }
+        guard let document = poppler_document_new_from_file(uri, password, &gerror) else {
+            let code = gerror?.pointee.code ?? Int32(POPPLER_ERROR_INVALID.rawValue)
+            let message = gerror.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_clear_error(&gerror)
+            if code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
+                let why = password == nil
+                    ? "\(path) is encrypted; give its password with --password"
+                    : "\(path) is encrypted and the password given does not open it"
+                throw DocumentError(kind: .encrypted, description: why)
+            }
+            throw DocumentError(kind: .corrupt, description: "\(path) is not a readable PDF: \(message)")
+        }
+        let made = PDFDocument(path: path, document: document)
+        if made.pageCount == 0 {
+            throw DocumentError(kind: .corrupt, description: "\(path) has no pages")
+        }
+        return made
+    }
+
+    /// Size of page `index` (0-based) in points; (0, 0) for a broken page.
+    public func pageSize(_ index: Int) -> (width: Double, height: Double) {
+        sizes.indices.contains(index) ? sizes[index] : (0, 0)
+    }
+
+    /// Renders page `index` (0-based) at exactly `width`x`height` pixels:
+    /// scaled to fit with its aspect kept, centred, the rest black. Returns
+    /// straight RGBA rows, top first (opaque).
+    public func render(page index: Int, width: Int, height: Int) throws(DocumentError) -> [UInt8] {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            throw DocumentError(kind: .renderFailed, description: "page \(index + 1): bad size \(width)x\(height)")
+        }
+        guard (0..<pageCount).contains(index) else {
+            throw DocumentError(kind: .renderFailed, description: "page \(index + 1) does not exist (the document has \(pageCount))")
+        }
+        let size = pageSize(index)
+        guard size.width > 0, size.height > 0 else {
+            throw DocumentError(kind: .renderFailed, description: "page \(index + 1) has no size (a damaged page)")
+        }
+        let image = try CairoImage(width: width, height: height)
+        let cr = image.cairo
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_paint(cr)
+        let rect = fitRect(contentWidth: size.width, contentHeight: size.height, width: width, height: height)
+        // Poppler draws only the page's content: paper is white unless the
+        // page paints it, as every PDF viewer assumes.
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_rectangle(cr, Double(rect.x), Double(rect.y), Double(rect.width), Double(rect.height))
+        cairo_fill(cr)
+        cairo_save(cr)
+        cairo_rectangle(cr, Double(rect.x), Double(rect.y), Double(rect.width), Double(rect.height))
+        cairo_clip(cr)
+        cairo_translate(cr, Double(rect.x), Double(rect.y))
+        cairo_scale(cr, Double(rect.width) / size.width, Double(rect.height) / size.height)
+        lock.lock()
+        let page = poppler_document_get_page(document, Int32(index))
+        if let page {
+            poppler_page_render(page, cr)
+            g_object_unref(UnsafeMutableRawPointer(page))
+        }
+        lock.unlock()
+        cairo_restore(cr)
+        guard page != nil else {
+            throw DocumentError(kind: .renderFailed, description: "page \(index + 1) could not be read from the document")
+        }
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw DocumentError(
+                kind: .renderFailed, description: "page \(index + 1): cairo: \(String(cString: cairo_status_to_string(status)))")
+        }
+        return image.rgba()
+    }
+}
+
+/// The largest rectangle of the content's aspect that fits, centred, in
+/// whole pixels.
+public func fitRect(contentWidth: Double, contentHeight: Double, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+    guard contentWidth > 0, contentHeight > 0 else { return (0, 0, width, height) }
+    let scale = min(Double(width) / contentWidth, Double(height) / contentHeight)
+    let w = min(width, max(1, Int((contentWidth * scale).rounded())))
+    let h = min(height, max(1, Int((contentHeight * scale).rounded())))
+    return ((width - w) / 2, (height - h) / 2, w, h)
+}
+
+/// A cairo ARGB32 image surface with its context, freed on deinit.
+final class CairoImage {
+    let width: Int
+    let height: Int
+    let surface: OpaquePointer
+    let cairo: OpaquePointer
+
+    init(width: Int, height: Int) throws(DocumentError) {
+        self.width = width
+        self.height = height
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            cairo = OpaquePointer(bitPattern: 1)!
+            throw DocumentError(kind: .renderFailed, description: "cannot make a \(width)x\(height) image (out of memory?)")
+        }
+        cairo = cairo_create(surface)
+    }
+
+    deinit {
+        cairo_destroy(cairo)
+        cairo_surface_destroy(surface)
+    }
+
+    /// Straight RGBA rows, top first, from cairo's premultiplied native-endian ARGB words.
+    func rgba() -> [UInt8] {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        out.withUnsafeMutableBufferPointer { rgba in
+            for row in 0..<height {
+                let line = data + row * stride
+                for column in 0..<width {
+                    let word = line.loadUnaligned(fromByteOffset: column * 4, as: UInt32.self)
+                    let alpha = word >> 24
+                    let o = (row * width + column) * 4
+                    if alpha == 255 {
+                        rgba[o] = UInt8(truncatingIfNeeded: word >> 16)
+                        rgba[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                        rgba[o + 2] = UInt8(truncatingIfNeeded: word)
+                    } else if alpha > 0 {
+                        func straight(_ v: UInt32) -> UInt8 { UInt8(min(255, ((v & 0xff) * 255 + alpha / 2) / alpha)) }
+                        rgba[o] = straight(word >> 16)
+                        rgba[o + 1] = straight(word >> 8)
+                        rgba[o + 2] = straight(word)
+                    }
+                    rgba[o + 3] = UInt8(alpha)
+                }
+            }
+        }
+        return out
+    }
+}

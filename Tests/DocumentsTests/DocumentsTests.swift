@@ -1,0 +1,134 @@
+import Documents
+import Foundation
+import XCTest
+
+/// PDF opening, rendering at exact sizes with black letterboxing, the
+/// placeholder, and the sample deck, with poppler and cairo for real.
+final class DocumentsTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "screenplay-docs-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func pixel(_ rgba: [UInt8], width: Int, x: Int, y: Int) -> [UInt8] {
+        let o = (y * width + x) * 4
+        return Array(rgba[o..<o + 4])
+    }
+
+    func near(_ a: [UInt8], _ hex: UInt32, _ tolerance: Int = 3) -> Bool {
+        let b = [UInt8(hex >> 16 & 0xff), UInt8(hex >> 8 & 0xff), UInt8(hex & 0xff)]
+        return zip(a.prefix(3), b).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
+    }
+
+    func testSampleDeckOpensWithItsPagesAndNotes() throws {
+        let written = try SampleDeck.write(to: dir)
+        let doc = try PDFDocument.open(path: written.pdf)
+        XCTAssertEqual(doc.pageCount, SampleDeck.pageCount)
+        XCTAssertEqual(doc.pageSize(0).width, 960, accuracy: 0.5)
+        XCTAssertEqual(doc.pageSize(0).height, 540, accuracy: 0.5)
+        let notes = try String(contentsOfFile: written.notes, encoding: .utf8)
+        XCTAssertTrue(notes.contains("## 1"))
+    }
+
+    /// 16:9 pages into 4:3 pixels: exact size, bars above and below in black,
+    /// the page's own background in between.
+    func testRenderIsExactSizeAndLetterboxedInBlack() throws {
+        let path = dir + "/deck.pdf"
+        try SampleDeck.writePDF(to: path)
+        let doc = try PDFDocument.open(path: path)
+        let (w, h) = (800, 600)
+        let rgba = try doc.render(page: 1, width: w, height: h)
+        XCTAssertEqual(rgba.count, w * h * 4)
+        // 960x540 -> 800x450, centred: 75-px bars.
+        XCTAssertTrue(near(pixel(rgba, width: w, x: 400, y: 10), 0x000000), "\(pixel(rgba, width: w, x: 400, y: 10))")
+        XCTAssertTrue(near(pixel(rgba, width: w, x: 400, y: 590), 0x000000))
+        XCTAssertTrue(near(pixel(rgba, width: w, x: 5, y: 80), SampleDeck.backgrounds[1]), "\(pixel(rgba, width: w, x: 5, y: 80))")
+        XCTAssertTrue(near(pixel(rgba, width: w, x: 795, y: 520), SampleDeck.backgrounds[1]))
+        XCTAssertEqual(pixel(rgba, width: w, x: 5, y: 80)[3], 255)
+        // Pillarbox the other way.
+        let tall = try doc.render(page: 2, width: 300, height: 600)
+        XCTAssertTrue(near(pixel(tall, width: 300, x: 150, y: 20), 0x000000))
+        XCTAssertTrue(near(pixel(tall, width: 300, x: 150, y: 300), SampleDeck.backgrounds[2]))
+    }
+
+    func testFitRect() {
+        XCTAssertTrue(fitRect(contentWidth: 16, contentHeight: 9, width: 1280, height: 720) == (0, 0, 1280, 720))
+        XCTAssertTrue(fitRect(contentWidth: 16, contentHeight: 9, width: 800, height: 600) == (0, 75, 800, 450))
+        XCTAssertTrue(fitRect(contentWidth: 4, contentHeight: 3, width: 1920, height: 1080) == (240, 0, 1440, 1080))
+    }
+
+    func testMissingFileIsUnreadable() {
+        XCTAssertThrowsError(try PDFDocument.open(path: dir + "/nope.pdf")) { error in
+            XCTAssertEqual((error as? DocumentError)?.kind, .unreadable)
+            XCTAssertTrue("\(error)".contains("No such file"), "\(error)")
+        }
+        XCTAssertThrowsError(try PDFDocument.open(path: dir)) { error in
+            XCTAssertEqual((error as? DocumentError)?.kind, .unreadable)
+        }
+    }
+
+    func testGarbageIsCorrupt() throws {
+        let path = dir + "/bad.pdf"
+        try Data("this is not a PDF at all\n".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try PDFDocument.open(path: path)) { error in
+            XCTAssertEqual((error as? DocumentError)?.kind, .corrupt, "\(error)")
+        }
+    }
+
+    func testEncryptedNeedsPassword() throws {
+        let path = dir + "/locked.pdf"
+        try Data(EncryptedPDF.bytes).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try PDFDocument.open(path: path)) { error in
+            XCTAssertEqual((error as? DocumentError)?.kind, .encrypted, "\(error)")
+            XCTAssertTrue("\(error)".contains("--password"), "\(error)")
+        }
+        XCTAssertThrowsError(try PDFDocument.open(path: path, password: "wrong")) { error in
+            XCTAssertEqual((error as? DocumentError)?.kind, .encrypted, "\(error)")
+        }
+    }
+
+    func testRenderOutOfRangeFailsAndPlaceholderHasExactSize() throws {
+        let path = dir + "/deck.pdf"
+        try SampleDeck.writePDF(to: path)
+        let doc = try PDFDocument.open(path: path)
+        XCTAssertThrowsError(try doc.render(page: 99, width: 100, height: 100)) { error in
+            XCTAssertEqual((error as? DocumentError)?.kind, .renderFailed)
+        }
+        let placeholder = Placeholder.render(page: 3, reason: "broken", width: 640, height: 360)
+        XCTAssertEqual(placeholder.count, 640 * 360 * 4)
+        XCTAssertTrue(near(pixel(placeholder, width: 640, x: 5, y: 5), 0x333333))
+        // The text (page number and reason) is drawn: some pixels are light.
+        let light = stride(from: 0, to: placeholder.count, by: 4).filter { placeholder[$0] > 200 }.count
+        XCTAssertGreaterThan(light, 100)
+    }
+}
+
+/// A PDF whose trailer names a standard-security /Encrypt dictionary whose
+/// /U entry the empty password does not match: poppler asks for a password.
+enum EncryptedPDF {
+    static var bytes: [UInt8] {
+        let o = String(repeating: "1", count: 64)
+        let u = String(repeating: "2", count: 64)
+        var body = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
+            "<< /Filter /Standard /V 1 /R 2 /O <\(o)> /U <\(u)> /P -4 >>",
+        ]
+        for (i, object) in objects.enumerated() {
+            offsets.append(body.utf8.count)
+            body += "\(i + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = body.utf8.count
+        body += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { body += String(format: "%010d 00000 n \n", offset) }
+        body += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Array(body.utf8)
+    }
+}
