@@ -1,0 +1,79 @@
+import Screenplay
+import WaylandClient
+import XCTest
+
+final class ClassificationTests: XCTestCase {
+    private func output(_ name: String, x: Int = 0, y: Int = 0, description: String = "", connector: Bool = true) -> OutputInfo {
+        var info = OutputInfo(globalName: UInt32(name.hashValue & 0xffff))
+        info.name = name
+        info.description = description
+        info.logicalX = x
+        info.logicalY = y
+        info.hasConnectorName = connector
+        return info
+    }
+
+    func testBuiltInConnectorsAreBuiltIn() {
+        let kinds = ScreenClassifier().classify([
+            output("eDP-1"), output("HDMI-A-1", x: 1920), output("LVDS-1", x: 4000), output("DSI-1", x: 6000),
+            output("DP-3", x: 8000),
+        ]).map(\.kind)
+        XCTAssertEqual(kinds, [.builtIn, .external, .builtIn, .builtIn, .external])
+    }
+
+    func testWithoutBuiltInTheScreenAtOriginIsMain() {
+        let kinds = ScreenClassifier().classify([output("HDMI-A-1", x: 1920), output("DP-1", x: 0)]).map(\.kind)
+        XCTAssertEqual(kinds, [.external, .main])
+        let none = ScreenClassifier().classify([output("HDMI-A-1", x: 100), output("DP-1", x: 2000)]).map(\.kind)
+        XCTAssertEqual(none, [.main, .external], "none at (0,0): the first announced is main")
+    }
+
+    func testPatternsMarkBuiltInByNameDescriptionOrGlob() {
+        let c = ScreenClassifier(builtInPatterns: ["HEADLESS-1", "*Panel*"])
+        let kinds = c.classify([
+            output("HEADLESS-1", x: 1280), output("HEADLESS-2"), output("DP-1", x: 50, description: "Acme Panel 13"),
+        ]).map(\.kind)
+        XCTAssertEqual(kinds, [.builtIn, .external, .builtIn])
+        XCTAssertEqual(ScreenClassifier.environmentPatterns(["SCREENPLAY_BUILTIN": "eDP-*, HDMI-A-2"]), ["eDP-*", "HDMI-A-2"])
+    }
+
+    func testMadeUpNamesAreNotTakenForConnectors() {
+        // An old compositor with no connector names: "eDP panel" is a model name, not a connector.
+        let kinds = ScreenClassifier().classify([output("eDP panel", connector: false), output("Acme TV", x: 1920, connector: false)]).map(\.kind)
+        XCTAssertEqual(kinds, [.main, .external])
+    }
+
+    func testReasonsSayWhy() {
+        let c = ScreenClassifier().classify([output("eDP-1"), output("HDMI-A-1", x: 1920)])
+        XCTAssertTrue(c[0].reason.contains("eDP"))
+        XCTAssertTrue(c[1].isExternal)
+    }
+}
+
+final class RegistrationStackTests: XCTestCase {
+    func testMostRecentWinsAndEarlierTakesOver() {
+        var s = RegistrationStack()
+        XCTAssertNil(s.presented)
+        s.register(1)
+        XCTAssertEqual(s.presented, 1)
+        s.register(2)
+        XCTAssertEqual(s.presented, 2)
+        s.unregister(2)
+        XCTAssertEqual(s.presented, 1)
+        s.unregister(1)
+        XCTAssertNil(s.presented)
+    }
+
+    func testDisabledTopShowsNothingAndKeepsItsPlace() {
+        var s = RegistrationStack()
+        s.register(1)
+        s.register(2)
+        s.setEnabled(2, false)
+        XCTAssertNil(s.presented, "disabling means stop showing, not show older content")
+        s.setEnabled(2, true)
+        XCTAssertEqual(s.presented, 2)
+        s.setEnabled(1, false)
+        s.unregister(2)
+        XCTAssertNil(s.presented, "the earlier one takes over in its own state")
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class ScreenplayTestsPlaceholder: XCTestCase { func testNothing() {} }
