@@ -50,6 +50,8 @@ public final class Application {
     private var renderScheduled = false
     private var lastAvailability = false
     private var isShutDown = false
+    /// The seat's keyboard, once the seat is bound (see Keys.swift).
+    var keyboard: Keyboard?
 
     /// Hears a new screen, after classification.
     public var onScreenConnect: ((Screen) -> Void)?
@@ -82,6 +84,7 @@ public final class Application {
         compositor.onOutputChanged = { [weak self] output, _ in self?.outputChanged(output) }
         compositor.onOutputRemoved = { [weak self] in self?.outputRemoved($0) }
         compositor.onGlobalRemoved = { [weak self] in self?.globalRemoved($0) }
+        compositor.onSeatAdded = { [weak self] in self?.seatAdded($0) }
         connection.addAfterDispatch { [weak self] in self?.renderAll() }
         connection.onLost { [weak self] error in self?.lost(error) }
         do {
@@ -233,7 +236,17 @@ public final class Application {
         connection.flush()
     }
 
+    private var warnedFallback = false
+
     private func connectScene(for registration: SceneAccessoryRegistration, on screen: Screen) {
+        if compositor.layerShell == nil && !warnedFallback {
+            warnedFallback = true
+            report(
+                SceneError(
+                    screen: nil,
+                    reason: "warning: the compositor has no zwlr_layer_shell_v1 (GNOME has none), so external scenes are fullscreen windows instead",
+                    fix: "they may take keyboard focus, show in task switchers, and the compositor may place them on another screen than asked"))
+        }
         let configuration = registration.accessory.sceneConfiguration
         let session = SceneSession(
             role: .externalDisplayNonInteractive, configuration: configuration,
@@ -354,6 +367,8 @@ public final class Application {
         sharedResources = nil
         graphicsContext?.destroy()
         graphicsContext = nil
+        keyboard?.destroy()
+        keyboard = nil
         compositor.destroy()
         connection.disconnect()
     }

@@ -25,13 +25,13 @@ public final class DisplayLink {
     /// Frames per second to draw at; 0 means every refresh. 30 on a 60 Hz
     /// output draws every other refresh.
     public var preferredFramesPerSecond: Int = 0 {
-        didSet { pacer.setPreferredFramesPerSecond(max(0, preferredFramesPerSecond)) }
+        didSet { cadence.setPreferredFramesPerSecond(max(0, preferredFramesPerSecond)) }
     }
     /// Whether the link is stopped. Unpausing asks for the next frame.
     public var isPaused = true {
         didSet {
             guard oldValue != isPaused else { return }
-            if !isPaused { pacer.reset(); scene?.linkResumed() }
+            if !isPaused { cadence.reset(); scene?.linkResumed() }
         }
     }
     /// Called after the duration changes (new output, new mode).
@@ -41,7 +41,7 @@ public final class DisplayLink {
     public private(set) var history = PresentationHistory(capacity: 512)
 
     private(set) var refresh = RefreshRate.resolve(presentationRefreshNs: nil, modeRefreshMilliHz: nil)
-    private var pacer = FramePacer(refreshNs: 16_666_667)
+    private var cadence = Cadence(refreshNs: 16_666_667, preferredFramesPerSecond: 0)
     private var presentationRefreshNs: UInt64?
     private var modeRefreshMilliHz: Int32?
     weak var scene: Scene?
@@ -72,21 +72,36 @@ public final class DisplayLink {
         guard next != refresh else { return }
         let changed = next.durationNs != refresh.durationNs
         refresh = next
-        pacer.setRefresh(ns: next.durationNs)
+        cadence.setRefresh(ns: next.durationNs)
         if changed { onDurationChange?(duration) }
     }
 
-    /// A frame callback arrived: decide whether this refresh gets a frame.
+    /// The refresh a frame drawn now would be shown at: the next vblank of
+    /// the presentation grid when feedback gives one, else now. Pacing on
+    /// this grid instead of callback arrival keeps 30-on-60 exact where
+    /// callbacks arrive at uneven times (weston calls back right after a
+    /// commit when its repaint loop was idle).
+    func targetVBlank(nowNs: UInt64) -> UInt64 {
+        guard feedbackSeen, let last = history.lastPresentationNs else { return nowNs }
+        return VBlankGrid.next(after: last, periodNs: refresh.durationNs, nowNs: nowNs)
+    }
+
+    /// A frame callback (or the skip timer) fired: decide whether this
+    /// refresh gets a frame.
     func shouldDraw(nowNs: UInt64) -> Bool {
         guard !isPaused else { return false }
-        return pacer.shouldDraw(atNs: nowNs)
+        return cadence.shouldDraw(targetNs: targetVBlank(nowNs: nowNs))
     }
+
+    /// How long to wait after skipping a refresh before asking again: just
+    /// past the vblank this refresh would have hit.
+    func skipDelayNs(nowNs: UInt64) -> UInt64 { cadence.retryDelayNs(nowNs: nowNs) }
 
     func willDraw(nowNs: UInt64) {
         frameCount += 1
         if history.lastPresentationNs == nil { timestamp = Double(nowNs) / 1e9 }
         let last = history.lastPresentationNs ?? nowNs
-        targetTimestamp = Double(pacer.targetTimestamp(after: last, nowNs: nowNs)) / 1e9
+        targetTimestamp = Double(VBlankGrid.next(after: last, periodNs: refresh.durationNs, nowNs: nowNs)) / 1e9
     }
 
     /// Frames whose frame callback arrived, timed on arrival: what counts

@@ -43,6 +43,10 @@ public final class DrawingContext {
     /// Fills the whole buffer with `color`.
     public func clear(_ color: RGBColor) throws {
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
+        // A glClear alone sometimes never reaches the shm buffer that Mesa's
+        // software path hands to weston (the area comes out white): draw the
+        // colour as a quad too, which always lands.
+        try resources.quads().fill(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), color: color.rendering, on: target)
     }
 
     /// Fills a rectangle with `color`.

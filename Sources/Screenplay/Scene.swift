@@ -1,3 +1,4 @@
+import Dispatch
 import Rendering
 import WaylandClient
 
@@ -20,6 +21,9 @@ public protocol SceneDelegate: AnyObject {
     /// The scene's size changed after it connected (a new mode, scale, or
     /// window size); the next draw uses the new `pixelSize`.
     func sceneDidResize(_ scene: Scene)
+    /// A key was pressed or released while this scene (an application
+    /// window) had keyboard focus. External scenes never get keys.
+    func scene(_ scene: Scene, didReceiveKey event: KeyEvent)
 }
 
 extension SceneDelegate {
@@ -69,10 +73,17 @@ public final class Scene {
     private var toplevel: Toplevel?
     private var window: WindowSurface?
     private var needsDisplay = false
+    /// True when an external scene is a fullscreen window because the
+    /// compositor has no layer shell.
+    public private(set) var isFullscreenFallback = false
+    private var reportedMisplacement = false
     private var hasDrawn = false
+    private var skipGeneration = 0
     private var frameDue = false
     private var isTornDown = false
     private var bufferScale = 1
+    /// Made while `inhibitsIdle` is true (see Keys.swift).
+    var idleInhibitor: IdleInhibitor?
     /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
     private let fallbackSize: () -> (Int, Int)
 
@@ -94,6 +105,25 @@ public final class Scene {
         displayLink.preferredFramesPerSecond = session.configuration.preferredFramesPerSecond
         surface.onOutputsChanged = { [weak self] in self?.surfaceOutputsChanged() }
         switch session.role {
+        case .externalDisplayNonInteractive where application.compositor.layerShell == nil:
+            // No layer shell (GNOME): a fullscreen toplevel on the screen's
+            // output. It may take focus and the compositor may place it
+            // elsewhere; Application warns once and watches enter events.
+            do {
+                let toplevel = try Toplevel(
+                    surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay-scene")
+                toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
+                toplevel.onClose = { [weak self] in self?.application.sceneClosedByCompositor(self) }
+                toplevel.setFullscreen(on: screen?.output)
+                self.toplevel = toplevel
+                isFullscreenFallback = true
+            } catch {
+                surface.destroy()
+                throw SceneError(
+                    screen: screen?.name, reason: "the compositor offers neither zwlr_layer_shell_v1 nor xdg_wm_base",
+                    fix: "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river) or xdg-shell")
+            }
+            surface.setEmptyInputRegion()
         case .externalDisplayNonInteractive:
             do {
                 let layerSurface = try LayerSurface(
@@ -160,10 +190,9 @@ public final class Scene {
             application.sceneFailed(self)
             return
         }
-        let resized = pixels != pixelSize
         pixelSize = pixels
         surface.setOpaque(width: w, height: h)
-        if isConnected && resized { delegate.sceneDidResize(self) }
+        reportResizeIfChanged()
         if !isConnected {
             isConnected = true
             delegate.scene(self, willConnectTo: session)
@@ -175,6 +204,14 @@ public final class Scene {
             needsDisplay = true
             application.scheduleRender()
         }
+    }
+
+    private var reportedGeometry: [Int] = []
+
+    private func reportResizeIfChanged() {
+        let geometry = [pixelSize.width, pixelSize.height, bufferScale]
+        defer { reportedGeometry = geometry }
+        if isConnected && !reportedGeometry.isEmpty && geometry != reportedGeometry { delegate.sceneDidResize(self) }
     }
 
     private func applyScreen(_ screen: Screen) {
@@ -189,15 +226,33 @@ public final class Scene {
         let oldScale = bufferScale
         applyScreen(screen)
         if oldScale != bufferScale, size.width > 0 {
+            // An external scene spans its output: take the new logical size
+            // now, as the compositor may send no configure when only the
+            // scale changed. A window keeps its size until configured.
+            if session.role == .externalDisplayNonInteractive, screen.info.logicalWidth > 0 {
+                size = (screen.info.logicalWidth, screen.info.logicalHeight)
+            }
             let pixels = (size.width * bufferScale, size.height * bufferScale)
             try? window?.resize(width: pixels.0, height: pixels.1)
             pixelSize = pixels
+            reportResizeIfChanged()
         }
         delegate.sceneDidUpdateScreen(self)
         setNeedsDisplay()
     }
 
     private func surfaceOutputsChanged() {
+        // The fallback asked for fullscreen on one output; some compositors
+        // ignore the hint (Hyprland #8944). Say so rather than show content
+        // silently on the wrong screen.
+        if isFullscreenFallback, let screen, let last = surface.enteredOutputs.last, last != screen.id, !reportedMisplacement {
+            reportedMisplacement = true
+            let actual = application.screen(withID: last)?.name ?? "another output"
+            application.report(
+                SceneError(
+                    screen: screen.name, reason: "the compositor put the fullscreen fallback window on \(actual) instead",
+                    fix: "the compositor ignores set_fullscreen's output hint; move the window by hand or use a compositor with wlr-layer-shell"))
+        }
         // Windows follow the output they entered last; external scenes stay
         // keyed to the screen they were made for.
         guard session.role == .application, let last = surface.enteredOutputs.last,
@@ -232,10 +287,18 @@ public final class Scene {
             if displayLink.shouldDraw(nowNs: now) {
                 draw = true
             } else if !displayLink.isPaused {
-                // Skip this refresh but keep the clock running: ask for the next
-                // callback with a commit that changes nothing on screen.
-                surface.requestFrame { [weak self] _ in self?.frameCallback() }
-                surface.commit()
+                // Skip this refresh. An empty commit to get the next callback
+                // stalls on weston, which repaints (and calls back) only for
+                // damage; wait one refresh on a timer and ask again instead.
+                skipGeneration &+= 1
+                let generation = skipGeneration
+                let delay = DispatchTimeInterval.nanoseconds(Int(displayLink.skipDelayNs(nowNs: now)))
+                DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
+                    MainActor.assumeIsolated {
+                        guard let self, self.skipGeneration == generation else { return }
+                        self.frameCallback()
+                    }
+                }
             }
         }
         guard draw else { return }
@@ -300,6 +363,8 @@ public final class Scene {
         layerSurface = nil
         toplevel?.destroy()
         toplevel = nil
+        idleInhibitor?.destroy()
+        idleInhibitor = nil
         surface.destroy()
         if wasConnected { delegate.sceneDidDisconnect(self) }
     }

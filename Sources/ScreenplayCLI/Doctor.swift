@@ -17,7 +17,7 @@ enum DoctorRunner {
     static let protocols: [(interface: String, required: Bool, missing: String)] = [
         ("wl_compositor", true, "no surfaces can be made at all"),
         ("zwlr_layer_shell_v1", false,
-         "external scenes cannot be shown as layer surfaces (GNOME has no layer shell); `present` shows nothing on external screens: use --preview for an ordinary window"),
+         "external scenes fall back to fullscreen windows (xdg_toplevel.set_fullscreen on the screen's output): they may take keyboard focus and the compositor may place them elsewhere (GNOME has no layer shell)"),
         ("xdg_wm_base", false, "no ordinary windows: --preview and the presenter console cannot open"),
         ("zxdg_output_manager_v1", false,
          "no logical positions or connector names from xdg-output: names fall back to wl_output v4, then to make/model"),
@@ -50,7 +50,7 @@ enum DoctorRunner {
             if let version = offered[p.interface] {
                 findings.append(Finding(level: .ok, topic: p.interface, text: "offered (version \(version))"))
             } else {
-                findings.append(Finding(level: p.required || p.interface == "zwlr_layer_shell_v1" ? .problem : .warning, topic: p.interface, text: "missing: \(p.missing)"))
+                findings.append(Finding(level: p.required ? .problem : .warning, topic: p.interface, text: "missing: \(p.missing)"))
             }
         }
         if let wlOutput = offered["wl_output"], wlOutput < 4 {
@@ -83,7 +83,7 @@ enum DoctorRunner {
         if !app.screens.isEmpty && targets == 0 {
             findings.append(Finding(level: .problem, topic: "present", text: "no screen would get an external scene: every screen is built-in or the main screen. Connect a display, mark the real panel with --builtin NAME (or SCREENPLAY_BUILTIN) so the others count as external, or use --all"))
         } else if targets > 0 && !app.hasLayerShell {
-            findings.append(Finding(level: .problem, topic: "present", text: "\(targets) external screen(s) but no layer shell: `present` cannot show scenes; use --preview"))
+            findings.append(Finding(level: .warning, topic: "present", text: "would show content on \(targets) screen(s) as fullscreen windows (no layer shell): \(app.externalScreens.map(\.name).joined(separator: ", "))"))
         } else if targets > 0 {
             findings.append(Finding(level: .ok, topic: "present", text: "would show content on \(targets) screen(s): \(app.externalScreens.map(\.name).joined(separator: ", "))"))
         }

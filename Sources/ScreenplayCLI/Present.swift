@@ -14,12 +14,20 @@ final class PresentRunner {
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
     private var window: Scene?
+    private var presenter: Presenter?
 
     init(_ command: PresentCommand) { self.command = command }
 
     /// Loads and checks the content (exit 65/66 before anything opens),
     /// connects, and starts presenting. Returns with the main queue to run.
     func start() throws {
+        if case let .pdf(path) = command.content {
+            // Slides get the presenter: a console window plus the audience view.
+            let presenter = try Presenter(command, path: path)
+            try presenter.start()
+            self.presenter = presenter
+            return
+        }
         kind = try loadContent()
         stats = try openStats()
         var options = ApplicationOptions()
@@ -75,9 +83,6 @@ final class PresentRunner {
 
     /// Every "nothing shows" case says why, on stderr.
     private func explainWhenNothingShows(_ app: Application) {
-        if !app.hasLayerShell {
-            printError("the compositor offers no zwlr_layer_shell_v1, so external scenes cannot be shown (GNOME has none); use --preview for a window, or a wlroots/KDE compositor")
-        }
         if app.externalScreens.isEmpty {
             let why = app.screens.map { "\($0.name): \(app.targetReason($0).reason)" }.joined(separator: "; ")
             log("no external screen yet; waiting for one to connect (\(why.isEmpty ? "no screens at all" : why))")
@@ -113,7 +118,8 @@ final class PresentRunner {
             self.shader = shader
             return .shader(path: path, source: source)
         case let .pdf(path):
-            throw CommandFailure(.unavailable, "PDF presentations (\(path)) are not built yet (presenter mode is a later issue); use an image, a shader, color or test-card")
+            // start() hands PDFs to the Presenter before loading content.
+            throw CommandFailure(.software, "\(path): PDFs are presented by the presenter, not as content")
         }
     }
 

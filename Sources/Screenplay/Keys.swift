@@ -1,0 +1,80 @@
+import WaylandClient
+
+/// A key pressed or released in an application window, translated with the
+/// compositor's keymap (so it is right for any layout).
+public struct KeyEvent: Sendable, Equatable {
+    /// The keysym's xkbcommon name: "Right", "Page_Down", "space", "b", "F5".
+    public var keysym: String
+    /// The text the key types with the modifiers held ("" for none).
+    public var text: String
+    /// True for a press, false for a release (key repeat is not delivered).
+    public var isPressed: Bool
+    public var shift: Bool
+    public var control: Bool
+    public var alt: Bool
+
+    public init(keysym: String, text: String = "", isPressed: Bool = true, shift: Bool = false, control: Bool = false, alt: Bool = false) {
+        self.keysym = keysym
+        self.text = text
+        self.isPressed = isPressed
+        self.shift = shift
+        self.control = control
+        self.alt = alt
+    }
+}
+
+extension SceneDelegate {
+    public func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {}
+}
+
+extension Application {
+    /// The compositor bound its seat: listen for the keyboard now, before
+    /// the seat's capabilities are dispatched.
+    func seatAdded(_ seat: OpaquePointer) {
+        guard keyboard == nil else { return }
+        let keyboard = Keyboard(connection: connection, seat: seat, seatVersion: compositor.seatVersion)
+        keyboard.onKey = { [weak self] event in self?.deliverKey(event) }
+        self.keyboard = keyboard
+    }
+
+    /// Keys go to the application window whose surface has keyboard focus;
+    /// external scenes take no input.
+    private func deliverKey(_ event: KeyboardEvent) {
+        guard let focused = event.surface,
+            let scene = scenes.first(where: {
+                $0.session.role == .application && UInt(bitPattern: $0.surface.rawProxy) == focused
+            })
+        else { return }
+        let key = KeyEvent(
+            keysym: event.keysym, text: event.text, isPressed: event.isPressed, shift: event.shift,
+            control: event.control, alt: event.alt)
+        scene.delegate.scene(scene, didReceiveKey: key)
+    }
+}
+
+extension Scene {
+    /// While true, the compositor does not blank or lock the screens this
+    /// scene is shown on (`zwp_idle_inhibitor_v1`), so a projector showing
+    /// slides stays on. Reads false where the compositor offers no idle
+    /// inhibitor. The inhibitor goes with the scene's teardown.
+    public var inhibitsIdle: Bool {
+        get { idleInhibitor != nil }
+        set {
+            if newValue, idleInhibitor == nil, !surface.isDestroyed {
+                idleInhibitor = IdleInhibitor(surface: surface)
+                surface.commit()
+                application.connection.flush()
+            } else if !newValue, let inhibitor = idleInhibitor {
+                inhibitor.destroy()
+                idleInhibitor = nil
+                application.connection.flush()
+            }
+        }
+    }
+
+    /// Whether this window has keyboard focus now.
+    public var hasKeyboardFocus: Bool {
+        guard let focused = application.keyboard?.focusedSurface else { return false }
+        return UInt(bitPattern: surface.rawProxy) == focused
+    }
+}
