@@ -30,3 +30,40 @@ final class HotplugTests: XCTestCase {
         assertCleanStop(p)
     }
 }
+
+/// Issue 2 (7): a hidden output whose frame callbacks stop blocks nothing:
+/// the other scene keeps presenting, signals are still handled, and the
+/// hidden one resumes when shown again.
+final class HiddenOutputTests: XCTestCase {
+    func testHiddenOutputBlocksNeitherOtherScenesNorTheEventLoop() throws {
+        let rig = try NestedSwayRig.start(outputs: 3)
+        addTeardownBlock { rig.stop() }
+        var environment = rig.clientEnvironment
+        environment["SCREENPLAY_BUILTIN"] = "WL-1"
+        let frag = NSTemporaryDirectory() + "hidden-\(getpid()).frag"
+        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), 0.2, 0.4, 1.0); }"
+            .write(toFile: frag, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: frag) }
+        let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "frames" && $0.output == "WL-2" && $0.int("presented") > 0 }, p.stderr)
+
+        // Hide WL-2's window in the parent: the nested output stops repainting.
+        _ = try rig.parentSwaymsg("[title=\"^wlroots - WL-2$\"]", "move", "to", "workspace", "9")
+        let hiddenSince = p.frames(for: "WL-2").count
+        XCTAssertTrue(waitUntil(timeout: 8) {
+            let recent = p.frames(for: "WL-2").dropFirst(hiddenSince + 1)
+            return recent.count >= 2 && recent.suffix(2).allSatisfy { $0.int("presented") == 0 }
+        }, "WL-2's frames should stop while hidden: \(p.frames(for: "WL-2").map { $0.int("presented") })")
+        let visibleNow = p.frames(for: "WL-3").count
+        XCTAssertTrue(waitUntil(timeout: 5) { p.frames(for: "WL-3").count >= visibleNow + 2 })
+        XCTAssertTrue(p.frames(for: "WL-3").suffix(2).allSatisfy { $0.int("presented") > 20 },
+                      "WL-3 keeps presenting: \(p.frames(for: "WL-3").map { $0.int("presented") })")
+
+        // Shown again, it resumes.
+        _ = try rig.parentSwaymsg("[title=\"^wlroots - WL-2$\"]", "move", "to", "workspace", "1")
+        let shownAt = p.frames(for: "WL-2").count
+        XCTAssertTrue(waitUntil(timeout: 8) { p.frames(for: "WL-2").dropFirst(shownAt).contains { $0.int("presented") > 0 } },
+                      "WL-2 resumes when shown")
+        assertCleanStop(p)
+    }
+}
