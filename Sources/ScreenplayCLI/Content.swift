@@ -38,6 +38,14 @@ final class ContentDelegate: SceneDelegate {
     private var lastPresented = 0
     private var lastTick: UInt64 = 0
     private var fpsText = "measuring…"
+    /// Timestamp of the newest frame whose interval a frames line already
+    /// carried, so each line reports only the intervals that ended in its window.
+    private var lastReportedFrameNs: UInt64 = 0
+    /// `SCREENPLAY_BENCH_CONTINUOUS=1` keeps the display link running for
+    /// static content, so `present color` redraws (clears) every refresh:
+    /// the benchmark's clear-only scene, which isolates the per-frame cost
+    /// of the library from the cost of the content. Hidden: not for users.
+    private let continuous = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_CONTINUOUS"] == "1"
 
     init(kind: ContentKind, picture: Picture?, shader: FragmentShader?, stats: StatsWriter?, statsLabel: @escaping (Scene) -> String) {
         self.kind = kind
@@ -56,6 +64,7 @@ final class ContentDelegate: SceneDelegate {
             "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
         ])
         if case .shader = kind { scene.displayLink.isPaused = false }
+        if continuous { scene.displayLink.isPaused = false }
         // Once a second: the stats line, and the test card's fps line.
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + 1, repeating: 1)
@@ -76,6 +85,7 @@ final class ContentDelegate: SceneDelegate {
             "event": "frames", "output": statsLabel(scene), "presented": window.presented,
             "discarded": window.discarded, "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
             "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
+            "intervals_us": newIntervalsMicroseconds(scene.displayLink),
         ])
         if case .testCard = kind {
             let frames = scene.presentedFrames - lastPresented
@@ -87,6 +97,22 @@ final class ContentDelegate: SceneDelegate {
             lastTick = now
             scene.setNeedsDisplay()
         }
+    }
+
+    /// Microseconds between consecutive frames shown since the previous
+    /// frames line, from the same source as the counts (presentation
+    /// timestamps, or frame-callback arrival where feedback never comes):
+    /// the raw material for an interval distribution.
+    private func newIntervalsMicroseconds(_ link: DisplayLink) -> [Int] {
+        let records = (link.countSource == "presentation" ? link.history : link.callbackHistory).presentations
+        var intervals: [Int] = []
+        for (previous, current) in zip(records, records.dropFirst()) where current.timestampNs > lastReportedFrameNs {
+            // The first frame after a switch of source has no comparable predecessor.
+            guard previous.timestampNs >= lastReportedFrameNs || lastReportedFrameNs == 0 else { continue }
+            intervals.append(Int((current.timestampNs - previous.timestampNs) / 1000))
+        }
+        if let last = records.last { lastReportedFrameNs = max(lastReportedFrameNs, last.timestampNs) }
+        return intervals
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
