@@ -39,22 +39,38 @@ final class PresentRunner {
                 patterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
             }
         }
+        self.options = options
         let app = try ScreenplayTool.connect(options)
-        self.app = app
         if !patterns.isEmpty, !app.screens.contains(where: { s in patterns.contains { matches(pattern: $0, name: s.name, description: s.displayDescription) } }) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
             throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
         }
+        installSignalHandlers()
+        try attach(app)
+    }
+
+    private var options = ApplicationOptions()
+
+    /// Shows the content through `app`: at start, and again after a
+    /// reconnect to a restarted compositor.
+    private func attach(_ app: Application) throws {
+        self.app = app
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in
-            self?.stats = nil
-            printError("\(error.description); exiting")
-            exit(ExitCode.unavailable.rawValue)
+            guard let self, self.command.reconnect else {
+                printError("\(error.description); exiting (use --reconnect to wait for the compositor to come back)")
+                exit(ExitCode.unavailable.rawValue)
+            }
+            printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
+            self.registration = nil
+            self.window = nil
+            self.app = nil
+            app.shutdown()
+            self.reconnect(attempt: 0)
         }
         app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
-        installSignalHandlers()
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
@@ -69,6 +85,27 @@ final class PresentRunner {
         } else {
             registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
             explainWhenNothingShows(app)
+        }
+    }
+
+    /// Tries the socket every 100 ms (a timer, not a busy loop) until a
+    /// compositor answers, then shows the same content again.
+    private func reconnect(attempt: Int) {
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                guard let app = try? Application(options: self.options) else {
+                    if attempt % 50 == 49 { log("still waiting for the compositor") }
+                    return self.reconnect(attempt: attempt + 1)
+                }
+                log("reconnected to \(app.socketDescription)")
+                do {
+                    try self.attach(app)
+                } catch {
+                    printError("\(error)")
+                    exit(ExitCode.unavailable.rawValue)
+                }
+            }
         }
     }
 

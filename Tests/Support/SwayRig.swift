@@ -57,11 +57,32 @@ public struct RigOutput: Hashable, Sendable {
 /// `dpms off` fail to commit ("Failed to commit output" in the log), and a disabled
 /// output would keep its wl_output global anyway. Use ``NestedSwayRig`` to unplug outputs.
 public final class SwayRig: @unchecked Sendable {
-    let sway: SwayInstance
+    private let instanceLock = NSLock()
+    private var instance: SwayInstance
+    private var relaunch: (() throws -> SwayInstance)?
+    var sway: SwayInstance {
+        instanceLock.lock()
+        defer { instanceLock.unlock() }
+        return instance
+    }
 
-    private init(sway: SwayInstance) { self.sway = sway }
+    private init(sway: SwayInstance) { self.instance = sway }
 
     deinit { sway.stop() }
+
+    /// Kills sway (the whole process tree) but keeps its runtime directory,
+    /// as when a compositor crashes: clients lose their connection.
+    public func kill() { sway.kill() }
+
+    /// Starts sway again in the same runtime directory, so it takes the same
+    /// socket name, as a restarted compositor does.
+    public func restart() throws {
+        guard let relaunch else { throw RigError("this rig cannot restart") }
+        let next = try relaunch()
+        instanceLock.lock()
+        instance = next
+        instanceLock.unlock()
+    }
 
     /// Starts sway and returns once every output is listed with its requested mode.
     /// - Throws: ``RigError`` with sway's log if it does not come up within `timeout`.
@@ -79,16 +100,21 @@ public final class SwayRig: @unchecked Sendable {
             expected[name] = mode
             x += mode.width
         }
-        let sway = try SwayInstance.launch(
-            label: "sway", config: config,
-            backend: ["WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs.count)"],
-            timeout: timeout
-        ) { listed in
+        let ready: ([RigOutput]) -> Bool = { listed in
             expected.allSatisfy { name, mode in
                 listed.contains { $0.name == name && $0.matches(mode) }
             }
         }
-        return SwayRig(sway: sway)
+        let backend = ["WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs.count)"]
+        let sway = try SwayInstance.launch(label: "sway", config: config, backend: backend, timeout: timeout, ready: ready)
+        let rig = SwayRig(sway: sway)
+        let directory = sway.directory
+        rig.relaunch = {
+            try SwayInstance.launch(
+                label: "sway", config: config, backend: backend, timeout: timeout, existingDirectory: directory,
+                ready: ready)
+        }
+        return rig
     }
 
     /// Absolute path of sway's Wayland socket; libwayland accepts it as `WAYLAND_DISPLAY`.
@@ -384,17 +410,19 @@ final class SwayInstance: @unchecked Sendable {
     /// Starts sway and waits until its sockets work and `ready` accepts the output list.
     static func launch(
         label: String, config: String, backend: [String: String], timeout: TimeInterval,
-        ready: ([RigOutput]) -> Bool
+        existingDirectory: String? = nil, ready: ([RigOutput]) -> Bool
     ) throws -> SwayInstance {
         let user = try RigUser.get()
-        let directory = try RigFiles.makeTempDirectory(label: label)
+        let directory = try existingDirectory ?? RigFiles.makeTempDirectory(label: label)
         let runtimeDir = directory + "/runtime"
         let clientRuntimeDir = directory + "/client-runtime"
         let configPath = directory + "/sway.conf"
         let logPath = directory + "/sway.log"
         do {
-            try RigFiles.makeDirectory(runtimeDir, mode: 0o700, owner: (user.uid, user.gid))
-            try RigFiles.makeDirectory(clientRuntimeDir, mode: 0o700)
+            if existingDirectory == nil {
+                try RigFiles.makeDirectory(runtimeDir, mode: 0o700, owner: (user.uid, user.gid))
+                try RigFiles.makeDirectory(clientRuntimeDir, mode: 0o700)
+            }
             try RigFiles.write(config, to: configPath)
         } catch {
             RigFiles.remove(directory)
@@ -575,6 +603,16 @@ final class SwayInstance: @unchecked Sendable {
         if already { return }
         process.terminateTree(grace: 3, descendantsFirst: true)
         RigFiles.remove(directory)
+    }
+
+    /// Kills the process tree at once and keeps the directory (a crash).
+    func kill() {
+        lock.lock()
+        let already = stopped
+        stopped = true
+        lock.unlock()
+        if already { return }
+        process.terminateTree(grace: 0, descendantsFirst: true)
     }
 }
 
