@@ -34,12 +34,12 @@ public enum ScreenplayTool {
                 let runner = PresentRunner(command)
                 try runner.start()
                 running = runner
-                dispatchMain()
+                runMainLoop()
             case let .demo(command):
                 let runner = DemoRunner(command)
                 try runner.start()
                 running = runner
-                dispatchMain()
+                runMainLoop()
             }
         } catch let failure as CommandFailure {
             exitWith(failure)

@@ -1,0 +1,349 @@
+import Dispatch
+import Documents
+import Foundation
+import Screenplay
+
+/// `screenplay present FILE.pdf`: the audience sees the current page on every
+/// external screen (an accessory scene, never on the main screen); the
+/// speaker gets an interactive console window with the current and next
+/// slide, notes and timers, and drives the talk with keys.
+@MainActor
+final class Presenter {
+    let command: PresentCommand
+    let document: PDFDocument
+    let notes: SpeakerNotes
+    let title: String
+    private(set) var state: PresenterState
+    let cache: SlideCache
+    private var app: Application?
+    private var registration: SceneAccessoryRegistration?
+    private var windows: [Scene] = []
+    private(set) var console: Scene?
+    private var audienceScenes: [ObjectIdentifier: Scene] = [:]
+    private var clock: (any DispatchSourceTimer)?
+    private var signalSources: [any DispatchSourceSignal] = []
+    let stats: StatsWriter?
+    /// When the last key that changed the audience arrived (for the benchmark).
+    private(set) var lastKeyNs: UInt64 = 0
+
+    /// Opens the document and the notes; errors end the command before any
+    /// window opens (66: missing or unreadable; 65: encrypted, corrupt, bad notes).
+    init(_ command: PresentCommand, path: String) throws {
+        self.command = command
+        do {
+            document = try PDFDocument.open(path: path, password: command.password)
+        } catch {
+            throw CommandFailure(error.kind == .unreadable ? .noInput : .dataError, error.description)
+        }
+        notes = try Self.loadNotes(command, pdf: path, pageCount: document.pageCount)
+        title = URL(fileURLWithPath: path).lastPathComponent
+        state = PresenterState(pageCount: document.pageCount)
+        cache = SlideCache(document: document)
+        switch command.stats {
+        case nil: stats = nil
+        case .standardOutput: stats = StatsWriter(handle: .standardOutput)
+        case let .file(statsPath):
+            guard FileManager.default.createFile(atPath: statsPath, contents: nil),
+                let handle = FileHandle(forWritingAtPath: statsPath)
+            else { throw CommandFailure(.noInput, "cannot write the stats file \(statsPath): \(readReason(statsPath))") }
+            stats = StatsWriter(handle: handle)
+        }
+    }
+
+    static func loadNotes(_ command: PresentCommand, pdf: String, pageCount: Int) throws -> SpeakerNotes {
+        let explicit = command.notesPath
+        let path = explicit ?? SpeakerNotes.sidecarPath(for: pdf)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            // Only a notes file that was asked for must exist.
+            if explicit != nil { throw CommandFailure(.noInput, "cannot read the notes file \(path): \(readReason(path))") }
+            return SpeakerNotes()
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure(.dataError, "\(path): not UTF-8 text")
+        }
+        do {
+            return try SpeakerNotes.parse(text, pageCount: pageCount, path: path)
+        } catch {
+            throw CommandFailure(.dataError, "bad notes file: \(error.description)")
+        }
+    }
+
+    /// Connects, opens the console and registers the audience scenes.
+    func start() throws {
+        var options = ApplicationOptions()
+        options.builtInPatterns = command.builtinPatterns
+        let patterns = command.outputPatterns
+        if !patterns.isEmpty {
+            options.screenFilter = { screen in
+                patterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
+            }
+        }
+        let app = try ScreenplayTool.connect(options)
+        self.app = app
+        app.onSceneError = { error in printError("\(error)") }
+        app.onConnectionLost = { error in
+            printError("\(error.description); exiting")
+            exit(ExitCode.unavailable.rawValue)
+        }
+        app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
+        app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
+        installSignalHandlers()
+
+        let consoleConfiguration = SceneConfiguration(name: "Presenter — \(title)") { [unowned self] in
+            ConsoleDelegate(presenter: self)
+        }
+        let console = try app.openWindow(configuration: consoleConfiguration)
+        self.console = console
+        windows.append(console)
+        let audienceConfiguration = SceneConfiguration(name: "Audience — \(title)", layer: .overlay) { [unowned self] in
+            AudienceDelegate(presenter: self)
+        }
+        if command.rehearse {
+            windows.append(try app.openWindow(configuration: audienceConfiguration))
+            log("rehearsing: the audience view is a window")
+        } else {
+            let registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: audienceConfiguration))
+            registration.onAvailabilityChange = { [weak self] available in
+                log(available ? "audience display connected" : "no audience display; the console keeps running")
+                self?.emit(["event": "audience-available", "available": available])
+                self?.console?.setNeedsDisplay()
+            }
+            self.registration = registration
+            if !registration.isAvailable { log("no external screen yet; the console runs and waits for one") }
+            if !app.hasLayerShell {
+                printError("the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window")
+            }
+        }
+        // The clock and timers change once a second; nothing else redraws
+        // the console while the speaker is not pressing keys.
+        let clock = DispatchSource.makeTimerSource(queue: .main)
+        clock.schedule(deadline: .now() + 1, repeating: 1)
+        clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.console?.setNeedsDisplay() } }
+        clock.resume()
+        self.clock = clock
+        cache.onRendered = { [weak self] in self?.slideRendered() }
+        emitState()
+    }
+
+    /// Whether an audience display is there to show slides on.
+    var hasAudience: Bool { command.rehearse || registration?.isAvailable == true }
+
+    // MARK: keys
+
+    func handle(_ event: KeyEvent) {
+        guard event.isPressed else { return }
+        let action = PresenterKeys.action(keysym: event.keysym, text: event.text, shift: event.shift)
+        emit(["event": "key", "keysym": event.keysym, "text": event.text, "action": action.map { "\($0)" } ?? "none"])
+        guard let action else { return }
+        let now = monotonicNanoseconds()
+        let before = state.audience
+        let outcome = state.apply(action, at: Double(now) / 1e9)
+        switch outcome {
+        case .unchanged:
+            return
+        case .quit:
+            stop(reason: "quit key")
+        case .swapScreens:
+            log("swap: the console window cannot be moved between screens by the app on this compositor; move it with the compositor's keys")
+            emit(["event": "swap-unsupported"])
+        case .changed:
+            if state.audience != before {
+                lastKeyNs = now
+                for scene in audienceScenes.values { scene.setNeedsDisplay() }
+                // The room first: a later turn of the main queue redraws the
+                // console, so its text layout does not delay the slide's commit.
+                DispatchQueue.main.async { [weak self] in self?.console?.setNeedsDisplay() }
+            } else {
+                console?.setNeedsDisplay()
+            }
+            prefetch()
+            emitState()
+        }
+    }
+
+    // MARK: scenes
+
+    func audienceConnected(_ scene: Scene) {
+        audienceScenes[ObjectIdentifier(scene)] = scene
+        // Keep the projector from blanking while slides are up.
+        if !command.rehearse { scene.inhibitsIdle = true }
+        let line: [String: Any] = [
+            "event": "connect", "role": "audience", "output": label(scene), "width": scene.pixelSize.width,
+            "height": scene.pixelSize.height, "inhibits_idle": scene.inhibitsIdle,
+        ]
+        emit(line)
+        prefetch()
+    }
+
+    func audienceDisconnected(_ scene: Scene) {
+        audienceScenes[ObjectIdentifier(scene)] = nil
+        emit(["event": "disconnect", "role": "audience", "output": label(scene)])
+        prefetch()
+    }
+
+    func audienceResized(_ scene: Scene) { prefetch() }
+
+    func label(_ scene: Scene) -> String { scene.screen?.name ?? "window" }
+
+    /// Slide sizes on screen now: every audience scene and the console's two slots.
+    private var wantedSizes: [PixelSize] {
+        var sizes = audienceScenes.values.filter(\.isConnected).map { PixelSize(width: $0.pixelSize.width, height: $0.pixelSize.height) }
+        if let console, console.isConnected {
+            let layout = ConsoleLayout(width: console.pixelSize.width, height: console.pixelSize.height)
+            sizes.append(layout.current.size)
+            sizes.append(layout.next.size)
+        }
+        return sizes.filter { $0.width > 0 && $0.height > 0 }
+    }
+
+    /// Renders ahead: the current page first, then the next two and the
+    /// previous one, at every size on screen; forgets pages far away.
+    func prefetch() {
+        let sizes = wantedSizes
+        var pages = [state.page, state.page + 1, state.page + 2, state.page - 1]
+        if case let .page(p) = state.audience { pages.insert(p, at: 0) }
+        let valid = pages.filter { (0..<document.pageCount).contains($0) }
+        var keys: [SlideKey] = []
+        // Audience sizes first: they are what the room sees.
+        for page in valid {
+            for size in sizes where !keys.contains(SlideKey(page: page, size: size)) {
+                keys.append(SlideKey(page: page, size: size))
+            }
+        }
+        cache.want(keys) { [weak self] picture in self?.app?.releaseResources(of: picture) }
+    }
+
+    private func slideRendered() {
+        for scene in audienceScenes.values { scene.setNeedsDisplay() }
+        for window in windows { window.setNeedsDisplay() }
+    }
+
+    // MARK: output
+
+    func emit(_ object: [String: Any]) {
+        var line = object
+        line["t_ns"] = monotonicNanoseconds()
+        stats?.write(line)
+    }
+
+    func emitState() {
+        let audience: String
+        switch state.audience {
+        case let .page(p): audience = "page \(p + 1)"
+        case .black: audience = "black"
+        case .white: audience = "white"
+        }
+        let line: [String: Any] = [
+            "event": "state", "page": state.page + 1, "pages": document.pageCount, "audience": audience,
+            "frozen": state.frozenPage != nil, "typed": state.typed,
+        ]
+        emit(line)
+    }
+
+    // MARK: teardown
+
+    private func installSignalHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated { () -> Void in
+                    guard let self else { return }
+                    self.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    func stop(reason: String) -> Never {
+        log("\(reason): tearing down")
+        clock?.cancel()
+        for window in windows { app?.close(window) }
+        if let registration { app?.unregisterSceneAccessory(registration) }
+        app?.shutdown()
+        exit(0)
+    }
+}
+
+/// Pixel size of a slide image.
+struct PixelSize: Hashable, Sendable {
+    var width: Int
+    var height: Int
+}
+
+/// One rendered slide: page (0-based) at an exact pixel size.
+struct SlideKey: Hashable, Sendable {
+    var page: Int
+    var size: PixelSize
+}
+
+/// Rendered slides by page and size. Pages render one at a time on a
+/// background queue, most wanted first, so the main thread never waits for
+/// poppler and a key press finds the next page ready.
+@MainActor
+final class SlideCache {
+    private let document: PDFDocument
+    private var pictures: [SlideKey: Picture] = [:]
+    /// Failed renders keep their reason; the placeholder is the picture.
+    private(set) var failures: [Int: String] = [:]
+    private var wanted: [SlideKey] = []
+    private var inFlight: SlideKey?
+    private let queue = DispatchQueue(label: "screenplay.slides", qos: .userInitiated)
+    var onRendered: (() -> Void)?
+
+    init(document: PDFDocument) { self.document = document }
+
+    /// The slide if it is rendered.
+    func picture(_ key: SlideKey) -> Picture? { pictures[key] }
+
+    /// Any rendered size of `page`, to show scaled while the exact size renders.
+    func anyPicture(page: Int) -> Picture? {
+        pictures.first { $0.key.page == page }?.value
+    }
+
+    /// Asks for `keys` in order; drops slides not wanted any more.
+    func want(_ keys: [SlideKey], release: (Picture) -> Void) {
+        wanted = keys
+        let keep = Set(keys)
+        for (key, picture) in pictures where !keep.contains(key) {
+            release(picture)
+            pictures[key] = nil
+        }
+        pump()
+    }
+
+    private func pump() {
+        guard inFlight == nil, let key = wanted.first(where: { pictures[$0] == nil }) else { return }
+        inFlight = key
+        let document = document
+        queue.async {
+            let rgba: [UInt8]
+            var failure: String?
+            do {
+                rgba = try document.render(page: key.page, width: key.size.width, height: key.size.height)
+            } catch {
+                failure = "\(error)"
+                rgba = Placeholder.render(page: key.page, reason: "\(error)", width: key.size.width, height: key.size.height)
+            }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self.finished(key, rgba: rgba, failure: failure) }
+            }
+        }
+    }
+
+    private func finished(_ key: SlideKey, rgba: [UInt8], failure: String?) {
+        inFlight = nil
+        if let failure {
+            failures[key.page] = failure
+            log("page \(key.page + 1) could not be rendered: \(failure); showing a placeholder")
+        }
+        // A slide nobody wants any more (the speaker moved on) is dropped.
+        if wanted.contains(key) {
+            pictures[key] = Picture(width: key.size.width, height: key.size.height, rgba: rgba)
+            onRendered?()
+        }
+        pump()
+    }
+}

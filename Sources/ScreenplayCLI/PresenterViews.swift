@@ -1,0 +1,240 @@
+import Documents
+import Foundation
+import Screenplay
+
+/// Where the console puts things, in pixels, from the window size. Sizes
+/// scale with the window so text stays readable from 1280x720 up.
+struct ConsoleLayout: Equatable {
+    struct Rect: Equatable {
+        var x, y, width, height: Int
+        var size: PixelSize { PixelSize(width: width, height: height) }
+    }
+    let width: Int
+    let height: Int
+    let margin: Int
+    let bar: Rect
+    let current: Rect
+    let next: Rect
+    let notes: Rect
+    let footer: Rect
+    /// Body text height in pixels.
+    let textSize: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        margin = max(8, height / 60)
+        textSize = max(16, height / 32)
+        let barHeight = max(40, height * 9 / 100)
+        bar = Rect(x: 0, y: 0, width: width, height: barHeight)
+        let footerHeight = max(30, textSize * 2)
+        footer = Rect(x: 0, y: height - footerHeight, width: width, height: footerHeight)
+        let label = textSize + margin / 2
+        let top = barHeight + margin + label
+        let bottom = footer.y - margin
+        let leftWidth = max(1, width * 60 / 100 - margin * 3 / 2)
+        let currentHeight = max(1, min(bottom - top, leftWidth * 9 / 16))
+        current = Rect(x: margin, y: top, width: leftWidth, height: currentHeight)
+        let rightX = width * 60 / 100 + margin / 2
+        let rightWidth = max(1, width - rightX - margin)
+        let nextHeight = max(1, min((bottom - top) / 2, rightWidth * 9 / 16))
+        next = Rect(x: rightX, y: top, width: rightWidth, height: nextHeight)
+        let notesTop = top + nextHeight + margin + label
+        notes = Rect(x: rightX, y: notesTop, width: rightWidth, height: max(1, bottom - notesTop))
+    }
+}
+
+enum ConsoleColors {
+    static let background = Paint(hex: 0x181818)
+    static let bar = Paint(hex: 0x262626)
+    static let text = Paint(hex: 0xf2f2f2)
+    static let dim = Paint(hex: 0x9a9a9a)
+    static let slotEmpty = Paint(hex: 0x303030)
+    static let amber = Paint(hex: 0xffbf00)
+    static let red = Paint(hex: 0xff3b30)
+    static let banner = Paint(hex: 0xb00020)
+}
+
+/// The speaker's window: current and next slide, notes, timers, clock.
+@MainActor
+final class ConsoleDelegate: SceneDelegate {
+    unowned let presenter: Presenter
+    private var lastSummary: [String: String] = [:]
+    private let clockFormat: DateFormatter = {
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm:ss"
+        return f
+    }()
+
+    init(presenter: Presenter) { self.presenter = presenter }
+
+    func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        presenter.emit(["event": "connect", "role": "console", "output": presenter.label(scene),
+                        "width": scene.pixelSize.width, "height": scene.pixelSize.height])
+        presenter.prefetch()
+    }
+
+    func sceneDidResize(_ scene: Scene) { presenter.prefetch() }
+
+    func sceneDidDisconnect(_ scene: Scene) {
+        // The compositor closed the console (its close button): end the talk.
+        presenter.stop(reason: "console closed")
+    }
+
+    func scene(_ scene: Scene, didReceiveKey event: KeyEvent) { presenter.handle(event) }
+
+    func draw(_ scene: Scene, in c: DrawingContext) throws {
+        let layout = ConsoleLayout(width: c.pixelWidth, height: c.pixelHeight)
+        let state = presenter.state
+        let now = Double(monotonicNanoseconds()) / 1e9
+        let t = layout.textSize
+        try c.clear(ConsoleColors.background)
+
+        // Top bar: page, elapsed time (and countdown), wall clock.
+        try c.fill(x: 0, y: 0, width: layout.width, height: layout.bar.height, color: ConsoleColors.bar)
+        let big = layout.bar.height * 6 / 10
+        let barY = (layout.bar.height - big * 5 / 4) / 2
+        let third = layout.width / 3
+        var pageText = "Page \(state.page + 1) / \(presenter.document.pageCount)"
+        if !state.typed.isEmpty { pageText += "  → \(state.typed)_" }
+        try c.drawText(pageText, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
+        let elapsed = state.timer.elapsed(at: now)
+        var timerText = formatDuration(elapsed)
+        if !state.timer.hasStarted { timerText += " (starts on the first page change)" }
+        else if !state.timer.isRunning { timerText += " paused" }
+        var timerColor = ConsoleColors.text
+        var phase = "none"
+        if let minutes = presenter.command.durationMinutes {
+            let countdown = Countdown(duration: minutes * 60, elapsed: elapsed)
+            timerText += "   " + (countdown.phase == .over ? "over \(countdown.text)" : "\(countdown.text) left")
+            switch countdown.phase {
+            case .normal: phase = "normal"
+            case .amber: phase = "amber"; timerColor = ConsoleColors.amber
+            case .over: phase = "over"; timerColor = ConsoleColors.red
+            }
+        }
+        let timerSize = state.timer.hasStarted ? big : max(t, big * 2 / 3)
+        try c.drawText(timerText, x: third / 2, y: barY, maxWidth: third * 2, pixelHeight: timerSize, color: timerColor, alignment: .center)
+        let clock = clockFormat.string(from: Date())
+        try c.drawText(clock, x: layout.width - third - layout.margin, y: barY, maxWidth: third, pixelHeight: big,
+                       color: ConsoleColors.text, alignment: .right)
+
+        // Slides.
+        try c.drawText("Current", x: layout.current.x, y: layout.current.y - t - layout.margin / 2, maxWidth: layout.current.width,
+                       pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+        try drawSlide(page: state.page, in: layout.current, c)
+        try c.drawText("Next", x: layout.next.x, y: layout.next.y - t - layout.margin / 2, maxWidth: layout.next.width,
+                       pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+        if let next = state.nextPage {
+            try drawSlide(page: next, in: layout.next, c)
+        } else {
+            try c.fill(x: layout.next.x, y: layout.next.y, width: layout.next.width, height: layout.next.height, color: ConsoleColors.slotEmpty)
+            try c.drawText("End of the talk", x: layout.next.x, y: layout.next.y + layout.next.height / 2 - t / 2,
+                           maxWidth: layout.next.width, pixelHeight: t, color: ConsoleColors.dim, alignment: .center)
+        }
+
+        // Notes.
+        let notes = presenter.notes.text(forPage: state.page)
+        try c.drawText("Notes", x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
+                       pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+        if !notes.isEmpty {
+            try c.drawText(notes, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
+                           maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+        }
+
+        // Footer: what the audience sees, or the banner when nobody can.
+        let audienceText: String
+        switch state.audience {
+        case .black: audienceText = "Audience: BLACK (b to show the slide)"
+        case .white: audienceText = "Audience: WHITE (w to show the slide)"
+        case let .page(p): audienceText = state.frozenPage != nil ? "Audience: FROZEN on page \(p + 1) (f to follow)" : "Audience: page \(p + 1)"
+        }
+        let banner = !presenter.hasAudience
+        if banner {
+            try c.fill(x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner)
+            try c.drawText("No audience display — slides show when an external screen connects", x: layout.margin,
+                           y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
+                           pixelHeight: t, color: ConsoleColors.text, alignment: .center)
+        } else {
+            try c.drawText(audienceText, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
+                           maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.dim)
+        }
+
+        let summary = ["page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": phase,
+                       "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
+                       "output": presenter.label(scene)]
+        if summary != lastSummary {
+            lastSummary = summary
+            var line: [String: Any] = summary
+            line["event"] = "console"
+            line["width"] = c.pixelWidth
+            line["height"] = c.pixelHeight
+            presenter.emit(line)
+        }
+    }
+
+    private func drawSlide(page: Int, in rect: ConsoleLayout.Rect, _ c: DrawingContext) throws {
+        if let picture = presenter.cache.picture(SlideKey(page: page, size: rect.size)) {
+            try c.draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        } else if let picture = presenter.cache.anyPicture(page: page) {
+            let fit = fitRect(contentWidth: Double(picture.width), contentHeight: Double(picture.height), width: rect.width, height: rect.height)
+            try c.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: .black)
+            try c.draw(picture, x: rect.x + fit.x, y: rect.y + fit.y, width: fit.width, height: fit.height)
+        } else {
+            try c.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: ConsoleColors.slotEmpty)
+        }
+    }
+}
+
+/// The audience's view of the talk: the current page, black, white, or the
+/// frozen page, edge to edge at the screen's pixel size.
+@MainActor
+final class AudienceDelegate: SceneDelegate {
+    unowned let presenter: Presenter
+    private var isConnected = false
+
+    init(presenter: Presenter) { self.presenter = presenter }
+
+    func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        isConnected = true
+        presenter.audienceConnected(scene)
+    }
+
+    func sceneDidDisconnect(_ scene: Scene) {
+        guard isConnected else { return }
+        isConnected = false
+        presenter.audienceDisconnected(scene)
+    }
+
+    func sceneDidResize(_ scene: Scene) { presenter.audienceResized(scene) }
+
+    /// Only the --rehearse window gets keys; they drive the talk as the console's do.
+    func scene(_ scene: Scene, didReceiveKey event: KeyEvent) { presenter.handle(event) }
+
+    func draw(_ scene: Scene, in c: DrawingContext) throws {
+        let content: String
+        switch presenter.state.audience {
+        case .black:
+            try c.clear(.black)
+            content = "black"
+        case .white:
+            try c.clear(.white)
+            content = "white"
+        case let .page(p):
+            let key = SlideKey(page: p, size: PixelSize(width: c.pixelWidth, height: c.pixelHeight))
+            if let picture = presenter.cache.picture(key) {
+                try c.draw(picture, x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight)
+                content = "page \(p + 1)"
+            } else if let picture = presenter.cache.anyPicture(page: p) {
+                // Another size of the page, scaled, until the exact one is rendered.
+                try c.drawFitted(picture)
+                content = "page \(p + 1) scaled"
+            } else {
+                try c.clear(.black)
+                content = "rendering page \(p + 1)"
+            }
+        }
+        presenter.emit(["event": "drawn", "output": presenter.label(scene), "content": content,
+                        "key_ns": presenter.lastKeyNs])
+    }
+}
