@@ -1,2 +1,0 @@
-import XCTest
-final class WaylandClientTestsPlaceholder: XCTestCase { func testNothing() {} }
