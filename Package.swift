@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Screenplay", targets: ["Screenplay"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
+        .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -57,6 +58,9 @@ let package = Package(
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo"], swiftSettings: strict),
         .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
+        // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
+        // `screenplay` binary through the test rig, so it links no Screenplay module.
+        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport"], swiftSettings: strict),
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),

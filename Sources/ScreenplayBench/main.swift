@@ -1,0 +1,127 @@
+// screenplay-bench: runs Screenplay's benchmarks (frame pacing, hot-plug to first frame,
+// CPU per frame, idle cost, memory, scaling) against headless compositors it starts itself,
+// and writes bench-results/{results.json,summary.md,*.svg}. Use scripts/bench.sh.
+import Foundation
+import TestSupport
+
+let usage = """
+    USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--readme PATH|--no-readme]
+
+    Runs every benchmark, each on its own headless sway or weston, and writes
+    DIR/results.json, DIR/summary.md and SVG charts (DIR defaults to bench-results).
+    Build both products in release mode first (scripts/bench.sh does).
+
+      --quick            Short smoke run (~2 minutes); numbers are not representative.
+      --out DIR          Where to write the results.
+      --screenplay PATH  The screenplay binary (default: next to this one).
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle.
+      --readme PATH      README whose bench markers get the headline table after a
+                         full run (default README.md; skipped when missing or --quick).
+      --no-readme        Leave the README alone.
+    """
+
+var quick = false
+var outDirectory = "bench-results"
+var screenplayBinary = defaultScreenplayBinary()
+var only: Set<String> = ["pacing", "scaling", "hotplug", "idle"]
+var readmePath: String? = "README.md"
+var arguments = CommandLine.arguments.dropFirst()
+while let word = arguments.popFirst() {
+    switch word {
+    case "--quick": quick = true
+    case "--out": outDirectory = arguments.popFirst() ?? outDirectory
+    case "--screenplay": screenplayBinary = arguments.popFirst() ?? screenplayBinary
+    case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+    case "--readme": readmePath = arguments.popFirst()
+    case "--no-readme": readmePath = nil
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("error: unknown argument '\(word)'\n\n\(usage)\n".utf8))
+        exit(64)
+    }
+}
+guard FileManager.default.isExecutableFile(atPath: screenplayBinary) else {
+    FileHandle.standardError.write(Data("error: no screenplay binary at \(screenplayBinary); build it first (scripts/bench.sh)\n".utf8))
+    exit(66)
+}
+
+/// First line of a command's output, for the run's metadata.
+func firstLine(_ command: String, _ args: [String]) -> String {
+    guard let result = try? runProcess(command, args, timeout: 10), result.status == 0 else { return "unknown" }
+    let text = (result.stdout + result.stderr).split(separator: "\n").first.map(String.init) ?? "unknown"
+    return text.trimmingCharacters(in: .whitespaces)
+}
+
+let startedAt = now()
+let settings = BenchSettings(quick: quick)
+let workDirectory = NSTemporaryDirectory() + "/screenplay-bench-\(getpid())"
+try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+
+let info = RunInfo(
+    date: ISO8601DateFormatter().string(from: Date()), quick: quick, cores: ProcessInfo.processInfo.activeProcessorCount,
+    kernel: firstLine("uname", ["-r"]), sway: firstLine("sway", ["--version"]), weston: firstLine("weston", ["--version"]),
+    gitCommit: firstLine("git", ["rev-parse", "--short", "HEAD"]), totalSeconds: 0, settings: settings.asDictionary)
+let runner = BenchRunner(settings: settings, screenplay: screenplayBinary, workDirectory: workDirectory, info: info)
+
+if only.contains("pacing") {
+    for outputs in settings.pacingOutputs {
+        runner.attempt("pacing shader \(outputs) output(s)") {
+            try runner.swayScene("shader", outputs: outputs, seconds: settings.pacingSeconds)
+        }
+    }
+    runner.attempt("pacing weston preview") { try runner.westonPreview(seconds: settings.pacingSeconds) }
+    runner.attempt("weston-simple-egl on sway") { try runner.simpleEGL(on: "sway", seconds: settings.pacingSeconds) }
+    runner.attempt("weston-simple-egl on weston") { try runner.simpleEGL(on: "weston", seconds: settings.pacingSeconds) }
+}
+if only.contains("scaling") {
+    // The shader counts from the pacing runs are reused; only the missing sizes run here.
+    let shaderDone = only.contains("pacing") ? Set(settings.pacingOutputs) : []
+    for outputs in settings.scalingOutputs where !shaderDone.contains(outputs) {
+        runner.attempt("scaling shader \(outputs) output(s)") {
+            try runner.swayScene("shader", outputs: outputs, seconds: settings.scalingSeconds)
+        }
+    }
+    for outputs in settings.scalingOutputs {
+        runner.attempt("clear-only \(outputs) output(s)") {
+            try runner.swayScene("clear", outputs: outputs, seconds: settings.scalingSeconds)
+        }
+    }
+}
+if only.contains("hotplug") {
+    // Alternating rounds, so a drift in machine load hits both programs alike.
+    for round in 1...settings.hotplugRounds {
+        for program in ["screenplay", "swaybg"] {
+            runner.attempt("hot-plug \(program) round \(round)") { try runner.hotplugRound(program: program, round: round) }
+        }
+    }
+    runner.summarizeHotplug()
+}
+if only.contains("idle") {
+    runner.attempt("idle") { try runner.idle() }
+}
+runner.collectShaderMemory()
+runner.scalingVerdicts()
+runner.results.methods = [
+    "pacing on sway": "sway 1.7's headless backend discards every wp_presentation feedback, so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
+    "pacing on weston": "weston 10 headless delivers wp_presentation feedback but has no layer-shell, so the shader runs in `present --preview` (an xdg_toplevel window, not fullscreen); its counts and intervals are presentation timestamps (source presentation).",
+    "peer weston-simple-egl": "run fullscreen (-f) with eglSwapInterval 1; it reports its own frame count every 5 s (source self-reported), so it has no interval distribution and no discarded count. The first report (start-up) is skipped.",
+    "clear-only scene": "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost.",
+    "CPU per frame": "user+sys of the client from /proc/PID/stat over the window, divided by the frames it presented on all outputs in that window (the compositor's own CPU is not included).",
+    "hot-plug": "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
+    "memory": "VmHWM from /proc/PID/status.",
+    "idle": "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
+    "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
+]
+runner.results.run.totalSeconds = now() - startedAt
+
+let summary = try Report.write(runner.results, to: outDirectory)
+print(summary)
+if !quick, only.count == 4, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+    let updated = Report.updateReadme(readmePath, with: runner.results)
+    runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
+}
+runner.say("wrote \(outDirectory)/results.json, summary.md and charts in \(Int(now() - startedAt)) s")
+exit(runner.results.errors.isEmpty ? 0 : 1)

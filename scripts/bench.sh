@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Benchmarks: builds `screenplay` and `screenplay-bench` in release mode and runs every
+# benchmark against headless sway/weston that it starts itself. Writes
+# bench-results/{results.json,summary.md,*.svg} and, after a full run, the README's
+# Performance table. Under 10 minutes on 2 cores; `--quick` is a ~2 minute smoke run.
+#   scripts/bench.sh [--quick] [--only pacing,scaling,hotplug,idle] [--out DIR]
+# SCRATCH_PATH=/some/dir puts the build elsewhere than .build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=()
+if [[ -n "${SCRATCH_PATH:-}" ]]; then scratch=(--scratch-path "$SCRATCH_PATH"); fi
+# Release only: debug builds would measure the Swift optimiser's absence.
+swift build -c release "${scratch[@]}" --product screenplay
+swift build -c release "${scratch[@]}" --product screenplay-bench
+bin="$(swift build -c release "${scratch[@]}" --show-bin-path)"
+# No rig-cleanup.sh trap here: it kills every rig on the machine, tests included. The
+# benchmark stops its own compositors; after an interrupted run, run it by hand.
+"$bin/screenplay-bench" --screenplay "$bin/screenplay" "$@"
