@@ -23,7 +23,7 @@ enum Report {
         var md = "# Screenplay benchmarks\n\n"
         md += "\(r.run.date) · \(r.run.quick ? "**quick smoke run (not representative)**" : "full run") · "
         md += "\(r.run.cores) cores · Linux \(r.run.kernel) · \(r.run.sway) · \(r.run.weston) · commit \(r.run.gitCommit) · "
-        md += "took \(Int(r.run.totalSeconds)) s. All outputs 1280x720@60, Mesa software rendering, compositors rendering with pixman.\n\n"
+        md += "took \(Int(r.run.totalSeconds)) s, load average \(n(r.run.loadAverageAtStart)) at start and \(n(r.run.loadAverageAtEnd)) at the end. All outputs 1280x720@60, Mesa software rendering, compositors rendering with pixman.\n\n"
         md += "Charts: pacing-frames.svg, pacing-intervals.svg, hotplug-latency.svg, scaling-cpu.svg, scaling-hotplug.svg, idle.svg, memory.svg.\n\n"
 
         md += "## Frame pacing and CPU per presented frame\n\n"
@@ -140,7 +140,8 @@ enum Report {
         md += "| peak RSS, shader | \(memory("screenplay", "shader")) | |\n"
         md += "| CPU per frame as outputs grow (shader) | \(flat(shaderCPU)) | |\n"
         md += "| hot-plug latency as outputs grow | \(flat(hotplugScaling)) | |\n"
-        md += "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston), software rendering), commit \(r.run.gitCommit).\n"
+        md += "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston), software rendering; "
+        md += "load average \(n(r.run.loadAverageAtStart)) → \(n(r.run.loadAverageAtEnd))), commit \(r.run.gitCommit). Details: bench-results/summary.md.\n"
         return md
     }
 

@@ -145,6 +145,10 @@ struct RunInfo: Codable, Sendable {
     var weston: String
     var gitCommit: String
     var totalSeconds: Double
+    /// 1-minute load average (/proc/loadavg) when the run started and ended:
+    /// other work on the machine skews every CPU-bound number.
+    var loadAverageAtStart: Double
+    var loadAverageAtEnd: Double
     var settings: [String: Double]
 }
 

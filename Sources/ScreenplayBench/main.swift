@@ -54,6 +54,12 @@ func firstLine(_ command: String, _ args: [String]) -> String {
     return text.trimmingCharacters(in: .whitespaces)
 }
 
+/// The 1-minute load average.
+func loadAverage() -> Double {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return Double(text.split(separator: " ").first ?? "") ?? -1
+}
+
 let startedAt = now()
 let settings = BenchSettings(quick: quick)
 let workDirectory = NSTemporaryDirectory() + "/screenplay-bench-\(getpid())"
@@ -63,7 +69,7 @@ defer { try? FileManager.default.removeItem(atPath: workDirectory) }
 let info = RunInfo(
     date: ISO8601DateFormatter().string(from: Date()), quick: quick, cores: ProcessInfo.processInfo.activeProcessorCount,
     kernel: firstLine("uname", ["-r"]), sway: firstLine("sway", ["--version"]), weston: firstLine("weston", ["--version"]),
-    gitCommit: firstLine("git", ["rev-parse", "--short", "HEAD"]), totalSeconds: 0, settings: settings.asDictionary)
+    gitCommit: firstLine("git", ["rev-parse", "--short", "HEAD"]), totalSeconds: 0, loadAverageAtStart: loadAverage(), loadAverageAtEnd: 0, settings: settings.asDictionary)
 let runner = BenchRunner(settings: settings, screenplay: screenplayBinary, workDirectory: workDirectory, info: info)
 
 if only.contains("pacing") {
@@ -116,6 +122,7 @@ runner.results.methods = [
     "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
 ]
 runner.results.run.totalSeconds = now() - startedAt
+runner.results.run.loadAverageAtEnd = loadAverage()
 
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
