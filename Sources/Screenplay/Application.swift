@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Rendering
 public import WaylandClient
 
@@ -284,6 +285,32 @@ public final class Application {
         scenes.removeAll { $0 === scene }
         scene.tearDown()
         connection.flush()
+        scheduleTrim()
+    }
+
+    private var trimScheduled = false
+
+    /// glibc's malloc_trim, looked up at run time: Swift's Glibc module does
+    /// not export malloc.h.
+    private func releaseFreedMemory() {
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+
+    /// Hands the memory of torn-down surfaces (multi-megabyte swap buffers
+    /// freed by Mesa) back to the system. Without it glibc keeps the freed
+    /// arenas and a signage box that sees displays come and go for months
+    /// grows for no reason.
+    private func scheduleTrim() {
+        guard !trimScheduled else { return }
+        trimScheduled = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) { [weak self] in
+            MainActor.assumeIsolated {
+                self?.trimScheduled = false
+                self?.releaseFreedMemory()
+            }
+        }
     }
 
     func sceneClosedByCompositor(_ scene: Scene?) {
