@@ -64,6 +64,14 @@ let package = Package(
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
+        // A scripted compositor on libwayland-server for protocol edge cases
+        // (Tests/ScriptedCompositor; scripts/generate-test-protocols.sh). Tests only.
+        .systemLibrary(
+            name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server",
+            providers: [.apt(["libwayland-dev"])]),
+        .target(
+            name: "ScriptedCompositor", dependencies: ["CWaylandServer"], path: "Tests/ScriptedCompositor",
+            exclude: ["protocols"]),
 
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents"], swiftSettings: strict),
@@ -72,7 +80,7 @@ let package = Package(
             name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayTests", dependencies: ["Screenplay", "TestSupport"],
+            name: "ScreenplayTests", dependencies: ["Screenplay", "TestSupport", "ScriptedCompositor"],
             swiftSettings: strict),
         .testTarget(
             name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Documents", "TestSupport"],

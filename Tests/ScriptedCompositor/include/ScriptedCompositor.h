@@ -1,0 +1,90 @@
+// A scripted Wayland compositor for tests: a test fixture only, never part of
+// the product. It serves one socket from its own thread and produces, on
+// command, protocol edge cases real compositors rarely produce on demand
+// (outputs removed before done, enter for dead outputs, closed before
+// configure, 0x0 configures, refresh 0, double configures, a withdrawn layer
+// shell). Every call is thread-safe: it takes the server's lock, acts, and
+// flushes the events to the client before returning.
+//
+// Offered globals: wl_compositor v4, wl_shm (libwayland's), wl_output v4 per
+// added output, and optionally zxdg_output_manager_v1 v3 and
+// zwlr_layer_shell_v1 v4. Never xdg_wm_base. Frame callbacks fire on a 16 ms
+// timer and shm buffers are released at once, so Mesa's software EGL runs.
+#ifndef SCRIPTED_COMPOSITOR_H
+#define SCRIPTED_COMPOSITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct scripted_compositor scripted_compositor;
+
+/// How the next layer surfaces answer their initial commit.
+typedef enum {
+    /// One configure with the output's logical size (a real compositor).
+    SCRIPTED_CONFIGURE_OUTPUT_SIZE = 0,
+    /// One configure of (w1, h1); 0x0 means "you choose".
+    SCRIPTED_CONFIGURE_SIZE = 1,
+    /// Two configures, (w1, h1) then (w2, h2), in one flush, before any ack.
+    SCRIPTED_CONFIGURE_TWICE = 2,
+    /// `closed` instead of any configure.
+    SCRIPTED_CLOSE = 3,
+} scripted_initial_reply;
+
+/// Starts serving on a fresh socket in a temporary directory; NULL on failure.
+scripted_compositor *scripted_start(bool offer_layer_shell, bool offer_xdg_output);
+/// Stops the thread, disconnects clients, removes the socket, frees all.
+void scripted_stop(scripted_compositor *c);
+/// Absolute socket path, for WAYLAND_DISPLAY or wl_display_connect.
+const char *scripted_socket_path(const scripted_compositor *c);
+
+/// Adds a wl_output global (logical size is pixels / scale); returns its
+/// index. Without `send_done` a binding client gets every description event
+/// but `done`.
+int scripted_add_output(
+    scripted_compositor *c, const char *name, int32_t x, int32_t y, int32_t width, int32_t height,
+    int32_t scale, int32_t refresh_mhz, bool send_done);
+/// Sends wl_output.done to every resource of the output (and later binds).
+void scripted_send_output_done(scripted_compositor *c, int output);
+/// Withdraws the output's global (wl_global_remove).
+void scripted_remove_output(scripted_compositor *c, int output);
+/// Sends wl_surface.enter on the layer surface's wl_surface naming the
+/// output; false when the client has no resource for that output.
+bool scripted_send_enter(scripted_compositor *c, int layer_surface, int output);
+/// Withdraws the output's global and, in the same flush, sends enter for it
+/// on the layer surface: the client reads the enter after it dropped the output.
+bool scripted_remove_output_then_enter(scripted_compositor *c, int output, int layer_surface);
+/// Withdraws zwlr_layer_shell_v1 (existing objects stay valid).
+void scripted_remove_layer_shell(scripted_compositor *c);
+
+void scripted_set_initial_reply(
+    scripted_compositor *c, scripted_initial_reply reply, uint32_t w1, uint32_t h1, uint32_t w2, uint32_t h2);
+/// Sends a configure to a live layer surface; returns its serial (0 if dead).
+uint32_t scripted_configure(scripted_compositor *c, int layer_surface, uint32_t width, uint32_t height);
+
+// Queries.
+/// Layer surfaces ever created, and those not yet destroyed.
+int scripted_layer_surface_count(scripted_compositor *c);
+int scripted_live_layer_surface_count(scripted_compositor *c);
+/// The newest live layer surface asked for on the output named `name`, or -1.
+int scripted_layer_surface_on(scripted_compositor *c, const char *output_name);
+bool scripted_layer_surface_is_live(scripted_compositor *c, int layer_surface);
+/// Copies the name of the output the layer surface was asked for ("" = NULL).
+void scripted_layer_surface_output(scripted_compositor *c, int layer_surface, char *buffer, size_t size);
+/// Serials of configures sent and acked, in order (up to `capacity`); returns the count.
+int scripted_sent_serials(scripted_compositor *c, int layer_surface, uint32_t *serials, int capacity);
+int scripted_acked_serials(scripted_compositor *c, int layer_surface, uint32_t *serials, int capacity);
+/// Pixel size of the first and of the last buffer committed (0x0 before any).
+void scripted_first_buffer_size(scripted_compositor *c, int layer_surface, int32_t *width, int32_t *height);
+void scripted_last_buffer_size(scripted_compositor *c, int layer_surface, int32_t *width, int32_t *height);
+/// wl_display.error events sent to any client, and the last one in words.
+int scripted_protocol_error_count(scripted_compositor *c);
+void scripted_last_protocol_error(scripted_compositor *c, char *buffer, size_t size);
+/// Clients connected now.
+int scripted_client_count(scripted_compositor *c);
+/// wl_output and zxdg_output_v1 resources of the output still alive (all clients).
+int scripted_output_resource_count(scripted_compositor *c, int output);
+/// zwlr_layer_shell_v1 binds ever made.
+int scripted_layer_shell_binds(scripted_compositor *c);
+
+#endif

@@ -1,0 +1,844 @@
+// The scripted test compositor (see include/ScriptedCompositor.h).
+// Everything touching libwayland-server runs under `lock`: the server thread
+// takes it to dispatch, command functions take it to act and flush.
+#define _GNU_SOURCE
+#include "renames.h"
+#include "ScriptedCompositor.h"
+
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
+#include "protocols/wlr-layer-shell-unstable-v1-server-protocol.h"
+#include "protocols/xdg-output-unstable-v1-server-protocol.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_OUTPUTS 16
+#define MAX_LAYERS 64
+#define MAX_SERIALS 32
+
+struct sc_output {
+    scripted_compositor *c;
+    char name[64];
+    int32_t x, y, width, height, scale, refresh;
+    bool send_done;
+    struct wl_global *global;
+    struct wl_list resources;     // wl_output
+    struct wl_list xdg_resources; // zxdg_output_v1
+};
+
+struct sc_layer;
+
+struct sc_surface {
+    scripted_compositor *c;
+    struct wl_resource *resource;
+    struct wl_resource *pending_buffer;
+    struct wl_listener pending_buffer_destroyed;
+    bool attached;
+    struct wl_list pending_frames; // wl_callback resources until commit
+    struct sc_layer *layer;
+};
+
+struct sc_layer {
+    struct wl_resource *resource; // NULL once destroyed
+    struct sc_surface *surface;   // NULL once the wl_surface is gone
+    char output_name[64];
+    int output;
+    bool initial_commit_done;
+    uint32_t sent[MAX_SERIALS];
+    int sent_count;
+    uint32_t acked[MAX_SERIALS];
+    int acked_count;
+    uint32_t unacked[MAX_SERIALS]; // sent, not yet acked or superseded
+    int unacked_count;
+    int32_t first_w, first_h, last_w, last_h;
+};
+
+struct scripted_compositor {
+    pthread_mutex_t lock;
+    pthread_t thread;
+    int wake[2];
+    bool stopping;
+    struct wl_display *display;
+    struct wl_event_loop *loop;
+    struct wl_event_source *frame_timer;
+    struct wl_protocol_logger *logger;
+    struct wl_listener client_created;
+    char dir[64];
+    char socket_path[96];
+    struct wl_global *layer_shell;
+    struct sc_output outputs[MAX_OUTPUTS];
+    int output_count;
+    struct sc_layer layers[MAX_LAYERS];
+    int layer_count;
+    struct wl_list ready_frames; // wl_callback resources to fire on the next tick
+    scripted_initial_reply reply;
+    uint32_t reply_size[4];
+    int errors;
+    char last_error[256];
+    int clients;
+    int layer_shell_binds;
+};
+
+// A resource kept in a wl_list through its link; unlinked on destruction.
+static void unlink_resource(struct wl_resource *resource) {
+    wl_list_remove(wl_resource_get_link(resource));
+}
+
+static void destroy_resource(struct wl_client *client, struct wl_resource *resource) {
+    (void)client;
+    wl_resource_destroy(resource);
+}
+
+static uint32_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+static void flush(scripted_compositor *c) { wl_display_flush_clients(c->display); }
+
+// MARK: wl_output and xdg-output
+
+static const struct wl_output_interface output_impl = {.release = destroy_resource};
+
+static void output_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct sc_output *o = data;
+    struct wl_resource *r = wl_resource_create(client, &wl_output_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &output_impl, o, unlink_resource);
+    wl_list_insert(&o->resources, wl_resource_get_link(r));
+    wl_output_send_geometry(
+        r, o->x, o->y, 300, 200, WL_OUTPUT_SUBPIXEL_UNKNOWN, "Scripted", o->name, WL_OUTPUT_TRANSFORM_NORMAL);
+    wl_output_send_mode(
+        r, WL_OUTPUT_MODE_CURRENT | WL_OUTPUT_MODE_PREFERRED, o->width, o->height, o->refresh);
+    if (version >= WL_OUTPUT_SCALE_SINCE_VERSION) wl_output_send_scale(r, o->scale);
+    if (version >= WL_OUTPUT_NAME_SINCE_VERSION) {
+        wl_output_send_name(r, o->name);
+        wl_output_send_description(r, o->name);
+    }
+    if (o->send_done && version >= WL_OUTPUT_DONE_SINCE_VERSION) wl_output_send_done(r);
+}
+
+static const struct zxdg_output_v1_interface xdg_output_impl = {.destroy = destroy_resource};
+
+static void get_xdg_output(struct wl_client *client, struct wl_resource *manager, uint32_t id, struct wl_resource *output) {
+    struct sc_output *o = wl_resource_get_user_data(output);
+    int version = wl_resource_get_version(manager);
+    struct wl_resource *r = wl_resource_create(client, &zxdg_output_v1_interface, version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &xdg_output_impl, o, unlink_resource);
+    wl_list_insert(&o->xdg_resources, wl_resource_get_link(r));
+    zxdg_output_v1_send_logical_position(r, o->x, o->y);
+    zxdg_output_v1_send_logical_size(r, o->width / o->scale, o->height / o->scale);
+    if (version >= ZXDG_OUTPUT_V1_NAME_SINCE_VERSION) {
+        zxdg_output_v1_send_name(r, o->name);
+        zxdg_output_v1_send_description(r, o->name);
+    }
+    if (!o->send_done) return;
+    // v3 deprecates xdg_output.done: wl_output.done closes both descriptions.
+    if (version >= 3) {
+        if (wl_resource_get_version(output) >= WL_OUTPUT_DONE_SINCE_VERSION) wl_output_send_done(output);
+    } else {
+        zxdg_output_v1_send_done(r);
+    }
+}
+
+static const struct zxdg_output_manager_v1_interface xdg_manager_impl = {
+    .destroy = destroy_resource,
+    .get_xdg_output = get_xdg_output,
+};
+
+static void xdg_manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &zxdg_output_manager_v1_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &xdg_manager_impl, data, NULL);
+}
+
+// MARK: layer shell
+
+static struct sc_layer *layer_of(struct wl_resource *resource) { return wl_resource_get_user_data(resource); }
+
+static uint32_t send_configure(scripted_compositor *c, struct sc_layer *l, uint32_t w, uint32_t h) {
+    if (!l->resource) return 0;
+    uint32_t serial = wl_display_next_serial(c->display);
+    if (l->sent_count < MAX_SERIALS) l->sent[l->sent_count++] = serial;
+    if (l->unacked_count < MAX_SERIALS) l->unacked[l->unacked_count++] = serial;
+    zwlr_layer_surface_v1_send_configure(l->resource, serial, w, h);
+    return serial;
+}
+
+static void layer_set_size(struct wl_client *cl, struct wl_resource *r, uint32_t w, uint32_t h) {
+    (void)cl; (void)r; (void)w; (void)h;
+}
+static void layer_set_anchor(struct wl_client *cl, struct wl_resource *r, uint32_t anchor) {
+    (void)cl;
+    if (anchor > 15) wl_resource_post_error(r, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_ANCHOR, "anchor %u", anchor);
+}
+static void layer_set_zone(struct wl_client *cl, struct wl_resource *r, int32_t zone) { (void)cl; (void)r; (void)zone; }
+static void layer_set_margin(struct wl_client *cl, struct wl_resource *r, int32_t t, int32_t ri, int32_t b, int32_t le) {
+    (void)cl; (void)r; (void)t; (void)ri; (void)b; (void)le;
+}
+static void layer_set_keyboard(struct wl_client *cl, struct wl_resource *r, uint32_t k) {
+    (void)cl;
+    if (k > 2) wl_resource_post_error(r, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_KEYBOARD_INTERACTIVITY, "mode %u", k);
+}
+static void layer_get_popup(struct wl_client *cl, struct wl_resource *r, struct wl_resource *popup) {
+    (void)cl; (void)popup;
+    wl_resource_post_error(r, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "the fixture has no popups");
+}
+static void layer_set_layer(struct wl_client *cl, struct wl_resource *r, uint32_t layer) {
+    (void)cl;
+    if (layer > ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY)
+        wl_resource_post_error(r, ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER, "layer %u", layer);
+}
+
+// As wlroots: a serial must be one sent and not yet acked or superseded;
+// acking it supersedes every earlier one.
+static void layer_ack(struct wl_client *cl, struct wl_resource *r, uint32_t serial) {
+    (void)cl;
+    struct sc_layer *l = layer_of(r);
+    int found = -1;
+    for (int i = 0; i < l->unacked_count; i++)
+        if (l->unacked[i] == serial) found = i;
+    if (found < 0) {
+        wl_resource_post_error(r, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "wrong configure serial %u", serial);
+        return;
+    }
+    memmove(l->unacked, l->unacked + found + 1, sizeof(uint32_t) * (size_t)(l->unacked_count - found - 1));
+    l->unacked_count -= found + 1;
+    if (l->acked_count < MAX_SERIALS) l->acked[l->acked_count++] = serial;
+}
+
+static void layer_destroyed(struct wl_resource *r) {
+    struct sc_layer *l = layer_of(r);
+    if (l->surface) l->surface->layer = NULL;
+    l->surface = NULL;
+    l->resource = NULL;
+}
+
+static const struct zwlr_layer_surface_v1_interface layer_impl = {
+    .set_size = layer_set_size,
+    .set_anchor = layer_set_anchor,
+    .set_exclusive_zone = layer_set_zone,
+    .set_margin = layer_set_margin,
+    .set_keyboard_interactivity = layer_set_keyboard,
+    .get_popup = layer_get_popup,
+    .ack_configure = layer_ack,
+    .destroy = destroy_resource,
+    .set_layer = layer_set_layer,
+};
+
+static void get_layer_surface(
+    struct wl_client *client, struct wl_resource *shell, uint32_t id, struct wl_resource *surface_resource,
+    struct wl_resource *output, uint32_t layer, const char *namespace) {
+    (void)namespace;
+    scripted_compositor *c = wl_resource_get_user_data(shell);
+    struct sc_surface *s = wl_resource_get_user_data(surface_resource);
+    if (layer > ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY) {
+        wl_resource_post_error(shell, ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER, "layer %u", layer);
+        return;
+    }
+    if (s->layer) {
+        wl_resource_post_error(shell, ZWLR_LAYER_SHELL_V1_ERROR_ROLE, "surface already has a role");
+        return;
+    }
+    if (c->layer_count >= MAX_LAYERS) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    struct wl_resource *r = wl_resource_create(client, &zwlr_layer_surface_v1_interface, wl_resource_get_version(shell), id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    struct sc_layer *l = &c->layers[c->layer_count++];
+    memset(l, 0, sizeof *l);
+    l->resource = r;
+    l->surface = s;
+    l->output = -1;
+    if (output) {
+        struct sc_output *o = wl_resource_get_user_data(output);
+        l->output = (int)(o - c->outputs);
+        snprintf(l->output_name, sizeof l->output_name, "%s", o->name);
+    }
+    s->layer = l;
+    wl_resource_set_implementation(r, &layer_impl, l, layer_destroyed);
+}
+
+static const struct zwlr_layer_shell_v1_interface layer_shell_impl = {
+    .get_layer_surface = get_layer_surface,
+    .destroy = destroy_resource,
+};
+
+static void layer_shell_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    scripted_compositor *c = data;
+    struct wl_resource *r = wl_resource_create(client, &zwlr_layer_shell_v1_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    c->layer_shell_binds++;
+    wl_resource_set_implementation(r, &layer_shell_impl, c, NULL);
+}
+
+// The first commit of a layer surface asks for its first configure.
+static void initial_reply(scripted_compositor *c, struct sc_layer *l) {
+    uint32_t w = c->reply_size[0], h = c->reply_size[1];
+    switch (c->reply) {
+    case SCRIPTED_CONFIGURE_OUTPUT_SIZE: {
+        const struct sc_output *o = l->output >= 0 ? &c->outputs[l->output] : (c->output_count ? &c->outputs[0] : NULL);
+        send_configure(c, l, o ? (uint32_t)(o->width / o->scale) : 640, o ? (uint32_t)(o->height / o->scale) : 480);
+        break;
+    }
+    case SCRIPTED_CONFIGURE_SIZE:
+        send_configure(c, l, w, h);
+        break;
+    case SCRIPTED_CONFIGURE_TWICE:
+        send_configure(c, l, w, h);
+        send_configure(c, l, c->reply_size[2], c->reply_size[3]);
+        break;
+    case SCRIPTED_CLOSE:
+        zwlr_layer_surface_v1_send_closed(l->resource);
+        break;
+    }
+}
+
+// MARK: wl_surface, wl_region, wl_compositor
+
+static void pending_buffer_destroyed(struct wl_listener *listener, void *data) {
+    (void)data;
+    struct sc_surface *s = wl_container_of(listener, s, pending_buffer_destroyed);
+    wl_list_remove(&listener->link);
+    wl_list_init(&listener->link);
+    s->pending_buffer = NULL;
+}
+
+static void surface_attach(struct wl_client *cl, struct wl_resource *r, struct wl_resource *buffer, int32_t x, int32_t y) {
+    (void)cl; (void)x; (void)y;
+    struct sc_surface *s = wl_resource_get_user_data(r);
+    if (s->pending_buffer) pending_buffer_destroyed(&s->pending_buffer_destroyed, NULL);
+    s->attached = true;
+    s->pending_buffer = buffer;
+    if (buffer) wl_resource_add_destroy_listener(buffer, &s->pending_buffer_destroyed);
+}
+
+static void surface_damage(struct wl_client *cl, struct wl_resource *r, int32_t x, int32_t y, int32_t w, int32_t h) {
+    (void)cl; (void)r; (void)x; (void)y; (void)w; (void)h;
+}
+
+static void callback_destroyed(struct wl_resource *r) { unlink_resource(r); }
+
+static void surface_frame(struct wl_client *client, struct wl_resource *r, uint32_t id) {
+    struct sc_surface *s = wl_resource_get_user_data(r);
+    struct wl_resource *cb = wl_resource_create(client, &wl_callback_interface, 1, id);
+    if (!cb) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(cb, NULL, NULL, callback_destroyed);
+    wl_list_insert(s->pending_frames.prev, wl_resource_get_link(cb));
+}
+
+static void surface_set_region(struct wl_client *cl, struct wl_resource *r, struct wl_resource *region) {
+    (void)cl; (void)r; (void)region;
+}
+
+static void surface_commit(struct wl_client *cl, struct wl_resource *r) {
+    (void)cl;
+    struct sc_surface *s = wl_resource_get_user_data(r);
+    scripted_compositor *c = s->c;
+    struct wl_resource *buffer = s->attached ? s->pending_buffer : NULL;
+    s->attached = false;
+    if (s->pending_buffer) pending_buffer_destroyed(&s->pending_buffer_destroyed, NULL);
+    wl_list_insert_list(c->ready_frames.prev, &s->pending_frames);
+    wl_list_init(&s->pending_frames);
+    struct sc_layer *l = s->layer;
+    if (l && !l->initial_commit_done) {
+        l->initial_commit_done = true;
+        if (buffer) {
+            wl_resource_post_error(
+                l->resource, ZWLR_LAYER_SHELL_V1_ERROR_ALREADY_CONSTRUCTED, "buffer attached before the first configure");
+            return;
+        }
+        initial_reply(c, l);
+        return;
+    }
+    if (!buffer) return;
+    if (l && l->acked_count == 0) {
+        wl_resource_post_error(
+            l->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "buffer committed before any ack_configure");
+        return;
+    }
+    struct wl_shm_buffer *shm = wl_shm_buffer_get(buffer);
+    if (l && shm) {
+        l->last_w = wl_shm_buffer_get_width(shm);
+        l->last_h = wl_shm_buffer_get_height(shm);
+        if (!l->first_w) {
+            l->first_w = l->last_w;
+            l->first_h = l->last_h;
+        }
+    }
+    // Nothing is composited: the buffer is free again at once.
+    wl_buffer_send_release(buffer);
+}
+
+static void surface_set_int(struct wl_client *cl, struct wl_resource *r, int32_t value) {
+    (void)cl; (void)r; (void)value;
+}
+
+static void surface_offset(struct wl_client *cl, struct wl_resource *r, int32_t x, int32_t y) {
+    (void)cl; (void)r; (void)x; (void)y;
+}
+
+static const struct wl_surface_interface surface_impl = {
+    .destroy = destroy_resource,
+    .attach = surface_attach,
+    .damage = surface_damage,
+    .frame = surface_frame,
+    .set_opaque_region = surface_set_region,
+    .set_input_region = surface_set_region,
+    .commit = surface_commit,
+    .set_buffer_transform = surface_set_int,
+    .set_buffer_scale = surface_set_int,
+    .damage_buffer = surface_damage,
+    .offset = surface_offset,
+};
+
+static void surface_destroyed(struct wl_resource *r) {
+    struct sc_surface *s = wl_resource_get_user_data(r);
+    if (s->pending_buffer) pending_buffer_destroyed(&s->pending_buffer_destroyed, NULL);
+    // Callbacks asked for but never committed: answer them anyway.
+    wl_list_insert_list(s->c->ready_frames.prev, &s->pending_frames);
+    if (s->layer) s->layer->surface = NULL;
+    free(s);
+}
+
+static void region_add(struct wl_client *cl, struct wl_resource *r, int32_t x, int32_t y, int32_t w, int32_t h) {
+    (void)cl; (void)r; (void)x; (void)y; (void)w; (void)h;
+}
+
+static const struct wl_region_interface region_impl = {
+    .destroy = destroy_resource,
+    .add = region_add,
+    .subtract = region_add,
+};
+
+static void create_surface(struct wl_client *client, struct wl_resource *compositor, uint32_t id) {
+    struct sc_surface *s = calloc(1, sizeof *s);
+    if (!s) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    s->resource = wl_resource_create(client, &wl_surface_interface, wl_resource_get_version(compositor), id);
+    if (!s->resource) {
+        free(s);
+        wl_client_post_no_memory(client);
+        return;
+    }
+    s->c = wl_resource_get_user_data(compositor);
+    wl_list_init(&s->pending_frames);
+    wl_list_init(&s->pending_buffer_destroyed.link);
+    s->pending_buffer_destroyed.notify = pending_buffer_destroyed;
+    wl_resource_set_implementation(s->resource, &surface_impl, s, surface_destroyed);
+}
+
+static void create_region(struct wl_client *client, struct wl_resource *compositor, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &wl_region_interface, wl_resource_get_version(compositor), id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &region_impl, NULL, NULL);
+}
+
+static const struct wl_compositor_interface compositor_impl = {
+    .create_surface = create_surface,
+    .create_region = create_region,
+};
+
+static void compositor_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &wl_compositor_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &compositor_impl, data, NULL);
+}
+
+// MARK: frame clock, error log, clients
+
+// A 60 Hz "vblank": Mesa's eglSwapBuffers waits for the previous frame's
+// callback, so callbacks must come, but not faster than a display would.
+static int frame_tick(void *data) {
+    scripted_compositor *c = data;
+    struct wl_resource *cb, *tmp;
+    uint32_t time = now_ms();
+    wl_resource_for_each_safe(cb, tmp, &c->ready_frames) {
+        wl_callback_send_done(cb, time);
+        wl_resource_destroy(cb);
+    }
+    wl_event_source_timer_update(c->frame_timer, 16);
+    return 0;
+}
+
+// Sees every wl_display.error, including those libwayland-server raises
+// itself (bad object ids, unknown opcodes), not only the fixture's own.
+static void log_message(void *data, enum wl_protocol_logger_type direction, const struct wl_protocol_logger_message *m) {
+    scripted_compositor *c = data;
+    if (direction != WL_PROTOCOL_LOGGER_EVENT || strcmp(m->message->name, "error") != 0) return;
+    if (strcmp(wl_resource_get_class(m->resource), "wl_display") != 0 || m->arguments_count < 3) return;
+    struct wl_resource *object = (struct wl_resource *)m->arguments[0].o;
+    c->errors++;
+    snprintf(
+        c->last_error, sizeof c->last_error, "%s#%u: error %u: %s", object ? wl_resource_get_class(object) : "?",
+        object ? wl_resource_get_id(object) : 0, m->arguments[1].u, m->arguments[2].s ? m->arguments[2].s : "");
+}
+
+// One per client: counts connected clients (a client that hit a protocol
+// error is disconnected, so the count tells that too).
+struct client_watch {
+    struct wl_listener destroyed;
+    scripted_compositor *c;
+};
+
+static void client_destroyed(struct wl_listener *listener, void *data) {
+    (void)data;
+    struct client_watch *w = wl_container_of(listener, w, destroyed);
+    w->c->clients--;
+    free(w);
+}
+
+static void client_created(struct wl_listener *listener, void *data) {
+    scripted_compositor *c = wl_container_of(listener, c, client_created);
+    struct client_watch *w = calloc(1, sizeof *w);
+    if (!w) return;
+    w->c = c;
+    w->destroyed.notify = client_destroyed;
+    c->clients++;
+    wl_client_add_destroy_listener(data, &w->destroyed);
+}
+
+// MARK: thread and lifetime
+
+static void *serve(void *data) {
+    scripted_compositor *c = data;
+    struct pollfd fds[2] = {
+        {.fd = wl_event_loop_get_fd(c->loop), .events = POLLIN},
+        {.fd = c->wake[0], .events = POLLIN},
+    };
+    for (;;) {
+        if (poll(fds, 2, -1) < 0 && errno != EINTR) break;
+        pthread_mutex_lock(&c->lock);
+        bool stop = c->stopping;
+        if (!stop) {
+            wl_event_loop_dispatch(c->loop, 0);
+            flush(c);
+        }
+        pthread_mutex_unlock(&c->lock);
+        if (stop) break;
+    }
+    return NULL;
+}
+
+static int listen_socket(scripted_compositor *c) {
+    snprintf(c->dir, sizeof c->dir, "/tmp/scripted-compositor-XXXXXX");
+    if (!mkdtemp(c->dir)) return -1;
+    snprintf(c->socket_path, sizeof c->socket_path, "%s/wayland-scripted", c->dir);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", c->socket_path);
+    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 || listen(fd, 16) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+scripted_compositor *scripted_start(bool offer_layer_shell, bool offer_xdg_output) {
+    scripted_compositor *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    pthread_mutex_init(&c->lock, NULL);
+    wl_list_init(&c->ready_frames);
+    c->display = wl_display_create();
+    if (!c->display || pipe2(c->wake, O_CLOEXEC) < 0) goto fail;
+    c->loop = wl_display_get_event_loop(c->display);
+    int fd = listen_socket(c);
+    if (fd < 0 || wl_display_add_socket_fd(c->display, fd) < 0) goto fail;
+    wl_display_init_shm(c->display);
+    wl_global_create(c->display, &wl_compositor_interface, 4, c, compositor_bind);
+    if (offer_xdg_output) wl_global_create(c->display, &zxdg_output_manager_v1_interface, 3, c, xdg_manager_bind);
+    if (offer_layer_shell)
+        c->layer_shell = wl_global_create(c->display, &zwlr_layer_shell_v1_interface, 4, c, layer_shell_bind);
+    c->logger = wl_display_add_protocol_logger(c->display, log_message, c);
+    c->client_created.notify = client_created;
+    wl_display_add_client_created_listener(c->display, &c->client_created);
+    c->frame_timer = wl_event_loop_add_timer(c->loop, frame_tick, c);
+    wl_event_source_timer_update(c->frame_timer, 16);
+    if (pthread_create(&c->thread, NULL, serve, c) != 0) goto fail;
+    return c;
+fail:
+    if (c->display) wl_display_destroy(c->display);
+    if (c->socket_path[0]) unlink(c->socket_path);
+    if (c->dir[0]) rmdir(c->dir);
+    free(c);
+    return NULL;
+}
+
+void scripted_stop(scripted_compositor *c) {
+    if (!c) return;
+    pthread_mutex_lock(&c->lock);
+    c->stopping = true;
+    pthread_mutex_unlock(&c->lock);
+    ssize_t n = write(c->wake[1], "x", 1);
+    (void)n;
+    pthread_join(c->thread, NULL);
+    wl_display_destroy_clients(c->display);
+    wl_protocol_logger_destroy(c->logger);
+    wl_list_remove(&c->client_created.link);
+    wl_display_destroy(c->display);
+    close(c->wake[0]);
+    close(c->wake[1]);
+    unlink(c->socket_path);
+    rmdir(c->dir);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+const char *scripted_socket_path(const scripted_compositor *c) { return c->socket_path; }
+
+// MARK: commands
+
+// Runs the block under the lock, then flushes and unlocks; `continue` leaves
+// the block early (it jumps to the unlock).
+#define LOCKED(c) for (int once_ = (pthread_mutex_lock(&(c)->lock), 1); once_; once_ = (flush(c), pthread_mutex_unlock(&(c)->lock), 0))
+
+int scripted_add_output(
+    scripted_compositor *c, const char *name, int32_t x, int32_t y, int32_t width, int32_t height, int32_t scale,
+    int32_t refresh_mhz, bool send_done) {
+    int index = -1;
+    LOCKED(c) {
+        if (c->output_count >= MAX_OUTPUTS) continue;
+        index = c->output_count++;
+        struct sc_output *o = &c->outputs[index];
+        o->c = c;
+        snprintf(o->name, sizeof o->name, "%s", name);
+        o->x = x; o->y = y; o->width = width; o->height = height;
+        o->scale = scale > 0 ? scale : 1;
+        o->refresh = refresh_mhz;
+        o->send_done = send_done;
+        wl_list_init(&o->resources);
+        wl_list_init(&o->xdg_resources);
+        o->global = wl_global_create(c->display, &wl_output_interface, 4, o, output_bind);
+    }
+    return index;
+}
+
+static bool valid_output(scripted_compositor *c, int output) { return output >= 0 && output < c->output_count; }
+static bool valid_layer(scripted_compositor *c, int layer) { return layer >= 0 && layer < c->layer_count; }
+
+void scripted_send_output_done(scripted_compositor *c, int output) {
+    LOCKED(c) {
+        if (!valid_output(c, output)) continue;
+        struct sc_output *o = &c->outputs[output];
+        o->send_done = true;
+        struct wl_resource *r;
+        wl_resource_for_each(r, &o->resources) {
+            if (wl_resource_get_version(r) >= WL_OUTPUT_DONE_SINCE_VERSION) wl_output_send_done(r);
+        }
+    }
+}
+
+// The global goes; resources stay until their clients release them, and
+// the global itself is destroyed with the display (late binds stay safe).
+static void remove_output_locked(scripted_compositor *c, int output) {
+    struct sc_output *o = &c->outputs[output];
+    if (o->global) wl_global_remove(o->global);
+}
+
+void scripted_remove_output(scripted_compositor *c, int output) {
+    LOCKED(c) {
+        if (valid_output(c, output)) remove_output_locked(c, output);
+    }
+}
+
+static bool send_enter_locked(scripted_compositor *c, int layer, int output) {
+    if (!valid_layer(c, layer) || !valid_output(c, output)) return false;
+    struct sc_layer *l = &c->layers[layer];
+    if (!l->surface) return false;
+    struct wl_resource *out = wl_resource_find_for_client(
+        &c->outputs[output].resources, wl_resource_get_client(l->surface->resource));
+    if (!out) return false;
+    wl_surface_send_enter(l->surface->resource, out);
+    return true;
+}
+
+bool scripted_send_enter(scripted_compositor *c, int layer_surface, int output) {
+    bool sent = false;
+    LOCKED(c) { sent = send_enter_locked(c, layer_surface, output); }
+    return sent;
+}
+
+bool scripted_remove_output_then_enter(scripted_compositor *c, int output, int layer_surface) {
+    bool sent = false;
+    LOCKED(c) {
+        if (!valid_output(c, output)) continue;
+        remove_output_locked(c, output);
+        sent = send_enter_locked(c, layer_surface, output);
+    }
+    return sent;
+}
+
+void scripted_remove_layer_shell(scripted_compositor *c) {
+    LOCKED(c) {
+        if (c->layer_shell) wl_global_remove(c->layer_shell);
+    }
+}
+
+void scripted_set_initial_reply(
+    scripted_compositor *c, scripted_initial_reply reply, uint32_t w1, uint32_t h1, uint32_t w2, uint32_t h2) {
+    LOCKED(c) {
+        c->reply = reply;
+        c->reply_size[0] = w1; c->reply_size[1] = h1; c->reply_size[2] = w2; c->reply_size[3] = h2;
+    }
+}
+
+uint32_t scripted_configure(scripted_compositor *c, int layer_surface, uint32_t width, uint32_t height) {
+    uint32_t serial = 0;
+    LOCKED(c) {
+        if (valid_layer(c, layer_surface)) serial = send_configure(c, &c->layers[layer_surface], width, height);
+    }
+    return serial;
+}
+
+// MARK: queries
+
+int scripted_layer_surface_count(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->layer_count; }
+    return n;
+}
+
+int scripted_live_layer_surface_count(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) {
+        for (int i = 0; i < c->layer_count; i++) n += c->layers[i].resource != NULL;
+    }
+    return n;
+}
+
+int scripted_layer_surface_on(scripted_compositor *c, const char *output_name) {
+    int found = -1;
+    LOCKED(c) {
+        for (int i = 0; i < c->layer_count; i++)
+            if (c->layers[i].resource && strcmp(c->layers[i].output_name, output_name) == 0) found = i;
+    }
+    return found;
+}
+
+bool scripted_layer_surface_is_live(scripted_compositor *c, int layer_surface) {
+    bool live = false;
+    LOCKED(c) { live = valid_layer(c, layer_surface) && c->layers[layer_surface].resource; }
+    return live;
+}
+
+void scripted_layer_surface_output(scripted_compositor *c, int layer_surface, char *buffer, size_t size) {
+    LOCKED(c) {
+        snprintf(buffer, size, "%s", valid_layer(c, layer_surface) ? c->layers[layer_surface].output_name : "");
+    }
+}
+
+static int copy_serials(const uint32_t *from, int count, uint32_t *to, int capacity) {
+    for (int i = 0; i < count && i < capacity; i++) to[i] = from[i];
+    return count;
+}
+
+int scripted_sent_serials(scripted_compositor *c, int layer_surface, uint32_t *serials, int capacity) {
+    int n = 0;
+    LOCKED(c) {
+        if (valid_layer(c, layer_surface))
+            n = copy_serials(c->layers[layer_surface].sent, c->layers[layer_surface].sent_count, serials, capacity);
+    }
+    return n;
+}
+
+int scripted_acked_serials(scripted_compositor *c, int layer_surface, uint32_t *serials, int capacity) {
+    int n = 0;
+    LOCKED(c) {
+        if (valid_layer(c, layer_surface))
+            n = copy_serials(c->layers[layer_surface].acked, c->layers[layer_surface].acked_count, serials, capacity);
+    }
+    return n;
+}
+
+void scripted_first_buffer_size(scripted_compositor *c, int layer_surface, int32_t *width, int32_t *height) {
+    *width = 0;
+    *height = 0;
+    LOCKED(c) {
+        if (valid_layer(c, layer_surface)) {
+            *width = c->layers[layer_surface].first_w;
+            *height = c->layers[layer_surface].first_h;
+        }
+    }
+}
+
+void scripted_last_buffer_size(scripted_compositor *c, int layer_surface, int32_t *width, int32_t *height) {
+    *width = 0;
+    *height = 0;
+    LOCKED(c) {
+        if (valid_layer(c, layer_surface)) {
+            *width = c->layers[layer_surface].last_w;
+            *height = c->layers[layer_surface].last_h;
+        }
+    }
+}
+
+int scripted_protocol_error_count(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->errors; }
+    return n;
+}
+
+void scripted_last_protocol_error(scripted_compositor *c, char *buffer, size_t size) {
+    LOCKED(c) { snprintf(buffer, size, "%s", c->last_error); }
+}
+
+int scripted_client_count(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->clients; }
+    return n;
+}
+
+int scripted_output_resource_count(scripted_compositor *c, int output) {
+    int n = 0;
+    LOCKED(c) {
+        if (valid_output(c, output))
+            n = wl_list_length(&c->outputs[output].resources) + wl_list_length(&c->outputs[output].xdg_resources);
+    }
+    return n;
+}
+
+int scripted_layer_shell_binds(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->layer_shell_binds; }
+    return n;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Regenerates the server side of the protocols the scripted test compositor
+# (Tests/ScriptedCompositor) speaks beyond libwayland-server's core protocol.
+# Committed like Sources/CWaylandProtocols; the .c files are not compiled on
+# their own but included by Tests/ScriptedCompositor/protocols.c, which renames
+# the interface symbols so they do not clash with the client's copies linked
+# into the same test binary.  Usage: scripts/generate-test-protocols.sh [OUTDIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$here/Tests/ScriptedCompositor/protocols}
+sys=$(pkg-config --variable=pkgdatadir wayland-protocols)
+protocols=(
+  "$sys/unstable/xdg-output/xdg-output-unstable-v1.xml"
+  "$here/protocols/wlr-layer-shell-unstable-v1.xml"
+)
+mkdir -p "$out"
+for xml in "${protocols[@]}"; do
+  base=$(basename "$xml" .xml)
+  wayland-scanner server-header "$xml" "$out/$base-server-protocol.h"
+  wayland-scanner private-code "$xml" "$out/$base-protocol.c"
+done
