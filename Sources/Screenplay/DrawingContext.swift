@@ -43,10 +43,17 @@ public final class DrawingContext {
     /// Fills the whole buffer with `color`.
     public func clear(_ color: RGBColor) throws {
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
-        // A glClear alone sometimes never reaches the shm buffer that Mesa's
-        // software path hands to weston (the area comes out white): draw the
-        // colour as a quad too, which always lands.
-        try resources.quads().fill(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), color: color.rendering, on: target)
+        // Mesa's software rasterizer keeps tiles that were only cleared (or
+        // covered by one opaque colour) as "clear" tiles, and its Wayland path
+        // can hand the compositor a buffer where they were never written:
+        // stale or white 64-px blocks (seen on weston and in the presenter
+        // console). Blending a fully transparent quad over the frame reads and
+        // writes every tile and leaves the cleared colour exactly as it is.
+        let all = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+        try resources.quads().fill(all, color: color.rendering, on: target)
+        var transparent = color.rendering
+        transparent.alpha = 0
+        try resources.quads().fill(all, color: transparent, on: target)
     }
 
     /// Fills a rectangle with `color`.

@@ -1,85 +1,74 @@
 import Dispatch
+import Documents
 import Foundation
 import Screenplay
 
 /// `screenplay demo`: the main job with no desktop. Without WAYLAND_DISPLAY
 /// it starts its own headless sway with two outputs (HEADLESS-1 marked
-/// built-in, HEADLESS-2 external), presents the test card, captures both
-/// outputs with grim and stops the compositor. With a desktop it presents on
-/// the real external screens until interrupted.
+/// built-in, HEADLESS-2 external), presents a sample deck it writes itself
+/// (audience slide on the external output, console on the built-in one),
+/// captures both outputs with grim and stops the compositor. With a desktop
+/// it presents the deck on the real screens until quit.
 @MainActor
 final class DemoRunner {
     let command: DemoCommand
     private var compositor: HeadlessSway?
-    private var app: Application?
-    private var present: PresentRunner?
+    private var presenter: Presenter?
 
     init(_ command: DemoCommand) { self.command = command }
 
     func start() throws {
+        let deckDir = NSTemporaryDirectory() + "screenplay-demo-deck.\(getpid())"
+        try FileManager.default.createDirectory(atPath: deckDir, withIntermediateDirectories: true)
+        let deck = try SampleDeck.write(to: deckDir)
+        var present = PresentCommand(content: .pdf(path: deck.pdf))
+        present.notesPath = deck.notes
         if let display = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"], !display.isEmpty {
-            log("WAYLAND_DISPLAY=\(display): presenting the test card on this desktop's external screens until interrupted")
-            let runner = PresentRunner(PresentCommand(content: .testCard))
-            try runner.start()
-            present = runner
+            log("WAYLAND_DISPLAY=\(display): presenting the sample deck \(deck.pdf) on this desktop until you press q")
+            let presenter = try Presenter(present, path: deck.pdf)
+            try presenter.start()
+            self.presenter = presenter
             return
         }
         let sway = try HeadlessSway.start(outputs: 2)
         compositor = sway
-        var options = ApplicationOptions()
-        options.displayName = sway.socketPath
-        options.builtInPatterns = ["HEADLESS-1"]
-        let app: Application
+        // The presenter connects through WAYLAND_DISPLAY like any client.
+        setenv("WAYLAND_DISPLAY", sway.socketPath, 1)
+        present.builtinPatterns = ["HEADLESS-1"]
         do {
-            app = try Application(options: options)
+            let presenter = try Presenter(present, path: deck.pdf)
+            try presenter.start()
+            self.presenter = presenter
         } catch {
             sway.stop()
-            throw CommandFailure(.unavailable, "the demo's headless sway did not accept a connection: \(error)\n\(sway.logTail)")
+            throw error
         }
-        self.app = app
-        app.onSceneError = { printError("\($0)") }
-        let configuration = SceneConfiguration(name: "demo") {
-            ContentDelegate(kind: .testCard, picture: nil, shader: nil, stats: nil, statsLabel: { $0.screen?.name ?? "" })
-        }
-        app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
-        waitForScenes(deadline: Date().addingTimeInterval(10))
+        // Pages render in the background; give the first frames time to land.
+        DispatchQueue.main.asyncAfter(deadline: .now() + 3) { MainActor.assumeIsolated { self.finish(deckDir: deckDir) } }
     }
 
-    private func waitForScenes(deadline: Date) {
-        guard let app else { return }
-        let ready = !app.scenes.isEmpty && app.scenes.allSatisfy(\.isConnected)
-        if ready || Date() > deadline {
-            // One more second so the first frames are on screen for grim.
-            DispatchQueue.main.asyncAfter(deadline: .now() + 1) { MainActor.assumeIsolated { self.finish() } }
-            return
-        }
-        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) {
-            MainActor.assumeIsolated { self.waitForScenes(deadline: deadline) }
-        }
-    }
-
-    private func finish() {
-        guard let app, let sway = compositor else { return }
+    private func finish(deckDir: String) {
+        guard let sway = compositor else { return }
         let dir = URL(fileURLWithPath: command.outputDirectory).standardizedFileURL
         var status: Int32 = 0
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             print("Screenplay demo: a headless sway with two outputs; HEADLESS-1 plays the laptop's built-in panel, HEADLESS-2 the projector.")
-            for screen in app.screens {
-                let path = dir.appendingPathComponent("\(screen.name).png").path
-                try sway.capture(output: screen.name, to: path)
-                let what =
-                    screen.classification.isExternal
-                    ? "external: the test card spanning all \(screen.nativeSize.width)x\(screen.nativeSize.height) pixels, red/green/blue/white 64-px blocks in the top-left/top-right/bottom-left/bottom-right corners, a yellow 1-px border and the screen's name, mode and refresh in the middle"
-                    : "built-in: sway's plain grey desktop, untouched; external content never goes to the built-in screen"
-                print("  \(path)\n    \(screen.name) (\(what))")
+            let shows = [
+                "HEADLESS-1": "built-in: the presenter console — current and next slide, the notes of slide 1, timer, clock and page 1/5; the audience view never goes here",
+                "HEADLESS-2": "external: slide 1 of the sample deck spanning all 1280x720 pixels (letterboxed 16:9), as the audience sees it",
+            ]
+            for name in ["HEADLESS-1", "HEADLESS-2"] {
+                let path = dir.appendingPathComponent("\(name).png").path
+                try sway.capture(output: name, to: path)
+                print("  \(path)\n    \(name) (\(shows[name]!))")
             }
-            if app.scenes.isEmpty { printError("no scene connected; run `screenplay doctor` against the compositor to see why"); status = 1 }
         } catch {
             printError("\(error)")
             status = ExitCode.failure.rawValue
         }
-        app.shutdown()
+        try? FileManager.default.removeItem(atPath: deckDir)
+        // Exit before the presenter hears the compositor go.
         sway.stop()
         exit(status)
     }

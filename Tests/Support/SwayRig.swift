@@ -422,6 +422,14 @@ final class SwayInstance: @unchecked Sendable {
             if existingDirectory == nil {
                 try RigFiles.makeDirectory(runtimeDir, mode: 0o700, owner: (user.uid, user.gid))
                 try RigFiles.makeDirectory(clientRuntimeDir, mode: 0o700)
+            } else {
+                // A killed sway leaves its IPC socket behind; the new one must
+                // not be mistaken for it. (The Wayland socket is reclaimed by
+                // libwayland through its lock file.)
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: runtimeDir)) ?? []
+                where name.hasPrefix("sway-ipc.") {
+                    unlink(runtimeDir + "/" + name)
+                }
             }
             try RigFiles.write(config, to: configPath)
         } catch {
