@@ -11,10 +11,14 @@ struct ChartSeries {
 }
 
 enum SVGChart {
-    static let width = 760.0
+    static let width = 1060.0
     static let height = 420.0
-    static let margin = (left: 70.0, right: 20.0, top: 40.0, bottom: 60.0)
-    static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
+    /// The right margin holds the legend, so it never covers data.
+    static let margin = (left: 70.0, right: 330.0, top: 40.0, bottom: 60.0)
+    static let palette = [
+        "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
+        "#bcbd22", "#000000", "#aec7e8",
+    ]
 
     /// A line chart; `yFromZero` anchors the y axis at 0.
     static func line(
@@ -78,9 +82,13 @@ enum SVGChart {
     }
 
     /// Empirical CDF of a sample: the share of values ≤ x.
+    /// At most ~500 points are kept (plus the last), so a chart of thousands
+    /// of frame intervals stays a small file.
     static func cdf(_ values: [Double]) -> [(x: Double, y: Double)] {
         let sorted = values.sorted()
-        return sorted.enumerated().map { ($0.element, Double($0.offset + 1) / Double(sorted.count)) }
+        let stride = max(1, sorted.count / 500)
+        return sorted.indices.filter { $0 % stride == 0 || $0 == sorted.count - 1 }
+            .map { (sorted[$0], Double($0 + 1) / Double(sorted.count)) }
     }
 
     // MARK: - Pieces
@@ -120,7 +128,7 @@ enum SVGChart {
         var svg = ""
         for (i, name) in names.enumerated() {
             let y = margin.top + 8 + Double(i) * 16
-            let x = width - margin.right - 250
+            let x = width - margin.right + 14
             svg += "<rect x=\"\(f(x))\" y=\"\(f(y - 9))\" width=\"12\" height=\"10\" fill=\"\(palette[i % palette.count])\"/>\n"
             svg += "<text x=\"\(f(x + 16))\" y=\"\(f(y))\">\(escape(name))</text>\n"
         }

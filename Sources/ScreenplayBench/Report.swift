@@ -124,8 +124,8 @@ enum Report {
         let shaderCPU = r.scaling.first { $0.metric.contains("shader") }
         let hotplugScaling = r.scaling.first { $0.metric.contains("hot-plug") }
         func flat(_ v: ScalingVerdict?) -> String {
-            guard let v, let ratio = v.ratio, let flat = v.flat, let last = v.points.last else { return "–" }
-            return "\(flat ? "flat" : "not flat"): ×\(n(ratio)) from 1 to \(Int(last[0])) outputs"
+            guard let v, let ratio = v.ratio, let flat = v.flat, let first = v.points.first, let last = v.points.last else { return "–" }
+            return "\(flat ? "flat" : "not flat"): ×\(n(ratio)) from \(Int(first[0])) to \(Int(last[0])) outputs"
         }
         var md = "| measure | Screenplay | peer |\n|---|---|---|\n"
         md += "| pacing, shader, 1 sway output | \(pace(pacing("screenplay", "shader", swayName))) | simple-egl: \(pace(pacing("weston-simple-egl", "simple-egl", swayName))) |\n"
