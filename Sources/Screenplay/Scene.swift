@@ -163,9 +163,23 @@ public final class Scene {
 
     // MARK: configure and draw
 
+    /// The newest configure not yet applied. Several can arrive in one batch
+    /// (a compositor configuring again before the first ack); layer shell and
+    /// xdg-shell both let a client answer only the last.
+    private var pendingConfigure: (serial: UInt32, width: Int, height: Int)?
+
     private func configured(serial: UInt32, width: Int, height: Int) {
         guard !isTornDown else { return }
-        var (w, h) = (width, height)
+        // Applied after the batch (renderIfNeeded), so a superseded size
+        // reaches neither EGL, nor the delegate, nor an ack.
+        pendingConfigure = (serial, width, height)
+    }
+
+    private func applyPendingConfigure() {
+        guard !isTornDown, let pending = pendingConfigure else { return }
+        pendingConfigure = nil
+        let serial = pending.serial
+        var (w, h) = (pending.width, pending.height)
         // A 0 size means "you choose": a scene spans its screen.
         if w <= 0 || h <= 0 {
             let fallback = fallbackSize()
@@ -279,6 +293,7 @@ public final class Scene {
     /// Draws if a frame is due or content changed. Runs after each batch of
     /// events, never inside a listener.
     func renderIfNeeded() {
+        applyPendingConfigure()
         guard !isTornDown, isConnected, let window else { return }
         var draw = needsDisplay
         if frameDue {
