@@ -221,6 +221,24 @@ public final class Scene {
     }
 
     private var reportedGeometry: [Int] = []
+    private var slowFrames = 0
+    private var warnedSlow = false
+
+    /// Content that takes longer to draw than a refresh cannot keep up:
+    /// say so once, with the numbers, instead of silently dropping frames.
+    private func noteFrameTime(_ ns: UInt64) {
+        let refresh = displayLink.duration * 1e9
+        slowFrames = Double(ns) > refresh * 1.5 ? slowFrames + 1 : 0
+        guard slowFrames >= 5, !warnedSlow else { return }
+        warnedSlow = true
+        application.report(
+            SceneError(
+                screen: screen?.name,
+                reason: String(
+                    format: "warning: each frame takes %.1f ms to draw, longer than the %.1f ms refresh (%.0f Hz)",
+                    Double(ns) / 1e6, refresh / 1e6, 1e9 / refresh),
+                fix: "the content will run at a lower frame rate; simplify the shader or set --fps"))
+    }
 
     private func reportResizeIfChanged() {
         let geometry = [pixelSize.width, pixelSize.height, bufferScale]
@@ -337,6 +355,7 @@ public final class Scene {
                 application.report(error)
             }
             try window.present()
+            if !displayLink.isPaused { noteFrameTime(monotonicNanoseconds() - now) }
         } catch {
             application.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
         }

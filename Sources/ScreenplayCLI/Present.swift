@@ -140,11 +140,14 @@ final class PresentRunner {
             }
             return .image(path: path)
         case let .shader(path):
-            let source: String
+            let data: Data
             do {
-                source = try String(contentsOfFile: path, encoding: .utf8)
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
                 throw CommandFailure(.noInput, "cannot read \(path): \(readReason(path))")
+            }
+            guard let source = String(data: data, encoding: .utf8) else {
+                throw CommandFailure(.dataError, "\(path) is not a shader: it is not UTF-8 text")
             }
             let shader = FragmentShader(source: source, name: path)
             do {

@@ -269,7 +269,7 @@ struct SpeakerNotes: Equatable, Sendable {
                 guard line.dropFirst(2).first?.isWhitespace == true, let n = Int(rest) else {
                     throw NotesError(path: path, line: number, reason: "expected a section line '## N' with a page number, found '\(line)'")
                 }
-                guard (1...pageCount).contains(n) else {
+                guard n >= 1, n <= pageCount else {
                     throw NotesError(path: path, line: number, reason: "page \(n) does not exist: the document has \(pageCount) page\(pageCount == 1 ? "" : "s")")
                 }
                 if let earlier = seen[n] {

@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+@testable import ScreenplayCLI
+
+/// Issue 7 (5): a seeded random loop over the parsers (command line, notes
+/// file). Bounded by FUZZ_SECONDS (default 3) so CI stays quick; the seed is
+/// printed, and FUZZ_SEED replays a run.
+final class FuzzTests: XCTestCase {
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9e37_79b9_7f4a_7c15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return z ^ (z >> 31)
+        }
+    }
+
+    private var seconds: Double { Double(ProcessInfo.processInfo.environment["FUZZ_SECONDS"] ?? "") ?? 3 }
+    private func makeGenerator() -> SplitMix {
+        let seed = UInt64(ProcessInfo.processInfo.environment["FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+        print("fuzz seed \(seed) (replay with FUZZ_SEED=\(seed))")
+        return SplitMix(state: seed)
+    }
+
+    private func randomString(_ g: inout SplitMix, maxLength: Int = 12) -> String {
+        let alphabet = Array("abcHDMI-*?[]!#=0123456789.,:/ \u{0}\u{7f}é✓\n\t-")
+        return String((0..<Int.random(in: 0...maxLength, using: &g)).map { _ in alphabet.randomElement(using: &g)! })
+    }
+
+    func testCommandLineParserNeverCrashes() {
+        var g = makeGenerator()
+        let vocabulary = [
+            "present", "outputs", "doctor", "demo", "help", "--help", "-h", "--version", "--json", "--output", "--all",
+            "--builtin", "--layer", "overlay", "top", "--fps", "30", "-1", "--preview", "--stats", "-", "--reconnect",
+            "--duration", "--notes", "--password", "--rehearse", "--out", "test-card", "color", "ff00ff", "#00FF00",
+            "x.png", "y.frag", "z.pdf", "w.txt", "--", "--fps=60", "--layer=", "=", "",
+        ]
+        let end = Date().addingTimeInterval(seconds)
+        var parsed = 0, rejected = 0
+        while Date() < end {
+            let count = Int.random(in: 0...7, using: &g)
+            let args = (0..<count).map { _ in
+                Bool.random(using: &g) ? vocabulary.randomElement(using: &g)! : randomString(&g)
+            }
+            do {
+                _ = try ScreenplayCommandLine.parse(args)
+                parsed += 1
+            } catch {
+                rejected += 1
+                XCTAssertFalse(error.message.isEmpty, "a usage error without a reason for \(args)")
+                XCTAssertFalse(error.usage.isEmpty)
+            }
+        }
+        XCTAssertGreaterThan(parsed + rejected, 1000)
+        XCTAssertGreaterThan(parsed, 0, "the fuzzer never produced a valid command line")
+        XCTAssertGreaterThan(rejected, 0)
+    }
+
+    func testNotesParserNeverCrashesAndNamesARealLine() {
+        var g = makeGenerator()
+        let lines = ["## 1", "## 2", "## 3", "## 0", "## -4", "##", "## x", "# Title", "", "   ", "text", "## 99999999999999999999",
+                     "##  2  ", "### 3", "## 1.5"]
+        let end = Date().addingTimeInterval(seconds)
+        var runs = 0
+        while Date() < end {
+            let count = Int.random(in: 0...12, using: &g)
+            let text = (0..<count).map { _ in
+                Bool.random(using: &g) ? lines.randomElement(using: &g)! : randomString(&g, maxLength: 20)
+            }.joined(separator: "\n")
+            let pages = Int.random(in: 0...5, using: &g)
+            do {
+                let notes = try SpeakerNotes.parse(text, pageCount: pages, path: "fuzz.notes.md")
+                for page in 0..<max(pages, 1) { _ = notes.text(forPage: page) }
+            } catch {
+                let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                XCTAssertTrue((1...max(lineCount, 1)).contains(error.line), "error names line \(error.line) of \(lineCount): \(error)")
+            }
+            runs += 1
+        }
+        XCTAssertGreaterThan(runs, 1000)
+    }
+}
