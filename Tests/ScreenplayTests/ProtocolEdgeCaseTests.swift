@@ -235,6 +235,27 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         XCTAssertEqual(h.log.events, ["connect DP-1", "resize DP-1 640x480"])
         h.assertClean(allowSceneErrors: true)
     }
+
+    /// The fixture's committed scanner output matches the XML.
+    func testFixtureProtocolCodeIsCurrent() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("test-protocols-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = [root.appendingPathComponent("scripts/generate-test-protocols.sh").path, fresh.path]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-test-protocols.sh failed")
+        let files = try FileManager.default.contentsOfDirectory(atPath: fresh.path)
+        XCTAssertEqual(files.count, 4)
+        for file in files {
+            let want = try Data(contentsOf: fresh.appendingPathComponent(file))
+            let have = try? Data(contentsOf: root.appendingPathComponent("Tests/ScriptedCompositor/protocols/\(file)"))
+            XCTAssertEqual(have, want, "\(file) is stale: run scripts/generate-test-protocols.sh and commit the result")
+        }
+    }
 }
 
 // MARK: harness
