@@ -82,6 +82,7 @@ public final class Scene {
     private var frameDue = false
     private var isTornDown = false
     private var bufferScale = 1
+    private var fractional: FractionalScale?
     /// Made while `inhibitsIdle` is true (see Keys.swift).
     var idleInhibitor: IdleInhibitor?
     /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
@@ -104,6 +105,8 @@ public final class Scene {
         displayLink.scene = self
         displayLink.preferredFramesPerSecond = session.configuration.preferredFramesPerSecond
         surface.onOutputsChanged = { [weak self] in self?.surfaceOutputsChanged() }
+        fractional = FractionalScale(surface: surface)
+        fractional?.onChange = { [weak self] _ in self?.fractionalScaleChanged() }
         switch session.role {
         case .externalDisplayNonInteractive where application.compositor.layerShell == nil:
             // No layer shell (GNOME): a fullscreen toplevel on the screen's
@@ -190,7 +193,7 @@ public final class Scene {
         toplevel?.ackConfigure(serial)
         let changed = (w, h) != size
         size = (w, h)
-        let pixels = (w * bufferScale, h * bufferScale)
+        let pixels = pixelSize(forLogical: size)
         do {
             if let window {
                 if changed || pixels != pixelSize { try window.resize(width: pixels.0, height: pixels.1) }
@@ -206,6 +209,7 @@ public final class Scene {
         }
         pixelSize = pixels
         surface.setOpaque(width: w, height: h)
+        if fractional?.scale120 != nil { surface.setDestinationSize(width: w, height: h) }
         reportResizeIfChanged()
         if !isConnected {
             isConnected = true
@@ -246,9 +250,32 @@ public final class Scene {
         if isConnected && !reportedGeometry.isEmpty && geometry != reportedGeometry { delegate.sceneDidResize(self) }
     }
 
+    /// Device pixels for a logical size: the fractional scale through a
+    /// viewport where the compositor offers one, else the integer scale.
+    private func pixelSize(forLogical logical: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        if let scale120 = fractional?.scale120 {
+            return FractionalScaleMath.bufferSize(logicalWidth: logical.width, logicalHeight: logical.height, scale120: scale120)
+        }
+        return (logical.width * bufferScale, logical.height * bufferScale)
+    }
+
+    private func fractionalScaleChanged() {
+        guard !isTornDown else { return }
+        surface.setBufferScale(1)
+        guard size.width > 0 else { return }
+        let pixels = pixelSize(forLogical: size)
+        try? window?.resize(width: pixels.0, height: pixels.1)
+        pixelSize = pixels
+        surface.setDestinationSize(width: size.width, height: size.height)
+        reportResizeIfChanged()
+        setNeedsDisplay()
+    }
+
     private func applyScreen(_ screen: Screen) {
         bufferScale = max(1, screen.scale)
-        surface.setBufferScale(bufferScale)
+        // With a fractional scale the buffer is shown through the viewport
+        // at scale 1; otherwise the compositor is told the integer scale.
+        surface.setBufferScale(fractional?.scale120 != nil ? 1 : bufferScale)
         displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz, keepPresentation: false)
     }
 
@@ -264,7 +291,7 @@ public final class Scene {
             if session.role == .externalDisplayNonInteractive, screen.info.logicalWidth > 0 {
                 size = (screen.info.logicalWidth, screen.info.logicalHeight)
             }
-            let pixels = (size.width * bufferScale, size.height * bufferScale)
+            let pixels = pixelSize(forLogical: size)
             try? window?.resize(width: pixels.0, height: pixels.1)
             pixelSize = pixels
             reportResizeIfChanged()
@@ -399,6 +426,8 @@ public final class Scene {
         toplevel = nil
         idleInhibitor?.destroy()
         idleInhibitor = nil
+        fractional?.destroy()
+        fractional = nil
         surface.destroy()
         if wasConnected { delegate.sceneDidDisconnect(self) }
     }

@@ -128,6 +128,9 @@ package final class Compositor {
         switch info.interface {
         case "zwlr_layer_shell_v1":
             // Surfaces made from it stay valid; no new ones can be made.
+            if let layerShell {
+                if layerShellVersion >= 3 { zwlr_layer_shell_v1_destroy(layerShell) } else { wl_proxy_destroy(layerShell) }
+            }
             layerShell = nil
         case "xdg_wm_base":
             wmBase = nil
