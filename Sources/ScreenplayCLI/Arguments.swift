@@ -453,22 +453,28 @@ public struct PresentCommand: CLICommand {
                                   PATTERN (repeatable; glob: * ? [...]).
           --all                   Use every output, built-in ones included.
           --builtin PATTERN       Treat matching outputs as built-in (repeatable).
-          --reconnect             Keep running when an output goes away; present
-                                  again when it comes back.
+          --reconnect             When the compositor dies, wait for one on the
+                                  same socket and show the content again
+                                  (default: exit 69). Outputs coming and going
+                                  are always followed.
 
         RENDERING:
           --layer LAYER           overlay (default), top, bottom or background.
           --fps N                 Draw at most N frames per second (default: the
                                   output's refresh rate).
-          --preview               Also show the content in a local preview.
-          --stats FILE            Write one timing line per second to FILE
-                                  ('-' for standard output).
+          --preview               Show the content in an ordinary window instead
+                                  (to work without a second screen).
+          --stats FILE            Write JSON Lines to FILE ('-' for standard
+                                  output): connect/disconnect, and once a second
+                                  per scene the frames presented.
 
         SLIDES:
-          --duration MIN          Length of the talk in minutes, for the timer.
-          --notes FILE            Speaker notes file.
+          --duration MIN          Length of the talk in minutes: a countdown that
+                                  turns amber 5 minutes before the end, red after.
+          --notes FILE            Speaker notes (default: talk.notes.md next to
+                                  talk.pdf; a section per page starts '## N').
           --password PW           Password of an encrypted PDF.
-          --rehearse              Rehearsal mode.
+          --rehearse              Show the audience view in a window instead.
 
           -h, --help              Show this help.
 
@@ -476,7 +482,7 @@ public struct PresentCommand: CLICommand {
           screenplay present test-card
           screenplay present --output 'HDMI-*' color '#FF8800'
           screenplay present --fps 30 --stats - plasma.frag
-          screenplay present --duration 20 --notes talk.txt talk.pdf
+          screenplay present --duration 20 talk.pdf
         """
 
     public init(parsing arguments: ParsedArguments) throws(UsageError) {
