@@ -134,6 +134,10 @@ final class BenchRunner {
         let run = measure(
             presenter, label: "screenplay \(scene) · sway · \(outputs) out", compositor: swayName, scene: scene,
             outputs: outputs, seconds: seconds)
+        if presenter.process.exitStatus != nil {
+            // Why the compositor let go of the client, if it said so.
+            results.errors.append("sway log tail for \(run.label): \(rig.log.suffix(1500))")
+        }
         results.pacing.append(run)
     }
 
@@ -161,6 +165,11 @@ final class BenchRunner {
         let before = ProcSample.read(pid: presenter.pid)
         Thread.sleep(forTimeInterval: seconds)
         let after = ProcSample.read(pid: presenter.pid)
+        if let status = presenter.process.exitStatus {
+            // A zombie's /proc entry has no memory lines; the run is incomplete anyway.
+            results.errors.append("\(label): screenplay exited with status \(status) during the window: \(presenter.process.stderr.suffix(1500))")
+            say("screenplay exited during \(label) (status \(status))")
+        }
         let lines = presenter.frames(from: firstLine, to: presenter.lineCount)
         let byOutput = Dictionary(grouping: lines, by: \.output)
         var cycles = 0.0
