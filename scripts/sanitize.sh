@@ -9,12 +9,19 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cleanup() { bash scripts/rig-cleanup.sh >/dev/null 2>&1 || true; }
 trap cleanup EXIT
+swift build --sanitize=address --scratch-path .build/asan --build-tests
 # Mesa's driver is dlclosed at eglTerminate; LSan then cannot symbolize (or
 # attribute) its allocations. Keeping it loaded makes its frames readable.
+# Only for the processes under test: the compiler and linker must not get it.
 driver=$(ls /usr/lib/*/dri/swrast_dri.so 2>/dev/null | head -1 || true)
-export LD_PRELOAD=${driver}
-export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=86"
-swift build --sanitize=address --scratch-path .build/asan --build-tests
-swift test --sanitize=address --scratch-path .build/asan --skip-build \
-  --filter "${1:-StormTests|HotplugTests|RegistrationIntegrationTests|ProtocolEdgeCaseTests}"
+tests=(${1:-ScreenplayCLITests.StormTests ScreenplayCLITests.HotplugTests ScreenplayTests.RegistrationIntegrationTests})
+bundle=$(ls -d .build/asan/*/debug/ScreenplayPackageTests.xctest | head -1)
+status=0
+for t in "${tests[@]}"; do
+  echo "== $t under AddressSanitizer"
+  LD_PRELOAD="$driver" \
+  LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
+  ASAN_OPTIONS="detect_leaks=1:exitcode=86" \
+    "$bundle" "$t" || status=$?
+done
+exit $status

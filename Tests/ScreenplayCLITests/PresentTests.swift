@@ -28,6 +28,33 @@ final class PresentTests: XCTestCase {
         XCTAssertEqual(p.statsEvents.filter { $0.event == "disconnect" }.count, 2)
     }
 
+    /// Issue 3: --output restricts the screens, --all includes built-in
+    /// ones, --builtin marks them (here instead of SCREENPLAY_BUILTIN).
+    func testOutputAllAndBuiltinOptions() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480), .init(width: 640, height: 480)])
+        let grey = RGB(hex: 0x3f3f3f)
+        func filled(_ name: String) -> Bool { (try? rig.capture(output: name).fraction(of: orange, tolerance: 2)) == 1.0 }
+        func untouched(_ name: String) -> Bool { (try? rig.capture(output: name).fraction(of: grey)) == 1.0 }
+
+        // --output by glob over the description ("Headless output N" in sway) and by name.
+        let only3 = try CLI.start(["present", "--builtin", "HEADLESS-1", "--output", "HEADLESS-3", "color", "ff8000"], environment: env(rig))
+        XCTAssertTrue(waitUntil(timeout: 5) { filled("HEADLESS-3") }, only3.stderr)
+        XCTAssertTrue(untouched("HEADLESS-2"), "--output HEADLESS-3 must leave HEADLESS-2 alone")
+        XCTAssertTrue(untouched("HEADLESS-1"))
+        assertCleanStop(only3)
+
+        // --builtin by glob: HEADLESS-1 and -2 are built-in, only -3 is external.
+        let globbed = try CLI.start(["present", "--builtin", "HEADLESS-[12]", "color", "ff8000"], environment: env(rig))
+        XCTAssertTrue(waitUntil(timeout: 5) { filled("HEADLESS-3") }, globbed.stderr)
+        XCTAssertTrue(untouched("HEADLESS-1") && untouched("HEADLESS-2"))
+        assertCleanStop(globbed)
+
+        // --all: every screen, built-in included.
+        let all = try CLI.start(["present", "--builtin", "HEADLESS-1", "--all", "color", "ff8000"], environment: env(rig))
+        XCTAssertTrue(waitUntil(timeout: 5) { filled("HEADLESS-1") && filled("HEADLESS-2") && filled("HEADLESS-3") }, all.stderr)
+        assertCleanStop(all)
+    }
+
     /// Issue 3: test-card corners as the viewer sees them, on a normal and a
     /// rotated output.
     func testTestCardCornersOnNormalAndRotatedOutputs() throws {
