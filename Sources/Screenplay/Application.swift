@@ -160,6 +160,19 @@ public final class Application {
         reconcile()
     }
 
+    /// Makes `screen` the only built-in screen and every other one external,
+    /// overriding the connector rules, `SCREENPLAY_BUILTIN` and the options:
+    /// for when the guess was wrong ("which screen is the projector?").
+    /// Accessory scenes move at once.
+    public func markAsOnlyBuiltIn(_ screen: Screen) {
+        classifier = ScreenClassifier(builtInPatterns: [screen.name])
+        classifierOverridden = true
+        reclassify()
+        reconcile()
+    }
+
+    private var classifierOverridden = false
+
     private func reclassify() {
         let kinds = classifier.classify(screens.map(\.info))
         for (screen, kind) in zip(screens, kinds) { screen.classification = kind }

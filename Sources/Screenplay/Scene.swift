@@ -157,6 +157,16 @@ public final class Scene {
         surface.commit()
     }
 
+    /// Asks the compositor to show this window fullscreen on `screen` (nil:
+    /// leave fullscreen). For application windows; external scenes span
+    /// their screen already. Compositors may ignore the output hint.
+    public func setFullscreen(on screen: Screen?) {
+        guard session.role == .application, let toplevel, !isTornDown else { return }
+        if let screen { toplevel.setFullscreen(on: screen.output) } else { toplevel.unsetFullscreen() }
+        surface.commit()
+        application.scheduleRender()
+    }
+
     /// Draw once more at the next opportunity (static content).
     public func setNeedsDisplay() {
         guard !isTornDown else { return }

@@ -144,8 +144,7 @@ final class Presenter {
         case .quit:
             stop(reason: "quit key")
         case .swapScreens:
-            log("swap: the console window cannot be moved between screens by the app on this compositor; move it with the compositor's keys")
-            emit(["event": "swap-unsupported"])
+            swapScreens()
         case .changed:
             if state.audience != before {
                 lastKeyNs = now
@@ -255,6 +254,26 @@ final class Presenter {
             source.resume()
             signalSources.append(source)
         }
+    }
+
+    /// `s`: the console moves to the next screen and that screen's role
+    /// goes to the one the console left, for when Screenplay took the wrong
+    /// screen for the laptop. The audience view still never shares the
+    /// console's screen.
+    private func swapScreens() {
+        guard let app, let current = app.mainScreen, app.screens.count >= 2,
+            let index = app.screens.firstIndex(where: { $0 === current })
+        else {
+            log("swap needs two screens")
+            emit(["event": "swap", "ok": false])
+            return
+        }
+        let next = app.screens[(index + 1) % app.screens.count]
+        app.markAsOnlyBuiltIn(next)
+        console?.setFullscreen(on: next)
+        log("swap: the console goes to \(next.name), the audience view to the other screens")
+        emit(["event": "swap", "ok": true, "console": next.name])
+        console?.setNeedsDisplay()
     }
 
     func stop(reason: String) -> Never {

@@ -93,6 +93,10 @@ package final class Toplevel {
         xdg_toplevel_set_fullscreen(toplevel, output?.proxy)
     }
 
+    package func unsetFullscreen() {
+        xdg_toplevel_unset_fullscreen(toplevel)
+    }
+
     package func setMinimumSize(width: Int, height: Int) {
         xdg_toplevel_set_min_size(toplevel, Int32(width), Int32(height))
     }

@@ -112,6 +112,26 @@ final class PresenterTests: XCTestCase {
 
     /// Issue 5 point 6: unplugging the only external output leaves the console
     /// with the banner and the timer running; a new output gets the current page.
+    /// Issue 5 (4): `s` swaps the screens: the audience slide goes to the
+    /// screen the console was on, the console to the other one.
+    func testSwapMovesConsoleAndAudience() throws {
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        try rig.focusOutput("HEADLESS-1")
+        let e = env(rig, builtin: "HEADLESS-1")
+        let p = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "audience" }, p.stderr)
+        let cap = { (name: String) in try rig.capture(output: name) }
+        XCTAssertTrue(waitForColor(background(1), on: "HEADLESS-2", capture: cap), p.stderr)
+        try type(["s"], e)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "swap" && $0.raw["console"] as? String == "HEADLESS-2" }, p.stderr)
+        XCTAssertTrue(waitForColor(background(1), on: "HEADLESS-1", capture: cap, minimum: 0.95), "the audience slide moves to HEADLESS-1\n\(p.stderr)")
+        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").fraction(of: self.background(1), tolerance: 3)) ?? 1 < 0.6 },
+                      "the console, not the full slide, is on HEADLESS-2 now")
+        XCTAssertTrue(waitForConsole(p) { $0.raw["output"] as? String == "HEADLESS-2" }, "\(String(describing: lastConsole(p)?.raw))")
+        try type(["q"], e)
+        XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
+    }
+
     func testUnplugShowsBannerAndReplugShowsCurrentPage() throws {
         let rig = try NestedSwayRig.start(outputs: 2, outputSize: .init(width: 1280, height: 720))
         addTeardownBlock { rig.stop() }
