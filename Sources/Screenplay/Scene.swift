@@ -231,6 +231,10 @@ public final class Scene {
         if changed || !hasDrawn {
             needsDisplay = true
             application.scheduleRender()
+        } else {
+            // An ack takes effect with the next commit. Without one, a
+            // compositor that waits for it (cage) never shows the window.
+            surface.commit()
         }
     }
 
