@@ -30,18 +30,11 @@ final class PresentRunner {
         }
         kind = try loadContent()
         stats = try openStats()
-        var options = ApplicationOptions()
-        options.builtInPatterns = command.builtinPatterns
-        options.presentOnAllScreens = command.allOutputs
-        let patterns = command.outputPatterns
-        if !patterns.isEmpty {
-            options.screenFilter = { screen in
-                patterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
-            }
-        }
+        let options = command.applicationOptions(includingBuiltIn: command.allOutputs)
         self.options = options
         let app = try ScreenplayTool.connect(options)
-        if !patterns.isEmpty, !app.screens.contains(where: { s in patterns.contains { matches(pattern: $0, name: s.name, description: s.displayDescription) } }) {
+        let patterns = command.outputPatterns
+        if !patterns.isEmpty, !app.screens.contains(where: command.matchesOutputPatterns) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
             throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
@@ -208,4 +201,27 @@ func readReason(_ path: String) -> String {
         return "not a readable text file"
     }
     return String(cString: strerror(errno))
+}
+
+extension PresentCommand {
+    /// Whether `--output` names `screen` (by name, description or glob);
+    /// true when no pattern was given.
+    @MainActor
+    func matchesOutputPatterns(_ screen: Screen) -> Bool {
+        outputPatterns.isEmpty
+            || outputPatterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
+    }
+
+    /// The screen selection shared by `present` and the presenter:
+    /// `--builtin`, `--output`, and `--all` where the caller allows it.
+    func applicationOptions(includingBuiltIn: Bool) -> ApplicationOptions {
+        var options = ApplicationOptions()
+        options.builtInPatterns = builtinPatterns
+        options.presentOnAllScreens = includingBuiltIn
+        if !outputPatterns.isEmpty {
+            let command = self
+            options.screenFilter = { command.matchesOutputPatterns($0) }
+        }
+        return options
+    }
 }

@@ -70,15 +70,10 @@ final class Presenter {
 
     /// Connects, opens the console and registers the audience scenes.
     func start() throws {
-        var options = ApplicationOptions()
-        options.builtInPatterns = command.builtinPatterns
-        let patterns = command.outputPatterns
-        if !patterns.isEmpty {
-            options.screenFilter = { screen in
-                patterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
-            }
-        }
-        let app = try ScreenplayTool.connect(options)
+        // Never --all: the audience view must not reach the console's screen.
+        // Unlike `present`, an --output that matches nothing yet waits: the
+        // projector is often plugged in after the presenter starts.
+        let app = try ScreenplayTool.connect(command.applicationOptions(includingBuiltIn: false))
         self.app = app
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { error in

@@ -28,12 +28,7 @@ final class CompositorGoneTests: XCTestCase {
         rig.kill()
         XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor") }, p.stderr)
         // Waiting costs (almost) nothing: a 100 ms timer, no busy loop.
-        let ticks = { () -> Int in
-            let stat = (try? String(contentsOfFile: "/proc/\(p.pid)/stat", encoding: .utf8)) ?? ""
-            guard let close = stat.range(of: ")") else { return 0 }
-            let f = stat[close.upperBound...].split(separator: " ")
-            return (Int(f[11]) ?? 0) + (Int(f[12]) ?? 0)
-        }
+        let ticks = { ProcessUsage.cpuTicks(p.pid) }
         let before = ticks()
         Thread.sleep(forTimeInterval: 1)
         XCTAssertLessThanOrEqual(ticks() - before, 5, "waiting must not spin")

@@ -179,15 +179,10 @@ final class PresentTests: XCTestCase {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 1280, height: 720)])
         let p = try CLI.start(["present", "color", "336699"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").pixel(x: 5, y: 5)) == RGB(hex: 0x336699) })
-        func cpuTicks() throws -> Int {
-            let stat = try String(contentsOfFile: "/proc/\(p.pid)/stat", encoding: .utf8)
-            let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
-            return Int(fields[11])! + Int(fields[12])!   // utime + stime (fields 14, 15)
-        }
         Thread.sleep(forTimeInterval: 0.5)
-        let before = try cpuTicks()
+        let before = ProcessUsage.cpuTicks(p.pid)
         Thread.sleep(forTimeInterval: 3)
-        let used = try cpuTicks() - before
+        let used = ProcessUsage.cpuTicks(p.pid) - before
         XCTAssertLessThanOrEqual(used, 2, "an idle static scene used \(used) CPU ticks in 3 s")
         assertCleanStop(p)
     }

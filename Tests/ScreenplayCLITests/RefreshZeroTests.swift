@@ -6,21 +6,14 @@ import XCTest
 /// callbacks with the 60 Hz fallback: no division by zero, no busy loop. The
 /// CPU the same shader costs there stays within 1.5x of a 60 Hz output.
 final class RefreshZeroTests: XCTestCase {
-    private func cpuTicks(_ pid: Int32) -> Int {
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        guard let close = stat.range(of: ")") else { return 0 }
-        let f = stat[close.upperBound...].split(separator: " ")
-        return (Int(f[11]) ?? 0) + (Int(f[12]) ?? 0)
-    }
-
     /// CPU ticks of `present shader` over `seconds` after the first frames, and the frames line seen.
     private func measure(environment: [String: String], output: String, frag: String, seconds: Double) throws -> (ticks: Int, frames: [StatsEvent]) {
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         XCTAssertNotNil(p.waitForEvent { $0.event == "frames" && $0.output == output && $0.int("presented") > 0 }, p.stderr)
-        let before = cpuTicks(p.pid)
+        let before = ProcessUsage.cpuTicks(p.pid)
         let framesBefore = p.frames(for: output).count
         Thread.sleep(forTimeInterval: seconds)
-        let used = cpuTicks(p.pid) - before
+        let used = ProcessUsage.cpuTicks(p.pid) - before
         let frames = Array(p.frames(for: output).dropFirst(framesBefore))
         assertCleanStop(p)
         return (used, frames)

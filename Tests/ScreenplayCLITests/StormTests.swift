@@ -21,12 +21,8 @@ final class StormTests: XCTestCase {
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == "WL-2" }, p.stderr)
 
-        func fdCount() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(p.pid)/fd").count) ?? -1 }
-        func rssKiB() -> Int {
-            let status = (try? String(contentsOfFile: "/proc/\(p.pid)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
-        }
+        func fdCount() -> Int { ProcessUsage.openFileDescriptors(p.pid) }
+        func rssKiB() -> Int { ProcessUsage.residentKiB(p.pid) }
         // Warm-up cycle: first-use allocations (shader cache, EGL surfaces) are not leaks.
         let warm = try rig.addOutput()
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == warm }, p.stderr)

@@ -636,3 +636,30 @@ enum PidRegistry {
         unlink("\(rigPidDirectory)/\(pid)")
     }
 }
+
+/// The kernel's accounting of one process, for tests that check idle cost
+/// and leaks of the program under test.
+public enum ProcessUsage {
+    /// User + system CPU time in clock ticks (fields 14 and 15 of /proc/PID/stat).
+    public static func cpuTicks(_ pid: Int32) -> Int {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return 0 }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12 else { return 0 }
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
+    /// Open file descriptors, or -1 when the process is gone.
+    public static func openFileDescriptors(_ pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    /// Resident set size in KiB (VmRSS), or -1 when the process is gone.
+    public static func residentKiB(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return -1 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+}
