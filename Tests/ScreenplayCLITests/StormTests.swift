@@ -56,7 +56,6 @@ final class StormTests: XCTestCase {
         XCTAssertTrue(p.isRunning)
         XCTAssertFalse(p.stderr.contains("protocol error"), String(p.stderr.suffix(2000)))
         let image = try rig.capture(output: "WL-2")
-        XCTAssertGreaterThan(image.fraction(of: RGB(hex: 0x3f3f3f), tolerance: 2), -1)
         XCTAssertLessThan(image.fraction(of: RGB(hex: 0x3f3f3f), tolerance: 2), 0.01, "WL-2 lost its content")
         XCTAssertGreaterThan(image.pixel(x: 10, y: 10).r, 200, "the shader's colour on WL-2")
         XCTAssertEqual(fdCount(), fdsBefore, "file descriptors leaked over \(cycles) cycles")
