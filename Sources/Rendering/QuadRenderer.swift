@@ -43,7 +43,12 @@ package final class QuadRenderer {
                 precision mediump float;
                 uniform vec4 color;
                 varying vec2 uv;
-                void main() { gl_FragColor = vec4(color.rgb * color.a, color.a); }
+                // step(0, x) is 1 on every fragment, but llvmpipe cannot
+                // know that: a constant colour would take its whole-tile
+                // shortcuts, which lose tiles on the Wayland path and, in
+                // the linear path for BGRX buffers, scale the red channel
+                // (0x33 came out 0x0a in a 2560-px-wide window).
+                void main() { gl_FragColor = vec4(color.rgb * color.a, color.a) * step(0.0, gl_FragCoord.x); }
                 """,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer colour shader")
         try context.ensureCurrent()

@@ -44,16 +44,13 @@ public final class DrawingContext {
     public func clear(_ color: RGBColor) throws {
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
         // Mesa's software rasterizer keeps tiles that were only cleared (or
-        // covered by one opaque colour) as "clear" tiles, and its Wayland path
-        // can hand the compositor a buffer where they were never written:
-        // stale or white 64-px blocks (seen on weston and in the presenter
-        // console). Blending a fully transparent quad over the frame reads and
-        // writes every tile and leaves the cleared colour exactly as it is.
-        let all = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
-        try resources.quads().fill(all, color: color.rendering, on: target)
-        var transparent = color.rendering
-        transparent.alpha = 0
-        try resources.quads().fill(all, color: transparent, on: target)
+        // covered by one constant colour) as "clear" tiles, and its Wayland
+        // path can hand the compositor a buffer where they were never
+        // written: white or stale 64-px blocks (weston, the presenter
+        // console). A quad whose colour llvmpipe cannot prove constant (see
+        // QuadRenderer's colour shader) shades every tile for real.
+        try resources.quads().fill(
+            PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), color: color.rendering, on: target)
     }
 
     /// Fills a rectangle with `color`.
