@@ -201,6 +201,7 @@ public final class Scene {
         }
         layerSurface?.ackConfigure(serial)
         toplevel?.ackConfigure(serial)
+        if isFullscreenFallback, pending.width > 0, pending.height > 0 { checkFallbackSize(w, h) }
         let changed = (w, h) != size
         size = (w, h)
         let pixels = pixelSize(forLogical: size)
@@ -312,6 +313,26 @@ public final class Scene {
         }
         delegate.sceneDidUpdateScreen(self)
         setNeedsDisplay()
+    }
+
+    /// A fullscreen window should be exactly its screen's logical size. Not
+    /// every compositor sends `enter` (cage 0.1.4 never does), so the size is
+    /// the other tell: cage spans every window over all its outputs.
+    private func checkFallbackSize(_ width: Int, _ height: Int) {
+        guard !reportedMisplacement, let screen else { return }
+        let expected = (screen.info.logicalWidth, screen.info.logicalHeight)
+        guard expected.0 > 0, expected.1 > 0, (width, height) != expected else { return }
+        reportedMisplacement = true
+        let others = application.screens.filter { $0 !== screen }.map(\.name)
+        let spans = width > expected.0 || height > expected.1
+        let reason =
+            "the compositor made the fullscreen fallback window \(width)x\(height), not the screen's \(expected.0)x\(expected.1)"
+            + (spans && !others.isEmpty ? ", so it spans \(others.joined(separator: ", ")) as well" : "")
+        let fix =
+            spans
+            ? "give the compositor one output per app (cage: run with `-m last`), or use a compositor with wlr-layer-shell"
+            : "the content is drawn at the size given; use a compositor with wlr-layer-shell for exact placement"
+        application.report(SceneError(screen: screen.name, reason: reason, fix: fix))
     }
 
     private func surfaceOutputsChanged() {
