@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything Screenplay builds, tests and demos with, on Debian 12
 # with the Swift toolchain. Idempotent: installs only what is missing.
+# cage 0.1.4 will not start without Xwayland, hence xwayland.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
   libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxkbcommon-dev libpoppler-glib-dev
-  sway swaybg weston grim wtype
+  sway swaybg weston cage xwayland grim wtype
   fonts-dejavu-core
 )
 missing=()

@@ -77,6 +77,23 @@ extension XCTestCase {
         return e
     }
 
+    /// The test card as the viewer must see it: red, green, blue and white corner
+    /// blocks clockwise from the top left, and a one-pixel yellow border.
+    func assertTestCard(_ image: RigImage, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        let w = image.width, h = image.height
+        XCTAssertEqual(image.pixel(x: 3, y: 3), RGB(hex: 0xff0000), "\(label) top-left", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: w - 4, y: 3), RGB(hex: 0x00ff00), "\(label) top-right", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: 3, y: h - 4), RGB(hex: 0x0000ff), "\(label) bottom-left", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: w - 4, y: h - 4), RGB(hex: 0xffffff), "\(label) bottom-right", file: file, line: line)
+        // The border is exactly one device pixel: no blur, no off-by-one row.
+        XCTAssertEqual(image.pixel(x: w / 2, y: 0), RGB(hex: 0xffff00), "\(label) top border", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: w / 2, y: 1), RGB(hex: 0x202020), "\(label) inside top border", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: w / 2, y: h - 1), RGB(hex: 0xffff00), "\(label) bottom border", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: w / 2, y: h - 2), RGB(hex: 0x202020), "\(label) inside bottom border", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: 0, y: h / 3), RGB(hex: 0xffff00), "\(label) left border", file: file, line: line)
+        XCTAssertEqual(image.pixel(x: 1, y: h / 3), RGB(hex: 0x202020), "\(label) inside left border", file: file, line: line)
+    }
+
     /// Stops `process` with SIGTERM and asserts a clean exit 0.
     func assertCleanStop(_ process: RunningProcess, file: StaticString = #filePath, line: UInt = #line) {
         process.terminate()

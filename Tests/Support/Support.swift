@@ -97,6 +97,17 @@ struct RigUser: Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cached: RigUser?
 
+    /// Starts `argv` as this user with exactly `environment` (`env -i`), whatever
+    /// runuser or PAM would add, logging stderr to `logPath`.
+    func spawn(_ argv: [String], environment: [String: String], directory: String, logPath: String) throws -> ChildProcess {
+        let command =
+            ["/usr/bin/env", "-i"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + argv
+        let full = needsSwitch ? ["/usr/sbin/runuser", "-u", name, "--"] + command : command
+        return try ChildProcess(
+            path: full[0], args: Array(full.dropFirst()), environment: ["PATH": environment["PATH"] ?? "/usr/bin:/bin"],
+            directory: directory, stdinData: nil, keepStdinOpen: false, stderrPath: logPath)
+    }
+
     static func get() throws -> RigUser {
         lock.lock()
         defer { lock.unlock() }

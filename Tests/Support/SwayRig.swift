@@ -445,16 +445,9 @@ final class SwayInstance: @unchecked Sendable {
             "WLR_LIBINPUT_NO_DEVICES": "1",
         ]
         env.merge(backend) { $1 }
-        // `env -i` gives sway exactly this environment whatever runuser/PAM would add.
-        let swayCommand =
-            ["/usr/bin/env", "-i"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            + ["sway", "-c", configPath]
-        let command = user.needsSwitch ? ["/usr/sbin/runuser", "-u", user.name, "--"] + swayCommand : swayCommand
         let process: ChildProcess
         do {
-            process = try ChildProcess(
-                path: command[0], args: Array(command.dropFirst()), environment: ["PATH": env["PATH"]!],
-                directory: directory, stdinData: nil, keepStdinOpen: false, stderrPath: logPath)
+            process = try user.spawn(["sway", "-c", configPath], environment: env, directory: directory, logPath: logPath)
         } catch {
             RigFiles.remove(directory)
             throw error

@@ -12,30 +12,7 @@ import Glibc
 /// with `--debug` ("permission denied. Debug protocol must be enabled" otherwise), so
 /// the rig passes `--debug` and ``capture()`` runs `weston-screenshooter`, which saves a
 /// PNG of the whole desktop. grim does not work: weston has no wlr-screencopy.
-public final class WestonRig: @unchecked Sendable {
-    private let process: ChildProcess
-    private let directory: String
-    private let clientRuntimeDir: String
-    /// Absolute path of weston's Wayland socket.
-    public let waylandDisplay: String
-    /// weston's stdout/stderr log.
-    public let logPath: String
-    private let lock = NSLock()
-    private var stopped = false
-
-    private init(
-        process: ChildProcess, directory: String, clientRuntimeDir: String, waylandDisplay: String,
-        logPath: String
-    ) {
-        self.process = process
-        self.directory = directory
-        self.clientRuntimeDir = clientRuntimeDir
-        self.waylandDisplay = waylandDisplay
-        self.logPath = logPath
-    }
-
-    deinit { stop() }
-
+public final class WestonRig: CompositorRig, @unchecked Sendable {
     /// Starts weston and returns once its socket accepts connections and the desktop shell
     /// has been launched.
     /// - Parameters:
@@ -77,16 +54,8 @@ public final class WestonRig: @unchecked Sendable {
         let rig = WestonRig(
             process: process, directory: directory, clientRuntimeDir: clientRuntimeDir,
             waylandDisplay: socketPath, logPath: logPath)
-        let up = waitUntil(timeout: timeout) {
-            if process.waitForExit(timeout: 0) != nil { return true }
-            return socketAcceptsConnections(socketPath)
-                && RigFiles.tail(of: logPath, maxBytes: 1 << 20).contains("weston-desktop-shell")
-        }
-        guard up, process.waitForExit(timeout: 0) == nil else {
-            let exit = process.waitForExit(timeout: 0).map { "weston exited with status \($0)" } ?? "weston still running"
-            let log = RigFiles.tail(of: logPath)
-            rig.stop()
-            throw RigError("weston did not come up within \(timeout) s (\(exit)). Log:\n\(log)")
+        try rig.awaitReady("weston", timeout: timeout) {
+            socketAcceptsConnections(socketPath) && rig.log.contains("weston-desktop-shell")
         }
         return rig
     }
@@ -99,21 +68,6 @@ public final class WestonRig: @unchecked Sendable {
         default: return t
         }
     }
-
-    /// Environment for root clients: this process's environment plus `WAYLAND_DISPLAY`
-    /// and a root-owned `XDG_RUNTIME_DIR`.
-    public var clientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = waylandDisplay
-        env["XDG_RUNTIME_DIR"] = clientRuntimeDir
-        env["WAYLAND_SOCKET"] = nil
-        env["DISPLAY"] = nil
-        env["SWAYSOCK"] = nil
-        return env
-    }
-
-    /// The current contents of weston's log.
-    public var log: String { RigFiles.tail(of: logPath, maxBytes: 1 << 20) }
 
     /// Captures the whole desktop (the single output, panel included) with
     /// `weston-screenshooter`. The image has the output's pixel size (logical size × scale).
@@ -130,17 +84,5 @@ public final class WestonRig: @unchecked Sendable {
                 "weston-screenshooter failed (status \(result.status)): \(result.stdout)\(result.stderr)")
         }
         return try RigImage(contentsOf: scratch + "/" + png)
-    }
-
-    /// Stops weston and its helper clients and removes temp files. Idempotent.
-    public func stop() {
-        lock.lock()
-        let already = stopped
-        stopped = true
-        lock.unlock()
-        if already { return }
-        // Weston first: killed shell clients would only be respawned by it.
-        process.terminateTree(grace: 3)
-        RigFiles.remove(directory)
     }
 }

@@ -1,0 +1,75 @@
+// Headless cage 0.1.4: the kiosk compositor signage boxes run. No layer shell, so
+// Screenplay's scenes are fullscreen windows there; every toplevel is made to span
+// the output layout. cage refuses root, like sway, so it runs as the rig user.
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A headless cage with `outputs` outputs (HEADLESS-1...), optionally rotated.
+///
+/// cage needs an application to run and exits when it does; the rig gives it
+/// `sleep`, so Screenplay connects as a second client, as it would next to a
+/// kiosk app. Pixels come from grim (cage offers wlr-screencopy).
+public final class CageRig: CompositorRig, @unchecked Sendable {
+    /// Starts cage and returns once its socket accepts connections.
+    /// - Parameters:
+    ///   - outputs: number of headless outputs (1280x720 each, cage's default mode).
+    ///   - quarterTurns: how many times cage rotates its outputs by 90° clockwise (`-r`).
+    public static func start(outputs: Int = 1, quarterTurns: Int = 0, timeout: TimeInterval = 10) throws -> CageRig {
+        try prepareX11SocketDirectory()
+        let user = try RigUser.get()
+        let directory = try RigFiles.makeTempDirectory(label: "cage")
+        let runtimeDir = directory + "/runtime"
+        let clientRuntimeDir = directory + "/client-runtime"
+        let logPath = directory + "/cage.log"
+        let process: ChildProcess
+        do {
+            try RigFiles.makeDirectory(runtimeDir, mode: 0o700, owner: (user.uid, user.gid))
+            try RigFiles.makeDirectory(clientRuntimeDir, mode: 0o700)
+            let env = [
+                "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": runtimeDir, "XDG_RUNTIME_DIR": runtimeDir,
+                "WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs)", "WLR_RENDERER": "pixman",
+                "WLR_LIBINPUT_NO_DEVICES": "1",
+            ]
+            process = try user.spawn(
+                ["cage", "-d"] + Array(repeating: "-r", count: quarterTurns % 4) + ["--", "sleep", "86400"],
+                environment: env, directory: directory, logPath: logPath)
+        } catch {
+            RigFiles.remove(directory)
+            throw error
+        }
+        let rig = CageRig(
+            process: process, directory: directory, clientRuntimeDir: clientRuntimeDir,
+            waylandDisplay: runtimeDir + "/wayland-0", logPath: logPath, descendantsFirst: user.needsSwitch)
+        try rig.awaitReady("cage", timeout: timeout) { socketAcceptsConnections(rig.waylandDisplay) }
+        return rig
+    }
+
+    /// cage 0.1.4 will not start without Xwayland, and wlroots refuses an X11 socket
+    /// directory owned by anyone but root or itself. A Debian system makes it at boot
+    /// (tmpfiles.d/x11.conf: root, 1777); a bare CI container has none, so make it the same way.
+    private static func prepareX11SocketDirectory() throws {
+        let path = "/tmp/.X11-unix"
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard geteuid() == 0 else { return }  // cage, running as us, makes its own
+            try RigFiles.makeDirectory(path, mode: 0o1777)
+            chmod(path, 0o1777)
+            return
+        }
+        let user = try RigUser.get()
+        guard info.st_uid == 0 || info.st_uid == user.uid else {
+            throw RigError(
+                "\(path) belongs to uid \(info.st_uid), so cage's Xwayland (run as \(user.name)) refuses it "
+                    + "and cage exits. Fix: `chown root:root \(path) && chmod 1777 \(path)` (what tmpfiles.d/x11.conf does).")
+        }
+    }
+
+    /// Captures one output with grim, at the output's pixel size (rotated outputs come
+    /// out rotated, as the viewer sees them).
+    public func capture(output: String = "HEADLESS-1") throws -> RigImage {
+        try captureWithGrim(output: output, environment: clientEnvironment, scratch: directory)
+    }
+}
