@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs everything Screenplay builds, tests and demos with, on Debian 12
 # with the Swift toolchain. Idempotent: installs only what is missing.
-# cage 0.1.4 will not start without Xwayland, hence xwayland.
+# cage 0.1.4 will not start without Xwayland, hence xwayland; mutter and
+# KWin run in their own D-Bus session, hence dbus-daemon.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
   libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxkbcommon-dev libpoppler-glib-dev
   sway swaybg weston cage xwayland grim wtype
+  mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core
 )
 missing=()

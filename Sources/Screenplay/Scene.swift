@@ -63,6 +63,14 @@ public final class Scene {
     public private(set) var size: (width: Int, height: Int) = (0, 0)
     /// Size of the buffer drawn into, in device pixels.
     public private(set) var pixelSize: (width: Int, height: Int) = (0, 0)
+    /// Device pixels per logical pixel of the buffer (UIKit's
+    /// `contentScaleFactor`): the fractional scale where the compositor
+    /// offers `wp_fractional_scale_v1` (1.5 is 180/120), else the screen's
+    /// integer scale.
+    public var contentScale: Double {
+        if let scale120 = fractional?.scale120 { return Double(scale120) / 120 }
+        return Double(bufferScale)
+    }
     public private(set) var isConnected = false
     /// How many frames reached the compositor's presentation feedback.
     public private(set) var presentedFrames = 0

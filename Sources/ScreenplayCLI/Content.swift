@@ -61,7 +61,8 @@ final class ContentDelegate: SceneDelegate {
         stats?.write([
             "event": "connect", "output": statsLabel(scene), "width": scene.pixelSize.width,
             "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
-            "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
+            "content_scale": scene.contentScale, "logical_width": scene.size.width,
+            "logical_height": scene.size.height, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
         ])
         if case .shader = kind { scene.displayLink.isPaused = false }
         if continuous { scene.displayLink.isPaused = false }
@@ -138,6 +139,8 @@ final class ContentDelegate: SceneDelegate {
         stats?.write([
             "event": "configure", "output": statsLabel(scene), "width": scene.pixelSize.width,
             "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
+            "content_scale": scene.contentScale, "logical_width": scene.size.width,
+            "logical_height": scene.size.height,
         ])
     }
 

@@ -94,6 +94,14 @@ extension XCTestCase {
         XCTAssertEqual(image.pixel(x: 1, y: h / 3), RGB(hex: 0x202020), "\(label) inside left border", file: file, line: line)
     }
 
+    /// Writes a fragment shader for this test; it is removed at teardown.
+    func temporaryShader(_ name: String, _ source: String) throws -> String {
+        let path = NSTemporaryDirectory() + "\(name)-\(getpid()).frag"
+        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
     /// Stops `process` with SIGTERM and asserts a clean exit 0.
     func assertCleanStop(_ process: RunningProcess, file: StaticString = #filePath, line: UInt = #line) {
         process.terminate()

@@ -19,10 +19,7 @@ final class CageTests: XCTestCase {
     /// 60 Hz by frame callbacks, and is gone after a clean exit.
     func testShaderFillsTheOutputAtItsRefresh() throws {
         let rig = try startCage()
-        let frag = NSTemporaryDirectory() + "cage-\(getpid()).frag"
-        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, p.y / iResolution.y, 0.5, 1.0); }"
-            .write(toFile: frag, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: frag) }
+        let frag = try temporaryShader("cage", "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, p.y / iResolution.y, 0.5, 1.0); }")
         let p = try CLI.start(["present", "--all", frag, "--stats", "-"], environment: rig.clientEnvironment)
         let connect = p.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.int("width"), 1280, p.stderr)

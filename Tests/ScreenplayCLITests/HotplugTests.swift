@@ -40,10 +40,7 @@ final class HiddenOutputTests: XCTestCase {
         addTeardownBlock { rig.stop() }
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "WL-1"
-        let frag = NSTemporaryDirectory() + "hidden-\(getpid()).frag"
-        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), 0.2, 0.4, 1.0); }"
-            .write(toFile: frag, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: frag) }
+        let frag = try temporaryShader("hidden", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), 0.2, 0.4, 1.0); }")
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         XCTAssertNotNil(p.waitForEvent { $0.event == "frames" && $0.output == "WL-2" && $0.int("presented") > 0 }, p.stderr)
 

@@ -20,10 +20,7 @@ final class RefreshZeroTests: XCTestCase {
     }
 
     func testRefreshZeroCostsAboutWhatSixtyHertzCosts() throws {
-        let frag = NSTemporaryDirectory() + "refresh0-\(getpid()).frag"
-        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(p / iResolution.xy, 0.5 + 0.5 * sin(iTime), 1.0); }"
-            .write(toFile: frag, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: frag) }
+        let frag = try temporaryShader("refresh0", "void mainImage(out vec4 c, in vec2 p) { c = vec4(p / iResolution.xy, 0.5 + 0.5 * sin(iTime), 1.0); }")
 
         let nested = try NestedSwayRig.start(outputs: 2)
         var nestedEnv = nested.clientEnvironment

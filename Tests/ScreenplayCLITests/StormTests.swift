@@ -14,10 +14,7 @@ final class StormTests: XCTestCase {
         addTeardownBlock { rig.stop() }
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "WL-1"
-        let frag = NSTemporaryDirectory() + "storm-\(getpid()).frag"
-        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.9, 0.5 + 0.4 * sin(iTime * 3.0), 0.1, 1.0); }"
-            .write(toFile: frag, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: frag) }
+        let frag = try temporaryShader("storm", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.9, 0.5 + 0.4 * sin(iTime * 3.0), 0.1, 1.0); }")
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == "WL-2" }, p.stderr)
 

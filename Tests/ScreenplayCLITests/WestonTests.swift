@@ -43,10 +43,7 @@ final class WestonTests: XCTestCase {
     /// output, counted from wp_presentation.
     func testThirtyFramesPerSecondCountedFromPresentationFeedback() throws {
         let rig = try startWeston(width: 640, height: 480)
-        let frag = NSTemporaryDirectory() + "weston-\(getpid()).frag"
-        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, 0.5 + 0.5 * sin(iTime), 0.0, 1.0); }"
-            .write(toFile: frag, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: frag) }
+        let frag = try temporaryShader("weston", "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, 0.5 + 0.5 * sin(iTime), 0.0, 1.0); }")
         let p = try CLI.start(["present", "--all", frag, "--fps", "30", "--stats", "-"], environment: rig.clientEnvironment)
         XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "headless").count >= 5 }, p.stderr)
         let windows = p.frames(for: "headless").dropFirst(2)

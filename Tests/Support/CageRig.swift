@@ -20,31 +20,19 @@ public final class CageRig: CompositorRig, @unchecked Sendable {
     public static func start(outputs: Int = 1, quarterTurns: Int = 0, timeout: TimeInterval = 10) throws -> CageRig {
         try prepareX11SocketDirectory()
         let user = try RigUser.get()
-        let directory = try RigFiles.makeTempDirectory(label: "cage")
-        let runtimeDir = directory + "/runtime"
-        let clientRuntimeDir = directory + "/client-runtime"
-        let logPath = directory + "/cage.log"
-        let process: ChildProcess
-        do {
-            try RigFiles.makeDirectory(runtimeDir, mode: 0o700, owner: (user.uid, user.gid))
-            try RigFiles.makeDirectory(clientRuntimeDir, mode: 0o700)
-            let env = [
-                "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": runtimeDir, "XDG_RUNTIME_DIR": runtimeDir,
+        return try launch(
+            "cage", socket: "wayland-0", runtimeOwner: (user.uid, user.gid), descendantsFirst: user.needsSwitch,
+            timeout: timeout
+        ) { layout in
+            var env = layout.environment
+            env.merge([
                 "WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs)", "WLR_RENDERER": "pixman",
                 "WLR_LIBINPUT_NO_DEVICES": "1",
-            ]
-            process = try user.spawn(
+            ]) { $1 }
+            return try user.spawn(
                 ["cage", "-d"] + Array(repeating: "-r", count: quarterTurns % 4) + ["--", "sleep", "86400"],
-                environment: env, directory: directory, logPath: logPath)
-        } catch {
-            RigFiles.remove(directory)
-            throw error
+                environment: env, directory: layout.directory, logPath: layout.logPath)
         }
-        let rig = CageRig(
-            process: process, directory: directory, clientRuntimeDir: clientRuntimeDir,
-            waylandDisplay: runtimeDir + "/wayland-0", logPath: logPath, descendantsFirst: user.needsSwitch)
-        try rig.awaitReady("cage", timeout: timeout) { socketAcceptsConnections(rig.waylandDisplay) }
-        return rig
     }
 
     /// cage 0.1.4 will not start without Xwayland, and wlroots refuses an X11 socket

@@ -2,6 +2,10 @@
 // a socket root clients reach, a log, and an idempotent stop.
 public import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A compositor process the rig started, with its temp directory and socket.
 public class CompositorRig: @unchecked Sendable {
     let process: ChildProcess
@@ -17,7 +21,7 @@ public class CompositorRig: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    init(
+    required init(
         process: ChildProcess, directory: String, clientRuntimeDir: String, waylandDisplay: String, logPath: String,
         descendantsFirst: Bool = false
     ) {
@@ -45,6 +49,50 @@ public class CompositorRig: @unchecked Sendable {
 
     /// The current contents of the compositor's log.
     public var log: String { RigFiles.tail(of: logPath, maxBytes: 1 << 20) }
+
+    /// Where one compositor run keeps its files, all under one temp directory.
+    struct Layout {
+        let directory: String
+        /// The compositor's `XDG_RUNTIME_DIR` (and `HOME`).
+        let runtimeDir: String
+        /// A root-owned `XDG_RUNTIME_DIR` for the clients under test.
+        let clientRuntimeDir: String
+        let logPath: String
+        /// The environment a compositor gets: nothing of the test process's.
+        var environment: [String: String] {
+            ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": runtimeDir, "XDG_RUNTIME_DIR": runtimeDir]
+        }
+    }
+
+    /// Makes the directories, starts the compositor with `spawn`, and returns once
+    /// `ready` holds (or throws with the compositor's log).
+    /// - Parameters:
+    ///   - socket: the socket's name in the runtime directory.
+    ///   - runtimeOwner: owner of the runtime directory when the compositor runs as
+    ///     another user.
+    static func launch(
+        _ name: String, socket: String, runtimeOwner: (uid_t, gid_t)? = nil, descendantsFirst: Bool = false,
+        timeout: TimeInterval, spawn: (Layout) throws -> ChildProcess, ready: (CompositorRig) -> Bool = { _ in true }
+    ) throws -> Self {
+        let directory = try RigFiles.makeTempDirectory(label: name)
+        let layout = Layout(
+            directory: directory, runtimeDir: directory + "/runtime", clientRuntimeDir: directory + "/client-runtime",
+            logPath: directory + "/\(name).log")
+        let process: ChildProcess
+        do {
+            try RigFiles.makeDirectory(layout.runtimeDir, mode: 0o700, owner: runtimeOwner)
+            try RigFiles.makeDirectory(layout.clientRuntimeDir, mode: 0o700)
+            process = try spawn(layout)
+        } catch {
+            RigFiles.remove(directory)
+            throw error
+        }
+        let rig = Self(
+            process: process, directory: directory, clientRuntimeDir: layout.clientRuntimeDir,
+            waylandDisplay: layout.runtimeDir + "/" + socket, logPath: layout.logPath, descendantsFirst: descendantsFirst)
+        try rig.awaitReady(name, timeout: timeout) { socketAcceptsConnections(rig.waylandDisplay) && ready(rig) }
+        return rig
+    }
 
     /// Waits until `ready` holds; on timeout or an early exit, stops the compositor and
     /// throws an error carrying its log.

@@ -25,39 +25,19 @@ public final class WestonRig: CompositorRig, @unchecked Sendable {
         width: Int = 1280, height: Int = 720, transform: String = "normal", scale: Int = 1,
         timeout: TimeInterval = 10
     ) throws -> WestonRig {
-        let directory = try RigFiles.makeTempDirectory(label: "weston")
-        let runtimeDir = directory + "/runtime"
-        let clientRuntimeDir = directory + "/client-runtime"
-        let logPath = directory + "/weston.log"
-        let socketName = "screenplay-rig-weston"
-        let process: ChildProcess
-        do {
-            try RigFiles.makeDirectory(runtimeDir, mode: 0o700)
-            try RigFiles.makeDirectory(clientRuntimeDir, mode: 0o700)
-            let env = [
-                "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": runtimeDir, "XDG_RUNTIME_DIR": runtimeDir,
-            ]
-            process = try ChildProcess(
+        try launch("weston", socket: "screenplay-rig-weston", timeout: timeout) { layout in
+            try ChildProcess(
                 path: "weston",
                 args: [
                     "--backend=headless-backend.so", "--use-pixman", "--width=\(width)", "--height=\(height)",
-                    "--transform=\(westonTransform(transform))", "--scale=\(scale)", "--socket=\(socketName)",
+                    "--transform=\(westonTransform(transform))", "--scale=\(scale)", "--socket=screenplay-rig-weston",
                     "--idle-time=0", "--no-config", "--debug",
                 ],
-                environment: env, directory: directory, stdinData: nil, keepStdinOpen: false,
-                stderrPath: logPath)
-        } catch {
-            RigFiles.remove(directory)
-            throw error
+                environment: layout.environment, directory: layout.directory, stdinData: nil, keepStdinOpen: false,
+                stderrPath: layout.logPath)
+        } ready: { rig in
+            rig.log.contains("weston-desktop-shell")
         }
-        let socketPath = runtimeDir + "/" + socketName
-        let rig = WestonRig(
-            process: process, directory: directory, clientRuntimeDir: clientRuntimeDir,
-            waylandDisplay: socketPath, logPath: logPath)
-        try rig.awaitReady("weston", timeout: timeout) {
-            socketAcceptsConnections(socketPath) && rig.log.contains("weston-desktop-shell")
-        }
-        return rig
     }
 
     /// Weston names transforms `rotate-90`, `flipped-rotate-90`; accept sway's names too.

@@ -1,0 +1,36 @@
+// Headless KWin 5.27 (`--virtual`): KDE's compositor, with wlr-layer-shell and the only
+// compositor here that offers wp_fractional_scale_v1. Its screenshot D-Bus API did not
+// answer on the virtual backend here, so the tests check the protocol, not pixels.
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A headless KWin with `outputs` virtual outputs (Virtual-0, ...) at one scale.
+public final class KWinRig: CompositorRig, @unchecked Sendable {
+    /// Starts KWin in its own D-Bus session and returns once its socket accepts connections.
+    /// - Parameters:
+    ///   - scale: output scale, fractional allowed (1.5 announces wl_output scale 2 and
+    ///     a preferred fractional scale of 180/120).
+    public static func start(
+        outputs: Int = 1, width: Int = 1280, height: Int = 720, scale: Double = 1, timeout: TimeInterval = 20
+    ) throws -> KWinRig {
+        try launch("kwin", socket: "screenplay-rig-kwin", timeout: timeout) { layout in
+            // Debian ships kwin_wayland with file capabilities (cap_sys_resource), and a
+            // container that may not grant them refuses to exec it ("Operation not
+            // permitted"). A copy carries no capabilities, and KWin does not need them.
+            let binary = layout.directory + "/kwin_wayland"
+            try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: binary)
+            return try ChildProcess(
+                path: "dbus-run-session",
+                args: [
+                    "--", binary, "--virtual", "--width", "\(width)", "--height", "\(height)", "--scale", "\(scale)",
+                    "--output-count", "\(outputs)", "--socket", "screenplay-rig-kwin", "--no-lockscreen",
+                    "--no-global-shortcuts",
+                ],
+                environment: layout.environment, directory: layout.directory, stdinData: nil, keepStdinOpen: false,
+                stderrPath: layout.logPath)
+        }
+    }
+}
