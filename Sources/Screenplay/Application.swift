@@ -18,6 +18,11 @@ public struct ApplicationOptions: Sendable {
     /// Highest wl_output / xdg-output versions to bind (tests bind lower ones).
     public var maxOutputVersion: UInt32 = 4
     public var maxXdgOutputVersion: UInt32 = 3
+    /// Highest zwlr_layer_shell_v1 version to bind. 0 makes external scenes
+    /// fullscreen windows even where layer shell is offered, as on GNOME:
+    /// window capture tools can record them and window rules apply, but
+    /// they may take focus.
+    public var maxLayerShellVersion: UInt32 = 4
 
     public init() {}
 }
@@ -80,6 +85,7 @@ public final class Application {
         var limits = Compositor.VersionLimits()
         limits.output = options.maxOutputVersion
         limits.xdgOutputManager = options.maxXdgOutputVersion
+        limits.layerShell = options.maxLayerShellVersion
         compositor = Compositor(connection: connection, limits: limits)
         compositor.onOutputReady = { [weak self] in self?.outputReady($0) }
         compositor.onOutputChanged = { [weak self] output, _ in self?.outputChanged(output) }
@@ -255,10 +261,13 @@ public final class Application {
     private func connectScene(for registration: SceneAccessoryRegistration, on screen: Screen) {
         if compositor.layerShell == nil && !warnedFallback {
             warnedFallback = true
+            let why =
+                options.maxLayerShellVersion == 0
+                ? "layer shell is turned off (fullscreen window asked for)"
+                : "the compositor has no zwlr_layer_shell_v1 (GNOME has none)"
             report(
                 SceneError(
-                    screen: nil,
-                    reason: "warning: the compositor has no zwlr_layer_shell_v1 (GNOME has none), so external scenes are fullscreen windows instead",
+                    screen: nil, reason: "warning: \(why), so external scenes are fullscreen windows instead",
                     fix: "they may take keyboard focus, show in task switchers, and the compositor may place them on another screen than asked"))
         }
         let configuration = registration.accessory.sceneConfiguration

@@ -411,6 +411,8 @@ public struct PresentCommand: CLICommand {
     public var framesPerSecond: Int?
     /// `--preview`
     public var preview = false
+    /// `--fullscreen-window`: no layer shell, as on GNOME.
+    public var fullscreenWindow = false
     /// `--stats`
     public var stats: StatsDestination?
     /// `--reconnect`
@@ -431,7 +433,7 @@ public struct PresentCommand: CLICommand {
     public static let abstract = "Show content on external outputs, paced to their refresh rate."
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
-        .flag("preview"), .value("stats"), .flag("reconnect"), .value("duration"),
+        .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
         .value("notes"), .value("password"), .flag("rehearse"),
     ]
     /// Supported content, for help and error messages.
@@ -464,6 +466,10 @@ public struct PresentCommand: CLICommand {
                                   output's refresh rate).
           --preview               Show the content in an ordinary window instead
                                   (to work without a second screen).
+          --fullscreen-window     Use fullscreen windows, not layer surfaces,
+                                  even where the compositor has layer shell (as
+                                  on GNOME): window capture tools can record
+                                  them; they may take focus.
           --stats FILE            Write JSON Lines to FILE ('-' for standard
                                   output): connect/disconnect, and once a second
                                   per scene the frames presented.
@@ -505,6 +511,13 @@ public struct PresentCommand: CLICommand {
             framesPerSecond = fps
         }
         preview = arguments.flag("preview")
+        fullscreenWindow = arguments.flag("fullscreen-window")
+        if fullscreenWindow, arguments.last("layer") != nil {
+            throw Self.usageError("--layer sets a layer surface's layer; --fullscreen-window uses no layer surface")
+        }
+        if fullscreenWindow, preview {
+            throw Self.usageError("--preview already shows an ordinary window; drop --fullscreen-window")
+        }
         stats = arguments.last("stats").map { $0 == "-" ? .standardOutput : .file($0) }
         reconnect = arguments.flag("reconnect")
         if let value = arguments.last("duration") {

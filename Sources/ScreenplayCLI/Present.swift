@@ -218,6 +218,7 @@ extension PresentCommand {
         var options = ApplicationOptions()
         options.builtInPatterns = builtinPatterns
         options.presentOnAllScreens = includingBuiltIn
+        if fullscreenWindow { options.maxLayerShellVersion = 0 }
         if !outputPatterns.isEmpty {
             let command = self
             options.screenFilter = { command.matchesOutputPatterns($0) }

@@ -49,6 +49,8 @@ package final class Compositor {
     package struct VersionLimits: Sendable {
         package var output: UInt32 = 4
         package var xdgOutputManager: UInt32 = 3
+        /// 0 leaves layer shell unbound, as if the compositor had none.
+        package var layerShell: UInt32 = 4
         package init() {}
     }
     private let limits: VersionLimits
@@ -88,8 +90,8 @@ package final class Compositor {
             let manager = bind(registry, name, "zxdg_output_manager_v1", xdgOutputManagerVersion)
             xdgOutputManager = manager
             for output in outputs { output.attachXdgOutput(manager: manager, managerVersion: xdgOutputManagerVersion) }
-        case "zwlr_layer_shell_v1":
-            layerShellVersion = min(version, 4)
+        case "zwlr_layer_shell_v1" where limits.layerShell > 0:
+            layerShellVersion = min(version, limits.layerShell, 4)
             layerShell = bind(registry, name, "zwlr_layer_shell_v1", layerShellVersion)
         case "xdg_wm_base":
             let base = bind(registry, name, "xdg_wm_base", min(version, 3))
