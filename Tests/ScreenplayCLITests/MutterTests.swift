@@ -54,4 +54,15 @@ final class MutterTests: XCTestCase {
         for w in windows.dropFirst() { XCTAssertEqual(w.int("presented"), 0, "idle after the first frame") }
         assertCleanStop(p)
     }
+
+    /// Issue 4 (1): `screenplay doctor` on GNOME explains the fallback.
+    func testDoctorExplainsTheFallback() throws {
+        let rig = try startMutter([OutputMode(width: 1280, height: 720)])
+        let r = try CLI.run(["doctor"], environment: rig.clientEnvironment)
+        let line = r.stdout.components(separatedBy: "\n").first { $0.contains("zwlr_layer_shell_v1") }
+        XCTAssertNotNil(line, r.stdout)
+        XCTAssertTrue(line?.contains("fall back to fullscreen windows") == true, r.stdout)
+        XCTAssertTrue(line?.contains("may take keyboard focus") == true, r.stdout)
+        XCTAssertTrue(r.stdout.contains("wp_presentation"), "mutter's presentation-time is listed: \(r.stdout)")
+    }
 }
