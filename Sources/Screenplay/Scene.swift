@@ -335,7 +335,7 @@ public final class Scene {
         let spans = width > expected.0 || height > expected.1
         let reason =
             "the compositor made the fullscreen fallback window \(width)x\(height), not the screen's \(expected.0)x\(expected.1)"
-            + (spans && !others.isEmpty ? ", so it spans \(others.joined(separator: ", ")) as well" : "")
+            + (spans && !others.isEmpty ? ", so it spills onto other screens (\(others.joined(separator: ", ")))" : "")
         let fix =
             spans
             ? "give the compositor one output per app (cage: run with `-m last`), or use a compositor with wlr-layer-shell"

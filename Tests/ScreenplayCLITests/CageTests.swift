@@ -97,7 +97,7 @@ final class CageTests: XCTestCase {
         let connect = p.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.output, "HEADLESS-2", p.stderr)
         let reported = waitUntil(timeout: 5) {
-            p.stderr.contains("screen HEADLESS-2: the compositor made the fullscreen fallback window 2560x720, not the screen's 1280x720, so it spans HEADLESS-1 as well")
+            p.stderr.contains("screen HEADLESS-2: the compositor made the fullscreen fallback window 2560x720, not the screen's 1280x720, so it spills onto other screens (HEADLESS-1)")
         }
         XCTAssertTrue(reported, p.stderr)
         XCTAssertTrue(p.stderr.contains("cage: run with `-m last`"), "the report names the fix: \(p.stderr)")
