@@ -25,13 +25,20 @@ public final class DisplayLink {
     /// Frames per second to draw at; 0 means every refresh. 30 on a 60 Hz
     /// output draws every other refresh.
     public var preferredFramesPerSecond: Int = 0 {
-        didSet { cadence.setPreferredFramesPerSecond(max(0, preferredFramesPerSecond)) }
+        didSet {
+            cadence.setPreferredFramesPerSecond(max(0, preferredFramesPerSecond))
+            stall.setRefresh(ns: stallPeriodNs)
+        }
     }
     /// Whether the link is stopped. Unpausing asks for the next frame.
     public var isPaused = true {
         didSet {
             guard oldValue != isPaused else { return }
-            if !isPaused { cadence.reset(); scene?.linkResumed() }
+            if !isPaused {
+                cadence.reset()
+                stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
+                scene?.linkResumed()
+            }
         }
     }
     /// Called after the duration changes (new output, new mode).
@@ -73,6 +80,7 @@ public final class DisplayLink {
         let changed = next.durationNs != refresh.durationNs
         refresh = next
         cadence.setRefresh(ns: next.durationNs)
+        stall.setRefresh(ns: stallPeriodNs)
         if changed { onDurationChange?(duration) }
     }
 
@@ -112,6 +120,37 @@ public final class DisplayLink {
 
     func frameShown(nowNs: UInt64) {
         callbackHistory.presented(timestampNs: nowNs, refreshNs: 0, sequence: nil)
+        pendingResume = stall.frameCallback(atNs: nowNs) == .resumed || pendingResume
+    }
+
+    private var stall = StallDetector(refreshNs: 16_666_667, startNs: 0)
+    /// The time between frames the link asks for: a refresh, or longer with
+    /// `preferredFramesPerSecond`, so 1 fps content is not taken for a stall.
+    private var stallPeriodNs: Int64 {
+        guard preferredFramesPerSecond > 0 else { return refresh.durationNs }
+        return max(refresh.durationNs, 1_000_000_000 / Int64(preferredFramesPerSecond))
+    }
+    private var pendingResume = false
+
+    /// Whether the output stopped showing this link's frames: a running link
+    /// whose frame callbacks have been silent for max(4 refreshes, 250 ms),
+    /// as when the output is hidden, switched off or no longer repainted.
+    /// Returns ``StallEvent/stalled`` once per silence and
+    /// ``StallEvent/resumed`` once frames come back; nil otherwise. Nothing
+    /// waits on the silence (other scenes and the event loop go on); poll
+    /// this from a timer you already have, e.g. to tell a monitoring system.
+    public func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
+        if pendingResume {
+            pendingResume = false
+            return .resumed
+        }
+        guard !isPaused else { return nil }
+        return stall.poll(nowNs: nowNs)
+    }
+
+    /// How long the link's frame callbacks have been silent, while stalled.
+    public func stalledDuration(nowNs: UInt64 = monotonicNanoseconds()) -> Double? {
+        stall.stalledDurationNs(nowNs: nowNs).map { Double($0) / 1e9 }
     }
 
     /// Where frame counts come from: `presentation` (wp_presentation

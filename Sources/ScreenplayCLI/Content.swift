@@ -93,6 +93,17 @@ final class ContentDelegate: SceneDelegate {
             "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
             "intervals_us": newIntervalsMicroseconds(scene.displayLink),
         ])
+        // For unattended screens: say when an output stops showing frames
+        // (hidden, switched off) and when it shows them again.
+        switch scene.displayLink.checkStall(nowNs: now) {
+        case .stalled:
+            let silent = scene.displayLink.stalledDuration(nowNs: now) ?? 0
+            stats?.write(["event": "stalled", "output": statsLabel(scene), "silent_ms": Int(silent * 1000)])
+        case .resumed:
+            stats?.write(["event": "resumed", "output": statsLabel(scene)])
+        case nil:
+            break
+        }
         if case .testCard = kind {
             let frames = scene.presentedFrames - lastPresented
             let seconds = Double(now - lastTick) / 1e9

@@ -51,6 +51,9 @@ final class HiddenOutputTests: XCTestCase {
             let recent = p.frames(for: "WL-2").dropFirst(hiddenSince + 1)
             return recent.count >= 2 && recent.suffix(2).allSatisfy { $0.int("presented") == 0 }
         }, "WL-2's frames should stop while hidden: \(p.frames(for: "WL-2").map { $0.int("presented") })")
+        let stalled = p.waitForEvent(timeout: 5) { $0.event == "stalled" && $0.output == "WL-2" }
+        XCTAssertNotNil(stalled, "a stats line says WL-2 stopped showing frames")
+        XCTAssertGreaterThanOrEqual(stalled?.int("silent_ms") ?? 0, 250)
         let visibleNow = p.frames(for: "WL-3").count
         XCTAssertTrue(waitUntil(timeout: 5) { p.frames(for: "WL-3").count >= visibleNow + 2 })
         XCTAssertTrue(p.frames(for: "WL-3").suffix(2).allSatisfy { $0.int("presented") > 20 },
@@ -61,6 +64,20 @@ final class HiddenOutputTests: XCTestCase {
         let shownAt = p.frames(for: "WL-2").count
         XCTAssertTrue(waitUntil(timeout: 8) { p.frames(for: "WL-2").dropFirst(shownAt).contains { $0.int("presented") > 0 } },
                       "WL-2 resumes when shown")
+        XCTAssertNotNil(p.waitForEvent(timeout: 5) { $0.event == "resumed" && $0.output == "WL-2" }, "and says so")
+        XCTAssertFalse(p.statsEvents.contains { $0.event == "stalled" && $0.output != "WL-2" }, "only WL-2 stalled")
+        assertCleanStop(p)
+    }
+
+    /// Content drawn at 2 fps on purpose is silent for 500 ms between
+    /// frames: that is not a stall.
+    func testLowFrameRateIsNoStall() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
+        let frag = try temporaryShader("slow", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), 0.2, 0.4, 1.0); }")
+        let p = try CLI.start(["present", frag, "--fps", "2", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 8) { p.frames(for: "HEADLESS-2").count >= 4 }, p.stderr)
+        XCTAssertTrue(p.frames(for: "HEADLESS-2").dropFirst().allSatisfy { $0.int("presented") >= 1 })
+        XCTAssertFalse(p.statsEvents.contains { $0.event == "stalled" }, "\(p.statsEvents.map { $0.raw })")
         assertCleanStop(p)
     }
 }
