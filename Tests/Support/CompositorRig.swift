@@ -1,6 +1,6 @@
-// What the weston and cage rigs share: one compositor process in a temp directory,
+// What the weston, cage, mutter and KWin rigs share: one compositor process in a temp directory,
 // a socket root clients reach, a log, and an idempotent stop.
-public import Foundation
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
