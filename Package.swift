@@ -74,7 +74,7 @@ let package = Package(
             exclude: ["protocols"]),
 
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
-        .testTarget(name: "DocumentsTests", dependencies: ["Documents"], swiftSettings: strict),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"], swiftSettings: strict),
         .testTarget(
             name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],

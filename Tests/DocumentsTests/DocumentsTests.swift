@@ -1,5 +1,6 @@
 import Documents
 import Foundation
+import TestSupport
 import XCTest
 
 /// PDF opening, rendering at exact sizes with black letterboxing, the
@@ -81,7 +82,7 @@ final class DocumentsTests: XCTestCase {
 
     func testEncryptedNeedsPassword() throws {
         let path = dir + "/locked.pdf"
-        try Data(EncryptedPDF.bytes).write(to: URL(fileURLWithPath: path))
+        try Data(TestPDF.encrypted).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try PDFDocument.open(path: path)) { error in
             XCTAssertEqual((error as? DocumentError)?.kind, .encrypted, "\(error)")
             XCTAssertTrue("\(error)".contains("--password"), "\(error)")
@@ -104,31 +105,5 @@ final class DocumentsTests: XCTestCase {
         // The text (page number and reason) is drawn: some pixels are light.
         let light = stride(from: 0, to: placeholder.count, by: 4).filter { placeholder[$0] > 200 }.count
         XCTAssertGreaterThan(light, 100)
-    }
-}
-
-/// A PDF whose trailer names a standard-security /Encrypt dictionary whose
-/// /U entry the empty password does not match: poppler asks for a password.
-enum EncryptedPDF {
-    static var bytes: [UInt8] {
-        let o = String(repeating: "1", count: 64)
-        let u = String(repeating: "2", count: 64)
-        var body = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        let objects = [
-            "<< /Type /Catalog /Pages 2 0 R >>",
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
-            "<< /Filter /Standard /V 1 /R 2 /O <\(o)> /U <\(u)> /P -4 >>",
-        ]
-        for (i, object) in objects.enumerated() {
-            offsets.append(body.utf8.count)
-            body += "\(i + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = body.utf8.count
-        body += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { body += String(format: "%010d 00000 n \n", offset) }
-        body += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Array(body.utf8)
     }
 }

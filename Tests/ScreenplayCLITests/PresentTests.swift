@@ -188,14 +188,13 @@ final class PresentTests: XCTestCase {
     }
 
     private func writeShader() throws -> String {
-        let path = NSTemporaryDirectory() + "screenplay-test-\(getpid()).frag"
-        try """
+        try temporaryShader(
+            "screenplay-test",
+            """
             void mainImage(out vec4 fragColor, in vec2 fragCoord) {
                 vec2 uv = fragCoord / iResolution.xy;
                 fragColor = vec4(uv.x, uv.y, 0.5 + 0.5 * sin(iTime), 1.0);
             }
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        return path
+            """)
     }
 }

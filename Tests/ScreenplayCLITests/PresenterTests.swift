@@ -196,7 +196,7 @@ final class PresenterTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("not a readable PDF"), bad.stderr)
 
         let locked = dir + "/locked.pdf"
-        try Data(Self.encryptedPDF).write(to: URL(fileURLWithPath: locked))
+        try Data(TestPDF.encrypted).write(to: URL(fileURLWithPath: locked))
         let enc = try CLI.run(["present", locked], environment: e)
         XCTAssertEqual(enc.status, 65, enc.stderr)
         XCTAssertTrue(enc.stderr.contains("encrypted") && enc.stderr.contains("--password"), enc.stderr)
@@ -281,27 +281,6 @@ final class PresenterTests: XCTestCase {
         // only catches a page rendered on demand after the key, not a slow compositor.
         XCTAssertLessThan(screen.median, 20, report)
         assertCleanStop(p)
-    }
-
-    /// A PDF naming a standard-security /Encrypt dictionary the empty password does not open.
-    static var encryptedPDF: [UInt8] {
-        let o = String(repeating: "1", count: 64), u = String(repeating: "2", count: 64)
-        var body = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        let objects = [
-            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
-            "<< /Filter /Standard /V 1 /R 2 /O <\(o)> /U <\(u)> /P -4 >>",
-        ]
-        for (i, object) in objects.enumerated() {
-            offsets.append(body.utf8.count)
-            body += "\(i + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = body.utf8.count
-        body += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { body += String(format: "%010d 00000 n \n", offset) }
-        body += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Array(body.utf8)
     }
 }
 
