@@ -133,7 +133,7 @@ public final class DisplayLink {
     private var pendingResume = false
 
     /// Whether the output stopped showing this link's frames: a running link
-    /// whose frame callbacks have been silent for max(4 refreshes, 250 ms),
+    /// whose frame callbacks have been silent for max(4 frame periods, 250 ms),
     /// as when the output is hidden, switched off or no longer repainted.
     /// Returns ``StallEvent/stalled`` once per silence and
     /// ``StallEvent/resumed`` once frames come back; nil otherwise. Nothing
