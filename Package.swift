@@ -73,17 +73,29 @@ let package = Package(
             name: "ScriptedCompositor", dependencies: ["CWaylandServer"], path: "Tests/ScriptedCompositor",
             exclude: ["protocols"]),
 
+        // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
+        // The scripted compositor counts: it runs in-process on libwayland-server.
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"], swiftSettings: strict),
         .testTarget(
-            name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],
+            name: "WaylandClientTests", dependencies: ["WaylandClient"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayTests", dependencies: ["Screenplay", "TestSupport", "ScriptedCompositor"],
+            name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Documents", "TestSupport"],
+            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI"],
             swiftSettings: strict),
+        // Integration tests: each starts headless compositors through the rig
+        // (minutes; the full `scripts/test.sh` runs them with the unit tests).
+        .testTarget(
+            name: "ScreenplayIntegrationTests", dependencies: ["Screenplay", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport"],
+            swiftSettings: strict),
+        // The rig's own tests: the compositors start, hot-plug and capture as promised.
+        .testTarget(name: "RigTests", dependencies: ["TestSupport"], swiftSettings: strict),
     ]
 )

@@ -3,7 +3,7 @@ import Screenplay
 import ScriptedCompositor
 import XCTest
 
-/// Issue 7 (4): protocol edge cases real compositors rarely produce on
+/// Protocol edge cases real compositors rarely produce on
 /// demand, produced by the scripted compositor (Tests/ScriptedCompositor) and
 /// met by Screenplay in process. Each ends in a defined behaviour: no crash,
 /// no protocol error, no lost connection, nothing on a wrong output.

@@ -13,7 +13,7 @@ final class MutterTests: XCTestCase {
         return rig
     }
 
-    /// Issue 4 (1, 7): the scene is a fullscreen window on the asked monitor
+    /// The scene is a fullscreen window on the asked monitor
     /// (no misplacement report), paced by presentation feedback to that
     /// monitor's refresh, and exits cleanly.
     func testFallbackLandsOnTheAskedMonitorAndPacesToItsRefresh() throws {
@@ -41,7 +41,7 @@ final class MutterTests: XCTestCase {
         XCTAssertNotNil(p.statsEvents.first { $0.event == "disconnect" && $0.output == "Meta-1" }, "disconnect reported")
     }
 
-    /// Issue 2 (idle) on GNOME: static content is presented once, then no
+    /// On GNOME, static content is presented once, then no
     /// frames at all.
     func testStaticContentPresentsOnceThenIdles() throws {
         let rig = try startMutter([OutputMode(width: 1280, height: 720)])
@@ -55,7 +55,7 @@ final class MutterTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 4 (1): `screenplay doctor` on GNOME explains the fallback.
+    /// `screenplay doctor` on GNOME explains the fallback.
     func testDoctorExplainsTheFallback() throws {
         let rig = try startMutter([OutputMode(width: 1280, height: 720)])
         let r = try CLI.run(["doctor"], environment: rig.clientEnvironment)

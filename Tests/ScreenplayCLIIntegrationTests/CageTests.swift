@@ -15,7 +15,7 @@ final class CageTests: XCTestCase {
         p.stderr.components(separatedBy: "no zwlr_layer_shell_v1").count - 1
     }
 
-    /// Issue 4 (1, 2, 7): animated content fills cage's output, is paced to its
+    /// Animated content fills cage's output, is paced to its
     /// 60 Hz by frame callbacks, and is gone after a clean exit.
     func testShaderFillsTheOutputAtItsRefresh() throws {
         let rig = try startCage()
@@ -55,7 +55,7 @@ final class CageTests: XCTestCase {
         XCTAssertTrue(gone, "the window must be gone from cage's output after exit")
     }
 
-    /// Issue 4 (1, 3, 7): static content on a cage output rotated by 90°
+    /// Static content on a cage output rotated by 90°
     /// (`cage -r`): the color fills it and the test card is upright.
     func testStaticContentIsUprightOnARotatedOutput() throws {
         let rig = try startCage(quarterTurns: 1)
@@ -86,7 +86,7 @@ final class CageTests: XCTestCase {
         assertCleanStop(card)
     }
 
-    /// Issue 4 (1): cage stretches every window over all its outputs and sends
+    /// cage stretches every window over all its outputs and sends
     /// no `enter`; the configure size tells, and Screenplay says so. The content
     /// still reaches the external output.
     func testWindowSpreadOverTwoOutputsIsReported() throws {

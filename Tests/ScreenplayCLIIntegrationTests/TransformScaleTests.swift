@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 4 (3, 4): upright content on every transform; exact pixels at
+/// Upright content on every transform; exact pixels at
 /// integer scales (no blur of a 1-px line).
 final class TransformScaleTests: XCTestCase {
     private func capture(_ rig: SwayRig, _ output: String) -> RigImage? {

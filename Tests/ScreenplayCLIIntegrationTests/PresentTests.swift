@@ -7,7 +7,7 @@ import XCTest
 final class PresentTests: XCTestCase {
     let orange = RGB(r: 0xff, g: 0x80, b: 0x00)
 
-    /// Issue 2 (10a): content on both external outputs edge to edge; the
+    /// Content on both external outputs edge to edge; the
     /// built-in output's pixels do not change.
     func testColorSpansExternalOutputsAndLeavesBuiltInAlone() throws {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720), .init(width: 1024, height: 768)])
@@ -28,7 +28,7 @@ final class PresentTests: XCTestCase {
         XCTAssertEqual(p.statsEvents.filter { $0.event == "disconnect" }.count, 2)
     }
 
-    /// Issue 3: --output restricts the screens, --all includes built-in
+    /// --output restricts the screens, --all includes built-in
     /// ones, --builtin marks them (here instead of SCREENPLAY_BUILTIN).
     func testOutputAllAndBuiltinOptions() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480), .init(width: 640, height: 480)])
@@ -55,7 +55,7 @@ final class PresentTests: XCTestCase {
         assertCleanStop(all)
     }
 
-    /// Issue 3: test-card corners as the viewer sees them, on a normal and a
+    /// Test-card corners as the viewer sees them, on a normal and a
     /// rotated output.
     func testTestCardCornersOnNormalAndRotatedOutputs() throws {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720), .init(width: 1280, height: 720)])
@@ -82,7 +82,7 @@ final class PresentTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 3: an image is fitted, aspect kept, letterboxed in black.
+    /// An image is fitted, aspect kept, letterboxed in black.
     func testImageIsFittedAndLetterboxed() throws {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
         let path = NSTemporaryDirectory() + "screenplay-fit-\(getpid()).png"
@@ -105,7 +105,7 @@ final class PresentTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 2 (10b, addition): an output added while running gets content.
+    /// An output added while running gets content.
     func testOutputAddedWhileRunningGetsContent() throws {
         let rig = try startSway([.init(width: 1280, height: 720)])
         let p = try CLI.start(["present", "color", "ff8000", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
@@ -118,7 +118,7 @@ final class PresentTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 2 (10c): 1920x1080@60 -> 1280x720@30 gives a 1280x720 buffer and
+    /// 1920x1080@60 -> 1280x720@30 gives a 1280x720 buffer and
     /// a display-link duration of about 33 ms.
     func testModeChangeResizesAndReKeys() throws {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1920, height: 1080, refreshHz: 60)])
@@ -141,7 +141,7 @@ final class PresentTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 2 (10e): preferredFramesPerSecond = 30 on a 60 Hz output.
+    /// `preferredFramesPerSecond` = 30 on a 60 Hz output.
     func testThirtyFramesPerSecondOnSixtyHertz() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480, refreshHz: 60)])
         let p = try CLI.start(["present", try writeShader(), "--fps", "30", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
@@ -156,7 +156,7 @@ final class PresentTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 2 (10d): a window moved from a 60 Hz to a 30 Hz output re-keys.
+    /// A window moved from a 60 Hz to a 30 Hz output re-keys.
     func testPreviewWindowMovedToThirtyHertzOutputReKeys() throws {
         let rig = try startSway([.init(width: 1280, height: 720, refreshHz: 60), .init(width: 1280, height: 720, refreshHz: 30)])
         try rig.focusOutput("HEADLESS-1")
@@ -173,7 +173,7 @@ final class PresentTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 2 (7) / issue 3 (2): static content is drawn once and then
+    /// Static content is drawn once and then
     /// costs no CPU: no frame callbacks, no timers beyond the stats line.
     func testStaticContentCostsNoCPUWhenIdle() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 1280, height: 720)])

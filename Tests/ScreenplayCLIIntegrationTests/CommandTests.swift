@@ -106,7 +106,7 @@ final class CommandTests: XCTestCase {
         environment["WAYLAND_DISPLAY"] = nil
         let r = try CLI.run(["demo", "--out", out], environment: environment, timeout: 60)
         XCTAssertEqual(r.status, 0, r.stderr)
-        // Issue 5 (8): the audience slide on the external output, the console on the built-in one.
+        // The audience slide on the external output, the console on the built-in one.
         let external = try RigImage(contentsOf: out + "/HEADLESS-2.png")
         let slideBlue = RGB(r: 0x1f, g: 0x4e, b: 0x9c)
         XCTAssertEqual(external.pixel(x: 5, y: 5), slideBlue, "slide 1's background fills the projector")

@@ -28,7 +28,7 @@ final class RecordingDelegate: SceneDelegate {
     }
 }
 
-/// Issue 2 (10f): registration semantics against a real compositor, in
+/// Registration semantics against a real compositor, in
 /// process: enable/disable, most recent wins, unregister hands back.
 final class RegistrationIntegrationTests: XCTestCase {
     @MainActor
@@ -79,7 +79,7 @@ final class RegistrationIntegrationTests: XCTestCase {
         XCTAssertTrue(app.scenes.isEmpty)
     }
 
-    /// Issue 4 (6): wl_output v2/v3 and xdg-output v1/v2 still give named,
+    /// `wl_output` v2/v3 and xdg-output v1/v2 still give named,
     /// complete screens.
     @MainActor
     func testOldProtocolVersionsStillDescribeScreens() async throws {

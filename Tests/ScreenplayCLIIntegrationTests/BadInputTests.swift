@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 7 (5): every input the CLI takes, broken: the documented exit code
+/// Every input the CLI takes, broken: the documented exit code
 /// and a one-line reason, no crash, no hang.
 final class BadInputTests: XCTestCase {
     private var dir = ""

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 4 (5): an output that reports refresh 0 (nested sway) paces by frame
+/// An output that reports refresh 0 (nested sway) paces by frame
 /// callbacks with the 60 Hz fallback: no division by zero, no busy loop. The
 /// CPU the same shader costs there stays within 1.5x of a 60 Hz output.
 final class RefreshZeroTests: XCTestCase {

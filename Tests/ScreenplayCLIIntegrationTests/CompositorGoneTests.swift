@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 7 (3): the compositor dies. Without --reconnect: a clear message
+/// The compositor dies. Without --reconnect: a clear message
 /// and status 69, promptly. With it: wait without spinning, and restore the
 /// content when a compositor comes back on the same socket.
 final class CompositorGoneTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 7 (1): outputs added and removed (real global removal, nested sway)
+/// Outputs added and removed (real global removal, nested sway)
 /// many times while a shader runs: the process lives, the remaining
 /// external output shows content, no file descriptor leaks, RSS stays flat.
 /// CI runs 30 cycles; `STORM_CYCLES=300 scripts/test.sh --filter StormTests`

@@ -5,7 +5,7 @@ import XCTest
 /// `--fullscreen-window` on sway: the fallback GNOME gets, on a compositor
 /// that has layer shell, sends `enter` and lets a test move the window.
 final class FullscreenWindowTests: XCTestCase {
-    /// Issue 4 (1): the fullscreen window fills the asked output and leaves
+    /// The fullscreen window fills the asked output and leaves
     /// the built-in one alone; when the compositor moves it to another
     /// output, its `enter` events tell and Screenplay says so, naming both.
     func testWindowOnTheAskedOutputAndAMoveIsReported() throws {

@@ -31,7 +31,7 @@ final class HotplugTests: XCTestCase {
     }
 }
 
-/// Issue 2 (7): a hidden output whose frame callbacks stop blocks nothing:
+/// A hidden output whose frame callbacks stop blocks nothing:
 /// the other scene keeps presenting, signals are still handled, and the
 /// hidden one resumes when shown again.
 final class HiddenOutputTests: XCTestCase {

@@ -44,7 +44,7 @@ final class PresenterTests: XCTestCase {
         waitUntil(timeout: timeout) { self.lastConsole(p).map(predicate) ?? false }
     }
 
-    /// Issue 5 points 1, 2, 3, 4, 5: pages, black/white/freeze, jumps and notes.
+    /// Pages, black/white/freeze, jumps and notes.
     func testKeysDriveTheAudienceOutputAndConsoleShowsNotes() throws {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
         try rig.focusOutput("HEADLESS-1")
@@ -110,9 +110,9 @@ final class PresenterTests: XCTestCase {
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
     }
 
-    /// Issue 5 point 6: unplugging the only external output leaves the console
+    /// Unplugging the only external output leaves the console
     /// with the banner and the timer running; a new output gets the current page.
-    /// Issue 5 (4): `s` swaps the screens: the audience slide goes to the
+    /// `s` swaps the screens: the audience slide goes to the
     /// screen the console was on, the console to the other one.
     func testSwapMovesConsoleAndAudience() throws {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
@@ -163,7 +163,7 @@ final class PresenterTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// Issue 5 point 6: started with no external screen the console runs and
+    /// Started with no external screen the console runs and
     /// waits; --rehearse shows the audience view in a window instead.
     func testNoExternalScreenWaitsAndRehearseUsesAWindow() throws {
         let rig = try startSway([.init(width: 1280, height: 720)])
@@ -181,7 +181,7 @@ final class PresenterTests: XCTestCase {
         assertCleanStop(r)
     }
 
-    /// Issue 5 point 7: errors before any window, with exit codes 66 and 65.
+    /// Errors before any window, with exit codes 66 and 65.
     func testErrorsExitBeforeAnyWindow() throws {
         let rig = try startSway([.init(width: 640, height: 480)])
         let e = env(rig, builtin: "HEADLESS-1")
@@ -213,7 +213,7 @@ final class PresenterTests: XCTestCase {
         XCTAssertFalse(try rig.swaymsg("-t", "get_tree").contains("\"app_id\": \"screenplay\""))
     }
 
-    /// Issue 5 point 9 (benchmark): key press to the new page on the external
+    /// Benchmark: key press to the new page on the external
     /// output, in refresh intervals of the 60 Hz output. Headless sway sends
     /// no presentation feedback, so the screen is watched by polling it with
     /// grim. Times are CLOCK_MONOTONIC in both processes:

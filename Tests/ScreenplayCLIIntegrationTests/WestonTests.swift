@@ -11,7 +11,7 @@ final class WestonTests: XCTestCase {
         return rig
     }
 
-    /// Issue 4 (1, 2): fullscreen fallback fills the output, warns once,
+    /// Fullscreen fallback fills the output, warns once,
     /// tears down cleanly.
     func testFallbackFillsTheOutputAndWarns() throws {
         let rig = try startWeston()
@@ -39,7 +39,7 @@ final class WestonTests: XCTestCase {
         }
     }
 
-    /// Issue 2 (10e) with real presentation feedback: 30 fps on a 60 Hz
+    /// With real presentation feedback: 30 fps on a 60 Hz
     /// output, counted from wp_presentation.
     func testThirtyFramesPerSecondCountedFromPresentationFeedback() throws {
         let rig = try startWeston(width: 640, height: 480)
