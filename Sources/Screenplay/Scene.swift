@@ -91,7 +91,7 @@ public final class Scene {
     private var isTornDown = false
     private var bufferScale = 1
     private var fractional: FractionalScale?
-    /// Made while `inhibitsIdle` is true (see Keys.swift).
+    /// Made while `inhibitsIdle` is true (see IdleInhibition.swift).
     var idleInhibitor: IdleInhibitor?
     /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
     private let fallbackSize: () -> (Int, Int)
