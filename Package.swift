@@ -85,7 +85,7 @@ let package = Package(
             name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI"],
+            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Screenplay"],
             swiftSettings: strict),
         // Integration tests: each starts headless compositors through the rig
         // (minutes; the full `scripts/test.sh` runs them with the unit tests).

@@ -2,7 +2,7 @@
 public struct ApplicationOptions: Sendable {
     /// Socket name or path; nil uses `WAYLAND_DISPLAY`.
     public var displayName: String?
-    /// Names, descriptions or globs of screens to treat as built-in, on top
+    /// Patterns (see `ScreenPattern`) of screens to treat as built-in, on top
     /// of `SCREENPLAY_BUILTIN` and the eDP/LVDS/DSI connectors.
     public var builtInPatterns: [String] = []
     /// Present external scenes on every screen, built-in ones included.

@@ -1,7 +1,7 @@
 import Rendering
 
 /// An sRGB colour with components from 0 to 1.
-public struct RGBColor: Hashable, Sendable {
+public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
     public var red, green, blue: Double
     public init(red: Double, green: Double, blue: Double) {
         self.red = red
@@ -21,5 +21,13 @@ public struct RGBColor: Hashable, Sendable {
     }
     public static let black = RGBColor(hex: 0x000000)
     public static let white = RGBColor(hex: 0xffffff)
+    /// `#RRGGBB` in upper case, each component rounded to a byte.
+    public var description: String {
+        "#" + [red, green, blue].map { component in
+            let byte = Int((min(max(component, 0), 1) * 255).rounded())
+            let text = String(byte, radix: 16, uppercase: true)
+            return byte < 16 ? "0" + text : text
+        }.joined()
+    }
     var rendering: Color { Color(red: red, green: green, blue: blue) }
 }

@@ -66,7 +66,7 @@ final class PresentRunner {
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
 
         let configuration = SceneConfiguration(
-            name: "screenplay", layer: layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
+            name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
             delegateFactory: { [kind, picture, shader, stats] in
                 ContentDelegate(kind: kind, picture: picture, shader: shader, stats: stats, statsLabel: { scene in
                     scene.screen?.name ?? "window"
@@ -102,15 +102,6 @@ final class PresentRunner {
         }
     }
 
-    private var layer: SceneLayer {
-        switch command.layer {
-        case .overlay: .overlay
-        case .top: .top
-        case .bottom: .bottom
-        case .background: .background
-        }
-    }
-
     /// Every "nothing shows" case says why, on stderr.
     private func explainWhenNothingShows(_ app: Application) {
         if app.externalScreens.isEmpty {
@@ -124,7 +115,7 @@ final class PresentRunner {
         case .testCard:
             return .testCard
         case let .color(c):
-            return .color(Paint(hex: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)))
+            return .color(c)
         case let .image(path):
             do {
                 picture = try Picture.load(path: path)
@@ -204,12 +195,12 @@ func readReason(_ path: String) -> String {
 }
 
 extension PresentCommand {
-    /// Whether `--output` names `screen` (by name, description or glob);
+    /// Whether `--output` names `screen` (see `ScreenPattern`);
     /// true when no pattern was given.
     @MainActor
     func matchesOutputPatterns(_ screen: Screen) -> Bool {
         outputPatterns.isEmpty
-            || outputPatterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
+            || outputPatterns.contains { ScreenPattern($0).matches(screen) }
     }
 
     /// The screen selection shared by `present` and the presenter:
