@@ -82,7 +82,6 @@ public final class Application {
     public var socketDescription: String { connection.socketDescription }
     /// Whether external scenes use wlr-layer-shell.
     public var hasLayerShell: Bool { compositor.layerShell != nil }
-    public var hasPresentationFeedback: Bool { compositor.presentation != nil }
 
     /// Screens that get external-display scenes.
     public var externalScreens: [Screen] { screens.filter(isTarget) }

@@ -6,7 +6,7 @@ final class GraphicsResources {
     let context: GraphicsContext
     private var quadRenderer: QuadRenderer?
     private var programs: [ObjectIdentifier: ShadertoyProgram] = [:]
-    private var textures: [ObjectIdentifier: (generation: Int, texture: Texture)] = [:]
+    private var textures: [ObjectIdentifier: Texture] = [:]
 
     init(context: GraphicsContext) { self.context = context }
 
@@ -30,10 +30,9 @@ final class GraphicsResources {
 
     func texture(for picture: Picture) throws -> Texture {
         let key = ObjectIdentifier(picture)
-        if let cached = textures[key], cached.generation == picture.generation { return cached.texture }
-        textures[key]?.texture.destroy()
-        let texture = try Texture(context: context, width: picture.width, height: picture.height, rgba: picture.rgba, premultiplied: picture.premultiplied)
-        textures[key] = (picture.generation, texture)
+        if let cached = textures[key] { return cached }
+        let texture = try Texture(context: context, width: picture.width, height: picture.height, rgba: picture.rgba, premultiplied: false)
+        textures[key] = texture
         return texture
     }
 
@@ -41,12 +40,12 @@ final class GraphicsResources {
     func release(_ object: AnyObject) {
         let key = ObjectIdentifier(object)
         programs.removeValue(forKey: key)?.destroy()
-        textures.removeValue(forKey: key)?.texture.destroy()
+        textures.removeValue(forKey: key)?.destroy()
     }
 
     func destroy() {
         for program in programs.values { program.destroy() }
-        for entry in textures.values { entry.texture.destroy() }
+        for texture in textures.values { texture.destroy() }
         programs.removeAll()
         textures.removeAll()
         quadRenderer?.destroy()

@@ -51,11 +51,3 @@ extension Application {
         scene.delegate.scene(scene, didReceiveKey: key)
     }
 }
-
-extension Scene {
-    /// Whether this window has keyboard focus now.
-    public var hasKeyboardFocus: Bool {
-        guard let focused = application.keyboard?.focusedSurface else { return false }
-        return UInt(bitPattern: surface.rawProxy) == focused
-    }
-}

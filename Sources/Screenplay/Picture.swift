@@ -3,11 +3,9 @@ import Rendering
 /// Decoded RGBA pixels: an image file or pixels the app made.
 @MainActor
 public final class Picture {
-    public private(set) var width: Int
-    public private(set) var height: Int
-    private(set) var rgba: [UInt8]
-    private(set) var premultiplied: Bool
-    private(set) var generation = 0
+    public let width: Int
+    public let height: Int
+    let rgba: [UInt8]
 
     /// Straight (not premultiplied) RGBA rows, top first.
     public init(width: Int, height: Int, rgba: [UInt8]) {
@@ -15,23 +13,6 @@ public final class Picture {
         self.width = width
         self.height = height
         self.rgba = rgba
-        premultiplied = false
-    }
-
-    init(width: Int, height: Int, rgba: [UInt8], premultiplied: Bool) {
-        self.width = width
-        self.height = height
-        self.rgba = rgba
-        self.premultiplied = premultiplied
-    }
-
-    /// Replaces the pixels; the texture is re-uploaded on the next draw.
-    func replace(width: Int, height: Int, rgba: [UInt8], premultiplied: Bool) {
-        self.width = width
-        self.height = height
-        self.rgba = rgba
-        self.premultiplied = premultiplied
-        generation += 1
     }
 }
 

@@ -160,9 +160,6 @@ package final class Compositor {
         return outputs.first { $0.proxy == proxy }
     }
 
-    /// Outputs that are complete, in announcement order.
-    package var readyOutputs: [Output] { outputs.filter { $0.info != nil } }
-
     /// Destroys every proxy this object made. Surfaces must be gone first.
     package func destroy() {
         for output in outputs { output.destroy() }

@@ -89,10 +89,6 @@ package final class Surface {
         wl_surface_set_buffer_scale(proxy, Int32(scale))
     }
 
-    package func setBufferTransform(_ transform: OutputTransform) {
-        wl_surface_set_buffer_transform(proxy, transform.rawValue)
-    }
-
     /// Scenes take no pointer or touch input: an empty input region passes
     /// every event through to what lies below.
     package func setEmptyInputRegion() {

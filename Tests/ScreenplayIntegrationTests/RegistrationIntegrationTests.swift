@@ -104,6 +104,34 @@ final class RegistrationIntegrationTests: XCTestCase {
         }
     }
 
+    /// A mode change is heard three ways: the application's screen change,
+    /// the scene's display link re-keying to the new refresh, and the scene
+    /// keeping its session's identifier (configuration name @ screen).
+    @MainActor
+    func testModeChangeIsHeardByTheAppAndTheDisplayLink() async throws {
+        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 1280, height: 720, refreshHz: 60)])
+        addTeardownBlock { rig.stop() }
+        var options = ApplicationOptions()
+        options.displayName = rig.waylandDisplay
+        options.builtInPatterns = ["HEADLESS-1"]
+        let app = try Application(options: options)
+        defer { app.shutdown() }
+        let recorder = Recorder()
+        var changes: [String] = []
+        app.onScreenChange = { changes.append("\($0.name) \($0.currentMode?.width ?? 0)") }
+        let config = SceneConfiguration(name: "change") { RecordingDelegate(tag: "A", recorder: recorder) }
+        app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: config))
+        try await settle { recorder.events == ["connect A HEADLESS-2 "] }
+        let scene = try XCTUnwrap(app.scenes.first)
+        XCTAssertEqual(scene.session.persistentIdentifier, "change@HEADLESS-2")
+        var durations: [Double] = []
+        scene.displayLink.onDurationChange = { durations.append($0) }
+
+        try rig.setMode("HEADLESS-2", .init(width: 1024, height: 768, refreshHz: 30))
+        try await settle { changes.contains("HEADLESS-2 1024") && !durations.isEmpty }
+        XCTAssertEqual(durations.last ?? 0, 1.0 / 30, accuracy: 0.002, "re-keyed to 30 Hz")
+    }
+
     @MainActor
     private func settle(timeout: TimeInterval = 10, _ condition: () -> Bool) async throws {
         let end = Date().addingTimeInterval(timeout)

@@ -148,6 +148,8 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         let screen = try XCTUnwrap(h.app.screens.first { $0.name == "DP-1" })
         XCTAssertEqual(screen.refreshMilliHz, 0)
         XCTAssertEqual(screen.maximumFramesPerSecond, 60)
+        XCTAssertEqual(screen.availableModes.map(\.width), [1024], "the one mode the output lists")
+        XCTAssertTrue(screen.nativeSize == (1024, 768), "native size \(screen.nativeSize)")
         h.register()
         try await h.settle("both connect") { h.log.events.count == 2 }
         let zero = try XCTUnwrap(h.app.scenes.first { $0.screen?.name == "DP-1" })
