@@ -6,15 +6,13 @@ import Screenplay
 @MainActor
 final class PresentRunner {
     let command: PresentCommand
-    private var app: Application?
-    private var registration: SceneAccessoryRegistration?
-    private var signalSources: [any DispatchSourceSignal] = []
-    private var stats: StatsWriter?
+    /// Stats, signals, stopping, and the app with what it shows.
+    private var session: PresentSession?
     private var picture: Picture?
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
-    private var window: Scene?
     private var presenter: Presenter?
+    private var options = ApplicationOptions()
 
     init(_ command: PresentCommand) { self.command = command }
 
@@ -29,7 +27,8 @@ final class PresentRunner {
             return
         }
         kind = try loadContent()
-        stats = try openStats()
+        let session = try PresentSession(stats: command.stats)
+        self.session = session
         let options = command.applicationOptions(includingBuiltIn: command.allOutputs)
         self.options = options
         let app = try ScreenplayTool.connect(options)
@@ -39,16 +38,15 @@ final class PresentRunner {
             app.shutdown()
             throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
         }
-        installSignalHandlers()
+        session.installSignalHandlers()
         try attach(app)
     }
-
-    private var options = ApplicationOptions()
 
     /// Shows the content through `app`: at start, and again after a
     /// reconnect to a restarted compositor.
     private func attach(_ app: Application) throws {
-        self.app = app
+        guard let session else { return }
+        session.app = app
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in
             guard let self, self.command.reconnect else {
@@ -56,9 +54,9 @@ final class PresentRunner {
                 exit(ExitCode.unavailable.rawValue)
             }
             printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
-            self.registration = nil
-            self.window = nil
-            self.app = nil
+            self.session?.registration = nil
+            self.session?.windows = []
+            self.session?.app = nil
             app.shutdown()
             self.reconnect(attempt: 0)
         }
@@ -67,16 +65,16 @@ final class PresentRunner {
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, picture, shader, stats] in
+            delegateFactory: { [kind, picture, shader, stats = session.stats] in
                 ContentDelegate(kind: kind, picture: picture, shader: shader, stats: stats, statsLabel: { scene in
                     scene.screen?.name ?? "window"
                 })
             })
         if command.preview {
-            window = try app.openWindow(configuration: configuration)
+            session.windows = [try app.openWindow(configuration: configuration)]
             log("previewing in a window")
         } else {
-            registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
+            session.registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
             explainWhenNothingShows(app)
         }
     }
@@ -147,37 +145,6 @@ final class PresentRunner {
         }
     }
 
-    private func openStats() throws -> StatsWriter? {
-        switch command.stats {
-        case nil: return nil
-        case .standardOutput: return StatsWriter(handle: .standardOutput)
-        case let .file(path):
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))")
-            }
-            return StatsWriter(handle: handle)
-        }
-    }
-
-    private func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.stop(signal: sig) }
-            }
-            source.resume()
-            signalSources.append(source)
-        }
-    }
-
-    private func stop(signal: Int32) {
-        log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): tearing down")
-        if let window { app?.close(window) }
-        if let registration { app?.unregisterSceneAccessory(registration) }
-        app?.shutdown()
-        exit(0)
-    }
 }
 
 func log(_ text: String) {
