@@ -4,7 +4,12 @@ import PackageDescription
 // Layering (each module imports only those below it; C types never leave the
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Rendering, WaylandClient, FrameTiming
-//   WaylandClient -> CWaylandProtocols, CWayland;  Rendering -> CEGL, CCairo, CWayland
+//                              ScreenplayCLI -> Documents -> CPoppler, CCairo
+//   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CWayland
+// Tests: unit targets (<Module>Tests) start no compositor; the integration
+// targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
+// RigTests start headless compositors through TestSupport (Tests/Support).
+// ScreenplayBench -> TestSupport drives the built `screenplay` binary.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
