@@ -28,7 +28,7 @@ enum Report {
 
         md += "## Frame pacing and CPU per presented frame\n\n"
         md += "Source says where frame counts and intervals come from: `presentation` = wp_presentation feedback "
-        md += "(weston only: sway 1.7's headless backend discards every feedback), `frame-callbacks` = arrival of "
+        md += "(weston only: sway 1.7's headless backend answers no feedback at all, neither presented nor discarded), `frame-callbacks` = arrival of "
         md += "wl_surface.frame callbacks in the client, `self-reported` = the peer's own frame counter (no intervals).\n\n"
         md += "| run | source | outputs | window s | presented / refresh | discarded | interval median / p95 / max ms | CPU ms / frame | CPU % | peak RSS MiB |\n"
         md += "|---|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
@@ -87,6 +87,7 @@ enum Report {
             md += "| \(v.metric) | \(points) | \(opt(v.ratio)) | \(v.flat.map { $0 ? "yes" : "no" } ?? "–") |\n"
         }
 
+        md += soakMarkdown(r.soak)
         md += "\n## Methods and caveats\n\n"
         for key in r.methods.keys.sorted() { md += "- **\(key)**: \(r.methods[key]!)\n" }
         if !r.errors.isEmpty {
