@@ -139,5 +139,9 @@ if !quick, ["pacing", "scaling", "hotplug", "idle"].allSatisfy(only.contains), l
     let updated = Report.updateReadme(readmePath, with: runner.results)
     runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }
+if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+    let updated = Report.updateReadmeSoak(readmePath, with: runner.results)
+    runner.say(updated ? "updated the memory soak table in \(readmePath)" : "\(readmePath) has no bench-soak markers; left alone")
+}
 runner.say("wrote \(outDirectory)/results.json, summary.md and charts in \(Int(now() - startedAt)) s")
 exit(runner.results.errors.isEmpty ? 0 : 1)
