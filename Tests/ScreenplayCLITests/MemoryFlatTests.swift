@@ -51,8 +51,9 @@ final class MemoryFlatTests: XCTestCase {
         // The animated scene really animated the whole time (a stalled
         // shader would be flat for the wrong reason).
         let frames = animated.frames(for: "HEADLESS-2").suffix(10)
-        XCTAssertFalse(frames.isEmpty)
-        for line in frames { XCTAssertGreaterThan(line.int("presented"), 50, "\(line.raw)") }
+        XCTAssertEqual(frames.count, 10)
+        let presented = frames.map { $0.int("presented") }
+        XCTAssertGreaterThan(presented.reduce(0, +), 300, "frames in the last ten seconds: \(presented)")
         for (_, p) in programs { assertCleanStop(p) }
     }
 }
