@@ -64,8 +64,9 @@ let package = Package(
         .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
-        // `screenplay` binary through the test rig, so it links no Screenplay module.
-        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport"], swiftSettings: strict),
+        // `screenplay` binary through the test rig, so it links no Screenplay module
+        // (Documents only writes the sample deck the soak presents).
+        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport", "Documents"], swiftSettings: strict),
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),

@@ -25,7 +25,6 @@ package final class Compositor {
     package private(set) var xdgOutputManager: OpaquePointer?
     package private(set) var xdgOutputManagerVersion: UInt32 = 0
     package private(set) var presentation: OpaquePointer?
-    package private(set) var presentationClock: Int32 = 1 // CLOCK_MONOTONIC until told
     package private(set) var viewporter: OpaquePointer?
     package private(set) var fractionalScaleManager: OpaquePointer?
     package private(set) var idleInhibitManager: OpaquePointer?
@@ -98,9 +97,10 @@ package final class Compositor {
             xdg_wm_base_add_listener(base, &wmBaseListener, nil)
             wmBase = base
         case "wp_presentation":
-            let p = bind(registry, name, "wp_presentation", 1)
-            wp_presentation_add_listener(p, &presentationListener, userData(self))
-            presentation = p
+            // Its one event, clock_id, goes unheard: every compositor
+            // Screenplay knows stamps with CLOCK_MONOTONIC, which the
+            // display link assumes.
+            presentation = bind(registry, name, "wp_presentation", 1)
         case "wp_viewporter":
             viewporter = bind(registry, name, "wp_viewporter", 1)
         case "wp_fractional_scale_manager_v1":
@@ -152,7 +152,6 @@ package final class Compositor {
         }
     }
 
-    func presentationClock(_ clock: UInt32) { presentationClock = Int32(bitPattern: clock) }
 
     /// The output whose `wl_output*` is `proxy`, if it is still known.
     package func output(forProxy proxy: OpaquePointer?) -> Output? {
@@ -200,8 +199,4 @@ private nonisolated(unsafe) var wmBaseListener = xdg_wm_base_listener(
     ping: { _, base, serial in xdg_wm_base_pong(base, serial) }
 )
 
-private nonisolated(unsafe) var presentationListener = wp_presentation_listener(
-    clock_id: { data, _, clock in
-        deliver(data, to: Compositor.self) { $0.presentationClock(clock) }
-    }
-)
+

@@ -251,7 +251,7 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-test-protocols.sh failed")
         let files = try FileManager.default.contentsOfDirectory(atPath: fresh.path)
-        XCTAssertEqual(files.count, 4)
+        XCTAssertEqual(files.count, 8)
         for file in files {
             let want = try Data(contentsOf: fresh.appendingPathComponent(file))
             let have = try? Data(contentsOf: root.appendingPathComponent("Tests/ScriptedCompositor/protocols/\(file)"))
@@ -369,8 +369,12 @@ final class Harness {
     let app: Application
     let log = EdgeLog()
 
-    init(layerShell: Bool = true) throws {
+    /// `feedback`: offer wp_presentation answering so (nil: not offered);
+    /// `xdgShell`: offer xdg_wm_base (the fullscreen fallback's toplevels).
+    init(layerShell: Bool = true, feedback: (mode: scripted_feedback_mode, late: Int32)? = nil, xdgShell: Bool = false) throws {
         fixture = try ScriptedFixture(layerShell: layerShell)
+        if let feedback { scripted_offer_presentation(fixture.handle, feedback.mode, feedback.late) }
+        if xdgShell { scripted_offer_xdg_shell(fixture.handle) }
         _ = fixture.addOutput("eDP-1", width: 1280, height: 720)
         var options = ApplicationOptions()
         options.displayName = fixture.socketPath

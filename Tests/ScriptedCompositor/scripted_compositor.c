@@ -9,6 +9,8 @@
 #include <wayland-server-protocol.h>
 #include "protocols/wlr-layer-shell-unstable-v1-server-protocol.h"
 #include "protocols/xdg-output-unstable-v1-server-protocol.h"
+#include "protocols/xdg-shell-server-protocol.h"
+#include "protocols/presentation-time-server-protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +39,7 @@ struct sc_output {
 };
 
 struct sc_layer;
+struct sc_toplevel;
 
 struct sc_surface {
     scripted_compositor *c;
@@ -45,7 +48,27 @@ struct sc_surface {
     struct wl_listener pending_buffer_destroyed;
     bool attached;
     struct wl_list pending_frames; // wl_callback resources until commit
+    struct wl_list pending_feedback; // sc_feedback until commit
     struct sc_layer *layer;
+    struct sc_toplevel *toplevel;
+};
+
+// A wp_presentation_feedback: pending on its surface until the commit, then
+// waiting in the compositor's list for its due tick (or forever).
+struct sc_feedback {
+    struct wl_resource *resource;
+    struct wl_list link;
+    uint64_t due_tick;
+    bool answer;
+};
+
+// An xdg_toplevel (with its xdg_surface): the fullscreen fallback's role.
+struct sc_toplevel {
+    struct wl_resource *xdg_surface; // NULL once destroyed
+    struct wl_resource *resource;    // the xdg_toplevel; NULL once destroyed
+    struct sc_surface *surface;
+    int fullscreen_output;           // -1: not fullscreen or no output named
+    bool initial_commit_done;
 };
 
 struct sc_layer {
@@ -80,6 +103,13 @@ struct scripted_compositor {
     int output_count;
     struct sc_layer layers[MAX_LAYERS];
     int layer_count;
+    struct sc_toplevel toplevels[MAX_LAYERS];
+    int toplevel_count;
+    scripted_feedback_mode feedback_mode;
+    int feedback_late;
+    uint64_t tick;
+    struct wl_list committed_feedback; // sc_feedback after their commit
+    int feedback_requested, feedback_answered, feedback_live, feedback_commits;
     struct wl_list ready_frames; // wl_callback resources to fire on the next tick
     scripted_initial_reply reply;
     uint32_t reply_size[4];
@@ -322,6 +352,224 @@ static void initial_reply(scripted_compositor *c, struct sc_layer *l) {
     }
 }
 
+// MARK: wp_presentation
+
+static void feedback_destroyed(struct wl_resource *r) {
+    struct sc_feedback *f = wl_resource_get_user_data(r);
+    wl_list_remove(&f->link);
+    free(f);
+}
+
+static void presentation_feedback(
+    struct wl_client *client, struct wl_resource *presentation, struct wl_resource *surface, uint32_t id) {
+    scripted_compositor *c = wl_resource_get_user_data(presentation);
+    struct sc_surface *s = wl_resource_get_user_data(surface);
+    struct sc_feedback *f = calloc(1, sizeof *f);
+    if (!f) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    f->resource = wl_resource_create(client, &wp_presentation_feedback_interface, 1, id);
+    if (!f->resource) {
+        free(f);
+        wl_client_post_no_memory(client);
+        return;
+    }
+    c->feedback_requested++;
+    c->feedback_live++;
+    wl_list_insert(s->pending_feedback.prev, &f->link);
+    wl_resource_set_implementation(f->resource, NULL, f, feedback_destroyed);
+}
+
+static const struct wp_presentation_interface presentation_impl = {
+    .destroy = destroy_resource,
+    .feedback = presentation_feedback,
+};
+
+static void presentation_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &wp_presentation_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &presentation_impl, data, NULL);
+    wp_presentation_send_clock_id(r, CLOCK_MONOTONIC);
+}
+
+// On commit the surface's feedback requests wait for their tick; which are
+// ever answered depends on the scripted mode.
+static void commit_feedback(scripted_compositor *c, struct sc_surface *s) {
+    if (wl_list_empty(&s->pending_feedback)) return;
+    c->feedback_commits++;
+    bool answer = c->feedback_mode == SCRIPTED_FEEDBACK_LATE
+        || (c->feedback_mode == SCRIPTED_FEEDBACK_ALTERNATE && c->feedback_commits % 2 == 0);
+    struct sc_feedback *f, *tmp;
+    wl_list_for_each_safe(f, tmp, &s->pending_feedback, link) {
+        f->due_tick = c->tick + (uint64_t)(c->feedback_late > 0 ? c->feedback_late : 1);
+        f->answer = answer;
+        wl_list_remove(&f->link);
+        wl_list_insert(c->committed_feedback.prev, &f->link);
+    }
+}
+
+static void answer_due_feedback(scripted_compositor *c) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t sec = (uint64_t)ts.tv_sec;
+    struct sc_feedback *f, *tmp;
+    wl_list_for_each_safe(f, tmp, &c->committed_feedback, link) {
+        if (!f->answer || f->due_tick > c->tick) continue;
+        wp_presentation_feedback_send_presented(
+            f->resource, (uint32_t)(sec >> 32), (uint32_t)sec, (uint32_t)ts.tv_nsec, 16666667,
+            (uint32_t)(c->tick >> 32), (uint32_t)c->tick, 0);
+        c->feedback_answered++;
+        c->feedback_live--;
+        wl_resource_destroy(f->resource); // frees f through feedback_destroyed
+    }
+}
+
+// MARK: xdg-shell (toplevels only)
+
+static struct sc_toplevel *toplevel_of(struct wl_resource *r) { return wl_resource_get_user_data(r); }
+
+static void toplevel_configure(scripted_compositor *c, struct sc_toplevel *t) {
+    if (!t->resource || !t->xdg_surface) return;
+    int32_t w = 0, h = 0;
+    struct wl_array states;
+    wl_array_init(&states);
+    if (t->fullscreen_output >= 0) {
+        const struct sc_output *o = &c->outputs[t->fullscreen_output];
+        w = o->width / o->scale;
+        h = o->height / o->scale;
+        uint32_t *state = wl_array_add(&states, sizeof *state);
+        if (state) *state = XDG_TOPLEVEL_STATE_FULLSCREEN;
+    }
+    xdg_toplevel_send_configure(t->resource, w, h, &states);
+    wl_array_release(&states);
+    xdg_surface_send_configure(t->xdg_surface, wl_display_next_serial(c->display));
+}
+
+static void tl_set_parent(struct wl_client *cl, struct wl_resource *r, struct wl_resource *p) { (void)cl; (void)r; (void)p; }
+static void tl_set_string(struct wl_client *cl, struct wl_resource *r, const char *v) { (void)cl; (void)r; (void)v; }
+static void tl_show_menu(struct wl_client *cl, struct wl_resource *r, struct wl_resource *seat, uint32_t serial, int32_t x, int32_t y) {
+    (void)cl; (void)r; (void)seat; (void)serial; (void)x; (void)y;
+}
+static void tl_move(struct wl_client *cl, struct wl_resource *r, struct wl_resource *seat, uint32_t serial) {
+    (void)cl; (void)r; (void)seat; (void)serial;
+}
+static void tl_resize(struct wl_client *cl, struct wl_resource *r, struct wl_resource *seat, uint32_t serial, uint32_t edges) {
+    (void)cl; (void)r; (void)seat; (void)serial; (void)edges;
+}
+static void tl_set_size(struct wl_client *cl, struct wl_resource *r, int32_t w, int32_t h) { (void)cl; (void)r; (void)w; (void)h; }
+static void tl_nothing(struct wl_client *cl, struct wl_resource *r) { (void)cl; (void)r; }
+static void tl_set_fullscreen(struct wl_client *cl, struct wl_resource *r, struct wl_resource *output) {
+    (void)cl;
+    struct sc_toplevel *t = toplevel_of(r);
+    struct sc_output *o = output ? wl_resource_get_user_data(output) : NULL;
+    t->fullscreen_output = o ? (int)(o - t->surface->c->outputs) : -1;
+}
+static void tl_unset_fullscreen(struct wl_client *cl, struct wl_resource *r) {
+    (void)cl;
+    toplevel_of(r)->fullscreen_output = -1;
+}
+
+static const struct xdg_toplevel_interface toplevel_impl = {
+    .destroy = destroy_resource,
+    .set_parent = tl_set_parent,
+    .set_title = tl_set_string,
+    .set_app_id = tl_set_string,
+    .show_window_menu = tl_show_menu,
+    .move = tl_move,
+    .resize = tl_resize,
+    .set_max_size = tl_set_size,
+    .set_min_size = tl_set_size,
+    .set_maximized = tl_nothing,
+    .unset_maximized = tl_nothing,
+    .set_fullscreen = tl_set_fullscreen,
+    .unset_fullscreen = tl_unset_fullscreen,
+    .set_minimized = tl_nothing,
+};
+
+static void toplevel_destroyed(struct wl_resource *r) { toplevel_of(r)->resource = NULL; }
+
+static void xs_get_toplevel(struct wl_client *client, struct wl_resource *r, uint32_t id) {
+    struct sc_toplevel *t = toplevel_of(r);
+    t->resource = wl_resource_create(client, &xdg_toplevel_interface, wl_resource_get_version(r), id);
+    if (!t->resource) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(t->resource, &toplevel_impl, t, toplevel_destroyed);
+}
+static void xs_get_popup(struct wl_client *cl, struct wl_resource *r, uint32_t id, struct wl_resource *parent, struct wl_resource *pos) {
+    (void)cl; (void)id; (void)parent; (void)pos;
+    wl_resource_post_error(r, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the fixture has no popups");
+}
+static void xs_set_geometry(struct wl_client *cl, struct wl_resource *r, int32_t x, int32_t y, int32_t w, int32_t h) {
+    (void)cl; (void)r; (void)x; (void)y; (void)w; (void)h;
+}
+static void xs_ack(struct wl_client *cl, struct wl_resource *r, uint32_t serial) { (void)cl; (void)r; (void)serial; }
+
+static const struct xdg_surface_interface xdg_surface_impl = {
+    .destroy = destroy_resource,
+    .get_toplevel = xs_get_toplevel,
+    .get_popup = xs_get_popup,
+    .set_window_geometry = xs_set_geometry,
+    .ack_configure = xs_ack,
+};
+
+static void xdg_surface_destroyed(struct wl_resource *r) {
+    struct sc_toplevel *t = toplevel_of(r);
+    t->xdg_surface = NULL;
+    if (t->surface) t->surface->toplevel = NULL;
+    t->surface = NULL;
+}
+
+static void wm_create_positioner(struct wl_client *cl, struct wl_resource *r, uint32_t id) {
+    (void)cl; (void)id;
+    wl_resource_post_error(r, XDG_WM_BASE_ERROR_INVALID_POSITIONER, "the fixture has no positioners");
+}
+static void wm_get_xdg_surface(struct wl_client *client, struct wl_resource *r, uint32_t id, struct wl_resource *surface) {
+    scripted_compositor *c = wl_resource_get_user_data(r);
+    struct sc_surface *s = wl_resource_get_user_data(surface);
+    if (s->layer || s->toplevel) {
+        wl_resource_post_error(r, XDG_WM_BASE_ERROR_ROLE, "surface already has a role");
+        return;
+    }
+    if (c->toplevel_count >= MAX_LAYERS) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    struct sc_toplevel *t = &c->toplevels[c->toplevel_count++];
+    memset(t, 0, sizeof *t);
+    t->surface = s;
+    t->fullscreen_output = -1;
+    t->xdg_surface = wl_resource_create(client, &xdg_surface_interface, wl_resource_get_version(r), id);
+    if (!t->xdg_surface) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    s->toplevel = t;
+    wl_resource_set_implementation(t->xdg_surface, &xdg_surface_impl, t, xdg_surface_destroyed);
+}
+static void wm_pong(struct wl_client *cl, struct wl_resource *r, uint32_t serial) { (void)cl; (void)r; (void)serial; }
+
+static const struct xdg_wm_base_interface wm_base_impl = {
+    .destroy = destroy_resource,
+    .create_positioner = wm_create_positioner,
+    .get_xdg_surface = wm_get_xdg_surface,
+    .pong = wm_pong,
+};
+
+static void wm_base_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &xdg_wm_base_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &wm_base_impl, data, NULL);
+}
+
 // MARK: wl_surface, wl_region, wl_compositor
 
 static void pending_buffer_destroyed(struct wl_listener *listener, void *data) {
@@ -371,6 +619,13 @@ static void surface_commit(struct wl_client *cl, struct wl_resource *r) {
     if (s->pending_buffer) pending_buffer_destroyed(&s->pending_buffer_destroyed, NULL);
     wl_list_insert_list(c->ready_frames.prev, &s->pending_frames);
     wl_list_init(&s->pending_frames);
+    commit_feedback(c, s);
+    struct sc_toplevel *t = s->toplevel;
+    if (t && !t->initial_commit_done) {
+        t->initial_commit_done = true;
+        toplevel_configure(c, t);
+        return;
+    }
     struct sc_layer *l = s->layer;
     if (l && !l->initial_commit_done) {
         l->initial_commit_done = true;
@@ -428,7 +683,16 @@ static void surface_destroyed(struct wl_resource *r) {
     if (s->pending_buffer) pending_buffer_destroyed(&s->pending_buffer_destroyed, NULL);
     // Callbacks asked for but never committed: answer them anyway.
     wl_list_insert_list(s->c->ready_frames.prev, &s->pending_frames);
+    // Feedback asked for but never committed: discarded, as the protocol says.
+    struct sc_feedback *f, *tmp;
+    wl_list_for_each_safe(f, tmp, &s->pending_feedback, link) {
+        wp_presentation_feedback_send_discarded(f->resource);
+        s->c->feedback_answered++;
+        s->c->feedback_live--;
+        wl_resource_destroy(f->resource);
+    }
     if (s->layer) s->layer->surface = NULL;
+    if (s->toplevel) s->toplevel->surface = NULL;
     free(s);
 }
 
@@ -456,6 +720,7 @@ static void create_surface(struct wl_client *client, struct wl_resource *composi
     }
     s->c = wl_resource_get_user_data(compositor);
     wl_list_init(&s->pending_frames);
+    wl_list_init(&s->pending_feedback);
     wl_list_init(&s->pending_buffer_destroyed.link);
     s->pending_buffer_destroyed.notify = pending_buffer_destroyed;
     wl_resource_set_implementation(s->resource, &surface_impl, s, surface_destroyed);
@@ -492,6 +757,8 @@ static int frame_tick(void *data) {
     scripted_compositor *c = data;
     struct wl_resource *cb, *tmp;
     uint32_t time = now_ms();
+    c->tick++;
+    answer_due_feedback(c);
     wl_resource_for_each_safe(cb, tmp, &c->ready_frames) {
         wl_callback_send_done(cb, time);
         wl_resource_destroy(cb);
@@ -579,6 +846,7 @@ scripted_compositor *scripted_start(bool offer_layer_shell, bool offer_xdg_outpu
     if (!c) return NULL;
     pthread_mutex_init(&c->lock, NULL);
     wl_list_init(&c->ready_frames);
+    wl_list_init(&c->committed_feedback);
     c->display = wl_display_create();
     if (!c->display || pipe2(c->wake, O_CLOEXEC) < 0) goto fail;
     c->loop = wl_display_get_event_loop(c->display);
@@ -841,4 +1109,67 @@ int scripted_layer_shell_binds(scripted_compositor *c) {
     int n = 0;
     LOCKED(c) { n = c->layer_shell_binds; }
     return n;
+}
+
+// MARK: presentation feedback and toplevels
+
+void scripted_offer_presentation(scripted_compositor *c, scripted_feedback_mode mode, int late_frames) {
+    LOCKED(c) {
+        c->feedback_mode = mode;
+        c->feedback_late = late_frames;
+        wl_global_create(c->display, &wp_presentation_interface, 1, c, presentation_bind);
+    }
+}
+
+void scripted_offer_xdg_shell(scripted_compositor *c) {
+    LOCKED(c) { wl_global_create(c->display, &xdg_wm_base_interface, 3, c, wm_base_bind); }
+}
+
+void scripted_feedback_counts(scripted_compositor *c, int *requested, int *answered, int *live) {
+    LOCKED(c) {
+        *requested = c->feedback_requested;
+        *answered = c->feedback_answered;
+        *live = c->feedback_live;
+    }
+}
+
+int scripted_toplevel_count(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->toplevel_count; }
+    return n;
+}
+
+int scripted_toplevel_fullscreen_output(scripted_compositor *c, int toplevel) {
+    int o = -1;
+    LOCKED(c) {
+        if (toplevel >= 0 && toplevel < c->toplevel_count) o = c->toplevels[toplevel].fullscreen_output;
+    }
+    return o;
+}
+
+bool scripted_send_toplevel_outputs(scripted_compositor *c, int toplevel, const int *ops, int count) {
+    bool sent = true;
+    LOCKED(c) {
+        if (toplevel < 0 || toplevel >= c->toplevel_count || !c->toplevels[toplevel].surface) {
+            sent = false;
+            continue;
+        }
+        struct wl_resource *surface = c->toplevels[toplevel].surface->resource;
+        for (int i = 0; i < count; i++) {
+            int output = ops[i] >= 0 ? ops[i] : -ops[i] - 1;
+            if (!valid_output(c, output)) {
+                sent = false;
+                continue;
+            }
+            struct wl_resource *out =
+                wl_resource_find_for_client(&c->outputs[output].resources, wl_resource_get_client(surface));
+            if (!out) {
+                sent = false;
+                continue;
+            }
+            if (ops[i] >= 0) wl_surface_send_enter(surface, out);
+            else wl_surface_send_leave(surface, out);
+        }
+    }
+    return sent;
 }

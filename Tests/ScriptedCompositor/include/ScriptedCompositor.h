@@ -87,4 +87,31 @@ int scripted_output_resource_count(scripted_compositor *c, int output);
 /// zwlr_layer_shell_v1 binds ever made.
 int scripted_layer_shell_binds(scripted_compositor *c);
 
+// Presentation feedback and xdg-shell, offered on request (before the
+// client binds) so the tests that predate them see the same globals.
+
+/// How the compositor answers wp_presentation_feedback.
+typedef enum {
+    /// Never: neither presented nor discarded (sway 1.7's headless backend).
+    SCRIPTED_FEEDBACK_NEVER = 0,
+    /// `presented`, `late_frames` frame ticks after the commit.
+    SCRIPTED_FEEDBACK_LATE = 1,
+    /// As LATE for every other commit; the others are never answered.
+    SCRIPTED_FEEDBACK_ALTERNATE = 2,
+} scripted_feedback_mode;
+
+/// Offers wp_presentation v1 answering as `mode` says.
+void scripted_offer_presentation(scripted_compositor *c, scripted_feedback_mode mode, int late_frames);
+/// Offers xdg_wm_base v3: toplevels only; the first commit is answered with
+/// a configure of the fullscreen output's logical size (0x0 otherwise).
+void scripted_offer_xdg_shell(scripted_compositor *c);
+/// Feedback requests ever made, answered, and alive unanswered now.
+void scripted_feedback_counts(scripted_compositor *c, int *requested, int *answered, int *live);
+/// Toplevels ever made, and the output a toplevel asked to be fullscreen on (-1: none).
+int scripted_toplevel_count(scripted_compositor *c);
+int scripted_toplevel_fullscreen_output(scripted_compositor *c, int toplevel);
+/// Sends, in one flush, wl_surface.enter (ops[i] = output index) or leave
+/// (ops[i] = -output-1) on the toplevel's surface; false if any could not be sent.
+bool scripted_send_toplevel_outputs(scripted_compositor *c, int toplevel, const int *ops, int count);
+
 #endif
