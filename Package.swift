@@ -9,7 +9,7 @@ import PackageDescription
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
-// ScreenplayBench -> TestSupport drives the built `screenplay` binary.
+// ScreenplayBench -> TestSupport, Documents drives the built `screenplay` binary.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
