@@ -12,6 +12,8 @@ sys=$(pkg-config --variable=pkgdatadir wayland-protocols)
 protocols=(
   "$sys/unstable/xdg-output/xdg-output-unstable-v1.xml"
   "$here/protocols/wlr-layer-shell-unstable-v1.xml"
+  "$here/protocols/wlr-output-management-unstable-v1.xml"
+  "$here/protocols/wlr-output-power-management-unstable-v1.xml"
 )
 mkdir -p "$out"
 for xml in "${protocols[@]}"; do

@@ -4,6 +4,8 @@
 #include <wayland-util.h>
 #include "protocols/wlr-layer-shell-unstable-v1-protocol.c"
 #include "protocols/xdg-output-unstable-v1-protocol.c"
+#include "protocols/wlr-output-management-unstable-v1-protocol.c"
+#include "protocols/wlr-output-power-management-unstable-v1-protocol.c"
 
 // get_popup names xdg_popup; the fixture offers no xdg-shell, so a bare
 // description (no requests, no events) is enough to type the argument.
