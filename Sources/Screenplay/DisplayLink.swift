@@ -145,7 +145,23 @@ public final class DisplayLink {
             return .resumed
         }
         guard !isPaused else { return nil }
-        return stall.poll(nowNs: nowNs)
+        if isPanelOff {
+            scene?.recheckPanelPower(nowNs: nowNs)
+            return nil
+        }
+        let event = stall.poll(nowNs: nowNs)
+        if event == .stalled, scene?.panelIsOff(nowNs: nowNs) == true { return nil }
+        return event
+    }
+
+    /// Set while the scene's panel is switched off: the silence that follows
+    /// is no stall, and its end no resume.
+    var isPanelOff = false {
+        didSet {
+            guard oldValue != isPanelOff else { return }
+            stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
+            pendingResume = false
+        }
     }
 
     /// How long the link's frame callbacks have been silent, while stalled.
