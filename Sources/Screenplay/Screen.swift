@@ -2,6 +2,10 @@ public import WaylandClient
 
 /// A display mode, as `UIScreenMode`: pixel size and refresh.
 public typealias ScreenMode = OutputMode
+/// A panel's power, as `zwlr_output_power_v1` reports it.
+public typealias ScreenPowerState = PowerState
+/// An output device as `zwlr_output_manager_v1` describes it (also while disabled).
+public typealias ScreenHead = HeadInfo
 /// The layer an external scene sits in.
 public typealias SceneLayer = Layer
 
@@ -54,9 +58,12 @@ public final class Screen: Identifiable {
     /// The output-management head matched to this screen by name, where the
     /// compositor offers `zwlr_output_manager_v1`.
     public internal(set) var head: HeadInfo?
-    /// False when the compositor keeps the output but has it disabled (its
-    /// head says so): such a screen never gets a scene.
-    public var isEnabled: Bool { head?.isEnabled ?? true }
+    /// False when the compositor keeps the output but has it disabled: its
+    /// head says so and wl_output reports no current mode. Such a screen
+    /// never gets a scene. (sway 1.7 calls every output running a custom
+    /// mode, headless ones included, disabled in its head while it shows
+    /// content on it; the wl_output's current mode settles that.)
+    public var isEnabled: Bool { head.map { $0.isEnabled || info.currentMode != nil } ?? true }
     /// Whether adaptive sync (VRR) is on; nil where the compositor does not say.
     public var adaptiveSync: Bool? { head?.adaptiveSync }
     /// The panel's power as last read or set through

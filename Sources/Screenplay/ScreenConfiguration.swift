@@ -112,8 +112,9 @@ extension Application {
         reconcile()
     }
 
-    /// Text for errors: the compositor cannot do this from a client, and what can.
-    static func missingProtocolSentence(_ what: String, _ interface: String) -> String {
+    /// A sentence for errors and `doctor`: the compositor cannot `what` from
+    /// a client without `interface`, and what can (its own settings).
+    public static func missingProtocolSentence(_ what: String, _ interface: String) -> String {
         "the compositor does not offer \(interface), so no client can \(what) here; use the compositor's own settings (GNOME Settings > Displays, KDE System Settings > Display, `weston.ini` for weston, cage takes the preferred mode)"
     }
 
@@ -170,14 +171,15 @@ extension Application {
 
     private func configure(_ screen: Screen, _ choice: HeadModeChoice, asked: String) throws(ScreenConfigurationError) -> ScreenMode? {
         guard let manager = compositor.outputManager else { throw ScreenConfigurationError(kind: .unsupported, description: "") }
+        let shown = Set(screens.filter(\.isEnabled).map(\.name))
         for (step, test) in [("test", true), ("apply", false)] {
             let serialBefore = manager.serial
-            var answer = manager.configure(headNamed: screen.name, choice: choice, test: test)
+            var answer = manager.configure(headNamed: screen.name, choice: choice, test: test, shownNames: shown)
             if answer == .cancelled {
                 // The state changed after the serial we carried (a hot-plug,
                 // another tool): read the new state and try once more.
                 manager.waitForNewerSerial(than: serialBefore)
-                answer = manager.configure(headNamed: screen.name, choice: choice, test: test)
+                answer = manager.configure(headNamed: screen.name, choice: choice, test: test, shownNames: shown)
             }
             switch answer {
             case .succeeded:

@@ -40,6 +40,8 @@ public enum Invocation: Equatable, Sendable {
     case doctor(DoctorCommand)
     /// `screenplay demo`
     case demo(DemoCommand)
+    /// `screenplay power`
+    case power(PowerCommand)
 }
 
 // MARK: - Option scanning
@@ -425,6 +427,8 @@ public struct PresentCommand: CLICommand {
     public var password: String?
     /// `--rehearse`
     public var rehearse = false
+    /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
+    public var mode: String?
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -434,7 +438,7 @@ public struct PresentCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
-        .value("notes"), .value("password"), .flag("rehearse"),
+        .value("notes"), .value("password"), .flag("rehearse"), .value("mode"),
     ]
     /// Supported content, for help and error messages.
     static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, .png/.jpg/.jpeg image or .pdf file"
@@ -461,6 +465,9 @@ public struct PresentCommand: CLICommand {
                                   are always followed.
 
         RENDERING:
+          --mode WxH[@HZ]         Set each external output to this mode first
+                                  (wlroots compositors); the previous mode comes
+                                  back on exit.
           --layer LAYER           overlay (default), top, bottom or background.
           --fps N                 Draw at most N frames per second (default: the
                                   output's refresh rate).
@@ -529,6 +536,7 @@ public struct PresentCommand: CLICommand {
         notesPath = arguments.last("notes")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
+        mode = try Self.parseModeOption(arguments.last("mode"))
         content = try Self.parseContent(arguments.positionals)
     }
 
@@ -577,7 +585,7 @@ public enum ScreenplayCommandLine {
 
     /// Subcommands in help order.
     static let commands: [any CLICommand.Type] = [
-        OutputsCommand.self, PresentCommand.self, DoctorCommand.self, DemoCommand.self,
+        OutputsCommand.self, PresentCommand.self, DoctorCommand.self, DemoCommand.self, PowerCommand.self,
     ]
 
     /// Top-level help.

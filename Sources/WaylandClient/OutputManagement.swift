@@ -110,8 +110,11 @@ package final class Head {
     /// Publishes the accumulated events (the manager's `done`).
     func publish() {
         var next = building
-        next.modes = modes.map(\.mode)
-        next.currentMode = currentModeObject?.mode
+        // sway 1.7 announces a mode without a size for outputs that run a
+        // custom mode (headless, nested): it describes nothing, so it is
+        // left out, and such heads list no modes.
+        next.modes = modes.filter { $0.width > 0 && $0.height > 0 }.map(\.mode)
+        next.currentMode = currentModeObject.flatMap { $0.width > 0 ? $0.mode : nil }
         info = next
     }
 
@@ -210,17 +213,22 @@ package final class OutputManager {
 
     /// Sends one configuration: the named head gets `choice`, every other
     /// head keeps its state (enabled heads unchanged, disabled ones stay
-    /// disabled). `test` only checks it. Waits up to `timeoutMs` for the
+    /// disabled). Heads named in `shownNames` count as enabled whatever they
+    /// say: sway 1.7 calls heads running a custom mode disabled, and
+    /// disabling them in the configuration would fail it (or switch them
+    /// off). `test` only checks it. Waits up to `timeoutMs` for the
     /// answer on this thread; the events that arrive meanwhile are
     /// dispatched as usual.
-    package func configure(headNamed name: String, choice: HeadModeChoice, test: Bool, timeoutMs: Int = 3000) -> ConfigurationAnswer {
+    package func configure(
+        headNamed name: String, choice: HeadModeChoice, test: Bool, shownNames: Set<String>, timeoutMs: Int = 3000
+    ) -> ConfigurationAnswer {
         guard !isFinished, let serial, connection.failure == nil,
             let target = heads.first(where: { $0.info?.name == name && !$0.isFinished })
         else { return .noAnswer }
         configurationsMade += 1
         let configuration = Configuration(proxy: zwlr_output_manager_v1_create_configuration(proxy, serial)!)
         for head in heads where !head.isFinished {
-            if head === target || head.info?.isEnabled == true {
+            if head === target || head.info?.isEnabled == true || shownNames.contains(head.info?.name ?? "") {
                 let configHead = zwlr_output_configuration_v1_enable_head(configuration.proxy, head.proxy)!
                 if head === target {
                     switch choice {
