@@ -139,6 +139,9 @@ public final class DisplayLink {
     /// ``StallEvent/resumed`` once frames come back; nil otherwise. Nothing
     /// waits on the silence (other scenes and the event loop go on); poll
     /// this from a timer you already have, e.g. to tell a monitoring system.
+    /// A panel switched off (`zwlr_output_power_manager_v1`, where offered)
+    /// is no stall: the check asks the compositor before reporting one, and
+    /// while the panel is off it reads the power again once a second.
     public func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
         if pendingResume {
             pendingResume = false

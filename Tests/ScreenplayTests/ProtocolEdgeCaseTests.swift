@@ -249,7 +249,7 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-test-protocols.sh failed")
         let files = try FileManager.default.contentsOfDirectory(atPath: fresh.path)
-        XCTAssertEqual(files.count, 4)
+        XCTAssertEqual(files.count, 8)
         for file in files {
             let want = try Data(contentsOf: fresh.appendingPathComponent(file))
             let have = try? Data(contentsOf: root.appendingPathComponent("Tests/ScriptedCompositor/protocols/\(file)"))
@@ -367,9 +367,11 @@ final class Harness {
     let app: Application
     let log = EdgeLog()
 
-    init(layerShell: Bool = true) throws {
+    /// `prepare` runs before the client connects (extra globals, outputs).
+    init(layerShell: Bool = true, prepare: (ScriptedFixture) -> Void = { _ in }) throws {
         fixture = try ScriptedFixture(layerShell: layerShell)
         _ = fixture.addOutput("eDP-1", width: 1280, height: 720)
+        prepare(fixture)
         var options = ApplicationOptions()
         options.displayName = fixture.socketPath
         do {
