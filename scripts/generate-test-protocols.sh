@@ -14,6 +14,8 @@ protocols=(
   "$sys/stable/presentation-time/presentation-time.xml"
   "$sys/unstable/xdg-output/xdg-output-unstable-v1.xml"
   "$here/protocols/wlr-layer-shell-unstable-v1.xml"
+  "$here/protocols/wlr-output-management-unstable-v1.xml"
+  "$here/protocols/wlr-output-power-management-unstable-v1.xml"
 )
 mkdir -p "$out"
 for xml in "${protocols[@]}"; do

@@ -66,6 +66,7 @@ public final class Application {
         compositor.onOutputRemoved = { [weak self] in self?.outputRemoved($0) }
         compositor.onGlobalRemoved = { [weak self] in self?.globalRemoved($0) }
         compositor.onSeatAdded = { [weak self] in self?.seatAdded($0) }
+        compositor.onHeadsChanged = { [weak self] in self?.headsChanged() }
         connection.addAfterDispatch { [weak self] in self?.renderAll() }
         connection.onLost { [weak self] error in self?.lost(error) }
         do {
@@ -92,13 +93,16 @@ public final class Application {
     func screen(withID id: UInt32) -> Screen? { screens.first { $0.id == id } }
 
     private func isTarget(_ screen: Screen) -> Bool {
-        guard screen.isConnected else { return false }
+        guard screen.isConnected, screen.isEnabled else { return false }
         guard options.presentOnAllScreens || screen.classification.isExternal else { return false }
         return options.screenFilter?(screen) ?? true
     }
 
     /// Why `screen` does or does not get an external scene, in words.
     public func targetReason(_ screen: Screen) -> (isTarget: Bool, reason: String) {
+        if !screen.isEnabled {
+            return (false, "the compositor has this output disabled (its output-management head says so)")
+        }
         if !options.presentOnAllScreens && !screen.classification.isExternal {
             return (false, "\(screen.classification.reason); use --all to present there too")
         }
@@ -113,6 +117,7 @@ public final class Application {
     private func outputReady(_ output: Output) {
         guard let info = output.info else { return }
         let screen = Screen(output: output, info: info, classification: .init(kind: .external, reason: ""))
+        screen.head = head(for: screen)
         screens.append(screen)
         reclassify()
         onScreenConnect?(screen)
@@ -149,7 +154,7 @@ public final class Application {
         reconcile()
     }
 
-    private func reclassify() {
+    func reclassify() {
         let kinds = classifier.classify(screens.map(\.info))
         for (screen, kind) in zip(screens, kinds) { screen.classification = kind }
     }
@@ -198,7 +203,7 @@ public final class Application {
 
     /// Makes the set of accessory scenes match (presented registration ×
     /// target screens).
-    private func reconcile() {
+    func reconcile() {
         guard !isShutDown else { return }
         let presented = presentedRegistration
         if presented?.serial != presentedSerial {

@@ -162,13 +162,32 @@ public final class DisplayLink {
     /// ``StallEvent/resumed`` once frames come back; nil otherwise. Nothing
     /// waits on the silence (other scenes and the event loop go on); poll
     /// this from a timer you already have, e.g. to tell a monitoring system.
+    /// A panel switched off (`zwlr_output_power_manager_v1`, where offered)
+    /// is no stall: the check asks the compositor before reporting one, and
+    /// while the panel is off it reads the power again once a second.
     public func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
         if pendingResume {
             pendingResume = false
             return .resumed
         }
         guard !isPaused else { return nil }
-        return stall.poll(nowNs: nowNs)
+        if isPanelOff {
+            scene?.recheckPanelPower(nowNs: nowNs)
+            return nil
+        }
+        let event = stall.poll(nowNs: nowNs)
+        if event == .stalled, scene?.panelIsOff(nowNs: nowNs) == true { return nil }
+        return event
+    }
+
+    /// Set while the scene's panel is switched off: the silence that follows
+    /// is no stall, and its end no resume.
+    var isPanelOff = false {
+        didSet {
+            guard oldValue != isPanelOff else { return }
+            stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
+            pendingResume = false
+        }
     }
 
     /// How long the link's frame callbacks have been silent, while stalled.

@@ -305,6 +305,7 @@ public final class Scene {
         // at scale 1; otherwise the compositor is told the integer scale.
         surface.setBufferScale(fractional?.scale120 != nil ? 1 : bufferScale)
         displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz)
+        displayLink.isPanelOff = screen.powerState == .off
     }
 
     /// The screen this scene is on changed mode, scale or transform.
@@ -371,6 +372,31 @@ public final class Scene {
         setNeedsDisplay()
     }
 
+    /// The panel was switched on or off (`Application.setPower`, or a read
+    /// of its power): off asks for no frames; on draws the current content.
+    func screenPowerChanged() {
+        guard !isTornDown else { return }
+        displayLink.isPanelOff = screen?.powerState == .off
+        if !displayLink.isPanelOff { linkResumed() }
+    }
+
+    private var lastPowerCheckNs: UInt64 = 0
+
+    /// Asks the compositor whether the panel is off, where it offers power
+    /// control: a panel switched off by another program looks like a stall.
+    func panelIsOff(nowNs: UInt64) -> Bool {
+        guard let screen, application.canControlPower else { return false }
+        lastPowerCheckNs = nowNs
+        return application.powerState(of: screen) == .off
+    }
+
+    /// While the panel is off, reads its power again at most once a second
+    /// (nothing else says it came back: the scene asks for no frames).
+    func recheckPanelPower(nowNs: UInt64) {
+        guard nowNs >= lastPowerCheckNs + 1_000_000_000 else { return }
+        _ = panelIsOff(nowNs: nowNs)
+    }
+
     func linkResumed() {
         guard !isTornDown else { return }
         needsDisplay = true
@@ -392,6 +418,11 @@ public final class Scene {
         }
         applyPendingConfigure()
         guard !isTornDown, isConnected, let window else { return }
+        // A panel switched off shows nothing: ask for no frames until it is back.
+        if displayLink.isPanelOff {
+            frameDue = false
+            return
+        }
         var draw = needsDisplay
         if frameDue {
             frameDue = false

@@ -2,6 +2,10 @@ public import WaylandClient
 
 /// A display mode, as `UIScreenMode`: pixel size and refresh.
 public typealias ScreenMode = OutputMode
+/// A panel's power, as `zwlr_output_power_v1` reports it.
+public typealias ScreenPowerState = PowerState
+/// An output device as `zwlr_output_manager_v1` describes it (also while disabled).
+public typealias ScreenHead = HeadInfo
 /// The layer an external scene sits in.
 public typealias SceneLayer = Layer
 
@@ -34,11 +38,38 @@ public final class Screen: Identifiable {
     /// Connector name such as `HDMI-A-1`, `eDP-1`, or a made-up "make model".
     public var name: String { info.name }
     public var displayDescription: String { info.description }
-    public var make: String { info.make }
-    public var model: String { info.model }
-    public var serial: String? { info.serial }
+    /// The manufacturer: the output-management head's where the compositor
+    /// offers `zwlr_output_manager_v1`, else wl_output's.
+    public var make: String { head.map(\.make).flatMap { $0.isEmpty ? nil : $0 } ?? info.make }
+    public var model: String { head.map(\.model).flatMap { $0.isEmpty ? nil : $0 } ?? info.model }
+    /// The panel's serial number, to tell identical panels apart; nil where
+    /// the compositor gives none (wl_output never does; the output-management
+    /// head does where the panel's EDID has one).
+    public var serial: String? { head?.serialNumber.flatMap { $0.isEmpty ? nil : $0 } ?? info.serial }
+    /// The mode the screen shows now, as `UIScreen.currentMode`.
     public var currentMode: ScreenMode? { info.currentMode }
-    public var availableModes: [ScreenMode] { info.modes }
+    /// Every mode the screen supports, as `UIScreen.availableModes`: the
+    /// head's full list where the compositor offers `zwlr_output_manager_v1`
+    /// (virtual outputs may list none), else what wl_output lists (usually
+    /// only the current mode).
+    public var availableModes: [ScreenMode] { head?.modes ?? info.modes }
+    /// The mode the panel prefers (its native one), as `UIScreen.preferredMode`.
+    public var preferredMode: ScreenMode? { availableModes.first { $0.isPreferred } }
+    /// The output-management head matched to this screen by name, where the
+    /// compositor offers `zwlr_output_manager_v1`.
+    public internal(set) var head: HeadInfo?
+    /// False when the compositor keeps the output but has it disabled: its
+    /// head says so and wl_output reports no current mode. Such a screen
+    /// never gets a scene. (sway 1.7 calls every output running a custom
+    /// mode, headless ones included, disabled in its head while it shows
+    /// content on it; the wl_output's current mode settles that.)
+    public var isEnabled: Bool { head.map { $0.isEnabled || info.currentMode != nil } ?? true }
+    /// Whether adaptive sync (VRR) is on; nil where the compositor does not say.
+    public var adaptiveSync: Bool? { head?.adaptiveSync }
+    /// The panel's power as last read or set through
+    /// `zwlr_output_power_manager_v1` (see `Application.powerState(of:)`);
+    /// nil where unknown.
+    public internal(set) var powerState: PowerState?
     /// Integer scale the compositor applies to this output's buffers.
     public var scale: Int { info.scale }
     public var transform: OutputTransform { info.transform }

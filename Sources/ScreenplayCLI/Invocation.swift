@@ -12,4 +12,6 @@ public enum Invocation: Equatable, Sendable {
     case doctor(DoctorCommand)
     /// `screenplay demo`
     case demo(DemoCommand)
+    /// `screenplay power`
+    case power(PowerCommand)
 }

@@ -39,8 +39,29 @@ final class PresentRunner {
             throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
         }
         session.installSignalHandlers()
-        try attach(app)
+        if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
+            // Before any scene connects, as UIKit apps choose a screen's mode
+            // before attaching a window to it.
+            let switcher = ModeSwitcher(request: request, app: app)
+            modeSwitcher = switcher
+            session.onStop = { [weak switcher] in switcher?.restore() }
+            do {
+                try switcher.apply(to: app.externalScreens)
+            } catch {
+                switcher.restore()
+                app.shutdown()
+                throw error
+            }
+        }
+        do {
+            try attach(app)
+        } catch {
+            modeSwitcher?.restore()
+            throw error
+        }
     }
+
+    private var modeSwitcher: ModeSwitcher?
 
     /// Shows the content through `app`: at start, and again after a
     /// reconnect to a restarted compositor.
@@ -60,7 +81,10 @@ final class PresentRunner {
             app.shutdown()
             self.reconnect(attempt: 0)
         }
-        app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
+        app.onScreenConnect = { [weak self, weak app] screen in
+            log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
+            if let app, app.targetReason(screen).isTarget { self?.modeSwitcher?.screenConnected(screen) }
+        }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
 
         let configuration = SceneConfiguration(

@@ -68,6 +68,8 @@ public struct PresentCommand: CLICommand {
     public var password: String?
     /// `--rehearse`
     public var rehearse = false
+    /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
+    public var mode: String?
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -77,7 +79,7 @@ public struct PresentCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
-        .value("notes"), .value("password"), .flag("rehearse"),
+        .value("notes"), .value("password"), .flag("rehearse"), .value("mode"),
     ]
     /// Supported content, for help and error messages.
     static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, .png/.jpg/.jpeg image or .pdf file"
@@ -106,6 +108,9 @@ public struct PresentCommand: CLICommand {
                                   are always followed.
 
         RENDERING:
+          --mode WxH[@HZ]         Set each external output to this mode first
+                                  (wlroots compositors); the previous mode comes
+                                  back on exit.
           --layer LAYER           overlay (default), top, bottom or background.
           --fps N                 Draw at most N frames per second (default: the
                                   output's refresh rate).
@@ -174,6 +179,7 @@ public struct PresentCommand: CLICommand {
         notesPath = arguments.last("notes")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
+        mode = try Self.parseModeOption(arguments.last("mode"))
         content = try Self.parseContent(arguments.positionals)
     }
 

@@ -29,6 +29,10 @@ package final class Compositor {
     package private(set) var fractionalScaleManager: OpaquePointer?
     package private(set) var idleInhibitManager: OpaquePointer?
     package private(set) var seat: OpaquePointer?
+    /// `zwlr_output_manager_v1`: heads, modes, serial numbers (wlroots compositors and others).
+    package private(set) var outputManager: OutputManager?
+    /// `zwlr_output_power_manager_v1`: panel power (wlroots compositors).
+    package private(set) var powerManager: OutputPowerManager?
     package private(set) var seatVersion: UInt32 = 0
 
     /// Every wl_output the compositor announced and has not removed, in
@@ -43,6 +47,8 @@ package final class Compositor {
     /// A global the scenes rely on (layer shell, xdg_wm_base, compositor) went away.
     package var onGlobalRemoved: ((GlobalInfo) -> Void)?
     package var onSeatAdded: ((OpaquePointer) -> Void)?
+    /// The output manager published a new state of its heads (`done`).
+    package var onHeadsChanged: (() -> Void)?
 
     /// Highest versions bound; lower ones offered still work.
     package struct VersionLimits: Sendable {
@@ -107,6 +113,17 @@ package final class Compositor {
             fractionalScaleManager = bind(registry, name, "wp_fractional_scale_manager_v1", 1)
         case "zwp_idle_inhibit_manager_v1":
             idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
+        case "zwlr_output_manager_v1":
+            guard outputManager == nil else { return }
+            let boundVersion = min(version, 4)
+            outputManager = OutputManager(
+                connection: connection, proxy: bind(registry, name, "zwlr_output_manager_v1", boundVersion),
+                version: boundVersion)
+            outputManager?.onDone = { [weak self] in self?.onHeadsChanged?() }
+        case "zwlr_output_power_manager_v1":
+            guard powerManager == nil else { return }
+            powerManager = OutputPowerManager(
+                connection: connection, proxy: bind(registry, name, "zwlr_output_power_manager_v1", 1))
         case "wl_seat":
             guard seat == nil else { return }
             seatVersion = min(version, 7)
@@ -138,6 +155,12 @@ package final class Compositor {
             wmBase = nil
         case "wl_compositor":
             compositor = nil
+        case "zwlr_output_manager_v1":
+            outputManager?.destroy()
+            outputManager = nil
+        case "zwlr_output_power_manager_v1":
+            powerManager?.destroy()
+            powerManager = nil
         default:
             break
         }
@@ -171,6 +194,10 @@ package final class Compositor {
         if let viewporter { wp_viewporter_destroy(viewporter) }
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
         if let idleInhibitManager { zwp_idle_inhibit_manager_v1_destroy(idleInhibitManager) }
+        outputManager?.destroy()
+        powerManager?.destroy()
+        outputManager = nil
+        powerManager = nil
         if let seat { seatVersion >= 5 ? wl_seat_release(seat) : wl_seat_destroy(seat) }
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }

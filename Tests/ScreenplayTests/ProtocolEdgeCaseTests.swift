@@ -370,12 +370,17 @@ final class Harness {
     let log = EdgeLog()
 
     /// `feedback`: offer wp_presentation answering so (nil: not offered);
-    /// `xdgShell`: offer xdg_wm_base (the fullscreen fallback's toplevels).
-    init(layerShell: Bool = true, feedback: (mode: scripted_feedback_mode, late: Int32)? = nil, xdgShell: Bool = false) throws {
+    /// `xdgShell`: offer xdg_wm_base (the fullscreen fallback's toplevels);
+    /// `prepare` runs before the client connects (extra globals, outputs).
+    init(
+        layerShell: Bool = true, feedback: (mode: scripted_feedback_mode, late: Int32)? = nil, xdgShell: Bool = false,
+        prepare: (ScriptedFixture) -> Void = { _ in }
+    ) throws {
         fixture = try ScriptedFixture(layerShell: layerShell)
         if let feedback { scripted_offer_presentation(fixture.handle, feedback.mode, feedback.late) }
         if xdgShell { scripted_offer_xdg_shell(fixture.handle) }
         _ = fixture.addOutput("eDP-1", width: 1280, height: 720)
+        prepare(fixture)
         var options = ApplicationOptions()
         options.displayName = fixture.socketPath
         do {

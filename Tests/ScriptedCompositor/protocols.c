@@ -6,3 +6,6 @@
 #include "protocols/xdg-output-unstable-v1-protocol.c"
 #include "protocols/xdg-shell-protocol.c"
 #include "protocols/presentation-time-protocol.c"
+#include "protocols/wlr-output-management-unstable-v1-protocol.c"
+#include "protocols/wlr-output-power-management-unstable-v1-protocol.c"
+

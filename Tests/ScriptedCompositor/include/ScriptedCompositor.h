@@ -114,4 +114,46 @@ int scripted_toplevel_fullscreen_output(scripted_compositor *c, int toplevel);
 /// (ops[i] = -output-1) on the toplevel's surface; false if any could not be sent.
 bool scripted_send_toplevel_outputs(scripted_compositor *c, int toplevel, const int *ops, int count);
 
+// Output management (zwlr_output_manager_v1 v4) and power
+// (zwlr_output_power_manager_v1 v1). Heads go out in the reverse order of the
+// outputs, so only matching by name pairs them right.
+
+/// How configurations are answered.
+typedef enum {
+    /// test and apply succeed (apply changes the wl_output's mode).
+    SCRIPTED_CONFIG_SUCCEED = 0,
+    /// test and apply answer `failed`.
+    SCRIPTED_CONFIG_FAIL = 1,
+    /// The next configuration created sees the state change under it (a new
+    /// serial, as after a hot-plug) and is cancelled; later ones succeed.
+    SCRIPTED_CONFIG_CHANGE_SERIAL_ONCE = 2,
+} scripted_config_reply;
+
+/// Offers both globals (call before the client connects).
+void scripted_offer_output_management(scripted_compositor *c);
+/// The output's head: identity and modes ({width, height, mHz} triples),
+/// the preferred and current mode indices. By default a head lists the
+/// output's one mode, preferred and current, and no make, model or serial.
+void scripted_set_head(
+    scripted_compositor *c, int output, const char *make, const char *model, const char *serial, const int32_t *modes,
+    int mode_count, int preferred, int current);
+/// A head with no wl_output: an output the compositor has disabled.
+int scripted_add_disabled_head(scripted_compositor *c, const char *name);
+void scripted_set_config_reply(scripted_compositor *c, scripted_config_reply reply);
+/// Configurations created so far, the serial the last one carried, and the
+/// serial of the current head state.
+int scripted_configuration_count(scripted_compositor *c);
+uint32_t scripted_last_configuration_serial(scripted_compositor *c);
+uint32_t scripted_head_serial(scripted_compositor *c);
+/// The output's current mode.
+void scripted_output_mode(scripted_compositor *c, int output, int32_t *width, int32_t *height, int32_t *refresh);
+/// The panel's power; switching it as another program would (frame
+/// callbacks of surfaces on an output that is off are held until it is on).
+bool scripted_power_is_on(scripted_compositor *c, int output);
+void scripted_set_power(scripted_compositor *c, int output, bool on);
+/// Answer set_mode with `failed` from now on.
+void scripted_set_power_refuses(scripted_compositor *c, bool refuses);
+/// set_mode requests received.
+int scripted_power_requests(scripted_compositor *c);
+
 #endif
