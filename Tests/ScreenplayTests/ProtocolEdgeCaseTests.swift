@@ -251,7 +251,7 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-test-protocols.sh failed")
         let files = try FileManager.default.contentsOfDirectory(atPath: fresh.path)
-        XCTAssertEqual(files.count, 8)
+        XCTAssertEqual(files.count, 12)
         for file in files {
             let want = try Data(contentsOf: fresh.appendingPathComponent(file))
             let have = try? Data(contentsOf: root.appendingPathComponent("Tests/ScriptedCompositor/protocols/\(file)"))
