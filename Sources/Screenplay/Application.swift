@@ -30,8 +30,11 @@ public final class Application {
     private var presentedSerial: Int?
     private var warnedFallback = false
     private let memoryTrimmer = MemoryTrimmer()
-    /// The seat's keyboard, once the seat is bound (see KeyboardInput.swift).
-    var keyboard: Keyboard?
+    /// True while the events of a batch are handled (`handleBatch`):
+    /// registration changes made by handlers then wait for its end.
+    private var isHandlingBatch = false
+    /// A reconcile asked for while a batch was being handled.
+    private var needsReconcile = false
 
     /// Hears a new screen, after classification.
     public var onScreenConnect: ((Screen) -> Void)?
@@ -61,13 +64,7 @@ public final class Application {
         limits.xdgOutputManager = options.maxXdgOutputVersion
         limits.layerShell = options.maxLayerShellVersion
         compositor = Compositor(connection: connection, limits: limits)
-        compositor.onOutputReady = { [weak self] in self?.outputReady($0) }
-        compositor.onOutputChanged = { [weak self] output, _ in self?.outputChanged(output) }
-        compositor.onOutputRemoved = { [weak self] in self?.outputRemoved($0) }
-        compositor.onGlobalRemoved = { [weak self] in self?.globalRemoved($0) }
-        compositor.onSeatAdded = { [weak self] in self?.seatAdded($0) }
-        compositor.onHeadsChanged = { [weak self] in self?.headsChanged() }
-        connection.addAfterDispatch { [weak self] in self?.renderAll() }
+        connection.addAfterDispatch { [weak self] in self?.handleBatch() }
         connection.onLost { [weak self] error in self?.lost(error) }
         do {
             try compositor.start()
@@ -91,6 +88,56 @@ public final class Application {
     public var mainScreen: Screen? { screens.first { !$0.classification.isExternal } ?? screens.first }
 
     func screen(withID id: UInt32) -> Screen? { screens.first { $0.id == id } }
+
+    // MARK: the event flow
+
+    /// Runs after each batch of events, outside libwayland's dispatch (the
+    /// listeners only recorded what happened): screens appear, change and
+    /// go, keys reach their windows, registrations changed by any of those
+    /// handlers take effect, then every scene applies what its own events
+    /// left (closed, entered outputs, presentation feedback, configures)
+    /// and, last, draws what is due. Any handler may shut the application
+    /// down; nothing runs after that.
+    private func handleBatch() {
+        guard !isShutDown, !isHandlingBatch else { return }
+        isHandlingBatch = true
+        defer { isHandlingBatch = false }
+        // A handler may dispatch again (setMode waits for the compositor's
+        // answer), so take events until none are left.
+        var events = compositor.takeEvents()
+        while !events.isEmpty {
+            for event in events {
+                guard !isShutDown else { return }
+                switch event {
+                case .outputReady(let output): outputReady(output)
+                case .outputChanged(let output): outputChanged(output)
+                case .outputRemoved(let output): outputRemoved(output)
+                case .globalRemoved(let info): globalRemoved(info)
+                case .headsChanged: headsChanged()
+                }
+            }
+            guard !isShutDown else { return }
+            compositor.releaseRemovedOutputs()
+            events = compositor.takeEvents()
+        }
+        for event in compositor.keyboard?.takeEvents() ?? [] {
+            deliverKey(event)
+            guard !isShutDown else { return }
+        }
+        while needsReconcile, !isShutDown {
+            needsReconcile = false
+            reconcile()
+        }
+        for scene in scenes where !isShutDown { scene.applyPendingState() }
+        for scene in scenes where !isShutDown { scene.drawIfNeeded() }
+    }
+
+    /// Makes the scenes match the registrations and screens: at once, or
+    /// at the end of the batch being handled (a handler's change must not
+    /// tear down scenes while the batch still walks them).
+    private func requestReconcile() {
+        if isHandlingBatch { needsReconcile = true } else { reconcile() }
+    }
 
     private func isTarget(_ screen: Screen) -> Bool {
         guard screen.isConnected, screen.isEnabled else { return false }
@@ -121,7 +168,7 @@ public final class Application {
         screens.append(screen)
         reclassify()
         onScreenConnect?(screen)
-        reconcile()
+        requestReconcile()
     }
 
     private func outputChanged(_ output: Output) {
@@ -130,7 +177,7 @@ public final class Application {
         reclassify()
         for scene in scenes { scene.screenChanged(screen) }
         onScreenChange?(screen)
-        reconcile()
+        requestReconcile()
     }
 
     private func outputRemoved(_ output: Output) {
@@ -141,7 +188,7 @@ public final class Application {
         for scene in scenes { scene.surface.forget(outputNamed: screen.id) }
         reclassify()
         onScreenDisconnect?(screen)
-        reconcile()
+        requestReconcile()
     }
 
     /// Makes `screen` the only built-in screen and every other one external,
@@ -151,7 +198,7 @@ public final class Application {
     public func markAsOnlyBuiltIn(_ screen: Screen) {
         classifier = ScreenClassifier(builtInPatterns: [screen.name])
         reclassify()
-        reconcile()
+        requestReconcile()
     }
 
     func reclassify() {
@@ -198,7 +245,7 @@ public final class Application {
 
     func registrationsChanged() {
         for r in registrations { stack.setEnabled(r.serial, r.isEnabled) }
-        reconcile()
+        requestReconcile()
     }
 
     /// Makes the set of accessory scenes match (presented registration ×
@@ -247,7 +294,7 @@ public final class Application {
             userInfo: registration.accessory.userInfo, identifier: "\(configuration.name ?? "scene")@\(screen.name)")
         do {
             let scene = try Scene(
-                application: self, session: session, delegate: configuration.delegateFactory(), screen: screen,
+                host: self, session: session, delegate: configuration.delegateFactory(), screen: screen,
                 layer: configuration.layer)
             accessoryScenes[screen.id] = scene
             scenes.append(scene)
@@ -262,7 +309,7 @@ public final class Application {
             role: .application, configuration: configuration, userInfo: [:],
             identifier: "\(configuration.name ?? "window")")
         let scene = try Scene(
-            application: self, session: session, delegate: configuration.delegateFactory(), screen: nil, layer: .top)
+            host: self, session: session, delegate: configuration.delegateFactory(), screen: nil, layer: .top)
         scenes.append(scene)
         connection.flush()
         return scene
@@ -280,18 +327,6 @@ public final class Application {
         connection.flush()
         memoryTrimmer.schedule()
     }
-
-    func sceneClosedByCompositor(_ scene: Scene?) {
-        guard let scene else { return }
-        // Since wlroots 0.19 a lost output closes its layer surfaces: the
-        // scene goes, the registration stays, and a returning screen gets a
-        // new scene through reconcile().
-        close(scene)
-    }
-
-    func sceneFailed(_ scene: Scene) { close(scene) }
-
-    func sceneDidConnect(_ scene: Scene) {}
 
     func report(_ error: any Error) {
         if let onSceneError { onSceneError(error) } else {
@@ -322,6 +357,9 @@ public final class Application {
         return made
     }
 
+    /// Handles a batch soon even if no event arrives (a draw asked for
+    /// from a timer, a frame callback's skip timer): through the same path
+    /// as events, so queued events are dispatched first.
     func scheduleRender() {
         guard !renderScheduled else { return }
         renderScheduled = true
@@ -330,10 +368,6 @@ public final class Application {
             self.renderScheduled = false
             self.connection.dispatchPending()
         }
-    }
-
-    private func renderAll() {
-        for scene in scenes { scene.renderIfNeeded() }
     }
 
     // MARK: shutdown
@@ -360,8 +394,6 @@ public final class Application {
         sharedResources = nil
         graphicsContext?.destroy()
         graphicsContext = nil
-        keyboard?.destroy()
-        keyboard = nil
         compositor.destroy()
         connection.disconnect()
     }
@@ -371,4 +403,18 @@ public final class Application {
         do { try connection.roundtrip() } catch { throw ApplicationError(kind: .connectionLost, description: error.description) }
         connection.dispatchPending()
     }
+}
+
+/// What a scene needs from its owner, and no more.
+extension Application: SceneHost {
+    func sceneNeedsRender() { scheduleRender() }
+
+    func sceneDidClose(_ scene: Scene) {
+        // Since wlroots 0.19 a lost output closes its layer surfaces: the
+        // scene goes, the registration stays, and a returning screen gets a
+        // new scene through reconcile().
+        close(scene)
+    }
+
+    func flush() { connection.flush() }
 }

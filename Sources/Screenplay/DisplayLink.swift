@@ -37,7 +37,7 @@ public final class DisplayLink {
             if !isPaused {
                 cadence.reset()
                 stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
-                scene?.linkResumed()
+                onResume?()
             }
         }
     }
@@ -51,7 +51,12 @@ public final class DisplayLink {
     private var cadence = Cadence(refreshNs: 16_666_667, preferredFramesPerSecond: 0)
     private var presentationRefreshNs: UInt64?
     private var modeRefreshMilliHz: Int32?
-    weak var scene: Scene?
+    /// Set by the scene: unpausing asks it for a frame.
+    var onResume: (() -> Void)?
+    /// Set by the scene: whether its panel is switched off now (`recheck`
+    /// false), or a throttled re-read of the power while it is off
+    /// (`recheck` true; the answer is ignored).
+    var panelPower: ((_ nowNs: UInt64, _ recheck: Bool) -> Bool)?
 
     init() {}
 
@@ -172,11 +177,11 @@ public final class DisplayLink {
         }
         guard !isPaused else { return nil }
         if isPanelOff {
-            scene?.recheckPanelPower(nowNs: nowNs)
+            _ = panelPower?(nowNs, true)
             return nil
         }
         let event = stall.poll(nowNs: nowNs)
-        if event == .stalled, scene?.panelIsOff(nowNs: nowNs) == true { return nil }
+        if event == .stalled, panelPower?(nowNs, false) == true { return nil }
         return event
     }
 
