@@ -4,7 +4,7 @@ import PackageDescription
 // Layering (each module imports only those below it; C types never leave the
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Rendering, WaylandClient, FrameTiming
-//   WaylandClient -> CWaylandProtocols, CWayland;  Rendering -> CEGL, CCairo, CWayland
+//   WaylandClient -> CWaylandProtocols, CWayland;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -33,6 +33,9 @@ let package = Package(
             name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
+            name: "CRsvg", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(
             name: "CXkb", pkgConfig: "xkbcommon",
             providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(
@@ -48,7 +51,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Rendering",
-            dependencies: ["CEGL", "CCairo", "CPixbuf", "CWayland"],
+            dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CWayland"],
             swiftSettings: strict),
         .target(
             name: "Screenplay",
@@ -75,7 +78,7 @@ let package = Package(
 
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering"], swiftSettings: strict),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],
             swiftSettings: strict),

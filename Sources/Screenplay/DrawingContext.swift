@@ -119,7 +119,15 @@ final class GraphicsResources {
         let key = ObjectIdentifier(picture)
         if let cached = textures[key], cached.generation == picture.generation { return cached.texture }
         textures[key]?.texture.destroy()
-        let texture = try Texture(context: context, width: picture.width, height: picture.height, rgba: picture.rgba, premultiplied: picture.premultiplied)
+        var image = (width: picture.width, height: picture.height, rgba: picture.rgba)
+        if max(image.width, image.height) > context.maxTextureSize {
+            // Larger than the GPU takes (a panorama made by the app): scaled
+            // down on the CPU rather than shown black.
+            let scaled = DecodedImage(width: image.width, height: image.height, rgba: image.rgba)
+                .scaledDown(toFit: context.maxTextureSize)
+            image = (scaled.width, scaled.height, scaled.rgba)
+        }
+        let texture = try Texture(context: context, width: image.width, height: image.height, rgba: image.rgba, premultiplied: picture.premultiplied)
         textures[key] = (picture.generation, texture)
         return texture
     }
@@ -206,6 +214,14 @@ public final class Picture {
         self.premultiplied = premultiplied
     }
 
+    /// Replaces the pixels with straight RGBA rows, top first; the texture
+    /// is re-uploaded on the next draw. Keeping one picture for content that
+    /// changes (a resized SVG, an animation) keeps one texture.
+    public func replace(width: Int, height: Int, rgba: [UInt8]) {
+        precondition(rgba.count == width * height * 4, "RGBA data must be width*height*4 bytes")
+        replace(width: width, height: height, rgba: rgba, premultiplied: false)
+    }
+
     /// Replaces the pixels; the texture is re-uploaded on the next draw.
     func replace(width: Int, height: Int, rgba: [UInt8], premultiplied: Bool) {
         self.width = width
@@ -252,16 +268,12 @@ public struct PictureError: Error, CustomStringConvertible, Sendable {
 }
 
 extension Picture {
-    /// Decodes a PNG or JPEG file (gdk-pixbuf). Refuses images over
-    /// `maxPixels` from the header, before decoding.
+    /// Decodes an image file at its own size (an animation's first frame,
+    /// an SVG at its natural size). `LoadedImage` does more: pictures sized
+    /// for a screen, animation. Refuses images over `maxPixels` from the
+    /// header, before decoding.
     public static func load(path: String, maxPixels: Int = 8192 * 8192) throws(PictureError) -> Picture {
-        do {
-            let image = try ImageLoader.load(path: path, maxPixels: maxPixels)
-            return Picture(width: image.width, height: image.height, rgba: image.rgba)
-        } catch let error as ImageError {
-            throw PictureError(isUnreadable: error.isUnreadable, description: error.description)
-        } catch {
-            throw PictureError(isUnreadable: false, description: "\(path): \(error)")
-        }
+        let image = try LoadedImage.load(path: path, maxPixels: maxPixels)
+        return try image.picture(fitting: max(image.width, 1), height: max(image.height, 1))
     }
 }

@@ -10,7 +10,7 @@ final class PresentRunner {
     private var registration: SceneAccessoryRegistration?
     private var signalSources: [any DispatchSourceSignal] = []
     private var stats: StatsWriter?
-    private var picture: Picture?
+    private var image: LoadedImage?
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
     private var window: Scene?
@@ -67,8 +67,8 @@ final class PresentRunner {
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, picture, shader, stats] in
-                ContentDelegate(kind: kind, picture: picture, shader: shader, stats: stats, statsLabel: { scene in
+            delegateFactory: { [kind, image, shader, stats] in
+                ContentDelegate(kind: kind, image: image, shader: shader, stats: stats, statsLabel: { scene in
                     scene.screen?.name ?? "window"
                 })
             })
@@ -127,7 +127,7 @@ final class PresentRunner {
             return .color(Paint(hex: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)))
         case let .image(path):
             do {
-                picture = try Picture.load(path: path)
+                image = try LoadedImage.load(path: path)
             } catch {
                 throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
             }
