@@ -166,12 +166,12 @@ package final class ImageSource: @unchecked Sendable {
     private static func loadRaster(path: String, format: String, maxPixels: Int) throws(ImageError) -> ImageSource {
         var error: UnsafeMutablePointer<GError>?
         guard animatedFormats.contains(format) else {
-            guard let loaded = gdk_pixbuf_new_from_file(path, &error) else { throw translate(error, path: path) }
+            guard let loaded = quietly({ gdk_pixbuf_new_from_file(path, &error) }) else { throw translate(error, path: path) }
             if let error { g_error_free(error) }
             defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
             return try still(loaded, path: path, format: format, maxPixels: maxPixels)
         }
-        guard let animation = gdk_pixbuf_animation_new_from_file(path, &error) else {
+        guard let animation = quietly({ gdk_pixbuf_animation_new_from_file(path, &error) }) else {
             throw translate(error, path: path)
         }
         if let error { g_error_free(error) }
@@ -196,6 +196,15 @@ package final class ImageSource: @unchecked Sendable {
             throw .corrupt(path: path, reason: "gdk-pixbuf decoded no picture")
         }
         return try still(loaded, path: path, format: format, maxPixels: maxPixels)
+    }
+
+    /// Runs a gdk-pixbuf decode with GLib's g_print silenced: the GIF loader
+    /// prints its error (also returned as the GError this reports) to
+    /// standard output, where it would break `--stats -`.
+    private static func quietly<T>(_ body: () -> T) -> T {
+        let previous = g_set_print_handler { _ in }
+        defer { g_set_print_handler(previous) }
+        return body()
     }
 
     /// Formats whose files may hold several frames (gdk-pixbuf's names).

@@ -18,15 +18,30 @@ public enum TestImages {
         }
     }
 
-    /// Writes a PPM of `width` x `height` pixels, `top` above `bottom`.
-    private static func frame(top: RGB, bottom: RGB, width: Int, height: Int, to path: String) throws {
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * 3)
+    /// Writes a PPM of `width` x `height` pixels, `top` above `bottom` (or,
+    /// with `sideBySide`, `top` on the left).
+    private static func frame(
+        top: RGB, bottom: RGB, width: Int, height: Int, sideBySide: Bool = false, to path: String
+    ) throws {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
-            let color = y < height / 2 ? top : bottom
-            for _ in 0..<width { pixels += [color.r, color.g, color.b] }
+            for x in 0..<width {
+                let color = (sideBySide ? x < width / 2 : y < height / 2) ? top : bottom
+                let i = (y * width + x) * 3
+                pixels[i] = color.r
+                pixels[i + 1] = color.g
+                pixels[i + 2] = color.b
+            }
         }
         try RigImage(width: width, height: height, pixels: pixels).writePPM(to: path)
+    }
+
+    /// A PNG, compressed by ffmpeg: the left half `left`, the right half `right`.
+    public static func png(left: RGB, right: RGB, width: Int, height: Int, to path: String) throws {
+        let source = path + ".ppm"
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        try frame(top: left, bottom: right, width: width, height: height, sideBySide: true, to: source)
+        try ffmpeg(["-i", source, "-frames:v", "1", "-f", "image2", "-c:v", "png", path])
     }
 
     /// A GIF (or, with `webp: true`, a lossless WebP) with one frame per
