@@ -119,15 +119,11 @@ final class GraphicsResources {
         let key = ObjectIdentifier(picture)
         if let cached = textures[key], cached.generation == picture.generation { return cached.texture }
         textures[key]?.texture.destroy()
-        var image = (width: picture.width, height: picture.height, rgba: picture.rgba)
-        if max(image.width, image.height) > context.maxTextureSize {
-            // Larger than the GPU takes (a panorama made by the app): scaled
-            // down on the CPU rather than shown black.
-            let scaled = DecodedImage(width: image.width, height: image.height, rgba: image.rgba)
-                .scaledDown(toFit: context.maxTextureSize)
-            image = (scaled.width, scaled.height, scaled.rgba)
-        }
-        let texture = try Texture(context: context, width: image.width, height: image.height, rgba: image.rgba, premultiplied: picture.premultiplied)
+        // A picture beyond the GPU's texture limit (a panorama the app made)
+        // is scaled down to fit rather than failing to upload.
+        let texture = try Texture.fitted(
+            context: context, width: picture.width, height: picture.height, rgba: picture.rgba,
+            premultiplied: picture.premultiplied)
         textures[key] = (picture.generation, texture)
         return texture
     }

@@ -12,7 +12,8 @@ import Rendering
 /// down on the CPU with an area filter, so an image beyond the GPU's
 /// texture limit (a 20000-pixel panorama) still shows, and sharply.
 ///
-/// Loading may run off the main thread; the pictures are made on it.
+/// Loading and `pixels(fitting:height:)` may run on any thread; pictures
+/// are made on the main one.
 public final class LoadedImage: Sendable {
     let source: ImageSource
 
@@ -58,15 +59,23 @@ public final class LoadedImage: Sendable {
     ///   texture is re-uploaded, not made anew): for a scene that resizes.
     @MainActor
     public func picture(fitting width: Int, height: Int, reusing: Picture? = nil) throws(PictureError) -> Picture {
-        let image: DecodedImage
-        do {
-            image = try source.image(fitting: width, height: height)
-        } catch {
-            throw PictureError(error)
-        }
+        let image = try pixels(fitting: width, height: height)
         guard let reusing else { return Picture(width: image.width, height: image.height, rgba: image.rgba) }
         reusing.replace(width: image.width, height: image.height, rgba: image.rgba)
         return reusing
+    }
+
+    /// What `picture(fitting:height:)` holds, made on any thread: straight
+    /// RGBA rows, top first. Rendering an SVG or scaling a large photo takes
+    /// a while; prepare the next item's pixels off the main thread, then
+    /// make the `Picture` from them on it.
+    public func pixels(fitting width: Int, height: Int) throws(PictureError) -> (width: Int, height: Int, rgba: [UInt8]) {
+        do {
+            let image = try source.image(fitting: width, height: height)
+            return (image.width, image.height, image.rgba)
+        } catch {
+            throw PictureError(error)
+        }
     }
 
     /// Playback state of an animated image, at its first frame; nil for a
