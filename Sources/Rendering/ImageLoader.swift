@@ -22,8 +22,7 @@ package struct DecodedImage: Equatable, Sendable {
     package func scaledDown(toFit maxDimension: Int) -> DecodedImage {
         guard maxDimension > 0, max(width, height) > maxDimension else { return self }
         let fit = aspectFit(contentWidth: width, contentHeight: height, intoWidth: maxDimension, intoHeight: maxDimension)
-        var copy = rgba
-        return copy.withUnsafeMutableBufferPointer { pixels -> DecodedImage in
+        return rgba.withUnsafeBufferPointer { pixels -> DecodedImage in
             guard
                 let wrapped = gdk_pixbuf_new_from_data(
                     pixels.baseAddress, GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height), Int32(width * 4), nil, nil),
