@@ -202,6 +202,18 @@ final class ImageSourceTests: XCTestCase {
         XCTAssertEqual(try color(), red)
         XCTAssertEqual(animation.nextFrameDueMilliseconds, 500)
 
+        // Played once: after the last frame nothing more is due, so nothing
+        // more is drawn.
+        let once = path("once.gif")
+        try TestImages.animation([red, green], frameSeconds: 0.5, once: true, to: once)
+        let finite = try XCTUnwrap(ImageSource.load(path: once).makeAnimation())
+        XCTAssertTrue(finite.advance(toMilliseconds: 600))
+        XCTAssertEqual(finite.nextFrameDueMilliseconds, 1000, "the last frame still has its delay")
+        finite.advance(toMilliseconds: 1000)
+        XCTAssertNil(finite.nextFrameDueMilliseconds, "then the last frame of a GIF played once stays")
+        XCTAssertFalse(finite.advance(toMilliseconds: 5000))
+        XCTAssertLessThanOrEqual(rgb(try finite.image(fitting: 64, height: 48), 5, 5).distance(to: green), 8)
+
         // One frame: a still image, nothing to play.
         let still = path("still.gif")
         try TestImages.animation([green], frameSeconds: 1, to: still)

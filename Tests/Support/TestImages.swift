@@ -45,11 +45,12 @@ public enum TestImages {
     }
 
     /// A GIF (or, with `webp: true`, a lossless WebP) with one frame per
-    /// colour, each shown `frameSeconds`, looping forever; one colour makes
-    /// a still image. (Frames go in as PPM files: ffmpeg's concat of lavfi
-    /// colour sources drops the last one.)
+    /// colour, each shown `frameSeconds`, looping forever (or, with
+    /// `once`, played once); one colour makes a still image. (Frames go in
+    /// as PPM files: ffmpeg's concat of lavfi colour sources drops the last one.)
     public static func animation(
-        _ colors: [RGB], frameSeconds: Double, width: Int = 64, height: Int = 48, webp: Bool = false, to path: String
+        _ colors: [RGB], frameSeconds: Double, width: Int = 64, height: Int = 48, webp: Bool = false,
+        once: Bool = false, to path: String
     ) throws {
         let frames = path + ".frames"
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
@@ -59,7 +60,9 @@ public enum TestImages {
         }
         let rate = "1000/\(Int((frameSeconds * 1000).rounded()))"
         let format = webp ? ["-c:v", "libwebp_anim", "-lossless", "1", "-f", "webp"] : ["-f", "gif"]
-        try ffmpeg(["-framerate", rate, "-i", frames + "/%03d.ppm", "-loop", "0"] + format + [path])
+        // ffmpeg's GIF muxer: -1 writes no loop extension (play once); libwebp_anim: 1 plays once.
+        let loop = once ? (webp ? "1" : "-1") : "0"
+        try ffmpeg(["-framerate", rate, "-i", frames + "/%03d.ppm", "-loop", loop] + format + [path])
     }
 
     /// A still WebP, lossless: the top half `top`, the bottom half `bottom`.
