@@ -4,7 +4,12 @@ import PackageDescription
 // Layering (each module imports only those below it; C types never leave the
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Rendering, WaylandClient, FrameTiming
-//   WaylandClient -> CWaylandProtocols, CWayland;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
+//                              ScreenplayCLI -> Documents -> CPoppler, CCairo
+//   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
+// Tests: unit targets (<Module>Tests) start no compositor; the integration
+// targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
+// RigTests start headless compositors through TestSupport (Tests/Support).
+// ScreenplayBench -> TestSupport, Documents drives the built `screenplay` binary.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -62,8 +67,9 @@ let package = Package(
         .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
-        // `screenplay` binary through the test rig, so it links no Screenplay module.
-        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport"], swiftSettings: strict),
+        // `screenplay` binary through the test rig, so it links no Screenplay module
+        // (Documents only writes the sample deck the soak presents).
+        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport", "Documents"], swiftSettings: strict),
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
@@ -76,17 +82,30 @@ let package = Package(
             name: "ScriptedCompositor", dependencies: ["CWaylandServer"], path: "Tests/ScriptedCompositor",
             exclude: ["protocols"]),
 
+        // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
+        // The scripted compositor counts: it runs in-process on libwayland-server.
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "TestSupport"], swiftSettings: strict),
+        // TestSupport for TestImages (fixtures made with ffmpeg); no compositor.
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "WaylandClientTests", dependencies: ["WaylandClient", "TestSupport"],
+            name: "WaylandClientTests", dependencies: ["WaylandClient"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayTests", dependencies: ["Screenplay", "TestSupport", "ScriptedCompositor"],
+            name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Documents", "TestSupport"],
+            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Screenplay"],
             swiftSettings: strict),
+        // Integration tests: each starts headless compositors through the rig
+        // (minutes; the full `scripts/test.sh` runs them with the unit tests).
+        .testTarget(
+            name: "ScreenplayIntegrationTests", dependencies: ["Screenplay", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport"],
+            swiftSettings: strict),
+        // The rig's own tests: the compositors start, hot-plug and capture as promised.
+        .testTarget(name: "RigTests", dependencies: ["TestSupport"], swiftSettings: strict),
     ]
 )

@@ -15,6 +15,8 @@ protocols=(
   "$sys/unstable/idle-inhibit/idle-inhibit-unstable-v1.xml"
   "$sys/staging/fractional-scale/fractional-scale-v1.xml"
   "$here/protocols/wlr-layer-shell-unstable-v1.xml"
+  "$here/protocols/wlr-output-management-unstable-v1.xml"
+  "$here/protocols/wlr-output-power-management-unstable-v1.xml"
 )
 mkdir -p "$out/include"
 for xml in "${protocols[@]}"; do

@@ -10,8 +10,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$here/Tests/ScriptedCompositor/protocols}
 sys=$(pkg-config --variable=pkgdatadir wayland-protocols)
 protocols=(
+  "$sys/stable/xdg-shell/xdg-shell.xml"
+  "$sys/stable/presentation-time/presentation-time.xml"
   "$sys/unstable/xdg-output/xdg-output-unstable-v1.xml"
   "$here/protocols/wlr-layer-shell-unstable-v1.xml"
+  "$here/protocols/wlr-output-management-unstable-v1.xml"
+  "$here/protocols/wlr-output-power-management-unstable-v1.xml"
 )
 mkdir -p "$out"
 for xml in "${protocols[@]}"; do

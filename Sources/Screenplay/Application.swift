@@ -1,38 +1,7 @@
 import Dispatch
 import Foundation
-import Glibc
 import Rendering
 public import WaylandClient
-
-/// Options for `Application`.
-public struct ApplicationOptions: Sendable {
-    /// Socket name or path; nil uses `WAYLAND_DISPLAY`.
-    public var displayName: String?
-    /// Names, descriptions or globs of screens to treat as built-in, on top
-    /// of `SCREENPLAY_BUILTIN` and the eDP/LVDS/DSI connectors.
-    public var builtInPatterns: [String] = []
-    /// Present external scenes on every screen, built-in ones included.
-    public var presentOnAllScreens = false
-    /// Restricts the screens that get external scenes (e.g. `--output`).
-    public var screenFilter: (@MainActor @Sendable (Screen) -> Bool)?
-    /// Highest wl_output / xdg-output versions to bind (tests bind lower ones).
-    public var maxOutputVersion: UInt32 = 4
-    public var maxXdgOutputVersion: UInt32 = 3
-    /// Highest zwlr_layer_shell_v1 version to bind. 0 makes external scenes
-    /// fullscreen windows even where layer shell is offered, as on GNOME:
-    /// window capture tools can record them and window rules apply, but
-    /// they may take focus.
-    public var maxLayerShellVersion: UInt32 = 4
-
-    public init() {}
-}
-
-/// Why the application could not start or stopped.
-public struct ApplicationError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable { case noCompositor, connectionLost, protocolError }
-    public let kind: Kind
-    public let description: String
-}
 
 /// The app's link to the display server, as `UIApplication` and
 /// `UIScreen.screens` together: it owns the Wayland connection (on the main
@@ -53,10 +22,15 @@ public final class Application {
     private var stack = RegistrationStack()
     private var nextSerial = 0
     private var graphicsContext: GraphicsContext?
+    private var sharedResources: GraphicsResources?
     private var renderScheduled = false
     private var lastAvailability = false
     private var isShutDown = false
-    /// The seat's keyboard, once the seat is bound (see Keys.swift).
+    /// The registration whose scenes are shown now (see `reconcile`).
+    private var presentedSerial: Int?
+    private var warnedFallback = false
+    private let memoryTrimmer = MemoryTrimmer()
+    /// The seat's keyboard, once the seat is bound (see KeyboardInput.swift).
     var keyboard: Keyboard?
 
     /// Hears a new screen, after classification.
@@ -92,6 +66,7 @@ public final class Application {
         compositor.onOutputRemoved = { [weak self] in self?.outputRemoved($0) }
         compositor.onGlobalRemoved = { [weak self] in self?.globalRemoved($0) }
         compositor.onSeatAdded = { [weak self] in self?.seatAdded($0) }
+        compositor.onHeadsChanged = { [weak self] in self?.headsChanged() }
         connection.addAfterDispatch { [weak self] in self?.renderAll() }
         connection.onLost { [weak self] error in self?.lost(error) }
         do {
@@ -108,7 +83,6 @@ public final class Application {
     public var socketDescription: String { connection.socketDescription }
     /// Whether external scenes use wlr-layer-shell.
     public var hasLayerShell: Bool { compositor.layerShell != nil }
-    public var hasPresentationFeedback: Bool { compositor.presentation != nil }
 
     /// Screens that get external-display scenes.
     public var externalScreens: [Screen] { screens.filter(isTarget) }
@@ -119,13 +93,16 @@ public final class Application {
     func screen(withID id: UInt32) -> Screen? { screens.first { $0.id == id } }
 
     private func isTarget(_ screen: Screen) -> Bool {
-        guard screen.isConnected else { return false }
+        guard screen.isConnected, screen.isEnabled else { return false }
         guard options.presentOnAllScreens || screen.classification.isExternal else { return false }
         return options.screenFilter?(screen) ?? true
     }
 
     /// Why `screen` does or does not get an external scene, in words.
     public func targetReason(_ screen: Screen) -> (isTarget: Bool, reason: String) {
+        if !screen.isEnabled {
+            return (false, "the compositor has this output disabled (its output-management head says so)")
+        }
         if !options.presentOnAllScreens && !screen.classification.isExternal {
             return (false, "\(screen.classification.reason); use --all to present there too")
         }
@@ -140,6 +117,7 @@ public final class Application {
     private func outputReady(_ output: Output) {
         guard let info = output.info else { return }
         let screen = Screen(output: output, info: info, classification: .init(kind: .external, reason: ""))
+        screen.head = head(for: screen)
         screens.append(screen)
         reclassify()
         onScreenConnect?(screen)
@@ -172,14 +150,11 @@ public final class Application {
     /// Accessory scenes move at once.
     public func markAsOnlyBuiltIn(_ screen: Screen) {
         classifier = ScreenClassifier(builtInPatterns: [screen.name])
-        classifierOverridden = true
         reclassify()
         reconcile()
     }
 
-    private var classifierOverridden = false
-
-    private func reclassify() {
+    func reclassify() {
         let kinds = classifier.classify(screens.map(\.info))
         for (screen, kind) in zip(screens, kinds) { screen.classification = kind }
     }
@@ -226,11 +201,9 @@ public final class Application {
         reconcile()
     }
 
-    private var presentedSerial: Int?
-
     /// Makes the set of accessory scenes match (presented registration ×
     /// target screens).
-    private func reconcile() {
+    func reconcile() {
         guard !isShutDown else { return }
         let presented = presentedRegistration
         if presented?.serial != presentedSerial {
@@ -255,8 +228,6 @@ public final class Application {
         }
         connection.flush()
     }
-
-    private var warnedFallback = false
 
     private func connectScene(for registration: SceneAccessoryRegistration, on screen: Screen) {
         if compositor.layerShell == nil && !warnedFallback {
@@ -307,32 +278,7 @@ public final class Application {
         scenes.removeAll { $0 === scene }
         scene.tearDown()
         connection.flush()
-        scheduleTrim()
-    }
-
-    private var trimScheduled = false
-
-    /// glibc's malloc_trim, looked up at run time: Swift's Glibc module does
-    /// not export malloc.h.
-    private func releaseFreedMemory() {
-        typealias Trim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-    }
-
-    /// Hands the memory of torn-down surfaces (multi-megabyte swap buffers
-    /// freed by Mesa) back to the system. Without it glibc keeps the freed
-    /// arenas and a signage box that sees displays come and go for months
-    /// grows for no reason.
-    private func scheduleTrim() {
-        guard !trimScheduled else { return }
-        trimScheduled = true
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) { [weak self] in
-            MainActor.assumeIsolated {
-                self?.trimScheduled = false
-                self?.releaseFreedMemory()
-            }
-        }
+        memoryTrimmer.schedule()
     }
 
     func sceneClosedByCompositor(_ scene: Scene?) {
@@ -361,8 +307,6 @@ public final class Application {
         graphicsContext = context
         return context
     }
-
-    private var sharedResources: GraphicsResources?
 
     /// Brings up EGL/GLES on this connection and describes the driver, so
     /// `doctor` can say whether rendering will work before any scene exists.

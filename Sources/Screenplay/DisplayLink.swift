@@ -55,15 +55,34 @@ public final class DisplayLink {
 
     init() {}
 
+    /// Forgets feedback in flight (the surface is gone).
+    func resetFeedback() { feedback.reset() }
+
     /// Re-keys to an output: its mode's refresh until feedback says more.
-    func key(toModeRefreshMilliHz mHz: Int?, keepPresentation: Bool) {
+    func key(toModeRefreshMilliHz mHz: Int?) {
         modeRefreshMilliHz = mHz.map { Int32(clamping: $0) }
-        if !keepPresentation { presentationRefreshNs = nil }
+        presentationRefreshNs = nil
         resolve()
     }
 
-    func presented(timestampNs: UInt64, refreshNs: UInt64, sequence: UInt64) {
-        feedbackSeen = true
+    /// Feedback requests given up (unanswered past the deadline): the scene
+    /// drops their proxies. Then, whether this frame may ask for feedback:
+    /// a token for the request, or nil while the budget is spent or the
+    /// compositor is believed silent.
+    func feedbackRequest(nowNs: UInt64) -> (abandon: [UInt64], token: UInt64?) {
+        let abandon = feedback.expire(nowNs: nowNs)
+        guard feedback.mayRequest(nowNs: nowNs) else { return (abandon, nil) }
+        return (abandon, feedback.requested(nowNs: nowNs))
+    }
+
+    /// Feedback requests in flight (bounded by `FeedbackBudget.maxOutstanding`).
+    public var outstandingFeedback: Int { feedback.outstanding }
+    /// Whether the compositor is believed to answer presentation feedback;
+    /// false before the first answer and while it is silent.
+    public var isReceivingPresentationFeedback: Bool { feedback.isAnswering }
+
+    func presented(token: UInt64, timestampNs: UInt64, refreshNs: UInt64, sequence: UInt64) {
+        feedback.answered(token, nowNs: monotonicNanoseconds())
         history.presented(timestampNs: timestampNs, refreshNs: refreshNs, sequence: sequence)
         timestamp = Double(timestampNs) / 1e9
         if refreshNs > 0, refreshNs != presentationRefreshNs {
@@ -72,7 +91,10 @@ public final class DisplayLink {
         }
     }
 
-    func discarded() { history.discarded() }
+    func discarded(token: UInt64) {
+        feedback.answered(token, nowNs: monotonicNanoseconds())
+        history.discarded()
+    }
 
     private func resolve() {
         let next = RefreshRate.resolve(presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz)
@@ -90,7 +112,7 @@ public final class DisplayLink {
     /// callbacks arrive at uneven times (weston calls back right after a
     /// commit when its repaint loop was idle).
     func targetVBlank(nowNs: UInt64) -> UInt64 {
-        guard feedbackSeen, let last = history.lastPresentationNs else { return nowNs }
+        guard feedback.isAnswering, let last = history.lastPresentationNs else { return nowNs }
         return VBlankGrid.next(after: last, periodNs: refresh.durationNs, nowNs: nowNs)
     }
 
@@ -113,10 +135,11 @@ public final class DisplayLink {
     }
 
     /// Frames whose frame callback arrived, timed on arrival: what counts
-    /// as shown where the compositor sends no presentation feedback (sway's
-    /// headless backend discards every feedback).
+    /// as shown where the compositor answers no presentation feedback
+    /// (sway 1.7's headless backend never sends `presented` or `discarded`;
+    /// cage and KWin's virtual backend offer no wp_presentation).
     public private(set) var callbackHistory = PresentationHistory(capacity: 512)
-    private var feedbackSeen = false
+    private var feedback = FeedbackBudget()
 
     func frameShown(nowNs: UInt64) {
         callbackHistory.presented(timestampNs: nowNs, refreshNs: 0, sequence: nil)
@@ -139,13 +162,32 @@ public final class DisplayLink {
     /// ``StallEvent/resumed`` once frames come back; nil otherwise. Nothing
     /// waits on the silence (other scenes and the event loop go on); poll
     /// this from a timer you already have, e.g. to tell a monitoring system.
+    /// A panel switched off (`zwlr_output_power_manager_v1`, where offered)
+    /// is no stall: the check asks the compositor before reporting one, and
+    /// while the panel is off it reads the power again once a second.
     public func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
         if pendingResume {
             pendingResume = false
             return .resumed
         }
         guard !isPaused else { return nil }
-        return stall.poll(nowNs: nowNs)
+        if isPanelOff {
+            scene?.recheckPanelPower(nowNs: nowNs)
+            return nil
+        }
+        let event = stall.poll(nowNs: nowNs)
+        if event == .stalled, scene?.panelIsOff(nowNs: nowNs) == true { return nil }
+        return event
+    }
+
+    /// Set while the scene's panel is switched off: the silence that follows
+    /// is no stall, and its end no resume.
+    var isPanelOff = false {
+        didSet {
+            guard oldValue != isPanelOff else { return }
+            stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
+            pendingResume = false
+        }
     }
 
     /// How long the link's frame callbacks have been silent, while stalled.
@@ -154,14 +196,16 @@ public final class DisplayLink {
     }
 
     /// Where frame counts come from: `presentation` (wp_presentation
-    /// feedback) or `frame-callbacks` where the compositor sends none.
-    public var countSource: String { feedbackSeen ? "presentation" : "frame-callbacks" }
+    /// feedback) or `frame-callbacks` where the compositor answers none, or
+    /// has stopped answering (then the link asks again now and then, and
+    /// switches back on the first answer).
+    public var countSource: String { feedback.isAnswering ? "presentation" : "frame-callbacks" }
 
     /// Drains the once-a-second statistics window.
     public func drainStatistics(nowNs: UInt64) -> FrameWindow {
         let fromFeedback = history.drainWindow(nowNs: nowNs)
         let fromCallbacks = callbackHistory.drainWindow(nowNs: nowNs)
-        if feedbackSeen { return fromFeedback }
+        if feedback.isAnswering { return fromFeedback }
         return FrameWindow(
             presented: fromCallbacks.presented, discarded: fromFeedback.discarded, refreshNs: fromFeedback.refreshNs,
             windowSeconds: fromCallbacks.windowSeconds)

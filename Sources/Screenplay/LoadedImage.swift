@@ -142,7 +142,7 @@ public final class ImageAnimationPlayer {
         stale = false
         pictureSize = size
         if let current {
-            current.replace(width: frame.width, height: frame.height, rgba: frame.rgba, premultiplied: false)
+            current.replace(width: frame.width, height: frame.height, rgba: frame.rgba)
             return current
         }
         let made = Picture(width: frame.width, height: frame.height, rgba: frame.rgba)

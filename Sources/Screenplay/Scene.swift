@@ -85,13 +85,15 @@ public final class Scene {
     /// compositor has no layer shell.
     public private(set) var isFullscreenFallback = false
     private var reportedMisplacement = false
+    /// enter or leave arrived since the last batch was handled.
+    private var outputsChanged = false
     private var hasDrawn = false
     private var skipGeneration = 0
     private var frameDue = false
     private var isTornDown = false
     private var bufferScale = 1
     private var fractional: FractionalScale?
-    /// Made while `inhibitsIdle` is true (see Keys.swift).
+    /// Made while `inhibitsIdle` is true (see IdleInhibition.swift).
     var idleInhibitor: IdleInhibitor?
     /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
     private let fallbackSize: () -> (Int, Int)
@@ -112,7 +114,10 @@ public final class Scene {
         }
         displayLink.scene = self
         displayLink.preferredFramesPerSecond = session.configuration.preferredFramesPerSecond
-        surface.onOutputsChanged = { [weak self] in self?.surfaceOutputsChanged() }
+        // enter/leave only record: where the surface is gets judged once
+        // the batch is in (renderIfNeeded), so a compositor that sends
+        // enter(A), leave(A), enter(B) together is not taken to put us on A.
+        surface.onOutputsChanged = { [weak self] in self?.outputsChanged = true }
         fractional = FractionalScale(surface: surface)
         fractional?.onChange = { [weak self] _ in self?.fractionalScaleChanged() }
         switch session.role {
@@ -299,7 +304,8 @@ public final class Scene {
         // With a fractional scale the buffer is shown through the viewport
         // at scale 1; otherwise the compositor is told the integer scale.
         surface.setBufferScale(fractional?.scale120 != nil ? 1 : bufferScale)
-        displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz, keepPresentation: false)
+        displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz)
+        displayLink.isPanelOff = screen.powerState == .off
     }
 
     /// The screen this scene is on changed mode, scale or transform.
@@ -366,6 +372,31 @@ public final class Scene {
         setNeedsDisplay()
     }
 
+    /// The panel was switched on or off (`Application.setPower`, or a read
+    /// of its power): off asks for no frames; on draws the current content.
+    func screenPowerChanged() {
+        guard !isTornDown else { return }
+        displayLink.isPanelOff = screen?.powerState == .off
+        if !displayLink.isPanelOff { linkResumed() }
+    }
+
+    private var lastPowerCheckNs: UInt64 = 0
+
+    /// Asks the compositor whether the panel is off, where it offers power
+    /// control: a panel switched off by another program looks like a stall.
+    func panelIsOff(nowNs: UInt64) -> Bool {
+        guard let screen, application.canControlPower else { return false }
+        lastPowerCheckNs = nowNs
+        return application.powerState(of: screen) == .off
+    }
+
+    /// While the panel is off, reads its power again at most once a second
+    /// (nothing else says it came back: the scene asks for no frames).
+    func recheckPanelPower(nowNs: UInt64) {
+        guard nowNs >= lastPowerCheckNs + 1_000_000_000 else { return }
+        _ = panelIsOff(nowNs: nowNs)
+    }
+
     func linkResumed() {
         guard !isTornDown else { return }
         needsDisplay = true
@@ -381,8 +412,17 @@ public final class Scene {
     /// Draws if a frame is due or content changed. Runs after each batch of
     /// events, never inside a listener.
     func renderIfNeeded() {
+        if outputsChanged, !isTornDown {
+            outputsChanged = false
+            surfaceOutputsChanged()
+        }
         applyPendingConfigure()
         guard !isTornDown, isConnected, let window else { return }
+        // A panel switched off shows nothing: ask for no frames until it is back.
+        if displayLink.isPanelOff {
+            frameDue = false
+            return
+        }
         var draw = needsDisplay
         if frameDue {
             frameDue = false
@@ -415,7 +455,13 @@ public final class Scene {
                 self?.frameCallback()
             }
         }
-        surface.requestPresentationFeedback { [weak self] event in self?.feedback(event) }
+        if surface.offersPresentationFeedback {
+            let request = displayLink.feedbackRequest(nowNs: now)
+            surface.abandonPresentationFeedback(request.abandon)
+            if let token = request.token {
+                surface.requestPresentationFeedback(token: token) { [weak self] event in self?.feedback(event, token: token) }
+            }
+        }
         do {
             try window.makeCurrent()
             let context = DrawingContext(target: window, resources: try application.resources())
@@ -431,7 +477,7 @@ public final class Scene {
         }
     }
 
-    private func feedback(_ event: PresentationEvent) {
+    private func feedback(_ event: PresentationEvent, token: UInt64) {
         guard !isTornDown else { return }
         switch event {
         case let .presented(ts, refresh, seq, _, syncOutput):
@@ -442,12 +488,12 @@ public final class Scene {
                 screen !== self.screen
             {
                 self.screen = screen
-                displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz, keepPresentation: false)
+                displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz)
                 delegate.sceneDidUpdateScreen(self)
             }
-            displayLink.presented(timestampNs: ts, refreshNs: refresh, sequence: seq)
+            displayLink.presented(token: token, timestampNs: ts, refreshNs: refresh, sequence: seq)
         case .discarded:
-            displayLink.discarded()
+            displayLink.discarded(token: token)
         }
     }
 
@@ -472,6 +518,7 @@ public final class Scene {
         fractional?.destroy()
         fractional = nil
         surface.destroy()
+        displayLink.resetFeedback()
         if wasConnected { delegate.sceneDidDisconnect(self) }
     }
 

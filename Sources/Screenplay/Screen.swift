@@ -2,6 +2,10 @@ public import WaylandClient
 
 /// A display mode, as `UIScreenMode`: pixel size and refresh.
 public typealias ScreenMode = OutputMode
+/// A panel's power, as `zwlr_output_power_v1` reports it.
+public typealias ScreenPowerState = PowerState
+/// An output device as `zwlr_output_manager_v1` describes it (also while disabled).
+public typealias ScreenHead = HeadInfo
 /// The layer an external scene sits in.
 public typealias SceneLayer = Layer
 
@@ -34,11 +38,38 @@ public final class Screen: Identifiable {
     /// Connector name such as `HDMI-A-1`, `eDP-1`, or a made-up "make model".
     public var name: String { info.name }
     public var displayDescription: String { info.description }
-    public var make: String { info.make }
-    public var model: String { info.model }
-    public var serial: String? { info.serial }
+    /// The manufacturer: the output-management head's where the compositor
+    /// offers `zwlr_output_manager_v1`, else wl_output's.
+    public var make: String { head.map(\.make).flatMap { $0.isEmpty ? nil : $0 } ?? info.make }
+    public var model: String { head.map(\.model).flatMap { $0.isEmpty ? nil : $0 } ?? info.model }
+    /// The panel's serial number, to tell identical panels apart; nil where
+    /// the compositor gives none (wl_output never does; the output-management
+    /// head does where the panel's EDID has one).
+    public var serial: String? { head?.serialNumber.flatMap { $0.isEmpty ? nil : $0 } ?? info.serial }
+    /// The mode the screen shows now, as `UIScreen.currentMode`.
     public var currentMode: ScreenMode? { info.currentMode }
-    public var availableModes: [ScreenMode] { info.modes }
+    /// Every mode the screen supports, as `UIScreen.availableModes`: the
+    /// head's full list where the compositor offers `zwlr_output_manager_v1`
+    /// (virtual outputs may list none), else what wl_output lists (usually
+    /// only the current mode).
+    public var availableModes: [ScreenMode] { head?.modes ?? info.modes }
+    /// The mode the panel prefers (its native one), as `UIScreen.preferredMode`.
+    public var preferredMode: ScreenMode? { availableModes.first { $0.isPreferred } }
+    /// The output-management head matched to this screen by name, where the
+    /// compositor offers `zwlr_output_manager_v1`.
+    public internal(set) var head: HeadInfo?
+    /// False when the compositor keeps the output but has it disabled: its
+    /// head says so and wl_output reports no current mode. Such a screen
+    /// never gets a scene. (sway 1.7 calls every output running a custom
+    /// mode, headless ones included, disabled in its head while it shows
+    /// content on it; the wl_output's current mode settles that.)
+    public var isEnabled: Bool { head.map { $0.isEnabled || info.currentMode != nil } ?? true }
+    /// Whether adaptive sync (VRR) is on; nil where the compositor does not say.
+    public var adaptiveSync: Bool? { head?.adaptiveSync }
+    /// The panel's power as last read or set through
+    /// `zwlr_output_power_manager_v1` (see `Application.powerState(of:)`);
+    /// nil where unknown.
+    public internal(set) var powerState: PowerState?
     /// Integer scale the compositor applies to this output's buffers.
     public var scale: Int { info.scale }
     public var transform: OutputTransform { info.transform }
@@ -58,74 +89,4 @@ public final class Screen: Identifiable {
         guard let mode = info.currentMode else { return (0, 0) }
         return info.transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
     }
-}
-
-/// How a screen was classified, with the reason in words for `doctor`.
-public struct ScreenClassification: Hashable, Sendable {
-    public enum Kind: String, Sendable {
-        /// A laptop panel or one the app or `SCREENPLAY_BUILTIN` named.
-        case builtIn = "built-in"
-        /// With no built-in panel, the screen that keeps the app's controls.
-        case main
-        case external
-    }
-    public var kind: Kind
-    public var reason: String
-    public var isBuiltIn: Bool { kind == .builtIn }
-    /// Whether external-display scenes go here (unless every screen is asked for).
-    public var isExternal: Bool { kind == .external }
-}
-
-/// Decides which screens are built-in. Pure, so it is unit tested alone.
-public struct ScreenClassifier: Sendable {
-    /// Connector prefixes of panels wired inside the machine.
-    public static let builtInConnectorPrefixes = ["eDP", "LVDS", "DSI"]
-    /// Names, descriptions or globs the app (or `SCREENPLAY_BUILTIN`) marks built-in.
-    public var builtInPatterns: [String]
-
-    public init(builtInPatterns: [String] = []) { self.builtInPatterns = builtInPatterns }
-
-    /// Reads `SCREENPLAY_BUILTIN` (comma-separated names or globs).
-    public static func environmentPatterns(_ environment: [String: String]) -> [String] {
-        guard let value = environment["SCREENPLAY_BUILTIN"] else { return [] }
-        return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    /// Classifies every screen together: when none is built-in, the one at
-    /// (0,0), else the first announced, is the main screen.
-    public func classify(_ outputs: [OutputInfo]) -> [ScreenClassification] {
-        var result = outputs.map { builtInReason(for: $0).map { ScreenClassification(kind: .builtIn, reason: $0) } }
-        if result.allSatisfy({ $0 == nil }), !outputs.isEmpty {
-            let mainIndex = outputs.firstIndex { $0.logicalX == 0 && $0.logicalY == 0 }
-            let index = mainIndex ?? 0
-            let why =
-                mainIndex != nil
-                ? "no built-in panel found, so the screen at logical position (0,0) keeps the app's controls"
-                : "no built-in panel found and none at (0,0), so the first announced screen keeps the app's controls"
-            result[index] = ScreenClassification(kind: .main, reason: why + " (mark the real panel with --builtin or SCREENPLAY_BUILTIN)")
-        }
-        return result.map {
-            $0 ?? ScreenClassification(kind: .external, reason: "not built-in: external-display scenes go here")
-        }
-    }
-
-    private func builtInReason(for info: OutputInfo) -> String? {
-        for pattern in builtInPatterns where globMatches(pattern, info.name) || globMatches(pattern, info.description) {
-            return "marked built-in by the pattern \"\(pattern)\""
-        }
-        if info.hasConnectorName,
-            let prefix = Self.builtInConnectorPrefixes.first(where: { info.name.hasPrefix($0) })
-        {
-            return "connector \(info.name) is a \(prefix) panel, wired inside the machine"
-        }
-        return nil
-    }
-}
-
-import Glibc
-import Foundation
-
-/// Shell-style glob (`*`, `?`, `[...]`) or exact match, as `fnmatch(3)`.
-public func globMatches(_ pattern: String, _ text: String) -> Bool {
-    pattern == text || fnmatch(pattern, text, 0) == 0
 }

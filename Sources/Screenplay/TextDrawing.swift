@@ -49,3 +49,31 @@ extension Application {
         try? resources().release(picture)
     }
 }
+
+extension DrawingContext {
+    /// Draws lines of text (pango), centred as a block, each line at its
+    /// own pixel height. For labels and test cards; each call lays out and
+    /// uploads the text once.
+    public func drawText(lines: [(text: String, pixelHeight: Int)], color: RGBColor, font: String = "Sans") throws {
+        let fonts = lines.map { "\(font) \(max(1, $0.pixelHeight))px" }
+        let probe = try Canvas(width: 1, height: 1)
+        let sizes = zip(lines, fonts).map { probe.textSize($0.0.text, font: $0.1, maxWidth: Double(pixelWidth)) }
+        let width = min(pixelWidth, max(1, sizes.map(\.width).max() ?? 1))
+        let height = min(pixelHeight, max(1, sizes.map(\.height).reduce(0, +)))
+        let canvas = try Canvas(width: width, height: height)
+        canvas.clear()
+        var y = 0.0
+        for ((line, font), size) in zip(zip(lines, fonts), sizes) {
+            canvas.drawText(
+                line.text, x: Double(width) / 2, y: y, font: font, color: color.rendering, alignment: .center,
+                maxWidth: Double(width))
+            y += Double(size.height)
+        }
+        let texture = try canvas.makeTexture(context: resources.context)
+        defer { texture.destroy() }
+        try resources.quads().draw(
+            texture,
+            in: PixelRect(x: (pixelWidth - width) / 2, y: (pixelHeight - height) / 2, width: width, height: height),
+            on: target)
+    }
+}

@@ -28,7 +28,7 @@ enum Report {
 
         md += "## Frame pacing and CPU per presented frame\n\n"
         md += "Source says where frame counts and intervals come from: `presentation` = wp_presentation feedback "
-        md += "(weston only: sway 1.7's headless backend discards every feedback), `frame-callbacks` = arrival of "
+        md += "(weston only: sway 1.7's headless backend answers no feedback at all, neither presented nor discarded), `frame-callbacks` = arrival of "
         md += "wl_surface.frame callbacks in the client, `self-reported` = the peer's own frame counter (no intervals).\n\n"
         md += "| run | source | outputs | window s | presented / refresh | discarded | interval median / p95 / max ms | CPU ms / frame | CPU % | peak RSS MiB |\n"
         md += "|---|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
@@ -87,6 +87,7 @@ enum Report {
             md += "| \(v.metric) | \(points) | \(opt(v.ratio)) | \(v.flat.map { $0 ? "yes" : "no" } ?? "–") |\n"
         }
 
+        md += soakMarkdown(r.soak)
         md += "\n## Methods and caveats\n\n"
         for key in r.methods.keys.sorted() { md += "- **\(key)**: \(r.methods[key]!)\n" }
         if !r.errors.isEmpty {
@@ -148,11 +149,23 @@ enum Report {
     /// Replaces the text between the README's bench markers with the
     /// headline table. Leaves the README alone if the markers are missing.
     static func updateReadme(_ path: String, with r: BenchResults) -> Bool {
-        let start = "<!-- bench-results:start -->", end = "<!-- bench-results:end -->"
+        replaceBetweenMarkers(path, "bench-results", with: headline(r))
+    }
+
+    /// Puts a full-length soak's table (and when and where it ran) between
+    /// the README's bench-soak markers.
+    static func updateReadmeSoak(_ path: String, with r: BenchResults) -> Bool {
+        let table = soakMarkdown(r.soak).replacingOccurrences(of: "\n## Memory over time (soak)\n\n", with: "")
+        let when = "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston)), commit \(r.run.gitCommit).\n"
+        return replaceBetweenMarkers(path, "bench-soak", with: table + when)
+    }
+
+    private static func replaceBetweenMarkers(_ path: String, _ name: String, with body: String) -> Bool {
+        let start = "<!-- \(name):start -->", end = "<!-- \(name):end -->"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
             let a = text.range(of: start), let b = text.range(of: end), a.upperBound <= b.lowerBound
         else { return false }
-        let updated = text[..<a.upperBound] + "\n" + headline(r) + text[b.lowerBound...]
+        let updated = text[..<a.upperBound] + "\n" + body + text[b.lowerBound...]
         return (try? Data(updated.utf8).write(to: URL(fileURLWithPath: path))) != nil
     }
 

@@ -161,6 +161,8 @@ struct BenchResults: Codable, Sendable {
     var idle: [IdleRun] = []
     var memory: [MemoryPoint] = []
     var scaling: [ScalingVerdict] = []
+    /// The memory soak (`--only soak`): RSS slopes over half an hour.
+    var soak: [SoakTrend] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

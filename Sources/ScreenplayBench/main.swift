@@ -5,7 +5,8 @@ import Foundation
 import TestSupport
 
 let usage = """
-    USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--readme PATH|--no-readme]
+    USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--soak-minutes N]
+                            [--readme PATH|--no-readme]
 
     Runs every benchmark, each on its own headless sway or weston, and writes
     DIR/results.json, DIR/summary.md and SVG charts (DIR defaults to bench-results).
@@ -14,7 +15,9 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, soak.
+                         Default: all but soak, which takes half an hour on its own.
+      --soak-minutes N   Length of the memory soak (default 30).
       --readme PATH      README whose bench markers get the headline table after a
                          full run (default README.md; skipped when missing or --quick).
       --no-readme        Leave the README alone.
@@ -25,6 +28,7 @@ var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
 var only: Set<String> = ["pacing", "scaling", "hotplug", "idle"]
 var readmePath: String? = "README.md"
+var soakMinutes = 30.0
 var arguments = CommandLine.arguments.dropFirst()
 while let word = arguments.popFirst() {
     switch word {
@@ -32,6 +36,7 @@ while let word = arguments.popFirst() {
     case "--out": outDirectory = arguments.popFirst() ?? outDirectory
     case "--screenplay": screenplayBinary = arguments.popFirst() ?? screenplayBinary
     case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+    case "--soak-minutes": soakMinutes = Double(arguments.popFirst() ?? "") ?? soakMinutes
     case "--readme": readmePath = arguments.popFirst()
     case "--no-readme": readmePath = nil
     case "-h", "--help":
@@ -108,16 +113,20 @@ if only.contains("hotplug") {
 if only.contains("idle") {
     runner.attempt("idle") { try runner.idle() }
 }
+if only.contains("soak") {
+    runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }
+}
 runner.collectShaderMemory()
 runner.scalingVerdicts()
 runner.results.methods = [
-    "pacing on sway": "sway 1.7's headless backend discards every wp_presentation feedback, so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
+    "pacing on sway": "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
     "pacing on weston": "weston 10 headless delivers wp_presentation feedback but has no layer-shell, so the shader runs in `present --preview` (an xdg_toplevel window, not fullscreen); its counts and intervals are presentation timestamps (source presentation).",
     "peer weston-simple-egl": "run fullscreen (-f) with eglSwapInterval 1; it reports its own frame count every 5 s (source self-reported), so it has no interval distribution and no discarded count. The first report (start-up) is skipped.",
     "clear-only scene": "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost.",
     "CPU per frame": "user+sys of the client from /proc/PID/stat over the window, divided by the frames it presented on all outputs in that window (the compositor's own CPU is not included).",
     "hot-plug": "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
     "memory": "VmHWM from /proc/PID/status.",
+    "memory soak": "VmRSS of each Screenplay process and of the compositor process itself (behind runuser), sampled every 10 s while all run at once; slope = least squares after the warm-up (2 min, or a quarter of a shorter run). On sway the compositor answers no presentation feedback, so this is where unanswered requests would pile up.",
     "idle": "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
 ]
@@ -126,9 +135,13 @@ runner.results.run.loadAverageAtEnd = loadAverage()
 
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
-if !quick, only.count == 4, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+if !quick, ["pacing", "scaling", "hotplug", "idle"].allSatisfy(only.contains), let readmePath, FileManager.default.fileExists(atPath: readmePath) {
     let updated = Report.updateReadme(readmePath, with: runner.results)
     runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
+}
+if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+    let updated = Report.updateReadmeSoak(readmePath, with: runner.results)
+    runner.say(updated ? "updated the memory soak table in \(readmePath)" : "\(readmePath) has no bench-soak markers; left alone")
 }
 runner.say("wrote \(outDirectory)/results.json, summary.md and charts in \(Int(now() - startedAt)) s")
 exit(runner.results.errors.isEmpty ? 0 : 1)

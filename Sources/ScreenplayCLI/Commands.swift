@@ -30,6 +30,8 @@ public enum ScreenplayTool {
                 exit(0)
             case let .doctor(command):
                 exit(DoctorRunner.run(command))
+            case let .power(command):
+                exit(try PowerRunner.run(command))
             case let .present(command):
                 let runner = PresentRunner(command)
                 try runner.start()
@@ -65,45 +67,75 @@ enum OutputsRunner {
     static func run(_ command: OutputsCommand) throws {
         let app = try ScreenplayTool.connect(ApplicationOptions())
         defer { app.shutdown() }
+        // Read each panel's power once (null where the protocol is missing).
+        let power = Dictionary(uniqueKeysWithValues: app.screens.map { ($0.id, app.powerState(of: $0)) })
         if command.json {
-            let array = app.screens.map(json(for:))
+            let array = app.screens.map { json(for: $0, power: power[$0.id] ?? nil) } + app.disabledHeads.map(json(for:))
             let data = try JSONSerialization.data(withJSONObject: array, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        if app.screens.isEmpty { print("no outputs (the compositor announced none)") }
-        for screen in app.screens { print(text(for: screen)) }
+        if app.screens.isEmpty && app.disabledHeads.isEmpty { print("no outputs (the compositor announced none)") }
+        for screen in app.screens { print(text(for: screen, power: power[screen.id] ?? nil, powerKnown: app.canControlPower)) }
+        for head in app.disabledHeads { print(text(for: head)) }
     }
 
     static func modeJSON(_ mode: ScreenMode) -> [String: Any] {
-        ["width": mode.width, "height": mode.height, "refresh_mhz": mode.refreshMilliHz]
+        ["width": mode.width, "height": mode.height, "refresh_mhz": mode.refreshMilliHz, "preferred": mode.isPreferred]
     }
 
-    static func json(for screen: Screen) -> [String: Any] {
+    static func json(for screen: Screen, power: ScreenPowerState?) -> [String: Any] {
         let info = screen.info
         return [
-            "name": info.name, "description": info.description, "make": info.make, "model": info.model,
-            "serial": info.serial as Any? ?? NSNull(), "builtin": screen.isBuiltIn,
+            "name": info.name, "description": info.description, "make": screen.make, "model": screen.model,
+            "serial": screen.serial as Any? ?? NSNull(), "builtin": screen.isBuiltIn,
             "external": screen.classification.isExternal, "x": info.logicalX, "y": info.logicalY,
             "logical_width": info.logicalWidth, "logical_height": info.logicalHeight,
-            "mode": info.currentMode.map(modeJSON) as Any? ?? NSNull(), "modes": info.modes.map(modeJSON),
+            "mode": info.currentMode.map(modeJSON) as Any? ?? NSNull(), "modes": screen.availableModes.map(modeJSON),
             "scale": info.scale, "transform": info.transform.description,
             "physical_width_mm": info.physicalWidthMillimeters, "physical_height_mm": info.physicalHeightMillimeters,
+            "enabled": screen.isEnabled, "adaptive_sync": screen.adaptiveSync as Any? ?? NSNull(),
+            "power": power?.rawValue as Any? ?? NSNull(),
         ]
     }
 
-    static func text(for screen: Screen) -> String {
+    /// A head the compositor has disabled: no wl_output, so no scene.
+    static func json(for head: ScreenHead) -> [String: Any] {
+        [
+            "name": head.name, "description": head.description, "make": head.make, "model": head.model,
+            "serial": head.serialNumber as Any? ?? NSNull(), "enabled": false, "builtin": false, "external": false,
+            "mode": NSNull(), "modes": head.modes.map(modeJSON), "physical_width_mm": head.physicalWidthMillimeters,
+            "physical_height_mm": head.physicalHeightMillimeters, "adaptive_sync": head.adaptiveSync as Any? ?? NSNull(),
+            "power": NSNull(),
+        ]
+    }
+
+    static func text(for head: ScreenHead) -> String {
+        var lines = ["\(head.name) \"\(head.description)\" (disabled)"]
+        lines.append("  Enabled: no (the compositor has this output disabled: no scene goes here)")
+        lines.append("  Make: \(head.make.isEmpty ? "unknown" : head.make)")
+        lines.append("  Model: \(head.model.isEmpty ? "unknown" : head.model)")
+        lines.append("  Serial: \(head.serialNumber ?? "unknown")")
+        lines.append("  Modes:")
+        for mode in head.modes { lines.append("    \(mode)\(mode.isPreferred ? " (preferred)" : "")") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func text(for screen: Screen, power: ScreenPowerState?, powerKnown: Bool) -> String {
         let info = screen.info
-        var lines = ["\(info.name) \"\(info.description)\""]
-        lines.append("  Make: \(info.make.isEmpty ? "unknown" : info.make)")
-        lines.append("  Model: \(info.model.isEmpty ? "unknown" : info.model)")
-        lines.append("  Serial: \(info.serial ?? "unknown")")
+        var lines = ["\(info.name) \"\(info.description)\"\(screen.isEnabled ? "" : " (disabled)")"]
+        lines.append("  Make: \(screen.make.isEmpty ? "unknown" : screen.make)")
+        lines.append("  Model: \(screen.model.isEmpty ? "unknown" : screen.model)")
+        lines.append("  Serial: \(screen.serial ?? "unknown")")
         lines.append("  Kind: \(screen.classification.kind.rawValue) (\(screen.classification.reason))")
+        lines.append("  Enabled: \(screen.isEnabled ? "yes" : "no (the compositor has this output disabled: no scene goes here)")")
+        lines.append("  Power: \(power?.rawValue ?? (powerKnown ? "unknown (the compositor answered failed)" : "unknown (no zwlr_output_power_manager_v1)"))")
+        lines.append("  Adaptive sync: \(screen.adaptiveSync.map { $0 ? "enabled" : "disabled" } ?? "unknown")")
         lines.append("  Physical size: \(info.physicalWidthMillimeters)x\(info.physicalHeightMillimeters) mm")
         lines.append("  Position: \(info.logicalX),\(info.logicalY)")
         lines.append("  Logical size: \(info.logicalWidth)x\(info.logicalHeight)")
-        lines.append("  Modes:")
-        for mode in info.modes {
+        lines.append("  Modes:\(screen.availableModes.isEmpty ? " none listed (a virtual output: custom modes)" : "")")
+        for mode in screen.availableModes {
             var flags: [String] = []
             if mode.isPreferred { flags.append("preferred") }
             if let current = info.currentMode, current.width == mode.width, current.height == mode.height,
@@ -111,6 +143,7 @@ enum OutputsRunner {
             { flags.append("current") }
             lines.append("    \(mode)\(flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")")
         }
+        if screen.availableModes.isEmpty, let current = info.currentMode { lines.append("  Current mode: \(current)") }
         lines.append("  Transform: \(info.transform)")
         lines.append("  Scale: \(info.scale)")
         return lines.joined(separator: "\n")

@@ -1,13 +1,10 @@
 import Foundation
 import Screenplay
 
-/// Screenplay's colour (the CLI has its own `RGBColor` for parsing).
-typealias Paint = Screenplay.RGBColor
-
 /// What `present` shows.
 enum ContentKind {
     case testCard
-    case color(Paint)
+    case color(RGBColor)
     case shader(path: String, source: String)
     case image(path: String)
 }
@@ -175,17 +172,17 @@ final class ContentDelegate: SceneDelegate {
 
     private func drawTestCard(_ scene: Scene, _ c: DrawingContext) throws {
         let w = c.pixelWidth, h = c.pixelHeight
-        try c.clear(Paint(hex: 0x202020))
-        let edge = Paint(hex: 0xffff00)
+        try c.clear(RGBColor(hex: 0x202020))
+        let edge = RGBColor(hex: 0xffff00)
         try c.fill(x: 0, y: 0, width: w, height: 1, color: edge)
         try c.fill(x: 0, y: h - 1, width: w, height: 1, color: edge)
         try c.fill(x: 0, y: 0, width: 1, height: h, color: edge)
         try c.fill(x: w - 1, y: 0, width: 1, height: h, color: edge)
         let s = 64
-        try c.fill(x: 0, y: 0, width: s, height: s, color: Paint(hex: 0xff0000))
-        try c.fill(x: w - s, y: 0, width: s, height: s, color: Paint(hex: 0x00ff00))
-        try c.fill(x: 0, y: h - s, width: s, height: s, color: Paint(hex: 0x0000ff))
-        try c.fill(x: w - s, y: h - s, width: s, height: s, color: Paint(hex: 0xffffff))
+        try c.fill(x: 0, y: 0, width: s, height: s, color: RGBColor(hex: 0xff0000))
+        try c.fill(x: w - s, y: 0, width: s, height: s, color: RGBColor(hex: 0x00ff00))
+        try c.fill(x: 0, y: h - s, width: s, height: s, color: RGBColor(hex: 0x0000ff))
+        try c.fill(x: w - s, y: h - s, width: s, height: s, color: RGBColor(hex: 0xffffff))
         let screen = scene.screen
         let lines = [
             (screen?.name ?? "window", 0.07),

@@ -80,9 +80,6 @@ final class HeadlessSway {
     let runtimeDir: String
     let socketPath: String
     private let process: Process
-    private let logPath: String
-
-    var logTail: String { (try? String(contentsOfFile: logPath, encoding: .utf8)).map { String($0.suffix(2000)) } ?? "" }
 
     static func start(outputs: Int) throws -> HeadlessSway {
         guard let sway = findExecutable("sway") else {
@@ -135,14 +132,13 @@ final class HeadlessSway {
             }
             usleep(50_000)
         }
-        return HeadlessSway(runtimeDir: runtime, socketPath: socket, process: process, logPath: logPath)
+        return HeadlessSway(runtimeDir: runtime, socketPath: socket, process: process)
     }
 
-    private init(runtimeDir: String, socketPath: String, process: Process, logPath: String) {
+    private init(runtimeDir: String, socketPath: String, process: Process) {
         self.runtimeDir = runtimeDir
         self.socketPath = socketPath
         self.process = process
-        self.logPath = logPath
     }
 
     func capture(output: String, to path: String) throws {

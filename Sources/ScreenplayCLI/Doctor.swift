@@ -27,6 +27,12 @@ enum DoctorRunner {
         ("wp_fractional_scale_manager_v1", false, "fractional scales are rounded to the integer scale (sharp, but larger)"),
         ("zwp_idle_inhibit_manager_v1", false, "the screen may blank or lock during a talk or signage loop"),
         ("wl_seat", false, "no keyboard: the presenter console cannot take keys"),
+        ("zwlr_output_manager_v1", false,
+         "no modes beyond what wl_output lists, no serial numbers, no disabled outputs; `present --mode` cannot work: "
+            + Application.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1")),
+        ("zwlr_output_power_manager_v1", false,
+         "`screenplay power` cannot work: "
+            + Application.missingProtocolSentence("switch a panel on or off", "zwlr_output_power_manager_v1")),
     ]
 
     static func run(_ command: DoctorCommand) -> Int32 {
@@ -106,7 +112,7 @@ enum DoctorRunner {
         if json {
             let object: [String: Any] = [
                 "findings": findings.map { ["level": $0.level.rawValue, "topic": $0.topic, "text": $0.text] },
-                "screens": screens.map(OutputsRunner.json(for:)),
+                "screens": screens.map { OutputsRunner.json(for: $0, power: $0.powerState) },
                 "globals": globals,
             ]
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) {

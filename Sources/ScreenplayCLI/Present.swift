@@ -6,15 +6,13 @@ import Screenplay
 @MainActor
 final class PresentRunner {
     let command: PresentCommand
-    private var app: Application?
-    private var registration: SceneAccessoryRegistration?
-    private var signalSources: [any DispatchSourceSignal] = []
-    private var stats: StatsWriter?
+    /// Stats, signals, stopping, and the app with what it shows.
+    private var session: PresentSession?
     private var image: LoadedImage?
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
-    private var window: Scene?
     private var presenter: Presenter?
+    private var options = ApplicationOptions()
 
     init(_ command: PresentCommand) { self.command = command }
 
@@ -29,7 +27,8 @@ final class PresentRunner {
             return
         }
         kind = try loadContent()
-        stats = try openStats()
+        let session = try PresentSession(stats: command.stats)
+        self.session = session
         let options = command.applicationOptions(includingBuiltIn: command.allOutputs)
         self.options = options
         let app = try ScreenplayTool.connect(options)
@@ -39,16 +38,36 @@ final class PresentRunner {
             app.shutdown()
             throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
         }
-        installSignalHandlers()
-        try attach(app)
+        session.installSignalHandlers()
+        if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
+            // Before any scene connects, as UIKit apps choose a screen's mode
+            // before attaching a window to it.
+            let switcher = ModeSwitcher(request: request, app: app)
+            modeSwitcher = switcher
+            session.onStop = { [weak switcher] in switcher?.restore() }
+            do {
+                try switcher.apply(to: app.externalScreens)
+            } catch {
+                switcher.restore()
+                app.shutdown()
+                throw error
+            }
+        }
+        do {
+            try attach(app)
+        } catch {
+            modeSwitcher?.restore()
+            throw error
+        }
     }
 
-    private var options = ApplicationOptions()
+    private var modeSwitcher: ModeSwitcher?
 
     /// Shows the content through `app`: at start, and again after a
     /// reconnect to a restarted compositor.
     private func attach(_ app: Application) throws {
-        self.app = app
+        guard let session else { return }
+        session.app = app
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in
             guard let self, self.command.reconnect else {
@@ -56,27 +75,30 @@ final class PresentRunner {
                 exit(ExitCode.unavailable.rawValue)
             }
             printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
-            self.registration = nil
-            self.window = nil
-            self.app = nil
+            self.session?.registration = nil
+            self.session?.windows = []
+            self.session?.app = nil
             app.shutdown()
             self.reconnect(attempt: 0)
         }
-        app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
+        app.onScreenConnect = { [weak self, weak app] screen in
+            log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
+            if let app, app.targetReason(screen).isTarget { self?.modeSwitcher?.screenConnected(screen) }
+        }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
 
         let configuration = SceneConfiguration(
-            name: "screenplay", layer: layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, image, shader, stats] in
+            name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
+            delegateFactory: { [kind, image, shader, stats = session.stats] in
                 ContentDelegate(kind: kind, image: image, shader: shader, stats: stats, statsLabel: { scene in
                     scene.screen?.name ?? "window"
                 })
             })
         if command.preview {
-            window = try app.openWindow(configuration: configuration)
+            session.windows = [try app.openWindow(configuration: configuration)]
             log("previewing in a window")
         } else {
-            registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
+            session.registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
             explainWhenNothingShows(app)
         }
     }
@@ -102,15 +124,6 @@ final class PresentRunner {
         }
     }
 
-    private var layer: SceneLayer {
-        switch command.layer {
-        case .overlay: .overlay
-        case .top: .top
-        case .bottom: .bottom
-        case .background: .background
-        }
-    }
-
     /// Every "nothing shows" case says why, on stderr.
     private func explainWhenNothingShows(_ app: Application) {
         if app.externalScreens.isEmpty {
@@ -124,7 +137,7 @@ final class PresentRunner {
         case .testCard:
             return .testCard
         case let .color(c):
-            return .color(Paint(hex: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)))
+            return .color(c)
         case let .image(path):
             do {
                 image = try LoadedImage.load(path: path)
@@ -156,37 +169,6 @@ final class PresentRunner {
         }
     }
 
-    private func openStats() throws -> StatsWriter? {
-        switch command.stats {
-        case nil: return nil
-        case .standardOutput: return StatsWriter(handle: .standardOutput)
-        case let .file(path):
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))")
-            }
-            return StatsWriter(handle: handle)
-        }
-    }
-
-    private func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.stop(signal: sig) }
-            }
-            source.resume()
-            signalSources.append(source)
-        }
-    }
-
-    private func stop(signal: Int32) {
-        log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): tearing down")
-        if let window { app?.close(window) }
-        if let registration { app?.unregisterSceneAccessory(registration) }
-        app?.shutdown()
-        exit(0)
-    }
 }
 
 func log(_ text: String) {
@@ -204,12 +186,12 @@ func readReason(_ path: String) -> String {
 }
 
 extension PresentCommand {
-    /// Whether `--output` names `screen` (by name, description or glob);
+    /// Whether `--output` names `screen` (see `ScreenPattern`);
     /// true when no pattern was given.
     @MainActor
     func matchesOutputPatterns(_ screen: Screen) -> Bool {
         outputPatterns.isEmpty
-            || outputPatterns.contains { matches(pattern: $0, name: screen.name, description: screen.displayDescription) }
+            || outputPatterns.contains { ScreenPattern($0).matches(screen) }
     }
 
     /// The screen selection shared by `present` and the presenter:

@@ -15,14 +15,14 @@ final class Presenter {
     let title: String
     private(set) var state: PresenterState
     let cache: SlideCache
-    private var app: Application?
-    private var registration: SceneAccessoryRegistration?
-    private var windows: [Scene] = []
+    /// Stats, signals, stopping, and the app with the windows it opened.
+    private let session: PresentSession
+    private var app: Application? { session.app }
+    private var registration: SceneAccessoryRegistration? { session.registration }
     private(set) var console: Scene?
     private var audienceScenes: [ObjectIdentifier: Scene] = [:]
     private var clock: (any DispatchSourceTimer)?
-    private var signalSources: [any DispatchSourceSignal] = []
-    let stats: StatsWriter?
+    var stats: StatsWriter? { session.stats }
     /// When the last key that changed the audience arrived (for the benchmark).
     private(set) var lastKeyNs: UInt64 = 0
 
@@ -39,15 +39,7 @@ final class Presenter {
         title = URL(fileURLWithPath: path).lastPathComponent
         state = PresenterState(pageCount: document.pageCount)
         cache = SlideCache(document: document)
-        switch command.stats {
-        case nil: stats = nil
-        case .standardOutput: stats = StatsWriter(handle: .standardOutput)
-        case let .file(statsPath):
-            guard FileManager.default.createFile(atPath: statsPath, contents: nil),
-                let handle = FileHandle(forWritingAtPath: statsPath)
-            else { throw CommandFailure(.noInput, "cannot write the stats file \(statsPath): \(readReason(statsPath))") }
-            stats = StatsWriter(handle: handle)
-        }
+        session = try PresentSession(stats: command.stats)
     }
 
     static func loadNotes(_ command: PresentCommand, pdf: String, pageCount: Int) throws -> SpeakerNotes {
@@ -74,7 +66,8 @@ final class Presenter {
         // Unlike `present`, an --output that matches nothing yet waits: the
         // projector is often plugged in after the presenter starts.
         let app = try ScreenplayTool.connect(command.applicationOptions(includingBuiltIn: false))
-        self.app = app
+        session.app = app
+        session.onStop = { [weak self] in self?.clock?.cancel() }
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { error in
             printError("\(error.description); exiting")
@@ -82,19 +75,19 @@ final class Presenter {
         }
         app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
-        installSignalHandlers()
+        session.installSignalHandlers()
 
         let consoleConfiguration = SceneConfiguration(name: "Presenter — \(title)") { [unowned self] in
             ConsoleDelegate(presenter: self)
         }
         let console = try app.openWindow(configuration: consoleConfiguration)
         self.console = console
-        windows.append(console)
+        session.windows.append(console)
         let audienceConfiguration = SceneConfiguration(name: "Audience — \(title)", layer: .overlay) { [unowned self] in
             AudienceDelegate(presenter: self)
         }
         if command.rehearse {
-            windows.append(try app.openWindow(configuration: audienceConfiguration))
+            session.windows.append(try app.openWindow(configuration: audienceConfiguration))
             log("rehearsing: the audience view is a window")
         } else {
             let registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: audienceConfiguration))
@@ -103,7 +96,7 @@ final class Presenter {
                 self?.emit(["event": "audience-available", "available": available])
                 self?.console?.setNeedsDisplay()
             }
-            self.registration = registration
+            session.registration = registration
             if !registration.isAvailable { log("no external screen yet; the console runs and waits for one") }
             if !app.hasLayerShell {
                 printError("the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window")
@@ -209,7 +202,7 @@ final class Presenter {
 
     private func slideRendered() {
         for scene in audienceScenes.values { scene.setNeedsDisplay() }
-        for window in windows { window.setNeedsDisplay() }
+        for window in session.windows { window.setNeedsDisplay() }
     }
 
     // MARK: output
@@ -236,21 +229,6 @@ final class Presenter {
 
     // MARK: teardown
 
-    private func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { () -> Void in
-                    guard let self else { return }
-                    self.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
-                }
-            }
-            source.resume()
-            signalSources.append(source)
-        }
-    }
-
     /// `s`: the console moves to the next screen and that screen's role
     /// goes to the one the console left, for when Screenplay took the wrong
     /// screen for the laptop. The audience view still never shares the
@@ -271,14 +249,7 @@ final class Presenter {
         console?.setNeedsDisplay()
     }
 
-    func stop(reason: String) -> Never {
-        log("\(reason): tearing down")
-        clock?.cancel()
-        for window in windows { app?.close(window) }
-        if let registration { app?.unregisterSceneAccessory(registration) }
-        app?.shutdown()
-        exit(0)
-    }
+    func stop(reason: String) -> Never { session.stop(reason: reason) }
 }
 
 /// Pixel size of a slide image.

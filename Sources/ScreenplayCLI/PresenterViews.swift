@@ -45,14 +45,14 @@ struct ConsoleLayout: Equatable {
 }
 
 enum ConsoleColors {
-    static let background = Paint(hex: 0x181818)
-    static let bar = Paint(hex: 0x262626)
-    static let text = Paint(hex: 0xf2f2f2)
-    static let dim = Paint(hex: 0x9a9a9a)
-    static let slotEmpty = Paint(hex: 0x303030)
-    static let amber = Paint(hex: 0xffbf00)
-    static let red = Paint(hex: 0xff3b30)
-    static let banner = Paint(hex: 0xb00020)
+    static let background = RGBColor(hex: 0x181818)
+    static let bar = RGBColor(hex: 0x262626)
+    static let text = RGBColor(hex: 0xf2f2f2)
+    static let dim = RGBColor(hex: 0x9a9a9a)
+    static let slotEmpty = RGBColor(hex: 0x303030)
+    static let amber = RGBColor(hex: 0xffbf00)
+    static let red = RGBColor(hex: 0xff3b30)
+    static let banner = RGBColor(hex: 0xb00020)
 }
 
 /// The speaker's window: current and next slide, notes, timers, clock.

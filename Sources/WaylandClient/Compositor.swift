@@ -25,11 +25,14 @@ package final class Compositor {
     package private(set) var xdgOutputManager: OpaquePointer?
     package private(set) var xdgOutputManagerVersion: UInt32 = 0
     package private(set) var presentation: OpaquePointer?
-    package private(set) var presentationClock: Int32 = 1 // CLOCK_MONOTONIC until told
     package private(set) var viewporter: OpaquePointer?
     package private(set) var fractionalScaleManager: OpaquePointer?
     package private(set) var idleInhibitManager: OpaquePointer?
     package private(set) var seat: OpaquePointer?
+    /// `zwlr_output_manager_v1`: heads, modes, serial numbers (wlroots compositors and others).
+    package private(set) var outputManager: OutputManager?
+    /// `zwlr_output_power_manager_v1`: panel power (wlroots compositors).
+    package private(set) var powerManager: OutputPowerManager?
     package private(set) var seatVersion: UInt32 = 0
 
     /// Every wl_output the compositor announced and has not removed, in
@@ -44,6 +47,8 @@ package final class Compositor {
     /// A global the scenes rely on (layer shell, xdg_wm_base, compositor) went away.
     package var onGlobalRemoved: ((GlobalInfo) -> Void)?
     package var onSeatAdded: ((OpaquePointer) -> Void)?
+    /// The output manager published a new state of its heads (`done`).
+    package var onHeadsChanged: (() -> Void)?
 
     /// Highest versions bound; lower ones offered still work.
     package struct VersionLimits: Sendable {
@@ -98,15 +103,27 @@ package final class Compositor {
             xdg_wm_base_add_listener(base, &wmBaseListener, nil)
             wmBase = base
         case "wp_presentation":
-            let p = bind(registry, name, "wp_presentation", 1)
-            wp_presentation_add_listener(p, &presentationListener, userData(self))
-            presentation = p
+            // Its one event, clock_id, goes unheard: every compositor
+            // Screenplay knows stamps with CLOCK_MONOTONIC, which the
+            // display link assumes.
+            presentation = bind(registry, name, "wp_presentation", 1)
         case "wp_viewporter":
             viewporter = bind(registry, name, "wp_viewporter", 1)
         case "wp_fractional_scale_manager_v1":
             fractionalScaleManager = bind(registry, name, "wp_fractional_scale_manager_v1", 1)
         case "zwp_idle_inhibit_manager_v1":
             idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
+        case "zwlr_output_manager_v1":
+            guard outputManager == nil else { return }
+            let boundVersion = min(version, 4)
+            outputManager = OutputManager(
+                connection: connection, proxy: bind(registry, name, "zwlr_output_manager_v1", boundVersion),
+                version: boundVersion)
+            outputManager?.onDone = { [weak self] in self?.onHeadsChanged?() }
+        case "zwlr_output_power_manager_v1":
+            guard powerManager == nil else { return }
+            powerManager = OutputPowerManager(
+                connection: connection, proxy: bind(registry, name, "zwlr_output_power_manager_v1", 1))
         case "wl_seat":
             guard seat == nil else { return }
             seatVersion = min(version, 7)
@@ -138,6 +155,12 @@ package final class Compositor {
             wmBase = nil
         case "wl_compositor":
             compositor = nil
+        case "zwlr_output_manager_v1":
+            outputManager?.destroy()
+            outputManager = nil
+        case "zwlr_output_power_manager_v1":
+            powerManager?.destroy()
+            powerManager = nil
         default:
             break
         }
@@ -152,16 +175,12 @@ package final class Compositor {
         }
     }
 
-    func presentationClock(_ clock: UInt32) { presentationClock = Int32(bitPattern: clock) }
 
     /// The output whose `wl_output*` is `proxy`, if it is still known.
     package func output(forProxy proxy: OpaquePointer?) -> Output? {
         guard let proxy else { return nil }
         return outputs.first { $0.proxy == proxy }
     }
-
-    /// Outputs that are complete, in announcement order.
-    package var readyOutputs: [Output] { outputs.filter { $0.info != nil } }
 
     /// Destroys every proxy this object made. Surfaces must be gone first.
     package func destroy() {
@@ -175,6 +194,10 @@ package final class Compositor {
         if let viewporter { wp_viewporter_destroy(viewporter) }
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
         if let idleInhibitManager { zwp_idle_inhibit_manager_v1_destroy(idleInhibitManager) }
+        outputManager?.destroy()
+        powerManager?.destroy()
+        outputManager = nil
+        powerManager = nil
         if let seat { seatVersion >= 5 ? wl_seat_release(seat) : wl_seat_destroy(seat) }
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }
@@ -203,8 +226,4 @@ private nonisolated(unsafe) var wmBaseListener = xdg_wm_base_listener(
     ping: { _, base, serial in xdg_wm_base_pong(base, serial) }
 )
 
-private nonisolated(unsafe) var presentationListener = wp_presentation_listener(
-    clock_id: { data, _, clock in
-        deliver(data, to: Compositor.self) { $0.presentationClock(clock) }
-    }
-)
+

@@ -118,6 +118,51 @@ package final class Connection {
         flush()
     }
 
+    /// Reads and dispatches events on this thread until `condition` holds
+    /// or `timeoutMs` passed; false on timeout or a failed connection. For
+    /// short request/answer exchanges (a mode change, a power switch) that
+    /// the caller waits for; listeners still only record, and the
+    /// after-dispatch hooks run later as usual.
+    package func dispatch(until condition: () -> Bool, timeoutMs: Int) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutMs)) * 1_000_000
+        flush()
+        while failure == nil {
+            if wl_display_dispatch_pending(display) < 0 {
+                fail()
+                return false
+            }
+            if condition() { return true }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return false }
+            while wl_display_prepare_read(display) != 0 {
+                if wl_display_dispatch_pending(display) < 0 {
+                    fail()
+                    return false
+                }
+            }
+            if condition() {
+                wl_display_cancel_read(display)
+                return true
+            }
+            if wl_display_flush(display) < 0 && errno != EAGAIN {
+                wl_display_cancel_read(display)
+                fail()
+                return false
+            }
+            var pfd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
+            let waitMs = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+            if poll(&pfd, 1, waitMs) > 0 {
+                if wl_display_read_events(display) < 0 {
+                    fail()
+                    return false
+                }
+            } else {
+                wl_display_cancel_read(display)
+            }
+        }
+        return false
+    }
+
     package func flush() {
         guard failure == nil else { return }
         if wl_display_flush(display) < 0 && errno != EAGAIN { fail() }

@@ -41,8 +41,6 @@ package final class Keyboard {
     package private(set) var focusedSurface: UInt?
     /// Hears every key press and release.
     package var onKey: ((KeyboardEvent) -> Void)?
-    /// Hears focus changes (the surface gaining focus, or nil).
-    package var onFocus: ((UInt?) -> Void)?
 
     /// Listens to `seat` (bound by `Compositor`); call before the seat's
     /// first events are dispatched so its capabilities are not missed.
@@ -53,9 +51,6 @@ package final class Keyboard {
         context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
         wl_seat_add_listener(seat, &seatListener, userData(self))
     }
-
-    /// Whether a keymap has arrived (keys before it cannot be translated).
-    package var hasKeymap: Bool { state != nil }
 
     func capabilities(_ caps: UInt32) {
         guard !isDestroyed else { return }
@@ -68,7 +63,6 @@ package final class Keyboard {
         } else if !hasKeyboard, keyboard != nil {
             releaseKeyboard()
             focusedSurface = nil
-            onFocus?(nil)
         }
     }
 
@@ -94,7 +88,6 @@ package final class Keyboard {
 
     func entered(_ surface: UInt?, pressed keys: [UInt32]) {
         focusedSurface = surface
-        onFocus?(surface)
         // Keys held at enter are normally left over from before the focus
         // came here (the shortcut that moved it) and are ignored. But a
         // keyboard that has just appeared (hot-plugged, or a virtual keyboard
@@ -111,7 +104,6 @@ package final class Keyboard {
     func left(_ surface: UInt?) {
         if surface == nil || surface == focusedSurface {
             focusedSurface = nil
-            onFocus?(nil)
         }
     }
 

@@ -49,9 +49,6 @@ package final class Output {
         xdgOutput = nil
         if version >= 3 { wl_output_release(proxy) } else { wl_output_destroy(proxy) }
     }
-
-    /// The raw `wl_output*` for requests that name this output.
-    package var rawProxy: OpaquePointer { proxy }
 }
 
 private nonisolated(unsafe) var outputListener = wl_output_listener(

@@ -97,10 +97,6 @@ package final class Toplevel {
         xdg_toplevel_unset_fullscreen(toplevel)
     }
 
-    package func setMinimumSize(width: Int, height: Int) {
-        xdg_toplevel_set_min_size(toplevel, Int32(width), Int32(height))
-    }
-
     package func ackConfigure(_ serial: UInt32) {
         guard !isDestroyed else { return }
         xdg_surface_ack_configure(xdgSurface, serial)

@@ -15,7 +15,9 @@ package final class Surface {
     package let compositor: Compositor
     let proxy: OpaquePointer
     private var frameCallback: CallbackBox?
-    private var feedbacks: [ObjectIdentifier: FeedbackBox] = [:]
+    /// Feedback requests in flight, by the caller's token (see
+    /// `FeedbackBudget`, which keeps their number small).
+    private var feedbacks: [UInt64: FeedbackBox] = [:]
     private var viewport: OpaquePointer?
     package private(set) var isDestroyed = false
     /// Outputs the surface is on now, as registry names, in enter order.
@@ -73,24 +75,36 @@ package final class Surface {
         frameCallback = box
     }
 
-    package var hasFrameCallbackPending: Bool { frameCallback != nil }
+    /// Whether the compositor offers `wp_presentation`.
+    package var offersPresentationFeedback: Bool { compositor.presentation != nil }
 
-    /// Asks for presentation feedback for the next commit.
-    package func requestPresentationFeedback(_ handler: @escaping (PresentationEvent) -> Void) {
-        guard let presentation = compositor.presentation else { return }
+    /// Asks for presentation feedback for the next commit, under the
+    /// caller's `token`. Returns false when the compositor has no
+    /// wp_presentation. The caller bounds how many are in flight: the
+    /// protocol has no way to cancel one.
+    @discardableResult
+    package func requestPresentationFeedback(token: UInt64, _ handler: @escaping (PresentationEvent) -> Void) -> Bool {
+        guard let presentation = compositor.presentation else { return false }
         let box = FeedbackBox(handler: handler, compositor: compositor)
         box.proxy = wp_presentation_feedback(presentation, proxy)
-        box.onDone = { [weak self] box in self?.feedbacks[ObjectIdentifier(box)] = nil }
+        box.onDone = { [weak self] _ in self?.feedbacks[token] = nil }
         wp_presentation_feedback_add_listener(box.proxy, &feedbackListener, userData(box))
-        feedbacks[ObjectIdentifier(box)] = box
+        feedbacks[token] = box
+        return true
     }
+
+    /// Gives up feedback requests the compositor has not answered: their
+    /// proxies are freed here (a late answer is then dropped by libwayland);
+    /// the compositor's side lives until it answers or the surface goes.
+    package func abandonPresentationFeedback(_ tokens: [UInt64]) {
+        for token in tokens { feedbacks.removeValue(forKey: token)?.destroy() }
+    }
+
+    /// Feedback proxies alive on this side (for tests of the bound).
+    package var feedbackProxyCount: Int { feedbacks.count }
 
     package func setBufferScale(_ scale: Int) {
         wl_surface_set_buffer_scale(proxy, Int32(scale))
-    }
-
-    package func setBufferTransform(_ transform: OutputTransform) {
-        wl_surface_set_buffer_transform(proxy, transform.rawValue)
     }
 
     /// Scenes take no pointer or touch input: an empty input region passes

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import ScreenplayCLI
 
-/// Issue 7 (5): a seeded random loop over the parsers (command line, notes
+/// A seeded random loop over the parsers (command line, notes
 /// file). Bounded by FUZZ_SECONDS (default 3) so CI stays quick; the seed is
 /// printed, and FUZZ_SEED replays a run.
 final class FuzzTests: XCTestCase {

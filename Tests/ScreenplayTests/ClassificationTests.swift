@@ -37,6 +37,13 @@ final class ClassificationTests: XCTestCase {
         XCTAssertEqual(ScreenClassifier.environmentPatterns(["SCREENPLAY_BUILTIN": "eDP-*, HDMI-A-2"]), ["eDP-*", "HDMI-A-2"])
     }
 
+    func testPatternsIgnoreCaseAsOutputDoes() {
+        let kinds = ScreenClassifier(builtInPatterns: ["headless-1", "*PANEL*"]).classify([
+            output("HEADLESS-1", x: 1280), output("HEADLESS-2"), output("DP-1", x: 50, description: "Acme Panel 13"),
+        ]).map(\.kind)
+        XCTAssertEqual(kinds, [.builtIn, .external, .builtIn])
+    }
+
     func testMadeUpNamesAreNotTakenForConnectors() {
         // An old compositor with no connector names: "eDP panel" is a model name, not a connector.
         let kinds = ScreenClassifier().classify([output("eDP panel", connector: false), output("Acme TV", x: 1920, connector: false)]).map(\.kind)

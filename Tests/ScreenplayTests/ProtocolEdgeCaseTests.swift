@@ -3,7 +3,7 @@ import Screenplay
 import ScriptedCompositor
 import XCTest
 
-/// Issue 7 (4): protocol edge cases real compositors rarely produce on
+/// Protocol edge cases real compositors rarely produce on
 /// demand, produced by the scripted compositor (Tests/ScriptedCompositor) and
 /// met by Screenplay in process. Each ends in a defined behaviour: no crash,
 /// no protocol error, no lost connection, nothing on a wrong output.
@@ -148,6 +148,8 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         let screen = try XCTUnwrap(h.app.screens.first { $0.name == "DP-1" })
         XCTAssertEqual(screen.refreshMilliHz, 0)
         XCTAssertEqual(screen.maximumFramesPerSecond, 60)
+        XCTAssertEqual(screen.availableModes.map(\.width), [1024], "the one mode the output lists")
+        XCTAssertTrue(screen.nativeSize == (1024, 768), "native size \(screen.nativeSize)")
         h.register()
         try await h.settle("both connect") { h.log.events.count == 2 }
         let zero = try XCTUnwrap(h.app.scenes.first { $0.screen?.name == "DP-1" })
@@ -249,7 +251,7 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-test-protocols.sh failed")
         let files = try FileManager.default.contentsOfDirectory(atPath: fresh.path)
-        XCTAssertEqual(files.count, 4)
+        XCTAssertEqual(files.count, 8)
         for file in files {
             let want = try Data(contentsOf: fresh.appendingPathComponent(file))
             let have = try? Data(contentsOf: root.appendingPathComponent("Tests/ScriptedCompositor/protocols/\(file)"))
@@ -367,9 +369,18 @@ final class Harness {
     let app: Application
     let log = EdgeLog()
 
-    init(layerShell: Bool = true) throws {
+    /// `feedback`: offer wp_presentation answering so (nil: not offered);
+    /// `xdgShell`: offer xdg_wm_base (the fullscreen fallback's toplevels);
+    /// `prepare` runs before the client connects (extra globals, outputs).
+    init(
+        layerShell: Bool = true, feedback: (mode: scripted_feedback_mode, late: Int32)? = nil, xdgShell: Bool = false,
+        prepare: (ScriptedFixture) -> Void = { _ in }
+    ) throws {
         fixture = try ScriptedFixture(layerShell: layerShell)
+        if let feedback { scripted_offer_presentation(fixture.handle, feedback.mode, feedback.late) }
+        if xdgShell { scripted_offer_xdg_shell(fixture.handle) }
         _ = fixture.addOutput("eDP-1", width: 1280, height: 720)
+        prepare(fixture)
         var options = ApplicationOptions()
         options.displayName = fixture.socketPath
         do {

@@ -9,6 +9,10 @@
 #include <wayland-server-protocol.h>
 #include "protocols/wlr-layer-shell-unstable-v1-server-protocol.h"
 #include "protocols/xdg-output-unstable-v1-server-protocol.h"
+#include "protocols/xdg-shell-server-protocol.h"
+#include "protocols/presentation-time-server-protocol.h"
+#include "protocols/wlr-output-management-unstable-v1-server-protocol.h"
+#include "protocols/wlr-output-power-management-unstable-v1-server-protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +29,8 @@
 #define MAX_OUTPUTS 16
 #define MAX_LAYERS 64
 #define MAX_SERIALS 32
+#define MAX_MODES 8
+#define MAX_CONFIGS 64
 
 struct sc_output {
     scripted_compositor *c;
@@ -34,9 +40,42 @@ struct sc_output {
     struct wl_global *global;
     struct wl_list resources;     // wl_output
     struct wl_list xdg_resources; // zxdg_output_v1
+    // Output management: the head's identity and modes ({w, h, mHz}).
+    bool has_wl_output;           // false: a disabled head with no wl_output
+    char make[64], model[64], serial[64];
+    int32_t modes[MAX_MODES][3];
+    int mode_count, preferred, current; // current: index, or -1 for a custom mode
+    struct wl_list heads;          // struct sc_head (one per manager resource)
+    // Power: on unless switched off; frame callbacks of surfaces on an
+    // output that is off wait here, as a panel that is off shows nothing.
+    bool power_off;
+    struct wl_list power_resources; // zwlr_output_power_v1
+    struct wl_list held_frames;
+};
+
+struct sc_head {
+    struct wl_list link;
+    struct wl_resource *resource;
+    struct wl_resource *modes[MAX_MODES];
+    struct sc_output *o;
+};
+
+struct sc_config {
+    scripted_compositor *c;
+    uint32_t serial;
+    int output;           // the head given a mode, or -1
+    int mode;             // listed mode index, or -1 for custom
+    int32_t custom[3];
+    bool done;
+};
+
+struct sc_config_head {
+    struct sc_config *cfg;
+    int output;
 };
 
 struct sc_layer;
+struct sc_toplevel;
 
 struct sc_surface {
     scripted_compositor *c;
@@ -45,7 +84,27 @@ struct sc_surface {
     struct wl_listener pending_buffer_destroyed;
     bool attached;
     struct wl_list pending_frames; // wl_callback resources until commit
+    struct wl_list pending_feedback; // sc_feedback until commit
     struct sc_layer *layer;
+    struct sc_toplevel *toplevel;
+};
+
+// A wp_presentation_feedback: pending on its surface until the commit, then
+// waiting in the compositor's list for its due tick (or forever).
+struct sc_feedback {
+    struct wl_resource *resource;
+    struct wl_list link;
+    uint64_t due_tick;
+    bool answer;
+};
+
+// An xdg_toplevel (with its xdg_surface): the fullscreen fallback's role.
+struct sc_toplevel {
+    struct wl_resource *xdg_surface; // NULL once destroyed
+    struct wl_resource *resource;    // the xdg_toplevel; NULL once destroyed
+    struct sc_surface *surface;
+    int fullscreen_output;           // -1: not fullscreen or no output named
+    bool initial_commit_done;
 };
 
 struct sc_layer {
@@ -80,6 +139,13 @@ struct scripted_compositor {
     int output_count;
     struct sc_layer layers[MAX_LAYERS];
     int layer_count;
+    struct sc_toplevel toplevels[MAX_LAYERS];
+    int toplevel_count;
+    scripted_feedback_mode feedback_mode;
+    int feedback_late;
+    uint64_t tick;
+    struct wl_list committed_feedback; // sc_feedback after their commit
+    int feedback_requested, feedback_answered, feedback_live, feedback_commits;
     struct wl_list ready_frames; // wl_callback resources to fire on the next tick
     scripted_initial_reply reply;
     uint32_t reply_size[4];
@@ -87,6 +153,18 @@ struct scripted_compositor {
     char last_error[256];
     int clients;
     int layer_shell_binds;
+    // Output management and power.
+    struct wl_list managers; // zwlr_output_manager_v1 resources
+    uint32_t head_serial;
+    scripted_config_reply config_reply;
+    bool serial_change_pending;
+    struct sc_config configs[MAX_CONFIGS];
+    int config_count;
+    struct sc_config_head config_heads[MAX_CONFIGS * 4];
+    int config_head_count;
+    uint32_t last_config_serial;
+    bool power_refuses;
+    int power_requests;
 };
 
 // A resource kept in a wl_list through its link; unlinked on destruction.
@@ -322,6 +400,224 @@ static void initial_reply(scripted_compositor *c, struct sc_layer *l) {
     }
 }
 
+// MARK: wp_presentation
+
+static void feedback_destroyed(struct wl_resource *r) {
+    struct sc_feedback *f = wl_resource_get_user_data(r);
+    wl_list_remove(&f->link);
+    free(f);
+}
+
+static void presentation_feedback(
+    struct wl_client *client, struct wl_resource *presentation, struct wl_resource *surface, uint32_t id) {
+    scripted_compositor *c = wl_resource_get_user_data(presentation);
+    struct sc_surface *s = wl_resource_get_user_data(surface);
+    struct sc_feedback *f = calloc(1, sizeof *f);
+    if (!f) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    f->resource = wl_resource_create(client, &wp_presentation_feedback_interface, 1, id);
+    if (!f->resource) {
+        free(f);
+        wl_client_post_no_memory(client);
+        return;
+    }
+    c->feedback_requested++;
+    c->feedback_live++;
+    wl_list_insert(s->pending_feedback.prev, &f->link);
+    wl_resource_set_implementation(f->resource, NULL, f, feedback_destroyed);
+}
+
+static const struct wp_presentation_interface presentation_impl = {
+    .destroy = destroy_resource,
+    .feedback = presentation_feedback,
+};
+
+static void presentation_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &wp_presentation_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &presentation_impl, data, NULL);
+    wp_presentation_send_clock_id(r, CLOCK_MONOTONIC);
+}
+
+// On commit the surface's feedback requests wait for their tick; which are
+// ever answered depends on the scripted mode.
+static void commit_feedback(scripted_compositor *c, struct sc_surface *s) {
+    if (wl_list_empty(&s->pending_feedback)) return;
+    c->feedback_commits++;
+    bool answer = c->feedback_mode == SCRIPTED_FEEDBACK_LATE
+        || (c->feedback_mode == SCRIPTED_FEEDBACK_ALTERNATE && c->feedback_commits % 2 == 0);
+    struct sc_feedback *f, *tmp;
+    wl_list_for_each_safe(f, tmp, &s->pending_feedback, link) {
+        f->due_tick = c->tick + (uint64_t)(c->feedback_late > 0 ? c->feedback_late : 1);
+        f->answer = answer;
+        wl_list_remove(&f->link);
+        wl_list_insert(c->committed_feedback.prev, &f->link);
+    }
+}
+
+static void answer_due_feedback(scripted_compositor *c) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t sec = (uint64_t)ts.tv_sec;
+    struct sc_feedback *f, *tmp;
+    wl_list_for_each_safe(f, tmp, &c->committed_feedback, link) {
+        if (!f->answer || f->due_tick > c->tick) continue;
+        wp_presentation_feedback_send_presented(
+            f->resource, (uint32_t)(sec >> 32), (uint32_t)sec, (uint32_t)ts.tv_nsec, 16666667,
+            (uint32_t)(c->tick >> 32), (uint32_t)c->tick, 0);
+        c->feedback_answered++;
+        c->feedback_live--;
+        wl_resource_destroy(f->resource); // frees f through feedback_destroyed
+    }
+}
+
+// MARK: xdg-shell (toplevels only)
+
+static struct sc_toplevel *toplevel_of(struct wl_resource *r) { return wl_resource_get_user_data(r); }
+
+static void toplevel_configure(scripted_compositor *c, struct sc_toplevel *t) {
+    if (!t->resource || !t->xdg_surface) return;
+    int32_t w = 0, h = 0;
+    struct wl_array states;
+    wl_array_init(&states);
+    if (t->fullscreen_output >= 0) {
+        const struct sc_output *o = &c->outputs[t->fullscreen_output];
+        w = o->width / o->scale;
+        h = o->height / o->scale;
+        uint32_t *state = wl_array_add(&states, sizeof *state);
+        if (state) *state = XDG_TOPLEVEL_STATE_FULLSCREEN;
+    }
+    xdg_toplevel_send_configure(t->resource, w, h, &states);
+    wl_array_release(&states);
+    xdg_surface_send_configure(t->xdg_surface, wl_display_next_serial(c->display));
+}
+
+static void tl_set_parent(struct wl_client *cl, struct wl_resource *r, struct wl_resource *p) { (void)cl; (void)r; (void)p; }
+static void tl_set_string(struct wl_client *cl, struct wl_resource *r, const char *v) { (void)cl; (void)r; (void)v; }
+static void tl_show_menu(struct wl_client *cl, struct wl_resource *r, struct wl_resource *seat, uint32_t serial, int32_t x, int32_t y) {
+    (void)cl; (void)r; (void)seat; (void)serial; (void)x; (void)y;
+}
+static void tl_move(struct wl_client *cl, struct wl_resource *r, struct wl_resource *seat, uint32_t serial) {
+    (void)cl; (void)r; (void)seat; (void)serial;
+}
+static void tl_resize(struct wl_client *cl, struct wl_resource *r, struct wl_resource *seat, uint32_t serial, uint32_t edges) {
+    (void)cl; (void)r; (void)seat; (void)serial; (void)edges;
+}
+static void tl_set_size(struct wl_client *cl, struct wl_resource *r, int32_t w, int32_t h) { (void)cl; (void)r; (void)w; (void)h; }
+static void tl_nothing(struct wl_client *cl, struct wl_resource *r) { (void)cl; (void)r; }
+static void tl_set_fullscreen(struct wl_client *cl, struct wl_resource *r, struct wl_resource *output) {
+    (void)cl;
+    struct sc_toplevel *t = toplevel_of(r);
+    struct sc_output *o = output ? wl_resource_get_user_data(output) : NULL;
+    t->fullscreen_output = o ? (int)(o - t->surface->c->outputs) : -1;
+}
+static void tl_unset_fullscreen(struct wl_client *cl, struct wl_resource *r) {
+    (void)cl;
+    toplevel_of(r)->fullscreen_output = -1;
+}
+
+static const struct xdg_toplevel_interface toplevel_impl = {
+    .destroy = destroy_resource,
+    .set_parent = tl_set_parent,
+    .set_title = tl_set_string,
+    .set_app_id = tl_set_string,
+    .show_window_menu = tl_show_menu,
+    .move = tl_move,
+    .resize = tl_resize,
+    .set_max_size = tl_set_size,
+    .set_min_size = tl_set_size,
+    .set_maximized = tl_nothing,
+    .unset_maximized = tl_nothing,
+    .set_fullscreen = tl_set_fullscreen,
+    .unset_fullscreen = tl_unset_fullscreen,
+    .set_minimized = tl_nothing,
+};
+
+static void toplevel_destroyed(struct wl_resource *r) { toplevel_of(r)->resource = NULL; }
+
+static void xs_get_toplevel(struct wl_client *client, struct wl_resource *r, uint32_t id) {
+    struct sc_toplevel *t = toplevel_of(r);
+    t->resource = wl_resource_create(client, &xdg_toplevel_interface, wl_resource_get_version(r), id);
+    if (!t->resource) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(t->resource, &toplevel_impl, t, toplevel_destroyed);
+}
+static void xs_get_popup(struct wl_client *cl, struct wl_resource *r, uint32_t id, struct wl_resource *parent, struct wl_resource *pos) {
+    (void)cl; (void)id; (void)parent; (void)pos;
+    wl_resource_post_error(r, XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the fixture has no popups");
+}
+static void xs_set_geometry(struct wl_client *cl, struct wl_resource *r, int32_t x, int32_t y, int32_t w, int32_t h) {
+    (void)cl; (void)r; (void)x; (void)y; (void)w; (void)h;
+}
+static void xs_ack(struct wl_client *cl, struct wl_resource *r, uint32_t serial) { (void)cl; (void)r; (void)serial; }
+
+static const struct xdg_surface_interface xdg_surface_impl = {
+    .destroy = destroy_resource,
+    .get_toplevel = xs_get_toplevel,
+    .get_popup = xs_get_popup,
+    .set_window_geometry = xs_set_geometry,
+    .ack_configure = xs_ack,
+};
+
+static void xdg_surface_destroyed(struct wl_resource *r) {
+    struct sc_toplevel *t = toplevel_of(r);
+    t->xdg_surface = NULL;
+    if (t->surface) t->surface->toplevel = NULL;
+    t->surface = NULL;
+}
+
+static void wm_create_positioner(struct wl_client *cl, struct wl_resource *r, uint32_t id) {
+    (void)cl; (void)id;
+    wl_resource_post_error(r, XDG_WM_BASE_ERROR_INVALID_POSITIONER, "the fixture has no positioners");
+}
+static void wm_get_xdg_surface(struct wl_client *client, struct wl_resource *r, uint32_t id, struct wl_resource *surface) {
+    scripted_compositor *c = wl_resource_get_user_data(r);
+    struct sc_surface *s = wl_resource_get_user_data(surface);
+    if (s->layer || s->toplevel) {
+        wl_resource_post_error(r, XDG_WM_BASE_ERROR_ROLE, "surface already has a role");
+        return;
+    }
+    if (c->toplevel_count >= MAX_LAYERS) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    struct sc_toplevel *t = &c->toplevels[c->toplevel_count++];
+    memset(t, 0, sizeof *t);
+    t->surface = s;
+    t->fullscreen_output = -1;
+    t->xdg_surface = wl_resource_create(client, &xdg_surface_interface, wl_resource_get_version(r), id);
+    if (!t->xdg_surface) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    s->toplevel = t;
+    wl_resource_set_implementation(t->xdg_surface, &xdg_surface_impl, t, xdg_surface_destroyed);
+}
+static void wm_pong(struct wl_client *cl, struct wl_resource *r, uint32_t serial) { (void)cl; (void)r; (void)serial; }
+
+static const struct xdg_wm_base_interface wm_base_impl = {
+    .destroy = destroy_resource,
+    .create_positioner = wm_create_positioner,
+    .get_xdg_surface = wm_get_xdg_surface,
+    .pong = wm_pong,
+};
+
+static void wm_base_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &xdg_wm_base_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &wm_base_impl, data, NULL);
+}
+
 // MARK: wl_surface, wl_region, wl_compositor
 
 static void pending_buffer_destroyed(struct wl_listener *listener, void *data) {
@@ -369,9 +665,18 @@ static void surface_commit(struct wl_client *cl, struct wl_resource *r) {
     struct wl_resource *buffer = s->attached ? s->pending_buffer : NULL;
     s->attached = false;
     if (s->pending_buffer) pending_buffer_destroyed(&s->pending_buffer_destroyed, NULL);
-    wl_list_insert_list(c->ready_frames.prev, &s->pending_frames);
-    wl_list_init(&s->pending_frames);
     struct sc_layer *l = s->layer;
+    struct wl_list *due = &c->ready_frames;
+    if (l && l->output >= 0 && c->outputs[l->output].power_off) due = &c->outputs[l->output].held_frames;
+    wl_list_insert_list(due->prev, &s->pending_frames);
+    wl_list_init(&s->pending_frames);
+    commit_feedback(c, s);
+    struct sc_toplevel *t = s->toplevel;
+    if (t && !t->initial_commit_done) {
+        t->initial_commit_done = true;
+        toplevel_configure(c, t);
+        return;
+    }
     if (l && !l->initial_commit_done) {
         l->initial_commit_done = true;
         if (buffer) {
@@ -428,7 +733,16 @@ static void surface_destroyed(struct wl_resource *r) {
     if (s->pending_buffer) pending_buffer_destroyed(&s->pending_buffer_destroyed, NULL);
     // Callbacks asked for but never committed: answer them anyway.
     wl_list_insert_list(s->c->ready_frames.prev, &s->pending_frames);
+    // Feedback asked for but never committed: discarded, as the protocol says.
+    struct sc_feedback *f, *tmp;
+    wl_list_for_each_safe(f, tmp, &s->pending_feedback, link) {
+        wp_presentation_feedback_send_discarded(f->resource);
+        s->c->feedback_answered++;
+        s->c->feedback_live--;
+        wl_resource_destroy(f->resource);
+    }
     if (s->layer) s->layer->surface = NULL;
+    if (s->toplevel) s->toplevel->surface = NULL;
     free(s);
 }
 
@@ -456,6 +770,7 @@ static void create_surface(struct wl_client *client, struct wl_resource *composi
     }
     s->c = wl_resource_get_user_data(compositor);
     wl_list_init(&s->pending_frames);
+    wl_list_init(&s->pending_feedback);
     wl_list_init(&s->pending_buffer_destroyed.link);
     s->pending_buffer_destroyed.notify = pending_buffer_destroyed;
     wl_resource_set_implementation(s->resource, &surface_impl, s, surface_destroyed);
@@ -484,6 +799,305 @@ static void compositor_bind(struct wl_client *client, void *data, uint32_t versi
     wl_resource_set_implementation(r, &compositor_impl, data, NULL);
 }
 
+// MARK: output management (zwlr_output_manager_v1) and power
+
+static void head_destroyed(struct wl_resource *r) {
+    struct sc_head *h = wl_resource_get_user_data(r);
+    if (!h) return;
+    wl_list_remove(&h->link);
+    free(h);
+}
+
+static const struct zwlr_output_head_v1_interface head_impl = {.release = destroy_resource};
+static const struct zwlr_output_mode_v1_interface mode_impl = {.release = destroy_resource};
+
+static void mode_destroyed(struct wl_resource *r) {
+    struct sc_head *h = wl_resource_get_user_data(r);
+    if (!h) return;
+    for (int i = 0; i < MAX_MODES; i++)
+        if (h->modes[i] == r) h->modes[i] = NULL;
+}
+
+static void send_head(scripted_compositor *c, struct wl_resource *manager, struct sc_output *o) {
+    struct wl_client *client = wl_resource_get_client(manager);
+    int version = wl_resource_get_version(manager);
+    struct sc_head *h = calloc(1, sizeof *h);
+    if (!h) return;
+    h->o = o;
+    h->resource = wl_resource_create(client, &zwlr_output_head_v1_interface, version, 0);
+    if (!h->resource) {
+        free(h);
+        return;
+    }
+    wl_resource_set_implementation(h->resource, &head_impl, h, head_destroyed);
+    wl_list_insert(&o->heads, &h->link);
+    zwlr_output_manager_v1_send_head(manager, h->resource);
+    zwlr_output_head_v1_send_name(h->resource, o->name);
+    zwlr_output_head_v1_send_description(h->resource, o->name);
+    zwlr_output_head_v1_send_physical_size(h->resource, 300, 200);
+    if (version >= ZWLR_OUTPUT_HEAD_V1_MAKE_SINCE_VERSION) {
+        if (o->make[0]) zwlr_output_head_v1_send_make(h->resource, o->make);
+        if (o->model[0]) zwlr_output_head_v1_send_model(h->resource, o->model);
+        if (o->serial[0]) zwlr_output_head_v1_send_serial_number(h->resource, o->serial);
+    }
+    for (int i = 0; i < o->mode_count; i++) {
+        struct wl_resource *m = wl_resource_create(client, &zwlr_output_mode_v1_interface, version >= 3 ? 3 : version, 0);
+        if (!m) continue;
+        wl_resource_set_implementation(m, &mode_impl, h, mode_destroyed);
+        h->modes[i] = m;
+        zwlr_output_head_v1_send_mode(h->resource, m);
+        zwlr_output_mode_v1_send_size(m, o->modes[i][0], o->modes[i][1]);
+        if (o->modes[i][2] > 0) zwlr_output_mode_v1_send_refresh(m, o->modes[i][2]);
+        if (i == o->preferred) zwlr_output_mode_v1_send_preferred(m);
+    }
+    zwlr_output_head_v1_send_enabled(h->resource, o->has_wl_output);
+    if (o->has_wl_output) {
+        if (o->current >= 0 && h->modes[o->current]) zwlr_output_head_v1_send_current_mode(h->resource, h->modes[o->current]);
+        zwlr_output_head_v1_send_position(h->resource, o->x, o->y);
+        zwlr_output_head_v1_send_transform(h->resource, WL_OUTPUT_TRANSFORM_NORMAL);
+        zwlr_output_head_v1_send_scale(h->resource, wl_fixed_from_int(o->scale));
+    }
+    if (version >= ZWLR_OUTPUT_HEAD_V1_ADAPTIVE_SYNC_SINCE_VERSION)
+        zwlr_output_head_v1_send_adaptive_sync(h->resource, ZWLR_OUTPUT_HEAD_V1_ADAPTIVE_SYNC_STATE_DISABLED);
+}
+
+static void send_manager_done(scripted_compositor *c) {
+    struct wl_resource *r;
+    wl_resource_for_each(r, &c->managers) zwlr_output_manager_v1_send_done(r, c->head_serial);
+}
+
+static struct sc_config *config_of(struct wl_resource *r) { return wl_resource_get_user_data(r); }
+
+static void config_head_set_mode(struct wl_client *cl, struct wl_resource *r, struct wl_resource *mode) {
+    (void)cl;
+    struct sc_config_head *ch = wl_resource_get_user_data(r);
+    struct sc_head *h = wl_resource_get_user_data(mode);
+    if (!ch || !h) return;
+    if (h->o != &ch->cfg->c->outputs[ch->output]) {
+        wl_resource_post_error(r, ZWLR_OUTPUT_CONFIGURATION_HEAD_V1_ERROR_INVALID_MODE, "mode of another head");
+        return;
+    }
+    for (int i = 0; i < MAX_MODES; i++)
+        if (h->modes[i] == mode) {
+            ch->cfg->output = ch->output;
+            ch->cfg->mode = i;
+        }
+}
+
+static void config_head_set_custom_mode(struct wl_client *cl, struct wl_resource *r, int32_t w, int32_t h, int32_t refresh) {
+    (void)cl;
+    struct sc_config_head *ch = wl_resource_get_user_data(r);
+    if (!ch) return;
+    struct sc_config *cfg = ch->cfg;
+    cfg->output = ch->output;
+    cfg->mode = -1;
+    cfg->custom[0] = w; cfg->custom[1] = h; cfg->custom[2] = refresh;
+}
+
+static void config_head_ignore_xy(struct wl_client *cl, struct wl_resource *r, int32_t a, int32_t b) { (void)cl; (void)r; (void)a; (void)b; }
+static void config_head_ignore_int(struct wl_client *cl, struct wl_resource *r, int32_t a) { (void)cl; (void)r; (void)a; }
+static void config_head_ignore_uint(struct wl_client *cl, struct wl_resource *r, uint32_t a) { (void)cl; (void)r; (void)a; }
+
+static const struct zwlr_output_configuration_head_v1_interface config_head_impl = {
+    .set_mode = config_head_set_mode,
+    .set_custom_mode = config_head_set_custom_mode,
+    .set_position = config_head_ignore_xy,
+    .set_transform = config_head_ignore_int,
+    .set_scale = config_head_ignore_int,
+    .set_adaptive_sync = config_head_ignore_uint,
+};
+
+static void config_enable_head(struct wl_client *client, struct wl_resource *r, uint32_t id, struct wl_resource *head) {
+    struct sc_config *cfg = config_of(r);
+    struct wl_resource *ch = wl_resource_create(client, &zwlr_output_configuration_head_v1_interface, wl_resource_get_version(r), id);
+    if (!ch) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    struct sc_head *h = wl_resource_get_user_data(head);
+    struct sc_config_head *record = NULL;
+    if (h && cfg->c->config_head_count < MAX_CONFIGS * 4) {
+        record = &cfg->c->config_heads[cfg->c->config_head_count++];
+        record->cfg = cfg;
+        record->output = (int)(h->o - cfg->c->outputs);
+    }
+    wl_resource_set_implementation(ch, &config_head_impl, record, NULL);
+}
+
+static void config_disable_head(struct wl_client *cl, struct wl_resource *r, struct wl_resource *head) {
+    (void)cl; (void)r; (void)head;
+}
+
+static void apply_mode_locked(scripted_compositor *c, struct sc_config *cfg) {
+    if (cfg->output < 0) return;
+    struct sc_output *o = &c->outputs[cfg->output];
+    if (cfg->mode >= 0) {
+        o->current = cfg->mode;
+        o->width = o->modes[cfg->mode][0];
+        o->height = o->modes[cfg->mode][1];
+        o->refresh = o->modes[cfg->mode][2];
+    } else if (cfg->custom[0] > 0) {
+        o->current = -1;
+        o->width = cfg->custom[0];
+        o->height = cfg->custom[1];
+        o->refresh = cfg->custom[2];
+    } else {
+        return;
+    }
+    struct wl_resource *r;
+    wl_resource_for_each(r, &o->resources) {
+        wl_output_send_mode(r, WL_OUTPUT_MODE_CURRENT, o->width, o->height, o->refresh);
+        if (wl_resource_get_version(r) >= WL_OUTPUT_DONE_SINCE_VERSION) wl_output_send_done(r);
+    }
+    struct sc_head *h;
+    wl_list_for_each(h, &o->heads, link) {
+        if (o->current >= 0 && h->modes[o->current]) zwlr_output_head_v1_send_current_mode(h->resource, h->modes[o->current]);
+    }
+    c->head_serial++;
+    send_manager_done(c);
+}
+
+static void config_answer(struct wl_resource *r, bool apply) {
+    struct sc_config *cfg = config_of(r);
+    scripted_compositor *c = cfg->c;
+    if (cfg->done) {
+        wl_resource_post_error(r, ZWLR_OUTPUT_CONFIGURATION_V1_ERROR_ALREADY_USED, "configuration already used");
+        return;
+    }
+    cfg->done = true;
+    if (cfg->serial != c->head_serial) {
+        zwlr_output_configuration_v1_send_cancelled(r);
+    } else if (c->config_reply == SCRIPTED_CONFIG_FAIL) {
+        zwlr_output_configuration_v1_send_failed(r);
+    } else {
+        if (apply) apply_mode_locked(c, cfg);
+        zwlr_output_configuration_v1_send_succeeded(r);
+    }
+}
+
+static void config_apply(struct wl_client *cl, struct wl_resource *r) { (void)cl; config_answer(r, true); }
+static void config_test(struct wl_client *cl, struct wl_resource *r) { (void)cl; config_answer(r, false); }
+
+static const struct zwlr_output_configuration_v1_interface config_impl = {
+    .enable_head = config_enable_head,
+    .disable_head = config_disable_head,
+    .apply = config_apply,
+    .test = config_test,
+    .destroy = destroy_resource,
+};
+
+static void create_configuration(struct wl_client *client, struct wl_resource *manager, uint32_t id, uint32_t serial) {
+    scripted_compositor *c = wl_resource_get_user_data(manager);
+    if (c->config_count >= MAX_CONFIGS) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    struct sc_config *cfg = &c->configs[c->config_count++];
+    memset(cfg, 0, sizeof *cfg);
+    cfg->c = c;
+    cfg->serial = serial;
+    cfg->output = -1;
+    cfg->mode = -1;
+    c->last_config_serial = serial;
+    struct wl_resource *r = wl_resource_create(client, &zwlr_output_configuration_v1_interface, wl_resource_get_version(manager), id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &config_impl, cfg, NULL);
+    // As a hot-plug racing the client: the state changes after the client
+    // read its serial, so this configuration will be cancelled.
+    if (c->serial_change_pending) {
+        c->serial_change_pending = false;
+        c->head_serial++;
+        send_manager_done(c);
+    }
+}
+
+static void manager_stop(struct wl_client *cl, struct wl_resource *r) {
+    (void)cl;
+    zwlr_output_manager_v1_send_finished(r);
+    wl_resource_destroy(r);
+}
+
+static const struct zwlr_output_manager_v1_interface manager_impl = {
+    .create_configuration = create_configuration,
+    .stop = manager_stop,
+};
+
+static void output_manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    scripted_compositor *c = data;
+    struct wl_resource *r = wl_resource_create(client, &zwlr_output_manager_v1_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &manager_impl, c, unlink_resource);
+    wl_list_insert(&c->managers, wl_resource_get_link(r));
+    // Heads in the reverse order of the wl_outputs, so a client matching
+    // by position instead of by name gets them wrong.
+    for (int i = c->output_count - 1; i >= 0; i--) send_head(c, r, &c->outputs[i]);
+    zwlr_output_manager_v1_send_done(r, c->head_serial);
+}
+
+static void set_power_locked(scripted_compositor *c, struct sc_output *o, bool on) {
+    o->power_off = !on;
+    struct wl_resource *r;
+    wl_resource_for_each(r, &o->power_resources) zwlr_output_power_v1_send_mode(r, on ? ZWLR_OUTPUT_POWER_V1_MODE_ON : ZWLR_OUTPUT_POWER_V1_MODE_OFF);
+    if (on) {
+        wl_list_insert_list(c->ready_frames.prev, &o->held_frames);
+        wl_list_init(&o->held_frames);
+    }
+}
+
+static void power_set_mode(struct wl_client *cl, struct wl_resource *r, uint32_t mode) {
+    (void)cl;
+    struct sc_output *o = wl_resource_get_user_data(r);
+    scripted_compositor *c = o->c;
+    c->power_requests++;
+    if (mode > ZWLR_OUTPUT_POWER_V1_MODE_ON) {
+        wl_resource_post_error(r, ZWLR_OUTPUT_POWER_V1_ERROR_INVALID_MODE, "power mode %u", mode);
+        return;
+    }
+    if (c->power_refuses) {
+        zwlr_output_power_v1_send_failed(r);
+        return;
+    }
+    set_power_locked(c, o, mode == ZWLR_OUTPUT_POWER_V1_MODE_ON);
+}
+
+static const struct zwlr_output_power_v1_interface power_impl = {
+    .set_mode = power_set_mode,
+    .destroy = destroy_resource,
+};
+
+static void get_output_power(struct wl_client *client, struct wl_resource *manager, uint32_t id, struct wl_resource *output) {
+    (void)manager;
+    struct sc_output *o = wl_resource_get_user_data(output);
+    struct wl_resource *r = wl_resource_create(client, &zwlr_output_power_v1_interface, 1, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &power_impl, o, unlink_resource);
+    wl_list_insert(&o->power_resources, wl_resource_get_link(r));
+    zwlr_output_power_v1_send_mode(r, o->power_off ? ZWLR_OUTPUT_POWER_V1_MODE_OFF : ZWLR_OUTPUT_POWER_V1_MODE_ON);
+}
+
+static const struct zwlr_output_power_manager_v1_interface power_manager_impl = {
+    .get_output_power = get_output_power,
+    .destroy = destroy_resource,
+};
+
+static void power_manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &zwlr_output_power_manager_v1_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &power_manager_impl, data, NULL);
+}
+
 // MARK: frame clock, error log, clients
 
 // A 60 Hz "vblank": Mesa's eglSwapBuffers waits for the previous frame's
@@ -492,6 +1106,8 @@ static int frame_tick(void *data) {
     scripted_compositor *c = data;
     struct wl_resource *cb, *tmp;
     uint32_t time = now_ms();
+    c->tick++;
+    answer_due_feedback(c);
     wl_resource_for_each_safe(cb, tmp, &c->ready_frames) {
         wl_callback_send_done(cb, time);
         wl_resource_destroy(cb);
@@ -579,6 +1195,9 @@ scripted_compositor *scripted_start(bool offer_layer_shell, bool offer_xdg_outpu
     if (!c) return NULL;
     pthread_mutex_init(&c->lock, NULL);
     wl_list_init(&c->ready_frames);
+    wl_list_init(&c->committed_feedback);
+    wl_list_init(&c->managers);
+    c->head_serial = 1;
     c->display = wl_display_create();
     if (!c->display || pipe2(c->wake, O_CLOEXEC) < 0) goto fail;
     c->loop = wl_display_get_event_loop(c->display);
@@ -648,6 +1267,14 @@ int scripted_add_output(
         o->send_done = send_done;
         wl_list_init(&o->resources);
         wl_list_init(&o->xdg_resources);
+        wl_list_init(&o->heads);
+        wl_list_init(&o->power_resources);
+        wl_list_init(&o->held_frames);
+        o->has_wl_output = true;
+        o->modes[0][0] = width; o->modes[0][1] = height; o->modes[0][2] = refresh_mhz;
+        o->mode_count = 1;
+        o->preferred = 0;
+        o->current = 0;
         o->global = wl_global_create(c->display, &wl_output_interface, 4, o, output_bind);
     }
     return index;
@@ -840,5 +1467,172 @@ int scripted_output_resource_count(scripted_compositor *c, int output) {
 int scripted_layer_shell_binds(scripted_compositor *c) {
     int n = 0;
     LOCKED(c) { n = c->layer_shell_binds; }
+    return n;
+}
+
+// MARK: presentation feedback and toplevels
+
+void scripted_offer_presentation(scripted_compositor *c, scripted_feedback_mode mode, int late_frames) {
+    LOCKED(c) {
+        c->feedback_mode = mode;
+        c->feedback_late = late_frames;
+        wl_global_create(c->display, &wp_presentation_interface, 1, c, presentation_bind);
+    }
+}
+
+void scripted_offer_xdg_shell(scripted_compositor *c) {
+    LOCKED(c) { wl_global_create(c->display, &xdg_wm_base_interface, 3, c, wm_base_bind); }
+}
+
+void scripted_feedback_counts(scripted_compositor *c, int *requested, int *answered, int *live) {
+    LOCKED(c) {
+        *requested = c->feedback_requested;
+        *answered = c->feedback_answered;
+        *live = c->feedback_live;
+    }
+}
+
+int scripted_toplevel_count(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->toplevel_count; }
+    return n;
+}
+
+int scripted_toplevel_fullscreen_output(scripted_compositor *c, int toplevel) {
+    int o = -1;
+    LOCKED(c) {
+        if (toplevel >= 0 && toplevel < c->toplevel_count) o = c->toplevels[toplevel].fullscreen_output;
+    }
+    return o;
+}
+
+bool scripted_send_toplevel_outputs(scripted_compositor *c, int toplevel, const int *ops, int count) {
+    bool sent = true;
+    LOCKED(c) {
+        if (toplevel < 0 || toplevel >= c->toplevel_count || !c->toplevels[toplevel].surface) {
+            sent = false;
+            continue;
+        }
+        struct wl_resource *surface = c->toplevels[toplevel].surface->resource;
+        for (int i = 0; i < count; i++) {
+            int output = ops[i] >= 0 ? ops[i] : -ops[i] - 1;
+            if (!valid_output(c, output)) {
+                sent = false;
+                continue;
+            }
+            struct wl_resource *out =
+                wl_resource_find_for_client(&c->outputs[output].resources, wl_resource_get_client(surface));
+            if (!out) {
+                sent = false;
+                continue;
+            }
+            if (ops[i] >= 0) wl_surface_send_enter(surface, out);
+            else wl_surface_send_leave(surface, out);
+        }
+    }
+    return sent;
+}
+
+// MARK: output management and power commands
+
+void scripted_offer_output_management(scripted_compositor *c) {
+    LOCKED(c) {
+        wl_global_create(c->display, &zwlr_output_manager_v1_interface, 4, c, output_manager_bind);
+        wl_global_create(c->display, &zwlr_output_power_manager_v1_interface, 1, c, power_manager_bind);
+    }
+}
+
+void scripted_set_head(
+    scripted_compositor *c, int output, const char *make, const char *model, const char *serial, const int32_t *modes,
+    int mode_count, int preferred, int current) {
+    LOCKED(c) {
+        if (!valid_output(c, output)) continue;
+        struct sc_output *o = &c->outputs[output];
+        snprintf(o->make, sizeof o->make, "%s", make ? make : "");
+        snprintf(o->model, sizeof o->model, "%s", model ? model : "");
+        snprintf(o->serial, sizeof o->serial, "%s", serial ? serial : "");
+        o->mode_count = mode_count < MAX_MODES ? mode_count : MAX_MODES;
+        for (int i = 0; i < o->mode_count; i++)
+            for (int k = 0; k < 3; k++) o->modes[i][k] = modes[i * 3 + k];
+        o->preferred = preferred;
+        o->current = current;
+    }
+}
+
+int scripted_add_disabled_head(scripted_compositor *c, const char *name) {
+    int index = -1;
+    LOCKED(c) {
+        if (c->output_count >= MAX_OUTPUTS) continue;
+        index = c->output_count++;
+        struct sc_output *o = &c->outputs[index];
+        memset(o, 0, sizeof *o);
+        o->c = c;
+        snprintf(o->name, sizeof o->name, "%s", name);
+        o->scale = 1;
+        wl_list_init(&o->resources);
+        wl_list_init(&o->xdg_resources);
+        wl_list_init(&o->heads);
+        wl_list_init(&o->power_resources);
+        wl_list_init(&o->held_frames);
+        o->modes[0][0] = 1920; o->modes[0][1] = 1080; o->modes[0][2] = 60000;
+        o->mode_count = 1;
+        o->current = -1;
+    }
+    return index;
+}
+
+void scripted_set_config_reply(scripted_compositor *c, scripted_config_reply reply) {
+    LOCKED(c) {
+        c->config_reply = reply == SCRIPTED_CONFIG_CHANGE_SERIAL_ONCE ? SCRIPTED_CONFIG_SUCCEED : reply;
+        c->serial_change_pending = reply == SCRIPTED_CONFIG_CHANGE_SERIAL_ONCE;
+    }
+}
+
+int scripted_configuration_count(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->config_count; }
+    return n;
+}
+
+uint32_t scripted_head_serial(scripted_compositor *c) {
+    uint32_t n = 0;
+    LOCKED(c) { n = c->head_serial; }
+    return n;
+}
+
+uint32_t scripted_last_configuration_serial(scripted_compositor *c) {
+    uint32_t n = 0;
+    LOCKED(c) { n = c->last_config_serial; }
+    return n;
+}
+
+void scripted_output_mode(scripted_compositor *c, int output, int32_t *width, int32_t *height, int32_t *refresh) {
+    LOCKED(c) {
+        if (!valid_output(c, output)) continue;
+        *width = c->outputs[output].width;
+        *height = c->outputs[output].height;
+        *refresh = c->outputs[output].refresh;
+    }
+}
+
+bool scripted_power_is_on(scripted_compositor *c, int output) {
+    bool on = false;
+    LOCKED(c) { on = valid_output(c, output) && !c->outputs[output].power_off; }
+    return on;
+}
+
+void scripted_set_power(scripted_compositor *c, int output, bool on) {
+    LOCKED(c) {
+        if (valid_output(c, output)) set_power_locked(c, &c->outputs[output], on);
+    }
+}
+
+void scripted_set_power_refuses(scripted_compositor *c, bool refuses) {
+    LOCKED(c) { c->power_refuses = refuses; }
+}
+
+int scripted_power_requests(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->power_requests; }
     return n;
 }

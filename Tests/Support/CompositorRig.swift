@@ -47,6 +47,10 @@ public class CompositorRig: @unchecked Sendable {
         return env
     }
 
+    /// The compositor process named `name` (weston, cage, ...) behind any
+    /// `runuser` or `env` in front of it; nil once it is gone.
+    public func compositorPID(named name: String) -> Int32? { process.find(named: name) }
+
     /// The current contents of the compositor's log.
     public var log: String { RigFiles.tail(of: logPath, maxBytes: 1 << 20) }
 

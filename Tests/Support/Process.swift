@@ -480,6 +480,16 @@ final class ChildProcess: @unchecked Sendable {
         return result
     }
 
+    /// The process itself or its first descendant whose command name
+    /// (`/proc/PID/comm`) is `name`: the compositor behind `runuser` and `env`.
+    func find(named name: String) -> pid_t? {
+        for candidate in [pid] + ProcessTree.descendants(of: pid) {
+            let comm = (try? String(contentsOfFile: "/proc/\(candidate)/comm", encoding: .utf8)) ?? ""
+            if comm.trimmingCharacters(in: .whitespacesAndNewlines) == name { return candidate }
+        }
+        return nil
+    }
+
     func signal(_ sig: Int32) {
         if reap() == nil { Glibc.kill(pid, sig) }
     }

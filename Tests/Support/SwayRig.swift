@@ -117,6 +117,10 @@ public final class SwayRig: @unchecked Sendable {
         return rig
     }
 
+    /// The sway process itself (not the `runuser` in front of it), for
+    /// tests that watch the compositor's memory; nil once it is gone.
+    public var compositorPID: Int32? { sway.compositorPID }
+
     /// Absolute path of sway's Wayland socket; libwayland accepts it as `WAYLAND_DISPLAY`.
     public var waylandDisplay: String { sway.waylandDisplay }
     /// Path of sway's IPC socket (`SWAYSOCK`).
@@ -385,6 +389,8 @@ final class SwayInstance: @unchecked Sendable {
     private let process: ChildProcess
     private let lock = NSLock()
     private var stopped = false
+
+    var compositorPID: Int32? { process.find(named: "sway") }
 
     private init(
         directory: String, logPath: String, waylandDisplay: String, swaySocket: String,

@@ -1,7 +1,7 @@
 import WaylandClient
 import XCTest
 
-/// Issue 4 (4): fractional-scale arithmetic (no compositor here offers
+/// Fractional-scale arithmetic (no compositor here offers
 /// wp_fractional_scale_v1, so the sizes are checked alone).
 final class FractionalScaleTests: XCTestCase {
     func testRoundsHalfAwayFromZeroPerAxis() {

@@ -87,4 +87,73 @@ int scripted_output_resource_count(scripted_compositor *c, int output);
 /// zwlr_layer_shell_v1 binds ever made.
 int scripted_layer_shell_binds(scripted_compositor *c);
 
+// Presentation feedback and xdg-shell, offered on request (before the
+// client binds) so the tests that predate them see the same globals.
+
+/// How the compositor answers wp_presentation_feedback.
+typedef enum {
+    /// Never: neither presented nor discarded (sway 1.7's headless backend).
+    SCRIPTED_FEEDBACK_NEVER = 0,
+    /// `presented`, `late_frames` frame ticks after the commit.
+    SCRIPTED_FEEDBACK_LATE = 1,
+    /// As LATE for every other commit; the others are never answered.
+    SCRIPTED_FEEDBACK_ALTERNATE = 2,
+} scripted_feedback_mode;
+
+/// Offers wp_presentation v1 answering as `mode` says.
+void scripted_offer_presentation(scripted_compositor *c, scripted_feedback_mode mode, int late_frames);
+/// Offers xdg_wm_base v3: toplevels only; the first commit is answered with
+/// a configure of the fullscreen output's logical size (0x0 otherwise).
+void scripted_offer_xdg_shell(scripted_compositor *c);
+/// Feedback requests ever made, answered, and alive unanswered now.
+void scripted_feedback_counts(scripted_compositor *c, int *requested, int *answered, int *live);
+/// Toplevels ever made, and the output a toplevel asked to be fullscreen on (-1: none).
+int scripted_toplevel_count(scripted_compositor *c);
+int scripted_toplevel_fullscreen_output(scripted_compositor *c, int toplevel);
+/// Sends, in one flush, wl_surface.enter (ops[i] = output index) or leave
+/// (ops[i] = -output-1) on the toplevel's surface; false if any could not be sent.
+bool scripted_send_toplevel_outputs(scripted_compositor *c, int toplevel, const int *ops, int count);
+
+// Output management (zwlr_output_manager_v1 v4) and power
+// (zwlr_output_power_manager_v1 v1). Heads go out in the reverse order of the
+// outputs, so only matching by name pairs them right.
+
+/// How configurations are answered.
+typedef enum {
+    /// test and apply succeed (apply changes the wl_output's mode).
+    SCRIPTED_CONFIG_SUCCEED = 0,
+    /// test and apply answer `failed`.
+    SCRIPTED_CONFIG_FAIL = 1,
+    /// The next configuration created sees the state change under it (a new
+    /// serial, as after a hot-plug) and is cancelled; later ones succeed.
+    SCRIPTED_CONFIG_CHANGE_SERIAL_ONCE = 2,
+} scripted_config_reply;
+
+/// Offers both globals (call before the client connects).
+void scripted_offer_output_management(scripted_compositor *c);
+/// The output's head: identity and modes ({width, height, mHz} triples),
+/// the preferred and current mode indices. By default a head lists the
+/// output's one mode, preferred and current, and no make, model or serial.
+void scripted_set_head(
+    scripted_compositor *c, int output, const char *make, const char *model, const char *serial, const int32_t *modes,
+    int mode_count, int preferred, int current);
+/// A head with no wl_output: an output the compositor has disabled.
+int scripted_add_disabled_head(scripted_compositor *c, const char *name);
+void scripted_set_config_reply(scripted_compositor *c, scripted_config_reply reply);
+/// Configurations created so far, the serial the last one carried, and the
+/// serial of the current head state.
+int scripted_configuration_count(scripted_compositor *c);
+uint32_t scripted_last_configuration_serial(scripted_compositor *c);
+uint32_t scripted_head_serial(scripted_compositor *c);
+/// The output's current mode.
+void scripted_output_mode(scripted_compositor *c, int output, int32_t *width, int32_t *height, int32_t *refresh);
+/// The panel's power; switching it as another program would (frame
+/// callbacks of surfaces on an output that is off are held until it is on).
+bool scripted_power_is_on(scripted_compositor *c, int output);
+void scripted_set_power(scripted_compositor *c, int output, bool on);
+/// Answer set_mode with `failed` from now on.
+void scripted_set_power_refuses(scripted_compositor *c, bool refuses);
+/// set_mode requests received.
+int scripted_power_requests(scripted_compositor *c);
+
 #endif

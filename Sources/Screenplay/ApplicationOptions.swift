@@ -1,0 +1,22 @@
+/// Options for `Application`.
+public struct ApplicationOptions: Sendable {
+    /// Socket name or path; nil uses `WAYLAND_DISPLAY`.
+    public var displayName: String?
+    /// Patterns (see `ScreenPattern`) of screens to treat as built-in, on top
+    /// of `SCREENPLAY_BUILTIN` and the eDP/LVDS/DSI connectors.
+    public var builtInPatterns: [String] = []
+    /// Present external scenes on every screen, built-in ones included.
+    public var presentOnAllScreens = false
+    /// Restricts the screens that get external scenes (e.g. `--output`).
+    public var screenFilter: (@MainActor @Sendable (Screen) -> Bool)?
+    /// Highest wl_output / xdg-output versions to bind (tests bind lower ones).
+    public var maxOutputVersion: UInt32 = 4
+    public var maxXdgOutputVersion: UInt32 = 3
+    /// Highest zwlr_layer_shell_v1 version to bind. 0 makes external scenes
+    /// fullscreen windows even where layer shell is offered, as on GNOME:
+    /// window capture tools can record them and window rules apply, but
+    /// they may take focus.
+    public var maxLayerShellVersion: UInt32 = 4
+
+    public init() {}
+}

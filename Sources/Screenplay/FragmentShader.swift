@@ -1,0 +1,28 @@
+import Rendering
+
+/// A Shadertoy-style fragment shader: `mainImage(out vec4, in vec2)` with
+/// `iTime`, `iResolution` and `iFrame`.
+@MainActor
+public final class FragmentShader {
+    public let source: String
+    /// Shown in error messages (usually the file path).
+    public let name: String
+
+    public init(source: String, name: String) {
+        self.source = source
+        self.name = name
+    }
+
+    /// Compiles the shader on an offscreen context so errors surface before
+    /// any window opens. Throws `ShaderCompileError`.
+    public func validate() throws {
+        let context = try GraphicsContext.offscreen()
+        defer { context.destroy() }
+        do {
+            let program = try ShadertoyProgram(context: context, source: source, sourceName: name)
+            program.destroy()
+        } catch let error as ShaderError {
+            throw ShaderCompileError(error)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import WaylandClient
+
+/// A key pressed or released in an application window, translated with the
+/// compositor's keymap (so it is right for any layout).
+public struct KeyEvent: Sendable, Equatable {
+    /// The keysym's xkbcommon name: "Right", "Page_Down", "space", "b", "F5".
+    public var keysym: String
+    /// The text the key types with the modifiers held ("" for none).
+    public var text: String
+    /// True for a press, false for a release (key repeat is not delivered).
+    public var isPressed: Bool
+    public var shift: Bool
+    public var control: Bool
+    public var alt: Bool
+
+    public init(keysym: String, text: String = "", isPressed: Bool = true, shift: Bool = false, control: Bool = false, alt: Bool = false) {
+        self.keysym = keysym
+        self.text = text
+        self.isPressed = isPressed
+        self.shift = shift
+        self.control = control
+        self.alt = alt
+    }
+}
+
+extension SceneDelegate {
+    public func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {}
+}
+
+extension Application {
+    /// The compositor bound its seat: listen for the keyboard now, before
+    /// the seat's capabilities are dispatched.
+    func seatAdded(_ seat: OpaquePointer) {
+        guard keyboard == nil else { return }
+        let keyboard = Keyboard(connection: connection, seat: seat, seatVersion: compositor.seatVersion)
+        keyboard.onKey = { [weak self] event in self?.deliverKey(event) }
+        self.keyboard = keyboard
+    }
+
+    /// Keys go to the application window whose surface has keyboard focus;
+    /// external scenes take no input.
+    private func deliverKey(_ event: KeyboardEvent) {
+        guard let focused = event.surface,
+            let scene = scenes.first(where: {
+                $0.session.role == .application && UInt(bitPattern: $0.surface.rawProxy) == focused
+            })
+        else { return }
+        let key = KeyEvent(
+            keysym: event.keysym, text: event.text, isPressed: event.isPressed, shift: event.shift,
+            control: event.control, alt: event.alt)
+        scene.delegate.scene(scene, didReceiveKey: key)
+    }
+}

@@ -1,0 +1,97 @@
+// The memory soak: scenes left running for half an hour, as signage boxes and
+// scoreboards are, with the RSS slope after warm-up of every Screenplay
+// process and of the compositor under it. Short runs hid a leak of 13 KiB/s
+// (presentation feedback that sway never answers, piling up on both sides).
+import Documents
+import Foundation
+import TestSupport
+
+/// One watched process of the soak.
+struct SoakTrend: Codable, Sendable {
+    /// E.g. `screenplay shader` or `sway (under the three above)`.
+    var label: String
+    var compositor: String
+    var minutes: Double
+    var warmupMinutes: Double
+    /// RSS slope after the warm-up (least squares over every sample).
+    var slopeKiBPerMinute: Double?
+    var rssFirstKiB: Int?
+    var rssLastKiB: Int?
+    var samples: Int
+    /// Below 1 KiB per minute: the goal.
+    var meetsGoal: Bool? { slopeKiBPerMinute.map { $0 < 1 } }
+}
+
+extension BenchRunner {
+    /// Shader, static picture and presenter on one sway; shader and static
+    /// picture each on its own weston (one output each, the fullscreen
+    /// fallback); all at once for `minutes`, sampled every 10 s.
+    func memorySoak(minutes: Double) throws {
+        let seconds = minutes * 60
+        let warmup = min(120, seconds / 4)
+        say("memory soak: shader, static and presenter on sway, shader and static on weston, \(Int(seconds)) s")
+        let sway = try SwayRig.start(outputs: Array(repeating: benchMode, count: 4), timeout: 20)
+        defer { sway.stop() }
+        let westonShader = try WestonRig.start(width: benchMode.width, height: benchMode.height, timeout: 20)
+        defer { westonShader.stop() }
+        let westonStatic = try WestonRig.start(width: benchMode.width, height: benchMode.height, timeout: 20)
+        defer { westonStatic.stop() }
+
+        let deck = try SampleDeck.write(to: workDirectory)
+        var swayEnv = sway.clientEnvironment
+        swayEnv["SCREENPLAY_BUILTIN"] = "HEADLESS-1"
+        var clients: [(label: String, compositor: String, process: RunningProcess)] = []
+        defer { for c in clients { c.process.kill() } }
+        func start(_ label: String, _ compositor: String, _ args: [String], _ env: [String: String]) throws {
+            let p = try RunningProcess(screenplay, ["present"] + args + ["--stats", "-"], environment: env)
+            clients.append((label, compositor, p))
+            guard p.waitForLine(containing: "\"connect\"", timeout: 30) != nil else {
+                throw RigError("\(label) did not connect: \(p.stderr.suffix(1500))")
+            }
+        }
+        try start("screenplay shader", swayName, [shaderPath, "--output", "HEADLESS-2"], swayEnv)
+        try start("screenplay static", swayName, ["test-card", "--output", "HEADLESS-3"], swayEnv)
+        try start("screenplay presenter", swayName, [deck.pdf, "--output", "HEADLESS-4"], swayEnv)
+        try start("screenplay shader", westonName, [shaderPath], westonShader.clientEnvironment)
+        try start("screenplay static", westonName, ["test-card"], westonStatic.clientEnvironment)
+
+        var watched = clients.map { (label: $0.label, compositor: $0.compositor, pid: $0.process.pid) }
+        if let pid = sway.compositorPID { watched.append(("sway (under the three above)", swayName, pid)) }
+        if let pid = westonShader.compositorPID(named: "weston") { watched.append(("weston (under the shader)", westonName, pid)) }
+        if let pid = westonStatic.compositorPID(named: "weston") { watched.append(("weston (under the static picture)", westonName, pid)) }
+
+        let trends = MemoryTrend.watch(
+            watched.map { ("\($0.label) · \($0.compositor)", $0.pid) }, seconds: seconds, warmupSeconds: warmup,
+            interval: 10, check: { clients.allSatisfy { $0.process.isRunning } })
+        for c in clients where !c.process.isRunning {
+            results.errors.append("memory soak: \(c.label) on \(c.compositor) exited: \(c.process.stderr.suffix(1500))")
+        }
+        for (entry, trend) in zip(watched, trends) {
+            say("memory soak: \(trend)")
+            results.soak.append(
+                SoakTrend(
+                    label: entry.label, compositor: entry.compositor, minutes: (trend.samples.last?.seconds ?? 0) / 60,
+                    warmupMinutes: warmup / 60, slopeKiBPerMinute: trend.slopeKiBPerMinute,
+                    rssFirstKiB: trend.measured.first?.kib, rssLastKiB: trend.samples.last?.kib, samples: trend.samples.count))
+        }
+    }
+}
+
+extension Report {
+    /// The soak's table for summary.md.
+    static func soakMarkdown(_ soak: [SoakTrend]) -> String {
+        guard !soak.isEmpty else { return "" }
+        var md = "\n## Memory over time (soak)\n\n"
+        md += "Every program runs at once for the whole window; RSS (VmRSS) is sampled every 10 s and the slope is "
+        md += "a least-squares fit after the warm-up. Goal: below 1 KiB per minute for Screenplay and for the compositor.\n\n"
+        md += "| process | compositor | minutes | warm-up min | RSS after warm-up → end KiB | slope KiB/min | < 1 KiB/min? |\n"
+        md += "|---|---|---:|---:|---|---:|---|\n"
+        for t in soak {
+            let slope = t.slopeKiBPerMinute.map { String(format: "%.2f", $0) } ?? "–"
+            let goal = t.meetsGoal.map { $0 ? "yes" : "**no**" } ?? "–"
+            md += "| \(t.label) | \(t.compositor) | \(String(format: "%.1f", t.minutes)) | \(String(format: "%.1f", t.warmupMinutes)) | "
+            md += "\(t.rssFirstKiB.map(String.init) ?? "–") → \(t.rssLastKiB.map(String.init) ?? "–") | \(slope) | \(goal) |\n"
+        }
+        return md
+    }
+}

@@ -1,0 +1,219 @@
+public import Screenplay
+
+/// `screenplay present [options] CONTENT`: shows content on external outputs.
+public struct PresentCommand: CLICommand {
+    public var invocation: Invocation { .present(self) }
+
+    /// What to show.
+    public enum Content: Equatable, Sendable {
+        /// The built-in test card.
+        case testCard
+        /// A solid color.
+        case color(RGBColor)
+        /// A GLSL ES fragment shader file (`.frag`, `.glsl`).
+        case shader(path: String)
+        /// An image file (PNG, JPEG, GIF, WebP, SVG), recognised by content.
+        case image(path: String)
+        /// A PDF document (`.pdf`, or `%PDF` content).
+        case pdf(path: String)
+
+        /// Classifies a file path: shaders by extension (case-insensitive),
+        /// an existing file by its content (`ContentRecognition`), a missing
+        /// one by an image or PDF extension; `nil` for an unsupported kind.
+        public static func file(_ path: String) -> Content? {
+            let fileName = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+            // A leading dot marks a hidden file, not an extension.
+            let dot = fileName.dropFirst().lastIndex(of: ".")
+            let fileExtension = dot.map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
+            if fileExtension == "frag" || fileExtension == "glsl" { return .shader(path: path) }
+            return ContentRecognition.classify(path: path, fileName: String(fileName), fileExtension: fileExtension)
+        }
+    }
+
+    /// Where the once-a-second statistics lines go.
+    public enum StatsDestination: Equatable, Sendable {
+        /// Standard output (`--stats -`).
+        case standardOutput
+        /// A file path.
+        case file(String)
+    }
+
+    /// What to show.
+    public var content: Content
+    /// `--output` patterns (see `ScreenPattern`), in order.
+    public var outputPatterns: [String] = []
+    /// `--all`
+    public var allOutputs = false
+    /// `--builtin` patterns (see `ScreenPattern`), in order.
+    public var builtinPatterns: [String] = []
+    /// `--layer`, overlay by default.
+    public var layer: SceneLayer = .overlay
+    /// `--fps`; `nil` means the output's refresh rate.
+    public var framesPerSecond: Int?
+    /// `--preview`
+    public var preview = false
+    /// `--fullscreen-window`: no layer shell, as on GNOME.
+    public var fullscreenWindow = false
+    /// `--stats`
+    public var stats: StatsDestination?
+    /// `--reconnect`
+    public var reconnect = false
+    /// `--duration`, in minutes.
+    public var durationMinutes: Double?
+    /// `--notes`
+    public var notesPath: String?
+    /// `--password`
+    public var password: String?
+    /// `--rehearse`
+    public var rehearse = false
+    /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
+    public var mode: String?
+
+    /// Creates the command with the given content and default options.
+    public init(content: Content) { self.content = content }
+
+    public static let commandName = "present"
+    public static let abstract = "Show content on external outputs, paced to their refresh rate."
+    public static let options: [OptionSpec] = [
+        .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
+        .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
+        .value("notes"), .value("password"), .flag("rehearse"), .value("mode"),
+    ]
+    /// Supported content, for help and error messages.
+    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG) or a PDF file"
+    public static let usage = """
+        OVERVIEW: \(abstract)
+
+        USAGE: screenplay present [options] <content>
+
+        CONTENT:
+          test-card               Built-in pattern for checking geometry and timing.
+          color RRGGBB            Solid color; #RRGGBB works too.
+          FILE.frag, FILE.glsl    Animated GLSL ES fragment shader.
+          IMAGE                   PNG, JPEG, GIF, WebP or SVG (recognised by
+                                  content), fitted; animated GIF/WebP play.
+          FILE.pdf                Slides, one page at a time.
+
+        OUTPUTS (default: every external output):
+          --output PATTERN        Use outputs whose name, description, make, model
+                                  or serial matches PATTERN (repeatable; exact
+                                  or glob * ? [...], case-insensitive).
+          --all                   Use every output, built-in ones included.
+          --builtin PATTERN       Treat outputs matching PATTERN, as --output
+                                  matches, as built-in (repeatable).
+          --reconnect             When the compositor dies, wait for one on the
+                                  same socket and show the content again
+                                  (default: exit 69). Outputs coming and going
+                                  are always followed.
+
+        RENDERING:
+          --mode WxH[@HZ]         Set each external output to this mode first
+                                  (wlroots compositors); the previous mode comes
+                                  back on exit.
+          --layer LAYER           overlay (default), top, bottom or background.
+          --fps N                 Draw at most N frames per second (default: the
+                                  output's refresh rate).
+          --preview               Show the content in an ordinary window instead
+                                  (to work without a second screen).
+          --fullscreen-window     Use fullscreen windows, not layer surfaces,
+                                  even where the compositor has layer shell (as
+                                  on GNOME): window capture tools can record
+                                  them; they may take focus.
+          --stats FILE            Write JSON Lines to FILE ('-' for standard
+                                  output): connect/disconnect, and once a second
+                                  per scene the frames presented.
+
+        SLIDES:
+          --duration MIN          Length of the talk in minutes: a countdown that
+                                  turns amber 5 minutes before the end, red after.
+          --notes FILE            Speaker notes (default: talk.notes.md next to
+                                  talk.pdf; a section per page starts '## N').
+          --password PW           Password of an encrypted PDF.
+          --rehearse              Show the audience view in a window instead.
+
+          -h, --help              Show this help.
+
+        EXAMPLES:
+          screenplay present test-card
+          screenplay present --output 'HDMI-*' color '#FF8800'
+          screenplay present --fps 30 --stats - plasma.frag
+          screenplay present --duration 20 talk.pdf
+        """
+
+    public init(parsing arguments: ParsedArguments) throws(UsageError) {
+        // Options first: a bad option value that swallowed the content word
+        // (`--fps test-card`) is the more useful error to report.
+        content = .testCard
+        outputPatterns = arguments.all("output")
+        allOutputs = arguments.flag("all")
+        builtinPatterns = arguments.all("builtin")
+        if let value = arguments.last("layer") {
+            guard let layer = SceneLayer.allCases.first(where: { "\($0)" == value }) else {
+                throw Self.usageError("invalid layer '\(value)': expected overlay, top, bottom or background")
+            }
+            self.layer = layer
+        }
+        if let value = arguments.last("fps") {
+            guard let fps = Int(value), fps > 0 else {
+                throw Self.usageError("invalid value '\(value)' for '--fps': expected a positive integer")
+            }
+            framesPerSecond = fps
+        }
+        preview = arguments.flag("preview")
+        fullscreenWindow = arguments.flag("fullscreen-window")
+        if fullscreenWindow, arguments.last("layer") != nil {
+            throw Self.usageError("--layer sets a layer surface's layer; --fullscreen-window uses no layer surface")
+        }
+        if fullscreenWindow, preview {
+            throw Self.usageError("--preview already shows an ordinary window; drop --fullscreen-window")
+        }
+        stats = arguments.last("stats").map { $0 == "-" ? .standardOutput : .file($0) }
+        reconnect = arguments.flag("reconnect")
+        if let value = arguments.last("duration") {
+            guard let minutes = Double(value), minutes.isFinite, minutes > 0 else {
+                throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of minutes")
+            }
+            durationMinutes = minutes
+        }
+        notesPath = arguments.last("notes")
+        password = arguments.last("password")
+        rehearse = arguments.flag("rehearse")
+        mode = try Self.parseModeOption(arguments.last("mode"))
+        content = try Self.parseContent(arguments.positionals)
+    }
+
+    static func parseContent(_ words: [String]) throws(UsageError) -> Content {
+        guard let first = words.first else {
+            throw usageError("missing content: expected \(contentKinds)")
+        }
+        let content: Content
+        var used = 1
+        switch first {
+        case "test-card":
+            content = .testCard
+        case "color":
+            guard words.count >= 2 else { throw usageError("missing value for 'color': expected RRGGBB") }
+            guard let color = RGBColor(parsing: words[1]) else {
+                throw usageError("invalid color '\(words[1])': expected RRGGBB or #RRGGBB")
+            }
+            content = .color(color)
+            used = 2
+        default:
+            guard let file = Content.file(first) else {
+                throw usageError("unsupported content '\(first)': expected \(contentKinds)")
+            }
+            content = file
+        }
+        if words.count > used { throw usageError("unexpected argument '\(words[used])'") }
+        return content
+    }
+
+    public func validate() throws(UsageError) {
+        if allOutputs, let pattern = outputPatterns.first {
+            throw Self.usageError("'--all' cannot be combined with '--output \(pattern)'")
+        }
+        if password != nil {
+            guard case .pdf = content else { throw Self.usageError("'--password' only applies to PDF content") }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+import Screenplay
+
+/// What `present` and the presenter share around their content: the
+/// `--stats` file, SIGINT and SIGTERM, and the one way to stop (close the
+/// windows and the registration the command made, shut the application
+/// down, exit 0).
+@MainActor
+final class PresentSession {
+    /// Where `--stats` lines go; nil without `--stats`.
+    let stats: StatsWriter?
+    /// The connection now; nil while `present --reconnect` waits for a compositor.
+    var app: Application?
+    /// Windows the command opened (preview, console, rehearsal audience).
+    var windows: [Scene] = []
+    /// The accessory registration of the external scenes.
+    var registration: SceneAccessoryRegistration?
+    /// Runs first when stopping, for timers that must not fire in teardown.
+    var onStop: (() -> Void)?
+    private var signalSources: [any DispatchSourceSignal] = []
+
+    /// Opens the stats destination: a file that cannot be written ends the
+    /// command (66) before any window opens.
+    init(stats destination: PresentCommand.StatsDestination?) throws {
+        switch destination {
+        case nil: stats = nil
+        case .standardOutput: stats = StatsWriter(handle: .standardOutput)
+        case let .file(path):
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else { throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))") }
+            stats = StatsWriter(handle: handle)
+        }
+    }
+
+    /// SIGINT and SIGTERM stop the session from the main queue, so teardown
+    /// never runs inside a signal handler.
+    func installSignalHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated { () -> Void in
+                    guard let self else { return }
+                    self.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Tears down what the command made, in order, and exits 0.
+    func stop(reason: String) -> Never {
+        log("\(reason): tearing down")
+        onStop?()
+        for window in windows { app?.close(window) }
+        if let registration { app?.unregisterSceneAccessory(registration) }
+        app?.shutdown()
+        exit(0)
+    }
+}

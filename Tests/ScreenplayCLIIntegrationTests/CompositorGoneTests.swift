@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The compositor dies. Without --reconnect: a clear message
+/// and status 69, promptly. With it: wait without spinning, and restore the
+/// content when a compositor comes back on the same socket.
+final class CompositorGoneTests: XCTestCase {
+    func testExitsWith69WhenTheCompositorDies() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
+        let p = try CLI.start(["present", "color", "aa3300", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
+        let killed = Date()
+        rig.kill()
+        let status = p.wait(timeout: 5)
+        let noticed = Date().timeIntervalSince(killed)
+        XCTAssertEqual(status, 69, p.stderr)
+        XCTAssertTrue(p.stderr.contains("lost the connection to the compositor"), p.stderr)
+        XCTAssertTrue(p.stderr.contains("--reconnect"), "the message names the way out")
+        // Generous bound for a noisy machine; the event source wakes on the hang-up itself.
+        XCTAssertLessThan(noticed, 2, "took \(noticed) s to notice")
+    }
+
+    func testReconnectRestoresTheContent() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 800, height: 600)])
+        let p = try CLI.start(["present", "color", "aa3300", "--reconnect", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
+        rig.kill()
+        XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor") }, p.stderr)
+        // Waiting costs (almost) nothing: a 100 ms timer, no busy loop.
+        let ticks = { ProcessUsage.cpuTicks(p.pid) }
+        let before = ticks()
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertLessThanOrEqual(ticks() - before, 5, "waiting must not spin")
+        XCTAssertTrue(p.isRunning)
+
+        try rig.restart()
+        let restarted = Date()
+        let color = RGB(hex: 0xaa3300)
+        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").fraction(of: color, tolerance: 1)) == 1.0 },
+                      "content not restored: \(p.stderr)")
+        XCTAssertLessThan(Date().timeIntervalSince(restarted), 2.5)
+        XCTAssertEqual(p.statsEvents.filter { $0.event == "connect" && $0.output == "HEADLESS-2" }.count, 2)
+        assertCleanStop(p)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// KDE's KWin 5.27, headless: layer shell from a compositor that is not
+/// wlroots, and the only one here with wp_fractional_scale_v1.
+final class KWinTests: XCTestCase {
+    /// On a 1.5-scaled output the scene is a layer surface
+    /// whose buffer is the output's exact pixel size (960x540), shown
+    /// through a viewport at the logical 640x360, with buffer scale 1; it
+    /// is paced to 60 Hz by frame callbacks.
+    func testLayerSurfaceAtFractionalScale() throws {
+        // Small outputs: KWin composites with llvmpipe too, and two 1080p
+        // outputs at 60 Hz do not keep up on a loaded two-core machine.
+        let rig = try KWinRig.start(outputs: 2, width: 640, height: 360, scale: 1.5)
+        addTeardownBlock { rig.stop() }
+        var environment = rig.clientEnvironment
+        environment["SCREENPLAY_BUILTIN"] = "Virtual-0"
+        environment["WAYLAND_DEBUG"] = "client"
+        let frag = try temporaryShader("kwin", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), p.x / iResolution.x, 0.0, 1.0); }")
+        let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
+        let connect = p.waitForEvent { $0.event == "connect" }
+        XCTAssertEqual(connect?.output, "Virtual-1", "\(rig.log)")
+        XCTAssertEqual(connect.map { [$0.int("width"), $0.int("height")] }, [960, 540], "the output's pixels")
+        XCTAssertEqual(connect.map { [$0.int("logical_width"), $0.int("logical_height")] }, [640, 360])
+        XCTAssertEqual(connect?.raw["content_scale"] as? Double, 1.5)
+        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "Virtual-1").count >= 4 }, p.stderr.suffix(3000).description)
+        for w in p.frames(for: "Virtual-1").dropFirst(2) {
+            let fps = Double(w.int("presented")) / ((w.raw["window_s"] as? Double) ?? 1)
+            XCTAssertEqual(fps, 60, accuracy: 6, "one frame per refresh; source \(w.raw["source"] ?? "?")")
+        }
+        assertCleanStop(p)
+
+        // The protocol, from libwayland's own trace of the client.
+        let trace = p.stderr
+        XCTAssertFalse(trace.contains("no zwlr_layer_shell_v1"), "KWin has layer shell: no fallback")
+        XCTAssertTrue(trace.contains("zwlr_layer_shell_v1@"), "a layer surface")
+        XCTAssertTrue(trace.contains(".preferred_scale(180)"), "KWin offers 1.5 as 180/120")
+        XCTAssertTrue(trace.contains(".set_destination(640, 360)"), "viewport at the logical size")
+        XCTAssertTrue(trace.contains("create_buffer(new id wl_buffer@") && trace.contains(", 960, 540, 3840, "), "a 960x540 buffer")
+        let bufferScales = trace.components(separatedBy: "\n").filter { $0.contains(".set_buffer_scale(") }
+        XCTAssertEqual(bufferScales.last.map { $0.hasSuffix(".set_buffer_scale(1)") }, true, "buffer scale 1 with a viewport: \(bufferScales)")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// GNOME's mutter 43, headless: no layer shell, so the fullscreen fallback;
+/// `wl_surface.enter` and real `wp_presentation` feedback. Mutter has no
+/// screenshot protocol, so these tests check placement, pacing and idle cost
+/// from the protocol, not pixels (weston and cage check the fallback's pixels).
+final class MutterTests: XCTestCase {
+    private func startMutter(_ monitors: [OutputMode]) throws -> MutterRig {
+        let rig = try MutterRig.start(monitors: monitors)
+        addTeardownBlock { rig.stop() }
+        return rig
+    }
+
+    /// The scene is a fullscreen window on the asked monitor
+    /// (no misplacement report), paced by presentation feedback to that
+    /// monitor's refresh, and exits cleanly.
+    func testFallbackLandsOnTheAskedMonitorAndPacesToItsRefresh() throws {
+        let rig = try startMutter([OutputMode(width: 1280, height: 720), OutputMode(width: 1024, height: 768, refreshHz: 30)])
+        var environment = rig.clientEnvironment
+        environment["SCREENPLAY_BUILTIN"] = "Meta-0"
+        let frag = try temporaryShader("mutter", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), p.x / iResolution.x, 0.0, 1.0); }")
+        let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
+        let connect = p.waitForEvent { $0.event == "connect" }
+        XCTAssertEqual(connect?.output, "Meta-1", p.stderr)
+        XCTAssertEqual(connect?.int("width"), 1024)
+        XCTAssertEqual(connect?.int("height"), 768)
+        XCTAssertEqual(connect?.int("refresh_mhz"), 30000)
+        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "Meta-1").count >= 5 }, p.stderr)
+        for w in p.frames(for: "Meta-1").dropFirst(2) {
+            XCTAssertEqual(w.raw["source"] as? String, "presentation", "mutter gives wp_presentation feedback")
+            XCTAssertEqual(Double(w.int("refresh_ns")) / 1e6, 33.33, accuracy: 0.5)
+            let fps = Double(w.int("presented")) / ((w.raw["window_s"] as? Double) ?? 1)
+            XCTAssertEqual(fps, 30, accuracy: 4, "one frame per refresh of the 30 Hz monitor")
+        }
+        XCTAssertEqual(p.stderr.components(separatedBy: "no zwlr_layer_shell_v1").count - 1, 1, "warned once: \(p.stderr)")
+        XCTAssertFalse(p.stderr.contains("the compositor put"), "mutter honours the output hint: \(p.stderr)")
+        XCTAssertFalse(p.stderr.contains("the compositor made"), p.stderr)
+        assertCleanStop(p)
+        XCTAssertNotNil(p.statsEvents.first { $0.event == "disconnect" && $0.output == "Meta-1" }, "disconnect reported")
+    }
+
+    /// On GNOME, static content is presented once, then no
+    /// frames at all.
+    func testStaticContentPresentsOnceThenIdles() throws {
+        let rig = try startMutter([OutputMode(width: 1280, height: 720)])
+        let p = try CLI.start(["present", "--all", "color", "ff8000", "--stats", "-"], environment: rig.clientEnvironment)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "Meta-0").count >= 4 }, p.stderr)
+        let windows = p.frames(for: "Meta-0")
+        XCTAssertEqual(windows.map { $0.int("presented") }.reduce(0, +), 1, "one frame in all: \(windows.map { $0.raw })")
+        XCTAssertEqual(windows.first?.raw["source"] as? String, "presentation")
+        for w in windows.dropFirst() { XCTAssertEqual(w.int("presented"), 0, "idle after the first frame") }
+        assertCleanStop(p)
+    }
+
+    /// `screenplay doctor` on GNOME explains the fallback.
+    func testDoctorExplainsTheFallback() throws {
+        let rig = try startMutter([OutputMode(width: 1280, height: 720)])
+        let r = try CLI.run(["doctor"], environment: rig.clientEnvironment)
+        let line = r.stdout.components(separatedBy: "\n").first { $0.contains("zwlr_layer_shell_v1") }
+        XCTAssertNotNil(line, r.stdout)
+        XCTAssertTrue(line?.contains("fall back to fullscreen windows") == true, r.stdout)
+        XCTAssertTrue(line?.contains("may take keyboard focus") == true, r.stdout)
+        XCTAssertTrue(r.stdout.contains("wp_presentation"), "mutter's presentation-time is listed: \(r.stdout)")
+    }
+}

@@ -1,0 +1,20 @@
+import Screenplay
+import XCTest
+
+/// Colours as `present color` and the library take them: exactly six hex
+/// digits, `#` optional, any case.
+final class RGBColorTests: XCTestCase {
+    func testColorParsing() {
+        let cases: [(String, RGBColor?)] = [
+            ("000000", RGBColor(hex: 0x000000)),
+            ("#ffffff", RGBColor(hex: 0xFFFFFF)),
+            ("1a2B3c", RGBColor(hex: 0x1A2B3C)),
+            ("", nil), ("#", nil), ("fff", nil), ("#fff", nil), ("12345g", nil),
+            ("-12345", nil), (" 12345", nil), ("１２３４５６", nil),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(RGBColor(parsing: text), expected, text)
+        }
+        XCTAssertEqual(RGBColor(hex: 0x0AFF00).description, "#0AFF00")
+    }
+}
