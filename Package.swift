@@ -5,7 +5,7 @@ import PackageDescription
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo
-//   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CWayland
+//   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -38,6 +38,9 @@ let package = Package(
             name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
+            name: "CRsvg", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(
             name: "CXkb", pkgConfig: "xkbcommon",
             providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(
@@ -53,7 +56,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Rendering",
-            dependencies: ["CEGL", "CCairo", "CPixbuf", "CWayland"],
+            dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CWayland"],
             swiftSettings: strict),
         .target(
             name: "Screenplay",
@@ -83,12 +86,13 @@ let package = Package(
         // The scripted compositor counts: it runs in-process on libwayland-server.
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering"], swiftSettings: strict),
+        // TestSupport for TestImages (fixtures made with ffmpeg); no compositor.
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WaylandClientTests", dependencies: ["WaylandClient"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor"],
+            name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Screenplay"],

@@ -27,7 +27,8 @@ final class StatsWriter {
 final class ContentDelegate: SceneDelegate {
     let kind: ContentKind
     let stats: StatsWriter?
-    let picture: Picture?
+    /// Draws `.image` content: the picture sized for this scene, animation.
+    let imageView: ImageView?
     let shader: FragmentShader?
     let statsLabel: (Scene) -> String
     private var start: UInt64 = 0
@@ -44,9 +45,9 @@ final class ContentDelegate: SceneDelegate {
     /// of the library from the cost of the content. Hidden: not for users.
     private let continuous = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_CONTINUOUS"] == "1"
 
-    init(kind: ContentKind, picture: Picture?, shader: FragmentShader?, stats: StatsWriter?, statsLabel: @escaping (Scene) -> String) {
+    init(kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, stats: StatsWriter?, statsLabel: @escaping (Scene) -> String) {
         self.kind = kind
-        self.picture = picture
+        imageView = image.map { ImageView(image: $0) }
         self.shader = shader
         self.stats = stats
         self.statsLabel = statsLabel
@@ -132,6 +133,7 @@ final class ContentDelegate: SceneDelegate {
     func sceneDidDisconnect(_ scene: Scene) {
         timer?.cancel()
         timer = nil
+        imageView?.stop()
         stats?.write(["event": "disconnect", "output": statsLabel(scene)])
     }
 
@@ -157,7 +159,7 @@ final class ContentDelegate: SceneDelegate {
         case let .color(color):
             try context.clear(color)
         case .image:
-            if let picture { try context.drawFitted(picture) }
+            try imageView?.draw(scene, in: context)
         case .shader:
             if let shader {
                 let t = Double(monotonicNanoseconds() - start) / 1e9

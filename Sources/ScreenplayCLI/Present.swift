@@ -8,7 +8,7 @@ final class PresentRunner {
     let command: PresentCommand
     /// Stats, signals, stopping, and the app with what it shows.
     private var session: PresentSession?
-    private var picture: Picture?
+    private var image: LoadedImage?
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
     private var presenter: Presenter?
@@ -89,8 +89,8 @@ final class PresentRunner {
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, picture, shader, stats = session.stats] in
-                ContentDelegate(kind: kind, picture: picture, shader: shader, stats: stats, statsLabel: { scene in
+            delegateFactory: { [kind, image, shader, stats = session.stats] in
+                ContentDelegate(kind: kind, image: image, shader: shader, stats: stats, statsLabel: { scene in
                     scene.screen?.name ?? "window"
                 })
             })
@@ -140,7 +140,7 @@ final class PresentRunner {
             return .color(c)
         case let .image(path):
             do {
-                picture = try Picture.load(path: path)
+                image = try LoadedImage.load(path: path)
             } catch {
                 throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
             }

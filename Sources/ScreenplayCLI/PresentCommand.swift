@@ -12,23 +12,21 @@ public struct PresentCommand: CLICommand {
         case color(RGBColor)
         /// A GLSL ES fragment shader file (`.frag`, `.glsl`).
         case shader(path: String)
-        /// An image file (`.png`, `.jpg`, `.jpeg`).
+        /// An image file (PNG, JPEG, GIF, WebP, SVG), recognised by content.
         case image(path: String)
-        /// A PDF document (`.pdf`).
+        /// A PDF document (`.pdf`, or `%PDF` content).
         case pdf(path: String)
 
-        /// Classifies a file path by its extension (case-insensitive), or
-        /// returns `nil` for an unsupported kind.
+        /// Classifies a file path: shaders by extension (case-insensitive),
+        /// an existing file by its content (`ContentRecognition`), a missing
+        /// one by an image or PDF extension; `nil` for an unsupported kind.
         public static func file(_ path: String) -> Content? {
             let fileName = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
             // A leading dot marks a hidden file, not an extension.
-            guard let dot = fileName.dropFirst().lastIndex(of: ".") else { return nil }
-            switch fileName[fileName.index(after: dot)...].lowercased() {
-            case "frag", "glsl": return .shader(path: path)
-            case "png", "jpg", "jpeg": return .image(path: path)
-            case "pdf": return .pdf(path: path)
-            default: return nil
-            }
+            let dot = fileName.dropFirst().lastIndex(of: ".")
+            let fileExtension = dot.map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
+            if fileExtension == "frag" || fileExtension == "glsl" { return .shader(path: path) }
+            return ContentRecognition.classify(path: path, fileName: String(fileName), fileExtension: fileExtension)
         }
     }
 
@@ -82,7 +80,7 @@ public struct PresentCommand: CLICommand {
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"),
     ]
     /// Supported content, for help and error messages.
-    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, .png/.jpg/.jpeg image or .pdf file"
+    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG) or a PDF file"
     public static let usage = """
         OVERVIEW: \(abstract)
 
@@ -92,7 +90,8 @@ public struct PresentCommand: CLICommand {
           test-card               Built-in pattern for checking geometry and timing.
           color RRGGBB            Solid color; #RRGGBB works too.
           FILE.frag, FILE.glsl    Animated GLSL ES fragment shader.
-          FILE.png, .jpg, .jpeg   Image, scaled to fit.
+          IMAGE                   PNG, JPEG, GIF, WebP or SVG (recognised by
+                                  content), fitted; animated GIF/WebP play.
           FILE.pdf                Slides, one page at a time.
 
         OUTPUTS (default: every external output):

@@ -236,10 +236,27 @@ final class ArgumentsTests: XCTestCase {
             ("x.frag", .shader(path: "x.frag")), ("x.glsl", .shader(path: "x.glsl")),
             ("x.png", .image(path: "x.png")), ("x.jpg", .image(path: "x.jpg")), ("x.jpeg", .image(path: "x.jpeg")),
             ("/a/b.c/x.PDF", .pdf(path: "/a/b.c/x.PDF")), ("archive.pdf.gz", nil), ("x.", nil),
-            (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.gif", nil), ("x.vert", nil),
+            (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.vert", nil),
+            ("x.gif", .image(path: "x.gif")), ("x.webp", .image(path: "x.webp")), ("logo.SVG", .image(path: "logo.SVG")),
         ]
         for (path, expected) in cases {
             XCTAssertEqual(Present.Content.file(path), expected, path)
         }
+    }
+
+    /// A file that exists is judged by what it holds: a PDF without the
+    /// extension is a PDF, anything else (a photo named .dat, no extension)
+    /// goes to the image loader, which recognises the format or says why not.
+    func testExistingFilesAreClassifiedByContent() throws {
+        let dir = NSTemporaryDirectory() + "classify-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pdf = dir + "/slides.dat", photo = dir + "/photo", folder = dir + "/folder.png"
+        try Data("%PDF-1.4\n".utf8).write(to: URL(fileURLWithPath: pdf))
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: photo))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertEqual(Present.Content.file(pdf), .pdf(path: pdf))
+        XCTAssertEqual(Present.Content.file(photo), .image(path: photo))
+        XCTAssertNil(Present.Content.file(folder), "a directory is no content")
     }
 }
