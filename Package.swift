@@ -56,7 +56,7 @@ let package = Package(
             dependencies: ["CEGL", "CCairo", "CPixbuf", "CWayland"],
             swiftSettings: strict),
         // Video through libmpv's render API on Rendering's GL context.
-        .target(name: "Video", dependencies: ["CMpv", "Rendering"], swiftSettings: strict),
+        .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering"], swiftSettings: strict),
         .target(
             name: "Screenplay",
             dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video"],

@@ -361,6 +361,9 @@ public struct PresentCommand: CLICommand {
         case image(path: String)
         /// A PDF document (`.pdf`).
         case pdf(path: String)
+        /// A video file, played by libmpv (`.mp4`, `.mkv`, `.webm`, `.mov`
+        /// and more, or any existing file of another kind: libmpv decides).
+        case video(path: String)
 
         /// Classifies a file path by its extension (case-insensitive), or
         /// returns `nil` for an unsupported kind.
@@ -372,6 +375,7 @@ public struct PresentCommand: CLICommand {
             case "frag", "glsl": return .shader(path: path)
             case "png", "jpg", "jpeg": return .image(path: path)
             case "pdf": return .pdf(path: path)
+            case let ext where videoExtensions.contains(ext): return .video(path: path)
             default: return nil
             }
         }
@@ -425,6 +429,10 @@ public struct PresentCommand: CLICommand {
     public var password: String?
     /// `--rehearse`
     public var rehearse = false
+    /// `--audio`: video plays its sound (silent by default).
+    public var audio = false
+    /// `--no-loop`: video plays once, then `present` exits 0.
+    public var loops = true
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -434,10 +442,10 @@ public struct PresentCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
-        .value("notes"), .value("password"), .flag("rehearse"),
+        .value("notes"), .value("password"), .flag("rehearse"), .flag("audio"), .flag("no-loop"),
     ]
     /// Supported content, for help and error messages.
-    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, .png/.jpg/.jpeg image or .pdf file"
+    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, .png/.jpg/.jpeg image, .pdf or video file"
     public static let usage = """
         OVERVIEW: \(abstract)
 
@@ -449,6 +457,8 @@ public struct PresentCommand: CLICommand {
           FILE.frag, FILE.glsl    Animated GLSL ES fragment shader.
           FILE.png, .jpg, .jpeg   Image, scaled to fit.
           FILE.pdf                Slides, one page at a time.
+          VIDEO                   A video file (.mp4, .mkv, .webm, .mov, ... or any
+                                  file libmpv decodes), scaled to fit, looping.
 
         OUTPUTS (default: every external output):
           --output PATTERN        Use outputs whose name or description matches
@@ -481,6 +491,11 @@ public struct PresentCommand: CLICommand {
                                   talk.pdf; a section per page starts '## N').
           --password PW           Password of an encrypted PDF.
           --rehearse              Show the audience view in a window instead.
+
+        VIDEO:
+          --audio                 Play the video's sound (default: silent, no
+                                  audio output is opened).
+          --no-loop               Play once, then exit (default: loop).
 
           -h, --help              Show this help.
 
@@ -529,6 +544,8 @@ public struct PresentCommand: CLICommand {
         notesPath = arguments.last("notes")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
+        audio = arguments.flag("audio")
+        loops = !arguments.flag("no-loop")
         content = try Self.parseContent(arguments.positionals)
     }
 
@@ -549,7 +566,7 @@ public struct PresentCommand: CLICommand {
             content = .color(color)
             used = 2
         default:
-            guard let file = Content.file(first) else {
+            guard let file = Content.file(first) ?? Content.existingVideo(first) else {
                 throw usageError("unsupported content '\(first)': expected \(contentKinds)")
             }
             content = file
@@ -564,6 +581,9 @@ public struct PresentCommand: CLICommand {
         }
         if password != nil {
             guard case .pdf = content else { throw Self.usageError("'--password' only applies to PDF content") }
+        }
+        if audio || !loops, !content.isVideo {
+            throw Self.usageError("'\(audio ? "--audio" : "--no-loop")' only applies to video content")
         }
     }
 }

@@ -15,6 +15,10 @@ final class PresentRunner {
     private var kind: ContentKind = .testCard
     private var window: Scene?
     private var presenter: Presenter?
+    /// Ends `present` when video stops (see VideoLifecycle).
+    private lazy var videoLifecycle = VideoLifecycle(
+        onAllEnded: { [weak self] in self?.finish(status: 0, message: "the video played to its end (--no-loop)") },
+        onFailure: { [weak self] reason in self?.finish(status: ExitCode.dataError.rawValue, message: reason) })
 
     init(_ command: PresentCommand) { self.command = command }
 
@@ -67,8 +71,10 @@ final class PresentRunner {
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, picture, shader, stats] in
-                ContentDelegate(kind: kind, picture: picture, shader: shader, stats: stats, statsLabel: { scene in
+            delegateFactory: { [kind, picture, shader, stats, videoLifecycle] in
+                ContentDelegate(
+                    kind: kind, picture: picture, shader: shader, stats: stats, videoLifecycle: videoLifecycle,
+                    statsLabel: { scene in
                     scene.screen?.name ?? "window"
                 })
             })
@@ -150,6 +156,9 @@ final class PresentRunner {
             }
             self.shader = shader
             return .shader(path: path, source: source)
+        case let .video(path):
+            try probeVideo(path)
+            return .video(path: path, loops: command.loops, audio: command.audio)
         case let .pdf(path):
             // start() hands PDFs to the Presenter before loading content.
             throw CommandFailure(.software, "\(path): PDFs are presented by the presenter, not as content")
@@ -178,6 +187,14 @@ final class PresentRunner {
             source.resume()
             signalSources.append(source)
         }
+    }
+
+    private func finish(status: Int32, message: String) {
+        if status == 0 { log(message) } else { printError(message) }
+        if let window { app?.close(window) }
+        if let registration { app?.unregisterSceneAccessory(registration) }
+        app?.shutdown()
+        exit(status)
     }
 
     private func stop(signal: Int32) {

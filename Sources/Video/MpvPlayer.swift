@@ -1,3 +1,4 @@
+internal import CEGL
 internal import CMpv
 package import Rendering
 
@@ -190,6 +191,17 @@ package final class MpvPlayer {
                 }
             }
         }
+        // mpv leaves its own GL state behind (render_gl.h: viewport,
+        // scissor, blending, bound objects); Screenplay's other drawing in
+        // the shared context sets what it needs but expects these unbound.
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glDisable(GLenum(GL_BLEND))
+        glUseProgram(0)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(fbo))
     }
 
     /// The drawn buffer was swapped (committed to the compositor).
