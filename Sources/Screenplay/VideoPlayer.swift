@@ -53,6 +53,11 @@ public final class VideoPlayer {
     public var audioOutput: String { player.audioOutput }
     /// The selected audio track (`aid`): "no" without `audio`.
     public var audioTrack: String { player.audioTrack }
+    /// Refreshes that kept the picture on screen because mpv repeats the
+    /// frame (a 30 fps clip on 60 Hz keeps every other refresh).
+    public var refreshesKept: Int { player.refreshesKept }
+    /// Refreshes with nothing new from the decoder yet (loading, or decoding behind).
+    public var refreshesWaiting: Int { player.refreshesWaiting }
     /// The video codec, once known.
     public var codec: String { player.codec }
 

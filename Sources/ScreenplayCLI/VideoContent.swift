@@ -40,6 +40,8 @@ final class SceneVideo {
     private let lifecycle: VideoLifecycle?
     private var reportedFrames = 0
     private var reportedDrops = 0
+    private var reportedKept = 0
+    private var reportedWaiting = 0
     private let probesPixels = ProcessInfo.processInfo.environment["SCREENPLAY_VIDEO_PROBE"] == "1"
 
     init(path: String, loops: Bool, audio: Bool, scene: Scene, stats: StatsWriter?, label: String, lifecycle: VideoLifecycle?) throws {
@@ -67,8 +69,13 @@ final class SceneVideo {
         defer {
             reportedFrames = player.framesDrawn
             reportedDrops = player.framesDropped
+            reportedKept = player.refreshesKept
+            reportedWaiting = player.refreshesWaiting
         }
-        return ["video_frames": player.framesDrawn - reportedFrames, "video_dropped": player.framesDropped - reportedDrops]
+        return [
+            "video_frames": player.framesDrawn - reportedFrames, "video_dropped": player.framesDropped - reportedDrops,
+            "video_kept": player.refreshesKept - reportedKept, "video_waiting": player.refreshesWaiting - reportedWaiting,
+        ]
     }
 
     func draw(_ scene: Scene, in context: DrawingContext) throws {

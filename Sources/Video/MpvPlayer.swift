@@ -61,6 +61,10 @@ package final class MpvPlayer {
     /// `aid`: the audio track selected ("no" without `audio`).
     package private(set) var audioTrack = ""
     package private(set) var codec = ""
+    /// Refreshes that kept the picture (display-sync repeats) and that had
+    /// nothing from mpv yet.
+    package private(set) var refreshesKept = 0
+    package private(set) var refreshesWaiting = 0
     package private(set) var framesPerSecond = 0.0
     /// Called on the main thread when `state` changes.
     package var onStateChange: ((PlaybackState) -> Void)?
@@ -142,7 +146,10 @@ package final class MpvPlayer {
         if !hasPendingFrame {
             hasPendingFrame = mpv_render_context_update(render) & UInt64(MPV_RENDER_UPDATE_FRAME.rawValue) != 0
         }
-        guard hasPendingFrame else { return .wait }
+        guard hasPendingFrame else {
+            refreshesWaiting += 1
+            return .wait
+        }
         var info = mpv_render_frame_info()
         let status = withUnsafeMutablePointer(to: &info) { pointer in
             mpv_render_context_get_info(render, mpv_render_param(type: MPV_RENDER_PARAM_NEXT_FRAME_INFO, data: pointer))
@@ -162,6 +169,7 @@ package final class MpvPlayer {
                 _ = mpv_render_context_render(render, &params)
             }
             mpv_render_context_report_swap(render)
+            refreshesKept += 1
             return .keep
         }
         return .draw
@@ -262,11 +270,9 @@ package final class MpvPlayer {
             checkPlayedToTheEnd()
             if case .playing = state { setState(.ended) }
         case let ("frame-drop-count", .int(count)):
-            outputDrops = Int(count)
-            framesDropped = outputDrops + decoderDrops
+            framesDropped += Self.increase(from: &outputDrops, to: Int(count))
         case let ("decoder-frame-drop-count", .int(count)):
-            decoderDrops = Int(count)
-            framesDropped = outputDrops + decoderDrops
+            framesDropped += Self.increase(from: &decoderDrops, to: Int(count))
         case let ("hwdec-current", .string(text)):
             hardwareDecoder = text
             onInfoChange?()
@@ -284,6 +290,13 @@ package final class MpvPlayer {
         default:
             break
         }
+    }
+
+    /// mpv's drop counters start again at 0 each time the loop restarts
+    /// the file; the total keeps counting.
+    private static func increase(from last: inout Int, to count: Int) -> Int {
+        defer { last = count }
+        return count >= last ? count - last : count
     }
 
     /// A file that stops part-way (truncated, damaged) reaches its end, or
