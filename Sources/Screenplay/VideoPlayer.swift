@@ -1,3 +1,4 @@
+import Foundation
 import Rendering
 import Video
 
@@ -182,5 +183,36 @@ public struct VideoError: Error, CustomStringConvertible, Sendable {
         self.path = path
         self.isUnreadable = isUnreadable
         self.reason = reason
+    }
+}
+
+/// Which decoder video will use on this machine, from libmpv itself.
+public struct VideoDecodingReport: Sendable {
+    /// mpv's `hwdec-current` after decoding a small H.264 clip with the
+    /// options every scene uses (`hwdec=auto-safe`): "no" means software.
+    public let hardwareDecoder: String
+    /// Why, in words: mpv's decoder log and the machine's facts.
+    public let explanation: String
+    /// `mpv-version` of the linked libmpv.
+    public let mpvVersion: String
+    public var usesHardware: Bool { hardwareDecoder != "no" && !hardwareDecoder.isEmpty && !hardwareDecoder.hasPrefix("unknown") }
+}
+
+extension VideoPlayer {
+    /// Decodes a built-in H.264 clip through libmpv's OpenGL render API on
+    /// the application's own GL context and reports the decoder mpv chose
+    /// (for `screenplay doctor`).
+    public static func checkDecoding(on application: Application) throws -> VideoDecodingReport {
+        let context = try application.graphics()
+        let report = try DecoderCheck.run(context: context)
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("renderD") }
+        var why: [String] = []
+        if nodes.isEmpty { why.append("this machine has no GPU render node (/dev/dri/renderD*), which VA-API and VDPAU need") }
+        if context.renderer.contains("llvmpipe") || context.renderer.contains("softpipe") {
+            why.append("the GL renderer is \(context.renderer), a software rasteriser with no hardware-frame interop")
+        }
+        if !report.log.isEmpty { why.append("mpv: " + report.log.suffix(3).joined(separator: "; ")) }
+        return VideoDecodingReport(
+            hardwareDecoder: report.hardwareDecoder, explanation: why.joined(separator: "; "), mpvVersion: report.mpvVersion)
     }
 }

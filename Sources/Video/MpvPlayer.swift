@@ -326,7 +326,7 @@ package final class MpvPlayer {
 /// Calls `body` with the parameters of `mpv_render_context_create`: the
 /// OpenGL API, GL entry points from eglGetProcAddress, and the Wayland
 /// display (hardware decoding interop needs it on some drivers).
-private func withRenderCreateParams(
+func withRenderCreateParams(
     wlDisplay: OpaquePointer?, _ body: (UnsafeMutablePointer<mpv_render_param>) -> Int32
 ) -> Int32 {
     var glInit = mpv_opengl_init_params(get_proc_address: screenplay_mpv_get_proc_address, get_proc_address_ctx: nil)

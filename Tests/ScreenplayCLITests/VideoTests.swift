@@ -182,6 +182,21 @@ final class VideoTests: XCTestCase {
         XCTAssertTrue(p.statsEvents.contains { $0.event == "connect" }, "the truncated file should have started playing")
     }
 
+    /// doctor says which decoder video will use and why, from libmpv: this
+    /// machine has no GPU, so software, because of the missing render node.
+    func testDoctorSaysWhichDecoderVideoUses() throws {
+        let rig = try smallSway()
+        let result = try CLI.run(["doctor"], environment: env(rig, builtin: "HEADLESS-1"))
+        let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.contains(" video: ") }, result.stdout)
+        XCTAssertTrue(line.contains("hwdec=auto-safe"), String(line))
+        let hasGPU = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains { $0.hasPrefix("renderD") }
+        if !hasGPU {
+            XCTAssertTrue(line.contains("software decoding"), String(line))
+            XCTAssertTrue(line.contains("hwdec-current: no"), String(line))
+            XCTAssertTrue(line.contains("no GPU render node"), String(line))
+        }
+    }
+
     /// R, G or B for a clearly saturated colour, nil for anything else
     /// (black, grey, a blend).
     static func classify(_ c: RGB) -> Character? {
