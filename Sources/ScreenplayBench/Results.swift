@@ -161,6 +161,8 @@ struct BenchResults: Codable, Sendable {
     var idle: [IdleRun] = []
     var memory: [MemoryPoint] = []
     var scaling: [ScalingVerdict] = []
+    /// Video against mpv (VideoBench.swift); nil when not run.
+    var video: VideoComparison?
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.
