@@ -57,6 +57,10 @@ final class ArgumentsTests: XCTestCase {
             ("present --password s3cret talk.pdf", present({ $0.password = "s3cret" }, content: .pdf(path: "talk.pdf"))),
             ("present --password=-dash talk.pdf", present({ $0.password = "-dash" }, content: .pdf(path: "talk.pdf"))),
             ("present --rehearse test-card", present { $0.rehearse = true }),
+            ("present clip.mp4", present(content: .video(path: "clip.mp4"))),
+            ("present a/b.WebM", present(content: .video(path: "a/b.WebM"))),
+            ("present --audio clip.mkv", present({ $0.audio = true }, content: .video(path: "clip.mkv"))),
+            ("present --no-loop clip.mov", present({ $0.loops = false }, content: .video(path: "clip.mov"))),
             ("present test-card --fps 30", present { $0.framesPerSecond = 30 }),
             ("present color --preview 00ff00", present({ $0.preview = true }, content: .color(RGBColor(red: 0, green: 255, blue: 0)))),
             ("present -- --weird.png", present(content: .image(path: "--weird.png"))),
@@ -170,6 +174,8 @@ final class ArgumentsTests: XCTestCase {
             ("present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present -", "unsupported content '-': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present --audio test-card", "'--audio' only applies to video content", PresentCommand.usage),
+            ("present --no-loop c.png", "'--no-loop' only applies to video content", PresentCommand.usage),
             // present: options
             ("present --fsp 30 test-card", "unknown option '--fsp'", PresentCommand.usage),
             ("present -x test-card", "unknown option '-x'", PresentCommand.usage),
@@ -250,10 +256,23 @@ final class ArgumentsTests: XCTestCase {
             ("x.png", .image(path: "x.png")), ("x.jpg", .image(path: "x.jpg")), ("x.jpeg", .image(path: "x.jpeg")),
             ("/a/b.c/x.PDF", .pdf(path: "/a/b.c/x.PDF")), ("archive.pdf.gz", nil), ("x.", nil),
             (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.gif", nil), ("x.vert", nil),
+            ("x.mp4", .video(path: "x.mp4")), ("x.MKV", .video(path: "x.MKV")), ("x.webm", .video(path: "x.webm")),
+            ("x.mov", .video(path: "x.mov")), ("dir/.mp4", nil),
         ]
         for (path, expected) in cases {
             XCTAssertEqual(Present.Content.file(path), expected, path)
         }
+    }
+
+    /// A file without a known extension that exists goes to libmpv, which
+    /// recognises video by content; a name of no file stays a usage error.
+    func testExistingFileWithoutKnownExtensionIsTakenForVideo() throws {
+        let path = NSTemporaryDirectory() + "screenplay-args-\(getpid())"
+        XCTAssertNil(Present.Content.existingVideo(path))
+        try Data([0]).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertEqual(Present.Content.existingVideo(path), .video(path: path))
+        XCTAssertNil(Present.Content.existingVideo(NSTemporaryDirectory()), "a directory is no video")
     }
 
     func testOutputMatching() {
