@@ -3,9 +3,10 @@ import PackageDescription
 
 // Layering (each module imports only those below it; C types never leave the
 // module that wraps them):
-//   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Rendering, WaylandClient, FrameTiming
+//   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
+//   Video -> CMpv, Rendering (every mpv C type stays inside Video)
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -46,6 +47,10 @@ let package = Package(
         .systemLibrary(
             name: "CPoppler", pkgConfig: "poppler-glib",
             providers: [.apt(["libpoppler-glib-dev"])]),
+        // libmpv's headers live in /usr/include/mpv, so no pkg-config: `pkg-config
+        // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
+        // pipewire), which SwiftPM rejects with a warning on every build.
+        .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
         // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
@@ -58,9 +63,11 @@ let package = Package(
             name: "Rendering",
             dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CWayland"],
             swiftSettings: strict),
+        // Video through libmpv's render API on Rendering's GL context.
+        .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering"], swiftSettings: strict),
         .target(
             name: "Screenplay",
-            dependencies: ["WaylandClient", "Rendering", "FrameTiming"],
+            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video"],
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo"], swiftSettings: strict),

@@ -132,6 +132,25 @@ public final class DisplayLink {
     /// past the vblank this refresh would have hit.
     func skipDelayNs(nowNs: UInt64) -> UInt64 { cadence.retryDelayNs(nowNs: nowNs) }
 
+    /// How long to wait, after a refresh whose picture was kept, before
+    /// asking again: until a quarter refresh past the next vblank (from
+    /// presentation feedback, or frame-callback arrival where there is none),
+    /// so a frame drawn then is committed well before the vblank after it.
+    /// A kept refresh asked the output for nothing, so the silence that
+    /// follows is no stall: restart the stall clock (unless already stalled).
+    func held(nowNs: UInt64) {
+        guard !stall.isStalledReported else { return }
+        stall = StallDetector(refreshNs: stallPeriodNs, startNs: nowNs)
+    }
+
+    func holdDelayNs(nowNs: UInt64) -> UInt64 {
+        let anchor = feedback.isAnswering ? history.lastPresentationNs : callbackHistory.lastPresentationNs
+        let period = UInt64(max(refresh.durationNs, 1))
+        guard let anchor else { return period }
+        let next = VBlankGrid.next(after: anchor, periodNs: refresh.durationNs, nowNs: nowNs)
+        return next + period / 4 - min(nowNs, next)
+    }
+
     func willDraw(nowNs: UInt64) {
         frameCount += 1
         if history.lastPresentationNs == nil { timestamp = Double(nowNs) / 1e9 }

@@ -24,12 +24,19 @@ public protocol SceneDelegate: AnyObject {
     /// A key was pressed or released while this scene (an application
     /// window) had keyboard focus. External scenes never get keys.
     func scene(_ scene: Scene, didReceiveKey event: KeyEvent)
+    /// The running display link reached a refresh: return false when this
+    /// refresh has nothing new to show. The picture on screen stays,
+    /// nothing is committed or drawn, and the scene asks again at the next
+    /// refresh. Video holds a 30 fps frame for two refreshes of a 60 Hz
+    /// output this way. The default is true (draw every refresh).
+    func sceneShouldDrawFrame(_ scene: Scene) -> Bool
 }
 
 extension SceneDelegate {
     public func sceneDidUpdateScreen(_ scene: Scene) {}
     public func sceneDidDisconnect(_ scene: Scene) {}
     public func sceneDidResize(_ scene: Scene) {}
+    public func sceneShouldDrawFrame(_ scene: Scene) -> Bool { true }
 }
 
 /// Describes a connected scene, as `UISceneSession`.
@@ -470,7 +477,13 @@ public final class Scene {
             frameDue = false
             let now = monotonicNanoseconds()
             if displayLink.shouldDraw(nowNs: now) {
-                draw = true
+                // Asked every refresh, even when a redraw is due anyway:
+                // video hands its repeats back to mpv here.
+                if delegate.sceneShouldDrawFrame(self) || needsDisplay {
+                    draw = true
+                } else {
+                    holdFrame(nowNs: now)
+                }
             } else if !displayLink.isPaused {
                 // Skip this refresh. An empty commit to get the next callback
                 // stalls on weston, which repaints (and calls back) only for
@@ -515,9 +528,26 @@ public final class Scene {
                 host.report(error)
             }
             try window.present()
+            for action in context.afterPresent { action() }
             if !displayLink.isPaused { noteFrameTime(monotonicNanoseconds() - now) }
         } catch {
             host.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
+        }
+    }
+
+    /// The delegate kept this refresh's picture: commit nothing (no frame
+    /// callback comes without a commit) and ask again on a timer just past
+    /// the next vblank, so each refresh is asked about exactly once.
+    private func holdFrame(nowNs: UInt64) {
+        displayLink.held(nowNs: nowNs)
+        skipGeneration &+= 1
+        let generation = skipGeneration
+        let delay = DispatchTimeInterval.nanoseconds(Int(displayLink.holdDelayNs(nowNs: nowNs)))
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.skipGeneration == generation else { return }
+                self.frameCallback()
+            }
         }
     }
 

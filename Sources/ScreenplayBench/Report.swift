@@ -88,6 +88,15 @@ enum Report {
         }
 
         md += soakMarkdown(r.soak)
+        if let v = r.video {
+            md += "\n## Video against mpv\n\n\(v.clip); Mesa \(v.mesa); \(v.mpvVersion).\n\n"
+            md += "| program | window s | video frames | dropped | CPU ms / video frame | peak RSS MiB |\n|---|---:|---:|---:|---:|---:|\n"
+            for run in v.runs {
+                md += "| \(run.program) | \(n(run.process.seconds)) | \(run.videoFrames) | \(run.dropped) | \(opt(run.cpuMsPerVideoFrame)) | \(n(run.peakRSSMiB)) |\n"
+            }
+            md += "\nScreenplay / mpv: CPU per video frame ×\(opt(v.cpuRatio)), peak RSS ×\(opt(v.rssRatio)) (goal ≤ 1).\n"
+        }
+
         md += "\n## Methods and caveats\n\n"
         for key in r.methods.keys.sorted() { md += "- **\(key)**: \(r.methods[key]!)\n" }
         if !r.errors.isEmpty {
@@ -141,6 +150,10 @@ enum Report {
         md += "| peak RSS, shader | \(memory("screenplay", "shader")) | |\n"
         md += "| CPU per frame as outputs grow (shader) | \(flat(shaderCPU)) | |\n"
         md += "| hot-plug latency as outputs grow | \(flat(hotplugScaling)) | |\n"
+        if let v = r.video, let mine = v.runs.first(where: { $0.program == "screenplay" }), let peer = v.runs.first(where: { $0.program == "mpv" }) {
+            md += "| video, CPU per video frame (720p30 H.264) | \(opt(mine.cpuMsPerVideoFrame)) ms (×\(opt(v.cpuRatio)) of mpv) | mpv --fs: \(opt(peer.cpuMsPerVideoFrame)) ms |\n"
+            md += "| video, peak RSS | \(n(mine.peakRSSMiB)) MiB (×\(opt(v.rssRatio)) of mpv) | mpv --fs: \(n(peer.peakRSSMiB)) MiB |\n"
+        }
         md += "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston), software rendering; "
         md += "load average \(n(r.run.loadAverageAtStart)) → \(n(r.run.loadAverageAtEnd))), commit \(r.run.gitCommit). Details: bench-results/summary.md.\n"
         return md

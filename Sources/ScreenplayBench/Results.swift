@@ -163,6 +163,8 @@ struct BenchResults: Codable, Sendable {
     var scaling: [ScalingVerdict] = []
     /// The memory soak (`--only soak`): RSS slopes over half an hour.
     var soak: [SoakTrend] = []
+    /// Video against mpv (VideoBench.swift); nil when not run.
+    var video: VideoComparison?
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

@@ -15,7 +15,7 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, soak.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, video, soak.
                          Default: all but soak, which takes half an hour on its own.
       --soak-minutes N   Length of the memory soak (default 30).
       --readme PATH      README whose bench markers get the headline table after a
@@ -26,7 +26,8 @@ let usage = """
 var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
-var only: Set<String> = ["pacing", "scaling", "hotplug", "idle"]
+let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "video"]
+var only = allBenchmarks
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
 var arguments = CommandLine.arguments.dropFirst()
@@ -116,6 +117,9 @@ if only.contains("idle") {
 if only.contains("soak") {
     runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }
 }
+if only.contains("video") {
+    runner.attempt("video against mpv") { try runner.video() }
+}
 runner.collectShaderMemory()
 runner.scalingVerdicts()
 runner.results.methods = [
@@ -127,6 +131,7 @@ runner.results.methods = [
     "hot-plug": "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
     "memory": "VmHWM from /proc/PID/status.",
     "memory soak": "VmRSS of each Screenplay process and of the compositor process itself (behind runuser), sampled every 10 s while all run at once; slope = least squares after the warm-up (2 min, or a quarter of a shorter run). On sway the compositor answers no presentation feedback, so this is where unanswered requests would pile up.",
+    "video": "the same H.264 clip (1280x720, 30 fps, made by ffmpeg) on one 1280x720@60 sway output: `screenplay present CLIP` (libmpv render API on Screenplay's GLES context, video_frames from --stats) against `mpv --fs --loop --vo=gpu --gpu-context=wayland --hwdec=auto-safe --no-audio` (frames: estimated-frame-number minus frame-drop-count over its IPC socket). CPU per video frame = user+sys over the window / new video frames shown; the ratio is Screenplay / mpv, goal ≤ 1. mpv's default video-sync=audio draws each video frame once; Screenplay's display sync keeps repeats without drawing.",
     "idle": "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
 ]
@@ -135,7 +140,7 @@ runner.results.run.loadAverageAtEnd = loadAverage()
 
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
-if !quick, ["pacing", "scaling", "hotplug", "idle"].allSatisfy(only.contains), let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+if !quick, only == allBenchmarks, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
     let updated = Report.updateReadme(readmePath, with: runner.results)
     runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }

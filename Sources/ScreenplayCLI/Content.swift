@@ -7,6 +7,7 @@ enum ContentKind {
     case color(RGBColor)
     case shader(path: String, source: String)
     case image(path: String)
+    case video(path: String, loops: Bool, audio: Bool)
 }
 
 /// Writes `--stats` JSON Lines.
@@ -31,6 +32,8 @@ final class ContentDelegate: SceneDelegate {
     let imageView: ImageView?
     let shader: FragmentShader?
     let statsLabel: (Scene) -> String
+    let videoLifecycle: VideoLifecycle?
+    private var video: SceneVideo?
     private var start: UInt64 = 0
     private var timer: (any DispatchSourceTimer)?
     private var lastPresented = 0
@@ -45,8 +48,12 @@ final class ContentDelegate: SceneDelegate {
     /// of the library from the cost of the content. Hidden: not for users.
     private let continuous = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_CONTINUOUS"] == "1"
 
-    init(kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, stats: StatsWriter?, statsLabel: @escaping (Scene) -> String) {
+    init(
+        kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, stats: StatsWriter?,
+        videoLifecycle: VideoLifecycle? = nil, statsLabel: @escaping (Scene) -> String
+    ) {
         self.kind = kind
+        self.videoLifecycle = videoLifecycle
         imageView = image.map { ImageView(image: $0) }
         self.shader = shader
         self.stats = stats
@@ -63,6 +70,15 @@ final class ContentDelegate: SceneDelegate {
             "logical_height": scene.size.height, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
         ])
         if case .shader = kind { scene.displayLink.isPaused = false }
+        if case let .video(path, loops, audio) = kind {
+            do {
+                video = try SceneVideo(
+                    path: path, loops: loops, audio: audio, scene: scene, stats: stats, label: statsLabel(scene),
+                    lifecycle: videoLifecycle)
+            } catch {
+                videoLifecycle?.onFailure("\(error)")
+            }
+        }
         if continuous { scene.displayLink.isPaused = false }
         // Once a second: the stats line, and the test card's fps line. Without
         // either there is nothing to do, and a static picture should not wake
@@ -90,7 +106,7 @@ final class ContentDelegate: SceneDelegate {
             "discarded": window.discarded, "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
             "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
             "intervals_us": newIntervalsMicroseconds(scene.displayLink),
-        ])
+        ].merging(video?.framesFields() ?? [:]) { first, _ in first })
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.
         switch scene.displayLink.checkStall(nowNs: now) {
@@ -130,7 +146,13 @@ final class ContentDelegate: SceneDelegate {
         return intervals
     }
 
+    func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
+        video?.player.frameIsDue() ?? true
+    }
+
     func sceneDidDisconnect(_ scene: Scene) {
+        video?.close()
+        video = nil
         timer?.cancel()
         timer = nil
         imageView?.stop()
@@ -167,6 +189,8 @@ final class ContentDelegate: SceneDelegate {
             }
         case .testCard:
             try drawTestCard(scene, context)
+        case .video:
+            try video?.draw(scene, in: context)
         }
     }
 

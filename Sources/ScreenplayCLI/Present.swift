@@ -13,6 +13,10 @@ final class PresentRunner {
     private var kind: ContentKind = .testCard
     private var presenter: Presenter?
     private var options = ApplicationOptions()
+    /// Ends `present` when video stops (see VideoLifecycle).
+    private lazy var videoLifecycle = VideoLifecycle(
+        onAllEnded: { [weak self] in self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)") },
+        onFailure: { [weak self] reason in self?.session?.finish(status: ExitCode.dataError.rawValue, message: reason) })
 
     init(_ command: PresentCommand) { self.command = command }
 
@@ -89,8 +93,10 @@ final class PresentRunner {
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, image, shader, stats = session.stats] in
-                ContentDelegate(kind: kind, image: image, shader: shader, stats: stats, statsLabel: { scene in
+            delegateFactory: { [kind, image, shader, stats = session.stats, videoLifecycle] in
+                ContentDelegate(
+                    kind: kind, image: image, shader: shader, stats: stats, videoLifecycle: videoLifecycle,
+                    statsLabel: { scene in
                     scene.screen?.name ?? "window"
                 })
             })
@@ -163,6 +169,9 @@ final class PresentRunner {
             }
             self.shader = shader
             return .shader(path: path, source: source)
+        case let .video(path):
+            try probeVideo(path)
+            return .video(path: path, loops: command.loops, audio: command.audio)
         case let .pdf(path):
             // start() hands PDFs to the Presenter before loading content.
             throw CommandFailure(.software, "\(path): PDFs are presented by the presenter, not as content")

@@ -16,6 +16,10 @@ public struct PresentCommand: CLICommand {
         case image(path: String)
         /// A PDF document (`.pdf`, or `%PDF` content).
         case pdf(path: String)
+        /// A video file, played by libmpv (`.mp4`, `.mkv`, `.webm`, `.mov`
+        /// and more, or any existing file that is no image or PDF: libmpv
+        /// decides).
+        case video(path: String)
 
         /// Classifies a file path: shaders by extension (case-insensitive),
         /// an existing file by its content (`ContentRecognition`), a missing
@@ -68,6 +72,10 @@ public struct PresentCommand: CLICommand {
     public var rehearse = false
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
     public var mode: String?
+    /// `--audio`: video plays its sound (silent by default).
+    public var audio = false
+    /// `--no-loop`: video plays once, then `present` exits 0.
+    public var loops = true
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -77,10 +85,11 @@ public struct PresentCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
-        .value("notes"), .value("password"), .flag("rehearse"), .value("mode"),
+        .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
+        .flag("no-loop"),
     ]
     /// Supported content, for help and error messages.
-    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG) or a PDF file"
+    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
     public static let usage = """
         OVERVIEW: \(abstract)
 
@@ -93,6 +102,8 @@ public struct PresentCommand: CLICommand {
           IMAGE                   PNG, JPEG, GIF, WebP or SVG (recognised by
                                   content), fitted; animated GIF/WebP play.
           FILE.pdf                Slides, one page at a time.
+          VIDEO                   A video file (.mp4, .mkv, .webm, .mov, ... or any
+                                  file libmpv decodes), scaled to fit, looping.
 
         OUTPUTS (default: every external output):
           --output PATTERN        Use outputs whose name, description, make, model
@@ -130,6 +141,11 @@ public struct PresentCommand: CLICommand {
                                   talk.pdf; a section per page starts '## N').
           --password PW           Password of an encrypted PDF.
           --rehearse              Show the audience view in a window instead.
+
+        VIDEO:
+          --audio                 Play the video's sound (default: silent, no
+                                  audio output is opened).
+          --no-loop               Play once, then exit (default: loop).
 
           -h, --help              Show this help.
 
@@ -179,6 +195,8 @@ public struct PresentCommand: CLICommand {
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
         mode = try Self.parseModeOption(arguments.last("mode"))
+        audio = arguments.flag("audio")
+        loops = !arguments.flag("no-loop")
         content = try Self.parseContent(arguments.positionals)
     }
 
@@ -214,6 +232,9 @@ public struct PresentCommand: CLICommand {
         }
         if password != nil {
             guard case .pdf = content else { throw Self.usageError("'--password' only applies to PDF content") }
+        }
+        if audio || !loops, !content.isVideo {
+            throw Self.usageError("'\(audio ? "--audio" : "--no-loop")' only applies to video content")
         }
     }
 }

@@ -58,6 +58,10 @@ final class ArgumentsTests: XCTestCase {
             ("present --password s3cret talk.pdf", present({ $0.password = "s3cret" }, content: .pdf(path: "talk.pdf"))),
             ("present --password=-dash talk.pdf", present({ $0.password = "-dash" }, content: .pdf(path: "talk.pdf"))),
             ("present --rehearse test-card", present { $0.rehearse = true }),
+            ("present clip.mp4", present(content: .video(path: "clip.mp4"))),
+            ("present a/b.WebM", present(content: .video(path: "a/b.WebM"))),
+            ("present --audio clip.mkv", present({ $0.audio = true }, content: .video(path: "clip.mkv"))),
+            ("present --no-loop clip.mov", present({ $0.loops = false }, content: .video(path: "clip.mov"))),
             ("present test-card --fps 30", present { $0.framesPerSecond = 30 }),
             ("present color --preview 00ff00", present({ $0.preview = true }, content: .color(RGBColor(hex: 0x00FF00)))),
             ("present -- --weird.png", present(content: .image(path: "--weird.png"))),
@@ -171,6 +175,8 @@ final class ArgumentsTests: XCTestCase {
             ("present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present -", "unsupported content '-': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present --audio test-card", "'--audio' only applies to video content", PresentCommand.usage),
+            ("present --no-loop c.png", "'--no-loop' only applies to video content", PresentCommand.usage),
             // present: options
             ("present --fsp 30 test-card", "unknown option '--fsp'", PresentCommand.usage),
             ("present -x test-card", "unknown option '-x'", PresentCommand.usage),
@@ -238,6 +244,8 @@ final class ArgumentsTests: XCTestCase {
             ("/a/b.c/x.PDF", .pdf(path: "/a/b.c/x.PDF")), ("archive.pdf.gz", nil), ("x.", nil),
             (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.vert", nil),
             ("x.gif", .image(path: "x.gif")), ("x.webp", .image(path: "x.webp")), ("logo.SVG", .image(path: "logo.SVG")),
+            ("x.mp4", .video(path: "x.mp4")), ("x.MKV", .video(path: "x.MKV")), ("x.webm", .video(path: "x.webm")),
+            ("x.mov", .video(path: "x.mov")), ("dir/.mp4", nil),
         ]
         for (path, expected) in cases {
             XCTAssertEqual(Present.Content.file(path), expected, path)
@@ -258,5 +266,12 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertEqual(Present.Content.file(pdf), .pdf(path: pdf))
         XCTAssertEqual(Present.Content.file(photo), .image(path: photo))
         XCTAssertNil(Present.Content.file(folder), "a directory is no content")
+        // Neither a PDF nor an image by its first bytes nor its name: libmpv
+        // decides (a clip with no extension), and says why if it is no video.
+        let clip = dir + "/clip", svg = dir + "/logo.txt"
+        try Data([0x00, 0x00, 0x00, 0x20, 0x66, 0x74, 0x79, 0x70]).write(to: URL(fileURLWithPath: clip))
+        try Data("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: URL(fileURLWithPath: svg))
+        XCTAssertEqual(Present.Content.file(clip), .video(path: clip))
+        XCTAssertEqual(Present.Content.file(svg), .image(path: svg))
     }
 }
