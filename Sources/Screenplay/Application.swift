@@ -228,6 +228,11 @@ public final class Application {
 
     private var presentedSerial: Int?
 
+    /// Asks `ApplicationOptions.screenFilter` again for every screen: call it
+    /// when what the filter depends on changed (a reloaded configuration),
+    /// so screens it now takes get scenes and screens it drops lose theirs.
+    public func reevaluateScreens() { reconcile() }
+
     /// Makes the set of accessory scenes match (presented registration ×
     /// target screens).
     private func reconcile() {

@@ -94,6 +94,8 @@ final class GraphicsResources {
     private var quadRenderer: QuadRenderer?
     private var programs: [ObjectIdentifier: ShadertoyProgram] = [:]
     private var textures: [ObjectIdentifier: (generation: Int, texture: Texture)] = [:]
+    /// Offscreen layers for blending and turning (Layers.swift).
+    var layers = LayerPool()
 
     init(context: GraphicsContext) { self.context = context }
 
@@ -136,6 +138,7 @@ final class GraphicsResources {
         for entry in textures.values { entry.texture.destroy() }
         programs.removeAll()
         textures.removeAll()
+        layers.destroy()
         quadRenderer?.destroy()
         quadRenderer = nil
     }

@@ -91,6 +91,9 @@ public final class Scene {
     private var isTornDown = false
     private var bufferScale = 1
     private var fractional: FractionalScale?
+    /// Handlers for the next frame shown (FrameShown.swift).
+    var shownWatchers: [@MainActor (FrameShown) -> Void] = []
+    private var pacedShownTracker: FrameShownTracker?
     /// Made while `inhibitsIdle` is true (see Keys.swift).
     var idleInhibitor: IdleInhibitor?
     /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
@@ -411,8 +414,11 @@ public final class Scene {
         if !displayLink.isPaused {
             displayLink.willDraw(nowNs: now)
             surface.requestFrame { [weak self] _ in
-                self?.displayLink.frameShown(nowNs: monotonicNanoseconds())
+                let shownNs = monotonicNanoseconds()
+                self?.displayLink.frameShown(nowNs: shownNs)
                 self?.frameCallback()
+                self?.pacedShownTracker?.frameCallback(atNs: shownNs)
+                self?.pacedShownTracker = nil
             }
         }
         surface.requestPresentationFeedback { [weak self] event in self?.feedback(event) }
@@ -424,11 +430,27 @@ public final class Scene {
             } catch {
                 application.report(error)
             }
+            if !shownWatchers.isEmpty { trackShown() }
             try window.present()
             if !displayLink.isPaused { noteFrameTime(monotonicNanoseconds() - now) }
         } catch {
             application.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
         }
+    }
+
+    /// Resolves this frame's `whenNextFrameShown` handlers by its own frame
+    /// callback (the paced one when the link runs) and feedback.
+    private func trackShown() {
+        let tracker = FrameShownTracker(
+            handlers: shownWatchers, waitsForFeedback: application.hasPresentationFeedback,
+            refreshNs: UInt64(displayLink.duration * 1e9))
+        shownWatchers = []
+        if displayLink.isPaused {
+            surface.requestFrame { _ in tracker.frameCallback(atNs: monotonicNanoseconds()) }
+        } else {
+            pacedShownTracker = tracker
+        }
+        surface.requestPresentationFeedback { event in tracker.feedback(event) }
     }
 
     private func feedback(_ event: PresentationEvent) {

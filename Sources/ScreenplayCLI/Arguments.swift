@@ -40,6 +40,8 @@ public enum Invocation: Equatable, Sendable {
     case doctor(DoctorCommand)
     /// `screenplay demo`
     case demo(DemoCommand)
+    /// `screenplay play`
+    case play(PlayCommand)
 }
 
 // MARK: - Option scanning
@@ -577,7 +579,7 @@ public enum ScreenplayCommandLine {
 
     /// Subcommands in help order.
     static let commands: [any CLICommand.Type] = [
-        OutputsCommand.self, PresentCommand.self, DoctorCommand.self, DemoCommand.self,
+        OutputsCommand.self, PresentCommand.self, PlayCommand.self, DoctorCommand.self, DemoCommand.self,
     ]
 
     /// Top-level help.
