@@ -149,3 +149,213 @@ extension PlayTests {
     }
 }
 
+
+extension PlayTests {
+    /// Two panels on the same playlist switch on the same refresh: their
+    /// proof-of-play times for each switch are within one refresh.
+    func testTwoPanelsSwitchOnTheSameRefresh() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240, refreshHz: 60), .init(width: 320, height: 240, refreshHz: 60)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}, {"color": "0000ff"}]}, "default": "s"}
+            """)
+        let p = try CLI.start(["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 20) { self.items(p, "HEADLESS-2").count >= 12 && self.items(p, "HEADLESS-3").count >= 12 }, p.stderr)
+        assertCleanStop(p)
+        // Pair the switches by their clock slot (the "at" time rounded to the 0.5 s slot).
+        func slots(_ output: String) -> [Int: Int] {
+            var result: [Int: Int] = [:]
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            for item in items(p, output).dropFirst() {
+                guard let at = (item.raw["at"] as? String).flatMap(formatter.date(from:)) else { continue }
+                result[Int((at.timeIntervalSince1970 * 2).rounded(.down))] = item.int("presented_ns")
+            }
+            return result
+        }
+        let a = slots("HEADLESS-2"), b = slots("HEADLESS-3")
+        let common = Set(a.keys).intersection(b.keys)
+        XCTAssertGreaterThanOrEqual(common.count, 8, "switches seen on both panels: \(a.keys.sorted()) \(b.keys.sorted())")
+        for slot in common.sorted() {
+            let apart = abs(Double(a[slot]! - b[slot]!)) / 1e6
+            XCTAssertLessThanOrEqual(apart, 16.7, "slot \(slot): the panels switched \(apart) ms apart")
+        }
+        for item in items(p) { XCTAssertEqual(item.raw["clock"] as? String, "frame-callback", "sway's headless backend gives no presentation feedback") }
+    }
+
+    /// A panel that is unplugged and plugged back resumes at the item the
+    /// clock says, not at the first item.
+    func testRepluggedPanelResumesAtTheClocksItem() throws {
+        let rig = try NestedSwayRig.start(outputs: 3)
+        addTeardownBlock { rig.stop() }
+        var environment = rig.clientEnvironment
+        environment["SCREENPLAY_BUILTIN"] = "WL-1"
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}, {"color": "0000ff"}, {"color": "ffff00"}, {"color": "00ffff"}]},
+             "default": "s"}
+            """)
+        let p = try CLI.start(["play", playlist, "--duration", "0.7", "--stats", "-"], environment: environment)
+        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, "WL-2").count >= 2 }, p.stderr)
+        try rig.removeOutput("WL-2")
+        XCTAssertNotNil(p.waitForEvent { $0.event == "disconnect" && $0.output == "WL-2" }, p.stderr)
+        Thread.sleep(forTimeInterval: 1.6)
+        let added = try rig.addOutput()
+        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, added).count >= 3 && p.statsEvents.contains { $0.event == "connect" && $0.output == added } }, p.stderr)
+        var checked = 0
+        for output in ["WL-3", added] {
+            for item in items(p, output) {
+                guard let clock = clockIndex(item.raw["at"] as? String ?? "", count: 5, seconds: 0.7) else { return XCTFail("bad at: \(item.raw)") }
+                if clock.nearBoundary { continue }
+                XCTAssertEqual(item.int("index"), clock.index, "\(output) showed item \(item.int("index")) when the clock said \(clock.index)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 3)
+        // The first item the returning panel showed is the clock's (checked
+        // above unless it fell on a boundary), not necessarily item 0.
+        XCTAssertNotNil(items(p, added).first)
+        assertCleanStop(p)
+    }
+
+    /// SIGHUP and saving the file reload it: a valid playlist takes over at
+    /// the next item boundary; an invalid one is refused (stderr and stats)
+    /// and the old one keeps playing.
+    func testReloadValidAndInvalid() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "ff0001"}]}, "default": "s"}"#)
+        let p = try CLI.start(["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 10) { self.items(p, "HEADLESS-2").count >= 2 }, p.stderr)
+
+        // Invalid: refused, and the old playlist keeps switching.
+        try #"{"playlists": {"s": []}, "default": "s"}"#.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let refused = p.waitForEvent { $0.event == "reload" && ($0.raw["ok"] as? Bool) == false }
+        XCTAssertNotNil(refused, p.stderr)
+        XCTAssertTrue((refused?.raw["error"] as? String ?? "").contains("playlists.s"), "\(refused?.raw ?? [:])")
+        XCTAssertTrue(p.stderr.contains("reload refused"), p.stderr)
+        let before = items(p, "HEADLESS-2").count
+        XCTAssertTrue(waitUntil(timeout: 5) { self.items(p, "HEADLESS-2").count >= before + 2 }, "the old playlist stopped")
+        XCTAssertTrue(items(p, "HEADLESS-2").allSatisfy { ($0.raw["source"] as? String ?? "").hasPrefix("#FF000") })
+
+        // Valid, by saving the file (inotify): blue takes over.
+        try #"{"playlists": {"t": [{"color": "0000ff"}]}, "default": "t"}"#.write(toFile: playlist, atomically: true, encoding: .utf8)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "reload" && ($0.raw["ok"] as? Bool) == true }, p.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" && $0.raw["playlist"] as? String == "t" }, p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0x0000ff) })
+
+        // SIGHUP re-reads it too.
+        try #"{"playlists": {"u": [{"color": "00ff00"}]}, "default": "u"}"#.write(toFile: folder + "/other.json", atomically: true, encoding: .utf8)
+        let reloads = p.statsEvents.filter { $0.event == "reload" }.count
+        kill(p.pid, SIGHUP)
+        XCTAssertTrue(waitUntil(timeout: 5) { p.statsEvents.filter { $0.event == "reload" }.count > reloads }, p.stderr)
+        XCTAssertTrue(p.isRunning)
+        assertCleanStop(p)
+    }
+
+    /// A corrupt file is skipped with one line naming it; a playlist whose
+    /// every item fails shows a grey placeholder, never black.
+    func testBadItemsAreSkippedAndAllBadShowsAPlaceholder() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/good.png", 0x00c000)
+        try Data(repeating: 0x42, count: 300).write(to: URL(fileURLWithPath: folder + "/corrupt.png"))
+        try "void mainImage(out vec4 c, in vec2 p) { c = nope; }".write(toFile: folder + "/broken.frag", atomically: true, encoding: .utf8)
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"mixed": [{"file": "good.png"}, {"file": "corrupt.png"}, {"color": "c00000"}, {"file": "broken.frag"}],
+                           "bad": [{"file": "corrupt.png"}, {"file": "broken.frag"}]},
+             "panels": [{"match": "HEADLESS-2", "playlist": "mixed"}, {"match": "HEADLESS-3", "playlist": "bad"}]}
+            """)
+        let p = try CLI.start(["play", playlist, "--duration", "0.4", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, "HEADLESS-2").count >= 6 }, p.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "placeholder" && $0.output == "HEADLESS-3" }, p.stderr)
+        let grey = try rig.capture(output: "HEADLESS-3").pixel(x: 5, y: 5)
+        XCTAssertEqual(grey, RGB(hex: 0x404040), "the placeholder is neutral grey")
+        XCTAssertTrue(waitUntil(timeout: 3) { (try? rig.capture(output: "HEADLESS-3").fraction(of: RGB(hex: 0x404040))) ?? 1 < 0.99 }, "the placeholder says what is wrong")
+        // One line per bad file, naming it and the reason.
+        let lines = p.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("corrupt.png: skipped") }.count, 1, p.stderr)
+        XCTAssertEqual(lines.filter { $0.contains("broken.frag: skipped") && $0.contains("compile") }.count, 1, p.stderr)
+        // The mixed playlist shows only its good items.
+        let shown = Set(items(p, "HEADLESS-2").map { ($0.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "" })
+        XCTAssertEqual(shown, ["good.png", "#C00000"])
+        XCTAssertTrue(p.isRunning)
+        assertCleanStop(p)
+    }
+
+    /// --proof appends one line per item shown, with presentation time and
+    /// wall-clock time; a second run extends the same file.
+    func testProofOfPlayIsAppended() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let proof = folder + "/proof.jsonl"
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}]}, "default": "s"}"#)
+        for run in 1...2 {
+            let p = try CLI.start(["play", playlist, "--duration", "0.3", "--proof", proof], environment: env(rig, builtin: "HEADLESS-1"))
+            XCTAssertTrue(waitUntil(timeout: 10) {
+                ((try? String(contentsOfFile: proof, encoding: .utf8)) ?? "").split(separator: "\n").count >= 4 * run
+            }, p.stderr)
+            assertCleanStop(p)
+        }
+        let lines = try String(contentsOfFile: proof, encoding: .utf8).split(separator: "\n").compactMap { StatsEvent(String($0)) }
+        XCTAssertGreaterThanOrEqual(lines.count, 8)
+        let now = monotonicNs()
+        for line in lines {
+            XCTAssertEqual(line.event, "item")
+            XCTAssertEqual(line.output, "HEADLESS-2")
+            XCTAssertEqual(line.raw["playlist"] as? String, "s")
+            XCTAssertTrue([0, 1].contains(line.int("index")))
+            XCTAssertNotNil(line.raw["source"] as? String)
+            XCTAssertEqual(line.raw["clock"] as? String, "frame-callback")
+            let presented = UInt64(line.int("presented_ns"))
+            XCTAssertTrue(presented > 0 && presented <= now, "presented_ns is CLOCK_MONOTONIC")
+            let at = ISO8601DateFormatter()
+            at.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let date = try XCTUnwrap(at.date(from: line.raw["at"] as? String ?? ""), "\(line.raw)")
+            XCTAssertLessThan(abs(date.timeIntervalSinceNow), 60)
+        }
+    }
+
+    /// Between switches a static item costs no CPU: no frames are asked for.
+    func testStaticItemsCostNoCPUBetweenSwitches() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 1280, height: 720)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/a.png", 0x336699, width: 1280, height: 720)
+        try writePNG(folder + "/b.png", 0x996633, width: 1280, height: 720)
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"file": "a.png"}, {"file": "b.png"}]}, "default": "s", "transition": {"seconds": 0.5}}"#)
+        let p = try CLI.start(["play", playlist, "--duration", "6", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        // Measure inside one slot: from 1 s after a switch to 1 s before the next.
+        XCTAssertNotNil(p.waitForEvent(timeout: 15) { $0.event == "item" }, p.stderr)
+        let seen = items(p).count
+        XCTAssertTrue(waitUntil(timeout: 10) { self.items(p).count > seen }, p.stderr)
+        Thread.sleep(forTimeInterval: 1)
+        let before = ProcessUsage.cpuTicks(p.pid)
+        Thread.sleep(forTimeInterval: 3)
+        let used = ProcessUsage.cpuTicks(p.pid) - before
+        XCTAssertLessThanOrEqual(used, 2, "a static item used \(used) CPU ticks in 3 s between switches")
+        assertCleanStop(p)
+    }
+
+    /// Configuration errors exit 65 (missing media 66) before anything shows.
+    func testConfigurationErrorsExitBeforeConnecting() throws {
+        let folder = try mediaFolder()
+        let bad = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "s"}, {"match": "y", "playlist": "nope"}]}"#)
+        // No compositor in the environment: the error must come first.
+        let environment = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": folder]
+        let result = try CLI.run(["play", bad], environment: environment)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains(bad) && result.stderr.contains("panels[1].playlist"), result.stderr)
+        let missing = try writePlaylist(folder, #"{"playlists": {"s": [{"file": "gone.png"}]}, "default": "s"}"#, name: "m.json")
+        let second = try CLI.run(["play", missing], environment: environment)
+        XCTAssertEqual(second.status, 66, second.stderr)
+        XCTAssertTrue(second.stderr.contains("gone.png"), second.stderr)
+        let usage = try CLI.run(["play"], environment: environment)
+        XCTAssertEqual(usage.status, 64, usage.stderr)
+    }
+}
+
+private func monotonicNs() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
