@@ -356,3 +356,54 @@ private func monotonicNs() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
+
+extension PlayTests {
+    /// Content is upright on a rotated output, and "rotate" turns it for a
+    /// panel that hangs rotated on a compositor that was not told so.
+    func testRotatedOutputsAndRotatedPanels() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        try rig.setTransform("HEADLESS-3", "90")
+        let folder = try mediaFolder()
+        // 200x200: the top-left quarter red, the rest blue.
+        var pixels = [UInt8](repeating: 0, count: 200 * 200 * 3)
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let i = (y * 200 + x) * 3
+                if x < 100 && y < 100 { pixels[i] = 0xff } else { pixels[i + 2] = 0xff }
+            }
+        }
+        try RigImage(width: 200, height: 200, pixels: pixels).writePNG(to: folder + "/corner.png")
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"p": [{"file": "corner.png"}]},
+             "panels": [{"match": "HEADLESS-2", "playlist": "p", "rotate": 90}], "default": "p"}
+            """)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" }, p.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-3" }, p.stderr)
+        let red = RGB(hex: 0xff0000), blue = RGB(hex: 0x0000ff)
+        // HEADLESS-2 hangs turned 90° clockwise: the buffer holds the content
+        // turned back (counter-clockwise), so the image's top-left corner is
+        // at the buffer's bottom-left; the 720-px square sits at x 280...1000.
+        var turned = try rig.capture(output: "HEADLESS-2")
+        _ = waitUntil(timeout: 5) {
+            turned = (try? rig.capture(output: "HEADLESS-2")) ?? turned
+            return turned.pixel(x: 300, y: 700) == red
+        }
+        XCTAssertEqual(turned.pixel(x: 300, y: 700), red, "the content's top-left is at the panel's bottom-left")
+        XCTAssertEqual(turned.pixel(x: 300, y: 20), blue)
+        XCTAssertEqual(turned.pixel(x: 980, y: 700), blue)
+        XCTAssertEqual(turned.pixel(x: 100, y: 360), RGB(hex: 0), "letterbox beside the square")
+        // HEADLESS-3 is rotated by the compositor: the viewer sees it upright
+        // (grim captures it as the viewer sees it, 720x1280).
+        var upright = try rig.capture(output: "HEADLESS-3")
+        _ = waitUntil(timeout: 5) {
+            upright = (try? rig.capture(output: "HEADLESS-3")) ?? upright
+            return upright.pixel(x: 20, y: 300) == red
+        }
+        XCTAssertEqual([upright.width, upright.height], [720, 1280])
+        XCTAssertEqual(upright.pixel(x: 20, y: 300), red, "top-left is red on the rotated output")
+        XCTAssertEqual(upright.pixel(x: 700, y: 300), blue)
+        XCTAssertEqual(upright.pixel(x: 20, y: 980), blue)
+        assertCleanStop(p)
+    }
+}
