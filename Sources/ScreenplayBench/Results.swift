@@ -161,6 +161,7 @@ struct BenchResults: Codable, Sendable {
     var idle: [IdleRun] = []
     var memory: [MemoryPoint] = []
     var scaling: [ScalingVerdict] = []
+    var signage: [SignageRun] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

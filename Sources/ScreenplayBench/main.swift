@@ -14,7 +14,7 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, signage.
       --readme PATH      README whose bench markers get the headline table after a
                          full run (default README.md; skipped when missing or --quick).
       --no-readme        Leave the README alone.
@@ -23,7 +23,7 @@ let usage = """
 var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
-var only: Set<String> = ["pacing", "scaling", "hotplug", "idle"]
+var only: Set<String> = ["pacing", "scaling", "hotplug", "idle", "signage"]
 var readmePath: String? = "README.md"
 var arguments = CommandLine.arguments.dropFirst()
 while let word = arguments.popFirst() {
@@ -108,6 +108,9 @@ if only.contains("hotplug") {
 if only.contains("idle") {
     runner.attempt("idle") { try runner.idle() }
 }
+if only.contains("signage") {
+    runner.attempt("signage") { runner.results.signage.append(try runner.signage(switches: quick ? 300 : 1000)) }
+}
 runner.collectShaderMemory()
 runner.scalingVerdicts()
 runner.results.methods = [
@@ -118,6 +121,7 @@ runner.results.methods = [
     "CPU per frame": "user+sys of the client from /proc/PID/stat over the window, divided by the frames it presented on all outputs in that window (the compositor's own CPU is not included).",
     "hot-plug": "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
     "memory": "VmHWM from /proc/PID/status.",
+    "signage": "`screenplay play` of four 0.1 s items (two colours, two 1280x720 images, cuts, clock-aligned) on one sway output; CPU per switch is user+sys over the switches after the 100th divided by their count; boundary to shown is each item's proof-of-play time (frame-callback arrival on sway) less its slot's start on the wall clock; RSS (VmRSS) and open fds after 100 switches and after the last. No peer: no signage player runs on this machine.",
     "idle": "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
 ]
@@ -126,7 +130,7 @@ runner.results.run.loadAverageAtEnd = loadAverage()
 
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
-if !quick, only.count == 4, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+if !quick, only.count == 5, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
     let updated = Report.updateReadme(readmePath, with: runner.results)
     runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }
