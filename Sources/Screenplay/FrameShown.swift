@@ -8,7 +8,8 @@ public struct FrameShown: Sendable, Equatable {
     /// `presentation` (the compositor's wp_presentation timestamp) or
     /// `frame-callback` (when the frame callback arrived: the compositor
     /// gave no presentation feedback, as sway's headless backend, cage and
-    /// KWin's virtual backend).
+    /// KWin's virtual backend, or none has arrived yet for this scene: the
+    /// first frame on weston or mutter).
     public let clock: String
 }
 

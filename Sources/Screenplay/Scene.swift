@@ -441,16 +441,19 @@ public final class Scene {
     /// Resolves this frame's `whenNextFrameShown` handlers by its own frame
     /// callback (the paced one when the link runs) and feedback.
     private func trackShown() {
+        // Only a compositor that has answered feedback before is asked for
+        // it: sway's headless backend never answers, and each unanswered
+        // request stays alive on both sides.
+        let answers = displayLink.countSource == "presentation"
         let tracker = FrameShownTracker(
-            handlers: shownWatchers, waitsForFeedback: application.hasPresentationFeedback,
-            refreshNs: UInt64(displayLink.duration * 1e9))
+            handlers: shownWatchers, waitsForFeedback: answers, refreshNs: UInt64(displayLink.duration * 1e9))
         shownWatchers = []
         if displayLink.isPaused {
             surface.requestFrame { _ in tracker.frameCallback(atNs: monotonicNanoseconds()) }
         } else {
             pacedShownTracker = tracker
         }
-        surface.requestPresentationFeedback { event in tracker.feedback(event) }
+        if answers { surface.requestPresentationFeedback { event in tracker.feedback(event) } }
     }
 
     private func feedback(_ event: PresentationEvent) {
