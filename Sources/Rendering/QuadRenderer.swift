@@ -18,10 +18,17 @@ package final class QuadRenderer {
         let vertex = """
             #version 100
             attribute vec2 position;
+            // Where the quad's corners sample the texture: uv = origin +
+            // x * across + y * up. An image's row 0 is its top and the
+            // viewport's bottom is y = 0, hence the default (0,1) (1,0) (0,-1);
+            // a rendered layer (row 0 at the bottom) or a turned panel
+            // passes its own mapping (QuadRenderer.TextureMapping).
+            uniform vec2 uvOrigin;
+            uniform vec2 uvAcross;
+            uniform vec2 uvUp;
             varying vec2 uv;
             void main() {
-                // Texture row 0 is the image's top, the viewport's bottom is y = -1.
-                uv = vec2(position.x, 1.0 - position.y);
+                uv = uvOrigin + position.x * uvAcross + position.y * uvUp;
                 gl_Position = vec4(position * 2.0 - 1.0, 0.0, 1.0);
             }
             """
@@ -73,13 +80,60 @@ package final class QuadRenderer {
     /// the target); use `aspectFit` to letterbox. Scaling is bilinear.
     package func draw(_ texture: Texture, in rect: PixelRect, on target: any RenderTarget, opacity: Double = 1) throws {
         guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
+        try draw(textureName: texture.name, mapping: .image, in: rect, on: target, opacity: opacity)
+    }
+
+    /// How a quad samples its texture: an image (row 0 on top) or a
+    /// rendered layer (row 0 at the bottom), turned by quarter turns.
+    package struct TextureMapping: Equatable, Sendable {
+        var origin: (Float, Float)
+        var across: (Float, Float)
+        var up: (Float, Float)
+        package static let image = TextureMapping(origin: (0, 1), across: (1, 0), up: (0, -1))
+        package static let layer = TextureMapping(origin: (0, 0), across: (1, 0), up: (0, 1))
+
+        /// A layer shown turned clockwise by `quarterTurns` × 90° (the
+        /// layer was drawn at the turned size: width and height swapped for
+        /// odd turns).
+        package static func layer(turnedClockwise quarterTurns: Int) -> TextureMapping {
+            switch ((quarterTurns % 4) + 4) % 4 {
+            // Destination (x right, y up); the layer's content turned
+            // clockwise means its "up" points along the destination's +x.
+            case 1: TextureMapping(origin: (1, 0), across: (0, 1), up: (-1, 0))
+            case 2: TextureMapping(origin: (1, 1), across: (-1, 0), up: (0, -1))
+            case 3: TextureMapping(origin: (0, 1), across: (0, -1), up: (1, 0))
+            default: .layer
+            }
+        }
+
+        package static func == (a: TextureMapping, b: TextureMapping) -> Bool {
+            a.origin == b.origin && a.across == b.across && a.up == b.up
+        }
+    }
+
+    /// Draws what was rendered into `layer` over `rect` of `target`.
+    package func draw(
+        _ layer: OffscreenTarget, mapping: TextureMapping, in rect: PixelRect, on target: any RenderTarget,
+        opacity: Double = 1
+    ) throws {
+        guard layer.textureName != 0 else { throw RenderingError.destroyed(what: "OffscreenTarget") }
+        try draw(textureName: layer.textureName, mapping: mapping, in: rect, on: target, opacity: opacity)
+    }
+
+    private func draw(
+        textureName name: GLuint, mapping: TextureMapping, in rect: PixelRect, on target: any RenderTarget,
+        opacity: Double
+    ) throws {
         guard rect.width > 0, rect.height > 0 else { return }
         try target.makeCurrent()
         try textured.use()
         glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
         glUniform1i(textured.uniformLocation("image"), 0)
         glUniform1f(textured.uniformLocation("opacity"), GLfloat(opacity))
+        glUniform2f(textured.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
+        glUniform2f(textured.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
+        glUniform2f(textured.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
         try drawQuad(rect, targetHeight: target.pixelHeight)
     }
 

@@ -248,6 +248,11 @@ public final class Application {
         requestReconcile()
     }
 
+    /// Asks `ApplicationOptions.screenFilter` again for every screen: call it
+    /// when what the filter depends on changed (a reloaded configuration),
+    /// so screens it now takes get scenes and screens it drops lose theirs.
+    public func reevaluateScreens() { requestReconcile() }
+
     /// Makes the set of accessory scenes match (presented registration ×
     /// target screens).
     func reconcile() {

@@ -10,6 +10,8 @@ final class GraphicsResources {
     /// picture whose pixels were replaced (an animation frame, a resized
     /// SVG) is uploaded again.
     private var textures: [ObjectIdentifier: (generation: Int, texture: Texture)] = [:]
+    /// Offscreen layers for blending and turning (Layers.swift).
+    var layers = LayerPool()
 
     init(context: GraphicsContext) { self.context = context }
 
@@ -54,6 +56,7 @@ final class GraphicsResources {
         for entry in textures.values { entry.texture.destroy() }
         programs.removeAll()
         textures.removeAll()
+        layers.destroy()
         quadRenderer?.destroy()
         quadRenderer = nil
     }

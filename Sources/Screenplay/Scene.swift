@@ -105,6 +105,14 @@ public final class Scene {
     private var isTornDown = false
     private var bufferScale = 1
     private var fractional: FractionalScale?
+    /// Handlers for the next frame shown (FrameShown.swift).
+    var shownWatchers: [@MainActor (FrameShown) -> Void] = []
+    private var pacedShownTracker: FrameShownTracker?
+    /// Trackers waiting for the presentation feedback of their frame, by
+    /// its request's token, and frame callbacks recorded for trackers (both
+    /// resolved after the batch, in applyPendingState).
+    private var shownByFeedbackToken: [UInt64: FrameShownTracker] = [:]
+    private var shownCallbacks: [(tracker: FrameShownTracker, ns: UInt64)] = []
     /// Made while `inhibitsIdle` is true (see IdleInhibition.swift).
     var idleInhibitor: IdleInhibitor?
     /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
@@ -459,7 +467,13 @@ public final class Scene {
         }
         let feedback = pendingFeedback
         pendingFeedback.removeAll()
-        for (event, token) in feedback where !isTornDown { self.feedback(event, token: token) }
+        for (event, token) in feedback where !isTornDown {
+            self.feedback(event, token: token)
+            shownByFeedbackToken.removeValue(forKey: token)?.feedback(event)
+        }
+        let shown = shownCallbacks
+        shownCallbacks.removeAll()
+        for (tracker, ns) in shown { tracker.frameCallback(atNs: ns) }
         applyPendingConfigure()
     }
 
@@ -506,13 +520,21 @@ public final class Scene {
         if !displayLink.isPaused {
             displayLink.willDraw(nowNs: now)
             surface.requestFrame { [weak self] _ in
-                self?.displayLink.frameShown(nowNs: monotonicNanoseconds())
+                let shownNs = monotonicNanoseconds()
+                self?.displayLink.frameShown(nowNs: shownNs)
                 self?.frameCallback()
+                if let tracker = self?.pacedShownTracker {
+                    self?.shownCallbacks.append((tracker, shownNs))
+                    self?.pacedShownTracker = nil
+                }
             }
         }
+        var feedbackToken: UInt64?
         if surface.offersPresentationFeedback {
             let request = displayLink.feedbackRequest(nowNs: now)
             surface.abandonPresentationFeedback(request.abandon)
+            for token in request.abandon { shownByFeedbackToken[token] = nil }
+            feedbackToken = request.token
             if let token = request.token {
                 surface.requestPresentationFeedback(token: token) { [weak self] event in
                     self?.pendingFeedback.append((event, token))
@@ -527,6 +549,7 @@ public final class Scene {
             } catch {
                 host.report(error)
             }
+            if !shownWatchers.isEmpty { trackShown(feedbackToken: feedbackToken) }
             try window.present()
             for action in context.afterPresent { action() }
             if !displayLink.isPaused { noteFrameTime(monotonicNanoseconds() - now) }
@@ -548,6 +571,26 @@ public final class Scene {
                 guard let self, self.skipGeneration == generation else { return }
                 self.frameCallback()
             }
+        }
+    }
+
+    /// Resolves this frame's `whenNextFrameShown` handlers by its own frame
+    /// callback (the paced one when the link runs) and by the presentation
+    /// feedback the frame asked for, where the compositor answers feedback
+    /// (the same bounded request: no second one).
+    private func trackShown(feedbackToken: UInt64?) {
+        let answers = feedbackToken != nil && displayLink.isReceivingPresentationFeedback
+        let tracker = FrameShownTracker(
+            handlers: shownWatchers, waitsForFeedback: answers, refreshNs: UInt64(displayLink.duration * 1e9))
+        shownWatchers = []
+        if answers, let feedbackToken { shownByFeedbackToken[feedbackToken] = tracker }
+        if displayLink.isPaused {
+            surface.requestFrame { [weak self] _ in
+                self?.shownCallbacks.append((tracker, monotonicNanoseconds()))
+                self?.host.sceneNeedsRender()
+            }
+        } else {
+            pacedShownTracker = tracker
         }
     }
 

@@ -96,6 +96,15 @@ enum Report {
             }
             md += "\nScreenplay / mpv: CPU per video frame ×\(opt(v.cpuRatio)), peak RSS ×\(opt(v.rssRatio)) (goal ≤ 1).\n"
         }
+        if !r.signage.isEmpty {
+            md += "\n## Signage (`play`, 0.1 s items)\n\n"
+            md += "| switches | CPU ms / switch | boundary to shown median / p95 / max ms | RSS KiB after 100 → end | fds after 100 → end |\n"
+            md += "|---:|---:|---|---|---|\n"
+            for s in r.signage {
+                let latency = s.boundaryToShownMs.map { "\(n($0.median)) / \(n($0.p95)) / \(n($0.max))" } ?? "–"
+                md += "| \(s.switches) | \(n(s.cpuMsPerSwitch)) | \(latency) | \(s.rssKiBAt100) → \(s.rssKiBAtEnd) | \(s.fdsAt100) → \(s.fdsAtEnd) |\n"
+            }
+        }
 
         md += "\n## Methods and caveats\n\n"
         for key in r.methods.keys.sorted() { md += "- **\(key)**: \(r.methods[key]!)\n" }

@@ -165,6 +165,7 @@ struct BenchResults: Codable, Sendable {
     var soak: [SoakTrend] = []
     /// Video against mpv (VideoBench.swift); nil when not run.
     var video: VideoComparison?
+    var signage: [SignageRun] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

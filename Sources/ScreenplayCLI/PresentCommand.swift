@@ -163,12 +163,7 @@ public struct PresentCommand: CLICommand {
         outputPatterns = arguments.all("output")
         allOutputs = arguments.flag("all")
         builtinPatterns = arguments.all("builtin")
-        if let value = arguments.last("layer") {
-            guard let layer = SceneLayer.allCases.first(where: { "\($0)" == value }) else {
-                throw Self.usageError("invalid layer '\(value)': expected overlay, top, bottom or background")
-            }
-            self.layer = layer
-        }
+        if let value = arguments.last("layer") { layer = try Self.parseLayer(value) }
         if let value = arguments.last("fps") {
             guard let fps = Int(value), fps > 0 else {
                 throw Self.usageError("invalid value '\(value)' for '--fps': expected a positive integer")
