@@ -228,10 +228,17 @@ struct PdfpcFile: Equatable, Sendable {
 
     // MARK: JSON values
 
+    /// JSON's true and false. Foundation on Linux also answers `is Bool`
+    /// for the numbers 0 and 1; its booleans are the NSNumbers of type char.
+    private static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return number.objCType.pointee == CChar(UInt8(ascii: "c"))
+    }
+
     private static func kind(_ value: Any) -> String {
+        if isBoolean(value) { return "true/false" }
         switch value {
         case is NSNull: return "null"
-        case is Bool: return "true/false"
         case is String: return "a string"
         case is NSNumber: return "a number"
         case is [Any]: return "an array"
@@ -241,7 +248,7 @@ struct PdfpcFile: Equatable, Sendable {
     }
 
     private static func integer(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError) -> Int {
-        if !(value is Bool), let number = value as? NSNumber, let int = Int(exactly: number.doubleValue) { return int }
+        if !isBoolean(value), let number = value as? NSNumber, let int = Int(exactly: number.doubleValue) { return int }
         throw fail("\(name): expected a whole number, found \(describe(value))")
     }
 
@@ -251,21 +258,21 @@ struct PdfpcFile: Equatable, Sendable {
     }
 
     private static func boolean(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError) -> Bool {
-        if value is Bool, let flag = value as? Bool { return flag }
+        if isBoolean(value), let flag = value as? Bool { return flag }
         throw fail("\(name): expected true or false, found \(describe(value))")
     }
 
     private static func describe(_ value: Any) -> String {
         switch value {
         case let text as String: return "the string \"\(text.prefix(40))\""
-        case is Bool, is NSNull: return kind(value)
+        case _ where isBoolean(value), is NSNull: return kind(value)
         case let number as NSNumber: return "\(number)"
         default: return kind(value)
         }
     }
 
     /// " at line L, column C" from Foundation's "around character N", when it says.
-    private static func location(of error: Error, in data: Data) -> String {
+    private static func location(of error: any Error, in data: Data) -> String {
         let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
         guard let range = text.range(of: "character "),
             let offset = Int(text[range.upperBound...].prefix { $0.isNumber })

@@ -385,8 +385,9 @@ struct PresenterState: Equatable, Sendable {
         switch action {
         case .next, .nextSlide: return select(selection + 1)
         case .previous, .previousSlide: return select(selection - 1)
-        case .rowDown: return select(selection + max(1, overviewColumns))
-        case .rowUp: return select(selection - max(1, overviewColumns))
+        // A row that has no slide below (or above) the selection keeps it.
+        case .rowDown: return selection + max(1, overviewColumns) <= last ? select(selection + max(1, overviewColumns)) : .unchanged
+        case .rowUp: return selection - max(1, overviewColumns) >= 0 ? select(selection - max(1, overviewColumns)) : .unchanged
         case .first: return select(0)
         case .last: return select(last)
         case .toggleOverview:
