@@ -148,7 +148,7 @@ struct PdfpcFile: Equatable, Sendable {
                 if minutes > 0 { file.duration = Double(minutes) }
             case "endTime":
                 let text = try Self.string(value, key, fail)
-                guard let time = ClockTime(parsing: text) else { throw fail("endTime '\(text)' is not a time HH:MM") }
+                guard let time = ClockTime(parsing: text) else { throw fail("endTime '\(Self.oneLine(text))' is not a time HH:MM") }
                 file.endTime = time
             case "lastMinutes":
                 let minutes = try Self.integer(value, key, fail)
@@ -158,7 +158,7 @@ struct PdfpcFile: Equatable, Sendable {
                 let text = try Self.string(value, key, fail)
                 if text.lowercased() == "none" { break }
                 guard let position = NotesPosition(rawValue: text.lowercased()) else {
-                    throw fail("beamerNotePosition '\(text)' is not one of right, left, top, bottom (or none)")
+                    throw fail("beamerNotePosition '\(Self.oneLine(text))' is not one of right, left, top, bottom (or none)")
                 }
                 file.notesPosition = position
             case "pages":
@@ -201,7 +201,7 @@ struct PdfpcFile: Equatable, Sendable {
         guard let idx else { throw fail("pages[\(n)]: no idx (the page's index)") }
         let index = Self.resolve(idx: idx, label: label, overlay: overlay, labels: labels)
         guard (0..<pageCount).contains(index) else {
-            throw fail("pages[\(n)]: page index \(idx)\(label.isEmpty ? "" : " (label '\(label)')") is not in the document, which has \(pageCount) page\(pageCount == 1 ? "" : "s")")
+            throw fail("pages[\(n)]: page index \(idx)\(label.isEmpty ? "" : " (label '\(Self.oneLine(label))')") is not in the document, which has \(pageCount) page\(pageCount == 1 ? "" : "s")")
         }
         if let note, !note.isEmpty { notes[index] = note }
         if forced, index > 0 { forcedOverlays.insert(index) }
@@ -264,11 +264,16 @@ struct PdfpcFile: Equatable, Sendable {
 
     private static func describe(_ value: Any) -> String {
         switch value {
-        case let text as String: return "the string \"\(text.prefix(40))\""
+        case let text as String: return "the string \"\(oneLine(String(text.prefix(40))))\""
         case _ where isBoolean(value), is NSNull: return kind(value)
         case let number as NSNumber: return "\(number)"
         default: return kind(value)
         }
+    }
+
+    /// Text from the file as one line of an error message.
+    private static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
     }
 
     /// " at line L, column C" from Foundation's "around character N", when it says.
