@@ -302,11 +302,9 @@ final class Presenter {
     func wantThumbnails(size: PixelSize) {
         let slides = state.slides
         let selected = state.overviewSelection ?? state.slide
-        var order: [Int] = []
-        for distance in 0..<slides.count {
-            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) && !order.contains(slide) {
-                order.append(slide)
-            }
+        var order = [selected]
+        for distance in 1..<max(1, slides.count) {
+            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) { order.append(slide) }
         }
         thumbnails.want(pages: order.map { slides.lastPage(ofSlide: $0) }, size: size, region: slideRegion) { [weak self] picture in
             self?.app?.releaseResources(of: picture)
