@@ -64,6 +64,12 @@ public struct PresentCommand: CLICommand {
     public var reconnect = false
     /// `--duration`, in minutes.
     public var durationMinutes: Double?
+    /// `--end-time HH:MM`: count down to this time of day instead of a duration.
+    public var endTime: ClockTime?
+    /// `--last-minutes N`: minutes left when the countdown turns amber (5 unless set here or in the .pdfpc file).
+    public var lastMinutes: Double?
+    /// `--notes-position`: each page is a beamer slide with its notes on this side.
+    public var notesPosition: NotesPosition?
     /// `--notes`
     public var notesPath: String?
     /// `--password`
@@ -86,7 +92,7 @@ public struct PresentCommand: CLICommand {
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
-        .flag("no-loop"),
+        .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
     ]
     /// Supported content, for help and error messages.
     static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
@@ -137,8 +143,17 @@ public struct PresentCommand: CLICommand {
         SLIDES:
           --duration MIN          Length of the talk in minutes: a countdown that
                                   turns amber 5 minutes before the end, red after.
+          --end-time HH:MM        Count down to this time of day instead.
+          --last-minutes N        Turn the countdown amber N minutes before the
+                                  end (default 5).
           --notes FILE            Speaker notes (default: talk.notes.md next to
                                   talk.pdf; a section per page starts '## N').
+                                  pdfpc's talk.pdfpc next to talk.pdf is read
+                                  too (notes, duration, end time, last minutes,
+                                  notes position); talk.notes.md wins per page.
+          --notes-position SIDE   Pages are LaTeX beamer slides with notes on
+                                  the right, left, top or bottom half: the
+                                  audience sees the slide, the console the notes.
           --password PW           Password of an encrypted PDF.
           --rehearse              Show the audience view in a window instead.
 
@@ -186,6 +201,24 @@ public struct PresentCommand: CLICommand {
             }
             durationMinutes = minutes
         }
+        if let value = arguments.last("end-time") {
+            guard let time = ClockTime(parsing: value) else {
+                throw Self.usageError("invalid value '\(value)' for '--end-time': expected a time of day HH:MM (24-hour clock)")
+            }
+            endTime = time
+        }
+        if let value = arguments.last("last-minutes") {
+            guard let minutes = Double(value), minutes.isFinite, minutes >= 0 else {
+                throw Self.usageError("invalid value '\(value)' for '--last-minutes': expected minutes, 0 or more")
+            }
+            lastMinutes = minutes
+        }
+        if let value = arguments.last("notes-position") {
+            guard let position = NotesPosition(rawValue: value.lowercased()) else {
+                throw Self.usageError("invalid value '\(value)' for '--notes-position': expected right, left, top or bottom")
+            }
+            notesPosition = position
+        }
         notesPath = arguments.last("notes")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
@@ -225,8 +258,16 @@ public struct PresentCommand: CLICommand {
         if allOutputs, let pattern = outputPatterns.first {
             throw Self.usageError("'--all' cannot be combined with '--output \(pattern)'")
         }
-        if password != nil {
-            guard case .pdf = content else { throw Self.usageError("'--password' only applies to PDF content") }
+        let isPDF: Bool
+        if case .pdf = content { isPDF = true } else { isPDF = false }
+        for (option, given) in [
+            ("password", password != nil), ("end-time", endTime != nil), ("last-minutes", lastMinutes != nil),
+            ("notes-position", notesPosition != nil),
+        ] where given && !isPDF {
+            throw Self.usageError("'--\(option)' only applies to PDF content")
+        }
+        if let endTime, durationMinutes != nil {
+            throw Self.usageError("'--duration' and '--end-time \(endTime)' both set the countdown: give one")
         }
         if audio || !loops, !content.isVideo {
             throw Self.usageError("'\(audio ? "--audio" : "--no-loop")' only applies to video content")

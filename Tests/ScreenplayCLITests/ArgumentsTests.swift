@@ -62,6 +62,11 @@ final class ArgumentsTests: XCTestCase {
             ("present a/b.WebM", present(content: .video(path: "a/b.WebM"))),
             ("present --audio clip.mkv", present({ $0.audio = true }, content: .video(path: "clip.mkv"))),
             ("present --no-loop clip.mov", present({ $0.loops = false }, content: .video(path: "clip.mov"))),
+            ("present --end-time 14:30 talk.pdf", present({ $0.endTime = ClockTime(parsing: "14:30") }, content: .pdf(path: "talk.pdf"))),
+            ("present --end-time=9:05 talk.pdf", present({ $0.endTime = ClockTime(parsing: "09:05") }, content: .pdf(path: "talk.pdf"))),
+            ("present --last-minutes 3 talk.pdf", present({ $0.lastMinutes = 3 }, content: .pdf(path: "talk.pdf"))),
+            ("present --notes-position Right talk.pdf", present({ $0.notesPosition = .right }, content: .pdf(path: "talk.pdf"))),
+            ("present --notes-position bottom talk.pdf", present({ $0.notesPosition = .bottom }, content: .pdf(path: "talk.pdf"))),
             ("present test-card --fps 30", present { $0.framesPerSecond = 30 }),
             ("present color --preview 00ff00", present({ $0.preview = true }, content: .color(RGBColor(hex: 0x00FF00)))),
             ("present -- --weird.png", present(content: .image(path: "--weird.png"))),
@@ -207,6 +212,13 @@ final class ArgumentsTests: XCTestCase {
             ("present --all --output DP-1 test-card", "'--all' cannot be combined with '--output DP-1'", PresentCommand.usage),
             ("present --password pw test-card", "'--password' only applies to PDF content", PresentCommand.usage),
             ("present --password pw slides.png", "'--password' only applies to PDF content", PresentCommand.usage),
+            ("present --end-time 25:00 talk.pdf", "invalid value '25:00' for '--end-time': expected a time of day HH:MM (24-hour clock)", PresentCommand.usage),
+            ("present --end-time 1430 talk.pdf", "invalid value '1430' for '--end-time': expected a time of day HH:MM (24-hour clock)", PresentCommand.usage),
+            ("present --last-minutes=-1 talk.pdf", "invalid value '-1' for '--last-minutes': expected minutes, 0 or more", PresentCommand.usage),
+            ("present --notes-position middle talk.pdf", "invalid value 'middle' for '--notes-position': expected right, left, top or bottom", PresentCommand.usage),
+            ("present --end-time 14:30 test-card", "'--end-time' only applies to PDF content", PresentCommand.usage),
+            ("present --notes-position right slides.png", "'--notes-position' only applies to PDF content", PresentCommand.usage),
+            ("present --duration 20 --end-time 14:30 talk.pdf", "'--duration' and '--end-time 14:30' both set the countdown: give one", PresentCommand.usage),
         ]
         for (line, message, usage) in cases {
             XCTAssertThrowsError(try parse(line), line) { error in
