@@ -292,8 +292,6 @@ enum SignageConfigLoader {
                 case .image, .unknown: sources = [.image(path: path)]
                 }
             }
-        default:
-            throw fail(at, "unreachable")
         }
         return sources.map { PlayItem(source: $0, duration: duration, transition: fade) }
     }
