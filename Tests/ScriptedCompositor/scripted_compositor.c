@@ -1335,6 +1335,17 @@ bool scripted_remove_output_then_enter(scripted_compositor *c, int output, int l
     return sent;
 }
 
+uint32_t scripted_remove_output_then_configure(
+    scripted_compositor *c, int output, int layer_surface, uint32_t width, uint32_t height) {
+    uint32_t serial = 0;
+    LOCKED(c) {
+        if (!valid_output(c, output) || !valid_layer(c, layer_surface)) continue;
+        remove_output_locked(c, output);
+        serial = send_configure(c, &c->layers[layer_surface], width, height);
+    }
+    return serial;
+}
+
 void scripted_remove_layer_shell(scripted_compositor *c) {
     LOCKED(c) {
         if (c->layer_shell) wl_global_remove(c->layer_shell);
