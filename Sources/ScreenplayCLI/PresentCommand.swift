@@ -269,8 +269,12 @@ public struct PresentCommand: CLICommand {
         if let endTime, durationMinutes != nil {
             throw Self.usageError("'--duration' and '--end-time \(endTime)' both set the countdown: give one")
         }
-        if audio || !loops, !content.isVideo {
-            throw Self.usageError("'\(audio ? "--audio" : "--no-loop")' only applies to video content")
+        // --audio also gives sound to videos placed on slides.
+        if audio, !content.isVideo, !isPDF {
+            throw Self.usageError("'--audio' only applies to video content and to videos on PDF slides")
+        }
+        if !loops, !content.isVideo {
+            throw Self.usageError("'--no-loop' only applies to video content")
         }
     }
 }
