@@ -158,8 +158,9 @@ public struct PresentCommand: CLICommand {
           --rehearse              Show the audience view in a window instead.
 
         VIDEO:
-          --audio                 Play the video's sound (default: silent, no
-                                  audio output is opened).
+          --audio                 Play the video's sound, also of videos on PDF
+                                  slides (default: silent, no audio output
+                                  is opened).
           --no-loop               Play once, then exit (default: loop).
 
           -h, --help              Show this help.
