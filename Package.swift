@@ -117,8 +117,9 @@ let package = Package(
         .testTarget(
             name: "ScreenplayIntegrationTests", dependencies: ["Screenplay", "TestSupport"],
             swiftSettings: strict),
+        // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(
-            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport", "VirtualPointer"],
+            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
             swiftSettings: strict),
         // The rig's own tests: the compositors start, hot-plug and capture as promised.
         .testTarget(name: "RigTests", dependencies: ["TestSupport"], swiftSettings: strict),

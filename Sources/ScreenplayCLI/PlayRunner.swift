@@ -41,7 +41,7 @@ final class PlayRunner {
         } catch {
             throw CommandFailure(error.code, error.description)
         }
-        keepLargeBuffersOutOfTheHeap()
+        MallocTuning.forLongRuns()
         stats = try openStats()
         if let path = command.proofPath {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -268,20 +268,6 @@ final class PlayRunner {
     }
 
     // MARK: plumbing
-
-    /// Decoded images and rendered pages are megabytes each, made and freed
-    /// at every switch. glibc serves such blocks with mmap until the first
-    /// is freed, then raises its threshold and serves them from the heap,
-    /// where freed ones fragment it: a 0.15 s playlist grew from 0.6 to
-    /// 1.6 GB in two minutes (PlaySoakTests). A fixed 128 KiB threshold
-    /// keeps them in mmap, returned to the system when freed. mallopt is
-    /// looked up at run time: Swift's Glibc module does not export malloc.h.
-    private func keepLargeBuffersOutOfTheHeap() {
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
-        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 128 * 1024)
-    }
 
     private func openStats() throws -> StatsWriter? {
         switch command.stats {
