@@ -1,4 +1,3 @@
-public import WaylandClient
 
 /// What a scene is for, as `UISceneSession.Role`.
 public enum SceneRole: String, Sendable {
@@ -15,12 +14,12 @@ public struct SceneConfiguration: Sendable {
     /// Makes the delegate that draws the scene; called once per scene.
     public var delegateFactory: @MainActor @Sendable () -> any SceneDelegate
     /// Layer for external scenes (overlay by default: above panels and windows).
-    public var layer: Layer
+    public var layer: SceneLayer
     /// Preferred frames per second for the scene's display link (0 = every refresh).
     public var preferredFramesPerSecond: Int
 
     public init(
-        name: String? = nil, layer: Layer = .overlay, preferredFramesPerSecond: Int = 0,
+        name: String? = nil, layer: SceneLayer = .overlay, preferredFramesPerSecond: Int = 0,
         delegateFactory: @escaping @MainActor @Sendable () -> any SceneDelegate
     ) {
         self.name = name
@@ -74,22 +73,22 @@ public final class SceneAccessoryRegistration {
 /// unregistered, the one before takes over. A disabled registration keeps
 /// its place and shows nothing (disabling means "stop showing my content",
 /// not "show older content instead"). Pure, for unit tests.
-public struct RegistrationStack: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public var id: Int
-        public var isEnabled: Bool
+package struct RegistrationStack: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
+        package var id: Int
+        package var isEnabled: Bool
     }
-    public private(set) var entries: [Entry] = []
-    public init() {}
+    package private(set) var entries: [Entry] = []
+    package init() {}
 
-    public mutating func register(_ id: Int) { entries.append(Entry(id: id, isEnabled: true)) }
-    public mutating func unregister(_ id: Int) { entries.removeAll { $0.id == id } }
-    public mutating func setEnabled(_ id: Int, _ enabled: Bool) {
+    package mutating func register(_ id: Int) { entries.append(Entry(id: id, isEnabled: true)) }
+    package mutating func unregister(_ id: Int) { entries.removeAll { $0.id == id } }
+    package mutating func setEnabled(_ id: Int, _ enabled: Bool) {
         if let i = entries.firstIndex(where: { $0.id == id }) { entries[i].isEnabled = enabled }
     }
 
     /// The registration whose scenes should be connected, if any.
-    public var presented: Int? {
+    package var presented: Int? {
         guard let top = entries.last, top.isEnabled else { return nil }
         return top.id
     }

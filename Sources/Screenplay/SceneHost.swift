@@ -27,5 +27,5 @@ protocol SceneHost: AnyObject {
     func flush()
     /// Panel power, where the compositor offers it.
     var canControlPower: Bool { get }
-    func powerState(of screen: Screen) -> PowerState?
+    func powerState(of screen: Screen) -> ScreenPowerState?
 }

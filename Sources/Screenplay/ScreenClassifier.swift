@@ -1,5 +1,5 @@
 import Foundation
-public import WaylandClient
+package import WaylandClient
 
 /// Decides which screens are built-in. Pure, so it is unit tested alone.
 public struct ScreenClassifier: Sendable {
@@ -18,7 +18,7 @@ public struct ScreenClassifier: Sendable {
 
     /// Classifies every screen together: when none is built-in, the one at
     /// (0,0), else the first announced, is the main screen.
-    public func classify(_ outputs: [OutputInfo]) -> [ScreenClassification] {
+    package func classify(_ outputs: [OutputInfo]) -> [ScreenClassification] {
         var result = outputs.map { builtInReason(for: $0).map { ScreenClassification(kind: .builtIn, reason: $0) } }
         if result.allSatisfy({ $0 == nil }), !outputs.isEmpty {
             let mainIndex = outputs.firstIndex { $0.logicalX == 0 && $0.logicalY == 0 }

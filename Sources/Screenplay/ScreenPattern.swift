@@ -1,4 +1,4 @@
-public import WaylandClient
+package import WaylandClient
 
 /// A pattern naming screens, as `--output`, `--builtin` and
 /// `SCREENPLAY_BUILTIN` take it: the screen's name (`HDMI-A-1`), description
@@ -34,7 +34,7 @@ public struct ScreenPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the pattern names the output `info` describes.
-    public func matches(_ info: OutputInfo) -> Bool {
+    package func matches(_ info: OutputInfo) -> Bool {
         matches(name: info.name, description: info.description, make: info.make, model: info.model, serial: info.serial)
     }
 
