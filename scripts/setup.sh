@@ -12,7 +12,7 @@ packages=(
   libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader librsvg2-dev libxkbcommon-dev libpoppler-glib-dev
   sway swaybg weston cage xwayland grim wtype ffmpeg
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
-  fonts-dejavu-core
+  fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg
 )
 missing=()

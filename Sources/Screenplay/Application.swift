@@ -9,6 +9,7 @@ package import WaylandClient
 /// external screen while an accessory registration is presented.
 @MainActor
 public final class Application {
+    /// The options the application was made with.
     public let options: ApplicationOptions
     let connection: Connection
     let compositor: Compositor

@@ -1,5 +1,6 @@
 /// Describes the scene to create, as `UISceneConfiguration`.
 public struct SceneConfiguration: Sendable {
+    /// A name for the scene, in logs and `SceneSession.persistentIdentifier`.
     public var name: String?
     /// Makes the delegate that draws the scene; called once per scene.
     public var delegateFactory: @MainActor @Sendable () -> any SceneDelegate
@@ -8,6 +9,7 @@ public struct SceneConfiguration: Sendable {
     /// Preferred frames per second for the scene's display link (0 = every refresh).
     public var preferredFramesPerSecond: Int
 
+    /// A configuration whose scenes `delegateFactory` draws.
     public init(
         name: String? = nil, layer: SceneLayer = .overlay, preferredFramesPerSecond: Int = 0,
         delegateFactory: @escaping @MainActor @Sendable () -> any SceneDelegate

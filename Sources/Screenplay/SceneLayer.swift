@@ -4,7 +4,14 @@ import WaylandClient
 /// bottom-most first: `overlay` is above panels and fullscreen windows,
 /// `background` is a wallpaper's place.
 public enum SceneLayer: Sendable, CaseIterable {
-    case background, bottom, top, overlay
+    /// Below everything: where a wallpaper goes.
+    case background
+    /// Above the wallpaper, below windows.
+    case bottom
+    /// Above windows, below fullscreen windows and overlays.
+    case top
+    /// Above everything, fullscreen windows and panels included (the default).
+    case overlay
 
     var layer: Layer {
         switch self {

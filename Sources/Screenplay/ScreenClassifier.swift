@@ -8,6 +8,7 @@ public struct ScreenClassifier: Sendable {
     /// Patterns (see `ScreenPattern`) the app (or `SCREENPLAY_BUILTIN`) marks built-in.
     public var builtInPatterns: [String]
 
+    /// A classifier that also counts screens matching `builtInPatterns` as built-in.
     public init(builtInPatterns: [String] = []) { self.builtInPatterns = builtInPatterns }
 
     /// Reads `SCREENPLAY_BUILTIN` (comma-separated names or globs).

@@ -5,11 +5,14 @@ import WaylandClient
 /// `1280x720@30`, `1920x1080@59.94Hz` (as `present --mode` and signage
 /// panel entries spell it).
 public struct ScreenModeRequest: Hashable, Sendable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
     /// Refresh in hertz; nil takes the preferred (else the fastest) mode of that size.
     public var refreshHz: Double?
 
+    /// A request for this size and, optionally, refresh.
     public init(width: Int, height: Int, refreshHz: Double? = nil) {
         self.width = width
         self.height = height
@@ -33,6 +36,7 @@ public struct ScreenModeRequest: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `WxH` or `WxH@HZ`, as it parses.
     public var description: String {
         guard let refreshHz else { return "\(width)x\(height)" }
         return "\(width)x\(height)@\(String(format: "%g", refreshHz))Hz"
@@ -58,6 +62,7 @@ public struct ScreenModeRequest: Hashable, Sendable, CustomStringConvertible {
 /// Why a screen's mode or power could not be changed: the screen, what was
 /// asked, and the compositor's answer or what is missing.
 public struct ScreenConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure, for code that reacts differently to each.
     public enum Kind: Sendable, Equatable {
         /// The compositor offers no protocol for it: only its own settings can.
         case unsupported
@@ -70,7 +75,9 @@ public struct ScreenConfigurationError: Error, CustomStringConvertible, Sendable
         /// The screen is gone or has no output-management head.
         case unknownScreen
     }
+    /// What kind of failure.
     public let kind: Kind
+    /// One line: the screen, what was asked and why it failed.
     public let description: String
 }
 

@@ -14,6 +14,7 @@ public struct ScreenPattern: Hashable, Sendable, CustomStringConvertible {
     public let description: String
     private let folded: [Character]
 
+    /// A pattern from its text: a name, description, make, model or serial, or a glob of one.
     public init(_ pattern: String) {
         description = pattern
         folded = Array(pattern.lowercased())

@@ -3,8 +3,22 @@ import WaylandClient
 /// How a screen's content is turned and mirrored (a portrait panel is
 /// `rotated90` or `rotated270`), as the compositor applies it.
 public enum ScreenTransform: Sendable, CaseIterable, CustomStringConvertible {
-    case normal, rotated90, rotated180, rotated270
-    case flipped, flipped90, flipped180, flipped270
+    /// Upright.
+    case normal
+    /// Turned 90 degrees counter-clockwise.
+    case rotated90
+    /// Upside down.
+    case rotated180
+    /// Turned 270 degrees counter-clockwise.
+    case rotated270
+    /// Mirrored left to right.
+    case flipped
+    /// Mirrored, then turned 90 degrees counter-clockwise.
+    case flipped90
+    /// Mirrored, then upside down.
+    case flipped180
+    /// Mirrored, then turned 270 degrees counter-clockwise.
+    case flipped270
 
     /// The spelling of wlr-randr, sway and `screenplay outputs --json`:
     /// `normal`, `90`, `flipped-90`...
