@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Screenplay", targets: ["Screenplay"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
+        .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
     ],
     targets: [
         // System libraries. pkg-config only where the .pc file chain is clean:
@@ -82,6 +83,10 @@ let package = Package(
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders"], swiftSettings: strict),
         .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
+        // The example app the README walks through: a keypad window, a scoreboard on the TV.
+        .executableTarget(
+            name: "screenplay-scoreboard", dependencies: ["Screenplay"], path: "Examples/Scoreboard",
+            swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
@@ -97,6 +102,9 @@ let package = Package(
         .target(
             name: "ScriptedCompositor", dependencies: ["CWaylandServer"], path: "Tests/ScriptedCompositor",
             exclude: ["protocols"]),
+        // A client that moves and clicks through zwlr_virtual_pointer_v1 (no tool in
+        // Debian 12 drives it); client code from scripts/generate-test-protocols.sh. Tests only.
+        .target(name: "VirtualPointer", dependencies: ["CWayland"], path: "Tests/VirtualPointer"),
 
         // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
         // The scripted compositor counts: it runs in-process on libwayland-server.
@@ -118,8 +126,9 @@ let package = Package(
         .testTarget(
             name: "ScreenplayIntegrationTests", dependencies: ["Screenplay", "TestSupport"],
             swiftSettings: strict),
+        // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(
-            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport"],
+            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
             swiftSettings: strict),
         // The package as users meet it: a dependent package builds the README's example
         // without warnings, the public interface shows no WaylandClient or C type, the

@@ -23,14 +23,15 @@ struct SoakTrend: Codable, Sendable {
 }
 
 extension BenchRunner {
-    /// Shader, static picture and presenter on one sway; shader and static
+    /// Shader, static picture, presenter, a playlist (image, colour and a
+    /// video, crossfading) and a looping video on one sway; shader and static
     /// picture each on its own weston (one output each, the fullscreen
     /// fallback); all at once for `minutes`, sampled every 10 s.
     func memorySoak(minutes: Double) throws {
         let seconds = minutes * 60
         let warmup = min(120, seconds / 4)
-        say("memory soak: shader, static and presenter on sway, shader and static on weston, \(Int(seconds)) s")
-        let sway = try SwayRig.start(outputs: Array(repeating: benchMode, count: 4), timeout: 20)
+        say("memory soak: shader, static, presenter, playlist and video on sway, shader and static on weston, \(Int(seconds)) s")
+        let sway = try SwayRig.start(outputs: Array(repeating: benchMode, count: 6), timeout: 20)
         defer { sway.stop() }
         let westonShader = try WestonRig.start(width: benchMode.width, height: benchMode.height, timeout: 20)
         defer { westonShader.stop() }
@@ -42,8 +43,8 @@ extension BenchRunner {
         swayEnv["SCREENPLAY_BUILTIN"] = "HEADLESS-1"
         var clients: [(label: String, compositor: String, process: RunningProcess)] = []
         defer { for c in clients { c.process.kill() } }
-        func start(_ label: String, _ compositor: String, _ args: [String], _ env: [String: String]) throws {
-            let p = try RunningProcess(screenplay, ["present"] + args + ["--stats", "-"], environment: env)
+        func start(_ label: String, _ compositor: String, _ args: [String], _ env: [String: String], command: String = "present") throws {
+            let p = try RunningProcess(screenplay, [command] + args + ["--stats", "-"], environment: env)
             clients.append((label, compositor, p))
             guard p.waitForLine(containing: "\"connect\"", timeout: 30) != nil else {
                 throw RigError("\(label) did not connect: \(p.stderr.suffix(1500))")
@@ -52,12 +53,22 @@ extension BenchRunner {
         try start("screenplay shader", swayName, [shaderPath, "--output", "HEADLESS-2"], swayEnv)
         try start("screenplay static", swayName, ["test-card", "--output", "HEADLESS-3"], swayEnv)
         try start("screenplay presenter", swayName, [deck.pdf, "--output", "HEADLESS-4"], swayEnv)
+        // The playlist makes and frees a decoder every pass (about 4 s).
+        let clip = try TestMedia.colourSequence(in: workDirectory, name: "soak-clip", width: 640, height: 360)
+        try RigImage(width: 64, height: 36, pixels: [UInt8](repeating: 0xc0, count: 64 * 36 * 3)).writePNG(to: workDirectory + "/soak-poster.png")
+        let playlist = workDirectory + "/soak-signage.json"
+        try """
+            {"playlists": {"loop": [{"file": "soak-poster.png", "duration": 0.5}, {"color": "204080", "duration": 0.5}, {"file": "soak-clip.mp4"}]},
+             "default": "loop", "transition": {"seconds": 0.2}}
+            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        try start("screenplay play", swayName, [playlist, "--output", "HEADLESS-5"], swayEnv, command: "play")
+        try start("screenplay video", swayName, [clip, "--output", "HEADLESS-6"], swayEnv)
         // weston has one output, which counts as the main screen: --all.
         try start("screenplay shader", westonName, [shaderPath, "--all"], westonShader.clientEnvironment)
         try start("screenplay static", westonName, ["test-card", "--all"], westonStatic.clientEnvironment)
 
         var watched = clients.map { (label: $0.label, compositor: $0.compositor, pid: $0.process.pid) }
-        if let pid = sway.compositorPID { watched.append(("sway (under the three above)", swayName, pid)) }
+        if let pid = sway.compositorPID { watched.append(("sway (under the five above)", swayName, pid)) }
         if let pid = westonShader.compositorPID(named: "weston") { watched.append(("weston (under the shader)", westonName, pid)) }
         if let pid = westonStatic.compositorPID(named: "weston") { watched.append(("weston (under the static picture)", westonName, pid)) }
 

@@ -41,7 +41,7 @@ final class PlayRunner {
         } catch {
             throw CommandFailure(error.code, error.description)
         }
-        keepLargeBuffersOutOfTheHeap()
+        MallocTuning.forLongRuns()
         stats = try openStats()
         if let path = command.proofPath {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -52,6 +52,7 @@ final class PlayRunner {
         options.builtInPatterns = command.builtinPatterns
         options.presentOnAllScreens = command.allOutputs
         if command.fullscreenWindow { options.maxLayerShellVersion = 0 }
+        if command.reconnect { options.whenCompositorGoes = .reconnect() }
         let patterns = command.outputPatterns
         options.screenFilter = { [weak self] screen in
             guard let self else { return false }
@@ -76,12 +77,11 @@ final class PlayRunner {
                 printError("\(error.description); exiting (use --reconnect to wait for the compositor to come back)")
                 exit(ExitCode.unavailable.rawValue)
             }
+            // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
+            // and connects the registration's scenes on the new screens.
             printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
-            self.registration = nil
-            self.app = nil
-            app.shutdown()
-            self.reconnect(attempt: 0)
         }
+        app.onReconnect = { [weak app] in log("reconnected to \(app?.socketDescription ?? "the compositor")") }
         app.onScreenConnect = { [weak self] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
             self?.explainUnmatched(screen)
@@ -100,20 +100,6 @@ final class PlayRunner {
         registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
         for screen in app.screens { explainUnmatched(screen) }
         if app.externalScreens.isEmpty { log("no screen to play on yet; waiting for one to connect") }
-    }
-
-    private func reconnect(attempt: Int) {
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                guard let app = try? Application(options: self.options) else {
-                    if attempt % 50 == 49 { log("still waiting for the compositor") }
-                    return self.reconnect(attempt: attempt + 1)
-                }
-                log("reconnected to \(app.socketDescription)")
-                self.attach(app)
-            }
-        }
     }
 
     // MARK: panels
@@ -282,20 +268,6 @@ final class PlayRunner {
     }
 
     // MARK: plumbing
-
-    /// Decoded images and rendered pages are megabytes each, made and freed
-    /// at every switch. glibc serves such blocks with mmap until the first
-    /// is freed, then raises its threshold and serves them from the heap,
-    /// where freed ones fragment it: a 0.15 s playlist grew from 0.6 to
-    /// 1.6 GB in two minutes (PlaySoakTests). A fixed 128 KiB threshold
-    /// keeps them in mmap, returned to the system when freed. mallopt is
-    /// looked up at run time: Swift's Glibc module does not export malloc.h.
-    private func keepLargeBuffersOutOfTheHeap() {
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
-        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 128 * 1024)
-    }
 
     private func openStats() throws -> StatsWriter? {
         switch command.stats {
