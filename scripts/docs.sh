@@ -33,12 +33,18 @@ docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
 # invalidate the everyday .build; every Swift module of the closure writes a
 # graph, and DocC gets only Screenplay's (Screenplay.symbols.json and
 # Screenplay@Other.symbols.json for extensions of other modules' types).
+# The compiler writes the graphs only when it compiles a module, so "all" is
+# kept between runs (an up-to-date build writes nothing).
 all="$graphs/all"
-rm -rf "$all" "$graphs/Screenplay"
+rm -rf "$graphs/Screenplay"
 mkdir -p "$all" "$graphs/Screenplay"
 swift build --scratch-path "$scratch" --target Screenplay \
   -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(readlink -f "$all")" \
   -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+[ -f "$all"/Screenplay.symbols.json ] || {
+  echo "docs.sh: the build wrote no $all/Screenplay.symbols.json; remove $scratch and run again" >&2
+  exit 70
+}
 cp "$all"/Screenplay.symbols.json "$graphs/Screenplay/"
 cp "$all"/Screenplay@*.symbols.json "$graphs/Screenplay/" 2>/dev/null || true
 
