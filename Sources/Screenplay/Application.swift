@@ -422,4 +422,6 @@ extension Application: SceneHost {
     }
 
     func flush() { connection.flush() }
+
+    var drawWatch: DrawWatch? { options.drawWatch }
 }

@@ -17,6 +17,9 @@ public struct ApplicationOptions: Sendable {
     /// window capture tools can record them and window rules apply, but
     /// they may take focus.
     public var maxLayerShellVersion: UInt32 = 4
+    /// Told which scene draws and since when, for a thread that watches for
+    /// a renderer stuck in a draw (see `DrawWatch`); nil watches nothing.
+    public var drawWatch: DrawWatch?
 
     public init() {}
 }

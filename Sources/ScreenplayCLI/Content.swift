@@ -8,6 +8,15 @@ enum ContentKind {
     case shader(path: String, source: String)
     case image(path: String)
     case video(path: String, loops: Bool, audio: Bool)
+
+    /// For messages: the file, or what is drawn.
+    var description: String {
+        switch self {
+        case .testCard: "the test card"
+        case let .color(color): "colour \(color)"
+        case let .shader(path, _), let .image(path), let .video(path, _, _): path
+        }
+    }
 }
 
 /// Writes `--stats` JSON Lines.
@@ -61,6 +70,7 @@ final class ContentDelegate: SceneDelegate {
     }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        scene.contentDescription = kind.description
         start = monotonicNanoseconds()
         lastTick = start
         stats?.write([

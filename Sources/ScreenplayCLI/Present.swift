@@ -31,9 +31,9 @@ final class PresentRunner {
             return
         }
         kind = try loadContent()
-        let session = try PresentSession(stats: command.stats)
+        let session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         self.session = session
-        let options = command.applicationOptions(includingBuiltIn: command.allOutputs)
+        let options = session.watched(command.applicationOptions(includingBuiltIn: command.allOutputs))
         self.options = options
         let app = try ScreenplayTool.connect(options)
         let patterns = command.outputPatterns
