@@ -24,7 +24,7 @@ final class PlayRunner {
     /// only once the file changes, and reported once.
     private var failures: [String: (stamp: String, reason: String)] = [:]
     /// Signals and stuck draws, off the main thread (`--stall-grace`).
-    private let hangGuard: HangGuard
+    let hangGuard: HangGuard
     /// Where items that hung the renderer are remembered; nil without HOME.
     private let hungItems = HungItems()
     /// Those items, read at start and at each reload.
