@@ -261,9 +261,7 @@ enum SignageConfigLoader {
                 throw fail("\(at).color", "expected RRGGBB, got \(describe(value))")
             }
             if entry["pages"] != nil { throw fail("\(at).pages", "\"pages\" applies to PDF files only") }
-            // Components are 0...1: back to bytes (UInt32(1.0) would make ff0000 0x010000).
-            let byte = { (component: Double) in UInt32((component * 255).rounded()) }
-            sources = [.color(byte(color.red) << 16 | byte(color.green) << 8 | byte(color.blue))]
+            sources = [.color(color.hex)]
         case let (.some(value), nil):
             guard let relative = value as? String, !relative.isEmpty else {
                 throw fail("\(at).file", "expected a file path, got \(describe(value))")
