@@ -64,6 +64,7 @@ echo "deb-install-check: apt-get took $(($(date +%s) - started)) s" >&2
 
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bash -euo pipefail -c '
   fail() { echo "deb-install-check: FAILED: $*" >&2; exit 1; }
+  trap '"'"'echo "deb-install-check: FAILED: status $? at line $LINENO of the chroot script" >&2'"'"' ERR
   if command -v swift >/dev/null || ls /usr/lib/swift /opt/swift >/dev/null 2>&1; then fail "a Swift toolchain is present"; fi
   if ldd /usr/bin/screenplay | grep -E "not found|libswift|libFoundation"; then fail "libraries missing or Swift runtime linked dynamically"; fi
   echo "--- screenplay --version"
@@ -98,13 +99,16 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bas
   [ "$status" -eq 0 ] || fail "play exited $status on SIGTERM"
   for source in "#FF0000" /tmp/media/green.png /tmp/media/wave.frag; do
     # JSONSerialization writes / as \/.
-    sed "s#\\\\/#/#g" /tmp/stats.jsonl | grep "\"event\":\"item\"" | grep "\"output\":\"HEADLESS-2\"" | grep -qF "\"source\":\"$source\"" ||
+    sed "s#\\\\/#/#g" /tmp/stats.jsonl >/tmp/stats.txt
+    grep "\"event\":\"item\"" /tmp/stats.txt | grep "\"output\":\"HEADLESS-2\"" | grep -F "\"source\":\"$source\"" >/dev/null ||
       { cat /tmp/stats.jsonl; fail "no proof-of-play line for $source on HEADLESS-2"; }
   done
   # The middle pixel of the capture (PPM: three header lines, then RGB bytes)
   # is one of the three items, never black or the grey of nothing ready.
-  header=$(head -c 20 /tmp/shot.ppm | head -n 3 | wc -c)
-  pixel=$(tail -c +$((header + (240 * 640 + 320) * 3 + 1)) /tmp/shot.ppm | head -c 3 | od -An -tu1 | tr -s " " | sed "s/^ //")
+  # (No pipe that closes early here: under pipefail a writer killed by SIGPIPE would end the script.)
+  header=$(head -n 3 /tmp/shot.ppm | wc -c)
+  pixel=$(od -An -tu1 -j $((header + (240 * 640 + 320) * 3)) -N 3 /tmp/shot.ppm)
+  pixel=$(echo $pixel)
   echo "middle pixel of HEADLESS-2: $pixel"
   set -- $pixel
   { [ "$1" -gt 200 ] && [ "$2" -lt 40 ] && [ "$3" -lt 40 ]; } || { [ "$2" -gt 150 ] && [ "$1" -lt 40 ]; } || [ "$3" -gt 200 ] ||
