@@ -535,4 +535,6 @@ extension Application: SceneHost {
     }
 
     func flush() { connection.flush() }
+
+    var drawWatch: DrawWatch? { options.drawWatch }
 }

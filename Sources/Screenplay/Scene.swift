@@ -96,6 +96,15 @@ public final class Scene {
     }
     /// True from `scene(_:willConnectTo:)` until the scene is torn down.
     public private(set) var isConnected = false
+    /// What the scene shows, in words (a file name, an item): messages
+    /// about it name this, such as the one for a draw that never returns
+    /// (`DrawWatch`). Nil names the scene configuration.
+    public var contentDescription: String? {
+        // Set during a draw (a delegate naming what it is about to draw),
+        // the watched draw takes the new name.
+        didSet { if isDrawing { host.drawWatch?.describe(contentDescription ?? session.configuration.name ?? "scene") } }
+    }
+    private var isDrawing = false
     /// How many frames reached the compositor's presentation feedback.
     public private(set) var presentedFrames = 0
 
@@ -560,6 +569,14 @@ public final class Scene {
                     self?.pendingFeedback.append((event, token))
                 }
             }
+        }
+        if let watch = host.drawWatch {
+            watch.begin(screen: screen?.name ?? "window", content: contentDescription ?? session.configuration.name ?? "scene")
+        }
+        isDrawing = true
+        defer {
+            isDrawing = false
+            host.drawWatch?.end()
         }
         do {
             try window.makeCurrent()

@@ -40,6 +40,7 @@ final class ContentDelegate: SceneDelegate {
     }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        scene.contentDescription = kind.description
         start = monotonicNanoseconds()
         lastTick = start
         stats?.write([

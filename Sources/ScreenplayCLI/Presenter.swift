@@ -61,7 +61,7 @@ final class Presenter {
         cache = SlideCache(document: document)
         slideVideos = SlideVideoFinder.find(in: document, slideRegion: notesPosition?.slideRegion ?? .whole)
         thumbnails = ThumbnailCache(path: path, password: command.password)
-        session = try PresentSession(stats: command.stats)
+        session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         if notesPosition == nil {
             let size = document.pageSize(0)
             if let hint = NotesPosition.hint(pageWidth: size.width, pageHeight: size.height) {
@@ -154,7 +154,7 @@ final class Presenter {
         // Never --all: the audience view must not reach the console's screen.
         // Unlike `present`, an --output that matches nothing yet waits: the
         // projector is often plugged in after the presenter starts.
-        let app = try ScreenplayTool.connect(command.applicationOptions(includingBuiltIn: false))
+        let app = try ScreenplayTool.connect(session.watched(command.applicationOptions(includingBuiltIn: false)))
         session.app = app
         session.onStop = { [weak self] in self?.clock?.cancel() }
         app.onSceneError = { error in printError("\(error)") }
