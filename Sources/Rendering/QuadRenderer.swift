@@ -10,6 +10,8 @@ package final class QuadRenderer {
     package let context: GraphicsContext
     private let textured: ShaderProgram
     private let solid: ShaderProgram
+    /// Writes one opaque colour, unblended: what `clear` draws.
+    private let opaque: ShaderProgram
     private var quad: GLuint = 0
 
     package init(context: GraphicsContext) throws {
@@ -51,6 +53,15 @@ package final class QuadRenderer {
                 void main() { gl_FragColor = vec4(color.rgb * color.a, color.a) * step(0.0, gl_FragCoord.x); }
                 """,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer colour shader")
+        opaque = try ShaderProgram(
+            context: context, vertexSource: vertex,
+            fragmentSource: """
+                #version 100
+                precision mediump float;
+                uniform vec4 color;
+                void main() { gl_FragColor = color; }
+                """,
+            attributeBindings: ["position": 0], sourceName: "QuadRenderer clear shader")
         try context.ensureCurrent()
         let corners: [GLfloat] = [0, 0, 1, 0, 0, 1, 1, 1]
         glGenBuffers(1, &quad)
@@ -61,12 +72,29 @@ package final class QuadRenderer {
     }
 
     /// Fills the whole target with an opaque colour (components 0...1).
+    ///
+    /// Drawn as one unblended quad of a shader that writes the colour, not
+    /// with glClear: Mesa's llvmpipe (22.3) keeps tiles that a frame only
+    /// cleared as "clear" tiles, and on its Wayland path (swrast over
+    /// wl_shm) such a buffer reached weston white or with stale 64-px
+    /// blocks (WestonTests, the presenter console). A shaded opaque quad
+    /// writes every tile and costs what a fragment shader of the same
+    /// colour costs (the shadertoy path draws the same way), and, unlike the
+    /// blended fill, it stays off llvmpipe's linear blend path that scaled
+    /// the red channel in wide BGRX windows (cage).
     package func clear(red: Double, green: Double, blue: Double, on target: any RenderTarget) throws {
         try target.makeCurrent()
+        try opaque.use()
+        glUniform4f(opaque.uniformLocation("color"), GLfloat(red), GLfloat(green), GLfloat(blue), 1)
+        glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
         glDisable(GLenum(GL_SCISSOR_TEST))
+        glDisable(GLenum(GL_BLEND))
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
-        glClearColor(GLfloat(red), GLfloat(green), GLfloat(blue), 1)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        try checkGL("glDrawArrays(clear)")
     }
 
     /// Draws `texture` stretched over `rect` (top-left pixel coordinates of
@@ -112,6 +140,7 @@ package final class QuadRenderer {
     package func destroy() {
         textured.destroy()
         solid.destroy()
+        opaque.destroy()
         guard quad != 0 else { return }
         if (try? context.ensureCurrent()) != nil { glDeleteBuffers(1, &quad) }
         quad = 0

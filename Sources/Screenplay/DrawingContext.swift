@@ -18,15 +18,9 @@ public final class DrawingContext {
 
     /// Fills the whole buffer with `color`.
     public func clear(_ color: RGBColor) throws {
+        // One opaque quad, not glClear: see QuadRenderer.clear for the
+        // llvmpipe tiles this avoids.
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
-        // Mesa's software rasterizer keeps tiles that were only cleared (or
-        // covered by one constant colour) as "clear" tiles, and its Wayland
-        // path can hand the compositor a buffer where they were never
-        // written: white or stale 64-px blocks (weston, the presenter
-        // console). A quad whose colour llvmpipe cannot prove constant (see
-        // QuadRenderer's colour shader) shades every tile for real.
-        try resources.quads().fill(
-            PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), color: color.rendering, on: target)
     }
 
     /// Fills a rectangle with `color`.
