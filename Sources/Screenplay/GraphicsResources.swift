@@ -7,8 +7,35 @@ final class GraphicsResources {
     private var quadRenderer: QuadRenderer?
     private var programs: [ObjectIdentifier: ShadertoyProgram] = [:]
     private var textures: [ObjectIdentifier: Texture] = [:]
+    /// Rendered text blocks, least recently drawn evicted first.
+    private var texts: [TextKey: CachedText] = [:]
+    private var textClock: UInt64 = 0
+    /// Text blocks kept; a console with a clock and a dozen labels fits.
+    let textCapacity = 64
+    /// How many text blocks were laid out and rasterised (cache misses):
+    /// a scene whose text does not change lays it out once.
+    private(set) var textLayouts = 0
 
     init(context: GraphicsContext) { self.context = context }
+
+    /// The texture of a text block: cached by everything that decides its
+    /// pixels, made by `render` (layout, rasterising, upload) only on a miss.
+    func text(_ key: TextKey, render: () throws -> Texture) rethrows -> Texture {
+        textClock &+= 1
+        if var cached = texts[key] {
+            cached.lastUse = textClock
+            texts[key] = cached
+            return cached.texture
+        }
+        textLayouts += 1
+        let texture = try render()
+        if texts.count >= textCapacity, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            oldest.value.texture.destroy()
+            texts[oldest.key] = nil
+        }
+        texts[key] = CachedText(texture: texture, lastUse: textClock)
+        return texture
+    }
 
     func quads() throws -> QuadRenderer {
         if let quadRenderer { return quadRenderer }
@@ -46,9 +73,27 @@ final class GraphicsResources {
     func destroy() {
         for program in programs.values { program.destroy() }
         for texture in textures.values { texture.destroy() }
+        for text in texts.values { text.texture.destroy() }
         programs.removeAll()
         textures.removeAll()
+        texts.removeAll()
         quadRenderer?.destroy()
         quadRenderer = nil
     }
+}
+
+/// Everything that decides a text block's pixels.
+struct TextKey: Hashable {
+    var lines: [String]
+    var pixelHeights: [Int]
+    var font: String
+    var color: RGBColor
+    var maxWidth: Int
+    var maxHeight: Int?
+    var alignment: TextAlign
+}
+
+struct CachedText {
+    var texture: Texture
+    var lastUse: UInt64
 }
