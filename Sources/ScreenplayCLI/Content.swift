@@ -33,6 +33,8 @@ final class ContentDelegate: SceneDelegate {
     private var start: UInt64 = 0
     private var timer: (any DispatchSourceTimer)?
     private var lastPresented = 0
+    /// Scene draws already counted in a frames line.
+    private var reportedDraws = 0
     private var lastTick: UInt64 = 0
     private var fpsText = "measuring…"
     /// Timestamp of the newest frame whose interval a frames line already
@@ -89,7 +91,9 @@ final class ContentDelegate: SceneDelegate {
             "discarded": window.discarded, "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
             "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
             "intervals_us": newIntervalsMicroseconds(scene.displayLink),
+            "draws": scene.drawCount - reportedDraws,
         ])
+        reportedDraws = scene.drawCount
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.
         switch scene.displayLink.checkStall(nowNs: now) {
