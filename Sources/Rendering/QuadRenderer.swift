@@ -9,6 +9,8 @@ import CEGL
 package final class QuadRenderer {
     package let context: GraphicsContext
     private let textured: ShaderProgram
+    /// Copies texels as they are: for textures drawn at their own size.
+    private let blit: ShaderProgram
     private let solid: ShaderProgram
     /// Writes one opaque colour, unblended: what `clear` draws.
     private let opaque: ShaderProgram
@@ -38,6 +40,16 @@ package final class QuadRenderer {
                 void main() { gl_FragColor = texture2D(image, uv) * opacity; }
                 """,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer texture shader")
+        blit = try ShaderProgram(
+            context: context, vertexSource: vertex,
+            fragmentSource: """
+                #version 100
+                precision mediump float;
+                uniform sampler2D image;
+                varying vec2 uv;
+                void main() { gl_FragColor = texture2D(image, uv); }
+                """,
+            attributeBindings: ["position": 0], sourceName: "QuadRenderer blit shader")
         solid = try ShaderProgram(
             context: context, vertexSource: vertex,
             fragmentSource: """
@@ -73,28 +85,45 @@ package final class QuadRenderer {
 
     /// Fills the whole target with an opaque colour (components 0...1).
     ///
-    /// Drawn as one unblended quad of a shader that writes the colour, not
-    /// with glClear: Mesa's llvmpipe (22.3) keeps tiles that a frame only
-    /// cleared as "clear" tiles, and on its Wayland path (swrast over
-    /// wl_shm) such a buffer reached weston white or with stale 64-px
-    /// blocks (WestonTests, the presenter console). A shaded opaque quad
-    /// writes every tile and costs what a fragment shader of the same
-    /// colour costs (the shadertoy path draws the same way), and, unlike the
-    /// blended fill, it stays off llvmpipe's linear blend path that scaled
-    /// the red channel in wide BGRX windows (cage).
+    /// glClear where it works: llvmpipe then writes each tile at memory
+    /// speed. On a window whose config has no alpha channel (XRGB8888, only
+    /// when the driver offers no ARGB config, see GraphicsContext), Mesa
+    /// 22.3's glClear never reached weston, so there the colour is drawn as
+    /// one unblended quad of a shader writing it (what a fragment shader of
+    /// the same colour costs; unlike the blended fill, it stays off
+    /// llvmpipe's linear blend path, which scaled the red channel in wide
+    /// BGRX windows on cage).
     package func clear(red: Double, green: Double, blue: Double, on target: any RenderTarget) throws {
         try target.makeCurrent()
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        guard target is WindowSurface, context.isOpaqueConfig else {
+            glClearColor(GLfloat(red), GLfloat(green), GLfloat(blue), 1)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            return
+        }
         try opaque.use()
         glUniform4f(opaque.uniformLocation("color"), GLfloat(red), GLfloat(green), GLfloat(blue), 1)
         glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
-        glDisable(GLenum(GL_SCISSOR_TEST))
         glDisable(GLenum(GL_BLEND))
-        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
         try checkGL("glDrawArrays(clear)")
+    }
+
+    /// Starts a frame on a window buffer with an alpha channel: alpha 1
+    /// everywhere (a glClear, at memory speed), so content that does not
+    /// cover the buffer, or a plain shader that writes alpha below 1,
+    /// leaves no translucent pixels in a surface declared opaque.
+    package func beginFrame(on target: any RenderTarget) throws {
+        guard target is WindowSurface, !context.isOpaqueConfig else { return }
+        try target.makeCurrent()
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
     }
 
     /// Draws `texture` stretched over `rect` (top-left pixel coordinates of
@@ -103,11 +132,17 @@ package final class QuadRenderer {
         guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
         guard rect.width > 0, rect.height > 0 else { return }
         try target.makeCurrent()
-        try textured.use()
+        // At its own size a texture maps texel to pixel: nearest sampling
+        // and no opacity multiply give the same pixels for a fraction of
+        // llvmpipe's per-pixel work (text, slides at the screen's size).
+        let exact = rect.width == texture.width && rect.height == texture.height && opacity >= 1
+        let program = exact ? blit : textured
+        try program.use()
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
-        glUniform1i(textured.uniformLocation("image"), 0)
-        glUniform1f(textured.uniformLocation("opacity"), GLfloat(opacity))
+        texture.setNearestFiltering(exact)
+        glUniform1i(program.uniformLocation("image"), 0)
+        if !exact { glUniform1f(program.uniformLocation("opacity"), GLfloat(opacity)) }
         try drawQuad(rect, targetHeight: target.pixelHeight)
     }
 
@@ -139,6 +174,7 @@ package final class QuadRenderer {
     /// Frees the GL objects. Idempotent; also run by deinit.
     package func destroy() {
         textured.destroy()
+        blit.destroy()
         solid.destroy()
         opaque.destroy()
         guard quad != 0 else { return }

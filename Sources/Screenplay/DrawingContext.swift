@@ -14,12 +14,14 @@ public final class DrawingContext {
         self.resources = resources
         pixelWidth = target.pixelWidth
         pixelHeight = target.pixelHeight
+        // Alpha 1 across a window buffer before anything is drawn (see
+        // QuadRenderer.beginFrame). A GL failure here fails the frame's
+        // first draw call too, which reports it.
+        try? resources.quads().beginFrame(on: target)
     }
 
     /// Fills the whole buffer with `color`.
     public func clear(_ color: RGBColor) throws {
-        // One opaque quad, not glClear: see QuadRenderer.clear for the
-        // llvmpipe tiles this avoids.
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
     }
 

@@ -158,7 +158,7 @@ final class BenchRunner {
     }
 
     /// Samples /proc and the stats stream over a window of `seconds`.
-    private func measure(
+    func measure(
         _ presenter: Presenter, label: String, compositor: String, scene: String, outputs: Int, seconds: Double
     ) -> PacingRun {
         let firstLine = presenter.lineCount

@@ -87,6 +87,7 @@ enum Report {
             md += "| \(v.metric) | \(points) | \(opt(v.ratio)) | \(v.flat.map { $0 ? "yes" : "no" } ?? "–") |\n"
         }
 
+        md += frameCostMarkdown(r)
         md += soakMarkdown(r.soak)
         md += "\n## Methods and caveats\n\n"
         for key in r.methods.keys.sorted() { md += "- **\(key)**: \(r.methods[key]!)\n" }

@@ -163,6 +163,10 @@ struct BenchResults: Codable, Sendable {
     var scaling: [ScalingVerdict] = []
     /// The memory soak (`--only soak`): RSS slopes over half an hour.
     var soak: [SoakTrend] = []
+    /// Frame cost on one output (`framecost`): runs, perf shares, ratios.
+    var frameCost: [FrameCostRun] = []
+    var perf: [PerfBreakdown] = []
+    var frameCostRatios: [FrameCostRatio] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

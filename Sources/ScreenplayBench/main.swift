@@ -15,7 +15,7 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, soak.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, soak.
                          Default: all but soak, which takes half an hour on its own.
       --soak-minutes N   Length of the memory soak (default 30).
       --readme PATH      README whose bench markers get the headline table after a
@@ -26,7 +26,7 @@ let usage = """
 var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
-var only: Set<String> = ["pacing", "scaling", "hotplug", "idle"]
+var only: Set<String> = ["pacing", "scaling", "hotplug", "idle", "framecost"]
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
 var arguments = CommandLine.arguments.dropFirst()
@@ -112,6 +112,9 @@ if only.contains("hotplug") {
 }
 if only.contains("idle") {
     runner.attempt("idle") { try runner.idle() }
+}
+if only.contains("framecost") {
+    runner.attempt("frame cost") { try runner.frameCost() }
 }
 if only.contains("soak") {
     runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }

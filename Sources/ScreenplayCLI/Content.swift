@@ -45,6 +45,10 @@ final class ContentDelegate: SceneDelegate {
     /// the benchmark's clear-only scene, which isolates the per-frame cost
     /// of the library from the cost of the content. Hidden: not for users.
     private let continuous = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_CONTINUOUS"] == "1"
+    /// `SCREENPLAY_BENCH_TEXT=TEXT` draws TEXT over `present color`, as the
+    /// README's scoreboard does: the benchmark's text scene, compared with
+    /// the same scene without text. Hidden: not for users.
+    private let benchText = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_TEXT"]
 
     init(kind: ContentKind, picture: Picture?, shader: FragmentShader?, stats: StatsWriter?, statsLabel: @escaping (Scene) -> String) {
         self.kind = kind
@@ -160,6 +164,7 @@ final class ContentDelegate: SceneDelegate {
         switch kind {
         case let .color(color):
             try context.clear(color)
+            if let benchText { try context.drawText(lines: [(benchText, context.pixelHeight / 5)], color: .white) }
         case .image:
             if let picture { try context.drawFitted(picture) }
         case .shader:
