@@ -11,6 +11,8 @@ package final class QuadRenderer {
     private let textured: ShaderProgram
     /// Copies texels as they are: for textures drawn at their own size.
     private let blit: ShaderProgram
+    /// The same for parts of a texture, each with its own position.
+    private let regions: ShaderProgram
     private let solid: ShaderProgram
     /// Writes one opaque colour, unblended: what `clear` draws.
     private let opaque: ShaderProgram
@@ -50,6 +52,26 @@ package final class QuadRenderer {
                 void main() { gl_FragColor = texture2D(image, uv); }
                 """,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer blit shader")
+        regions = try ShaderProgram(
+            context: context,
+            vertexSource: """
+                #version 100
+                attribute vec2 position;
+                attribute vec2 texcoord;
+                varying vec2 uv;
+                void main() {
+                    uv = texcoord;
+                    gl_Position = vec4(position, 0.0, 1.0);
+                }
+                """,
+            fragmentSource: """
+                #version 100
+                precision mediump float;
+                uniform sampler2D image;
+                varying vec2 uv;
+                void main() { gl_FragColor = texture2D(image, uv); }
+                """,
+            attributeBindings: ["position": 0, "texcoord": 1], sourceName: "QuadRenderer regions shader")
         solid = try ShaderProgram(
             context: context, vertexSource: vertex,
             fragmentSource: """
@@ -143,7 +165,51 @@ package final class QuadRenderer {
         texture.setNearestFiltering(exact)
         glUniform1i(program.uniformLocation("image"), 0)
         if !exact { glUniform1f(program.uniformLocation("opacity"), GLfloat(opacity)) }
-        try drawQuad(rect, targetHeight: target.pixelHeight)
+        try drawQuad(rect, targetHeight: target.pixelHeight, overAlpha: exact)
+    }
+
+    /// Draws parts of `texture` at its own size, blended over the target,
+    /// with its top-left at (`x`, `y`): `regions` are rectangles of the
+    /// texture (e.g. `Canvas.inkRects`), so fully transparent parts cost
+    /// nothing. One draw call for all of them.
+    package func draw(_ texture: Texture, regions parts: [PixelRect], x: Int, y: Int, on target: any RenderTarget) throws {
+        guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
+        guard !parts.isEmpty else { return }
+        try target.makeCurrent()
+        try regions.use()
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
+        texture.setNearestFiltering(true)
+        glUniform1i(regions.uniformLocation("image"), 0)
+        let (w, h) = (Float(target.pixelWidth), Float(target.pixelHeight))
+        let (tw, th) = (Float(texture.width), Float(texture.height))
+        var vertices: [GLfloat] = []
+        vertices.reserveCapacity(parts.count * 24)
+        for part in parts {
+            let left = Float(x + part.x), top = Float(y + part.y)
+            let right = left + Float(part.width), bottom = top + Float(part.height)
+            let (x0, x1) = (2 * left / w - 1, 2 * right / w - 1)
+            let (y0, y1) = (1 - 2 * top / h, 1 - 2 * bottom / h)
+            let (u0, u1) = (Float(part.x) / tw, Float(part.x + part.width) / tw)
+            let (v0, v1) = (Float(part.y) / th, Float(part.y + part.height) / th)
+            vertices += [x0, y0, u0, v0, x1, y0, u1, v0, x0, y1, u0, v1, x1, y0, u1, v0, x1, y1, u1, v1, x0, y1, u0, v1]
+        }
+        glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glEnable(GLenum(GL_BLEND))
+        glBlendFuncSeparate(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
+        glEnableVertexAttribArray(0)
+        glEnableVertexAttribArray(1)
+        vertices.withUnsafeBufferPointer { buffer in
+            let stride = GLsizei(4 * MemoryLayout<GLfloat>.size)
+            glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, buffer.baseAddress)
+            glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, buffer.baseAddress! + 2)
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(parts.count * 6))
+        }
+        glDisableVertexAttribArray(1)
+        glDisable(GLenum(GL_BLEND))
+        try checkGL("glDrawArrays(regions)")
     }
 
     /// Fills `rect` with a colour, blended over what is there when alpha < 1.
@@ -157,12 +223,16 @@ package final class QuadRenderer {
         try drawQuad(rect, targetHeight: target.pixelHeight)
     }
 
-    private func drawQuad(_ rect: PixelRect, targetHeight: Int) throws {
+    private func drawQuad(_ rect: PixelRect, targetHeight: Int, overAlpha: Bool = false) throws {
         setViewport(rect, targetHeight: targetHeight)
         glDisable(GLenum(GL_SCISSOR_TEST))
         glEnable(GLenum(GL_BLEND))
-        glBlendFuncSeparate(
-            GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
+        if overAlpha {
+            glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        } else {
+            glBlendFuncSeparate(
+                GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
+        }
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
@@ -175,6 +245,7 @@ package final class QuadRenderer {
     package func destroy() {
         textured.destroy()
         blit.destroy()
+        regions.destroy()
         solid.destroy()
         opaque.destroy()
         guard quad != 0 else { return }

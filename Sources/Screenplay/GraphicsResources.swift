@@ -18,23 +18,25 @@ final class GraphicsResources {
 
     init(context: GraphicsContext) { self.context = context }
 
-    /// The texture of a text block: cached by everything that decides its
-    /// pixels, made by `render` (layout, rasterising, upload) only on a miss.
-    func text(_ key: TextKey, render: () throws -> Texture) rethrows -> Texture {
+    /// A text block: cached by everything that decides its pixels; `render`
+    /// (layout and rasterising) runs only on a miss, then the canvas is
+    /// uploaded and its ink found, so drawing skips the empty parts.
+    func text(_ key: TextKey, render: () throws -> Canvas) throws -> CachedText {
         textClock &+= 1
         if var cached = texts[key] {
             cached.lastUse = textClock
             texts[key] = cached
-            return cached.texture
+            return cached
         }
         textLayouts += 1
-        let texture = try render()
+        let canvas = try render()
+        let made = CachedText(texture: try canvas.makeTexture(context: context), ink: canvas.inkRects(), lastUse: textClock)
         if texts.count >= textCapacity, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             oldest.value.texture.destroy()
             texts[oldest.key] = nil
         }
-        texts[key] = CachedText(texture: texture, lastUse: textClock)
-        return texture
+        texts[key] = made
+        return made
     }
 
     func quads() throws -> QuadRenderer {
@@ -93,7 +95,9 @@ struct TextKey: Hashable {
     var alignment: TextAlign
 }
 
+/// A laid-out text block: its texture and the parts of it with ink.
 struct CachedText {
     var texture: Texture
+    var ink: [PixelRect]
     var lastUse: UInt64
 }

@@ -9,9 +9,9 @@ extension DrawingContext {
     /// Lays out `text` with Pango, wrapped at words to `maxWidth`, and draws
     /// it with its box's top-left at (`x`, `y`). Lines beyond `maxHeight`
     /// are cut off. The laid-out block is kept as a texture (per text, font,
-    /// size, colour, box and alignment; the 64 most recently drawn are
-    /// kept), so text that does not change costs one textured quad a frame
-    /// and a change costs one layout.
+    /// size, colour, box and alignment; the 64 most recently drawn are kept)
+    /// and drawn only where it has ink, so text that does not change costs a
+    /// few textured rectangles a frame and a change costs one layout.
     /// - Returns: the height drawn, in pixels.
     @discardableResult
     public func drawText(
@@ -22,7 +22,7 @@ extension DrawingContext {
         let key = TextKey(
             lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: maxWidth,
             maxHeight: maxHeight, alignment: alignment)
-        let texture = try resources.text(key) {
+        let block = try resources.text(key) {
             let description = "\(font) \(max(1, pixelHeight))px"
             let probe = try Canvas(width: 1, height: 1)
             let size = probe.textSize(text, font: description, maxWidth: Double(maxWidth))
@@ -39,11 +39,10 @@ extension DrawingContext {
             canvas.drawText(
                 text, x: anchor, y: 0, font: description, color: color.rendering, alignment: rendering,
                 maxWidth: Double(canvas.width))
-            return try canvas.makeTexture(context: resources.context)
+            return canvas
         }
-        try resources.quads().draw(
-            texture, in: PixelRect(x: x, y: y, width: texture.width, height: texture.height), on: target)
-        return texture.height
+        try resources.quads().draw(block.texture, regions: block.ink, x: x, y: y, on: target)
+        return block.texture.height
     }
 }
 
@@ -66,7 +65,7 @@ extension DrawingContext {
             lines: lines.map(\.text), pixelHeights: lines.map { max(1, $0.pixelHeight) }, font: font, color: color,
             maxWidth: pixelWidth, maxHeight: pixelHeight, alignment: .center)
         let pixelWidth = pixelWidth, pixelHeight = pixelHeight
-        let texture = try resources.text(key) {
+        let block = try resources.text(key) {
             let fonts = lines.map { "\(font) \(max(1, $0.pixelHeight))px" }
             let probe = try Canvas(width: 1, height: 1)
             let sizes = zip(lines, fonts).map { probe.textSize($0.0.text, font: $0.1, maxWidth: Double(pixelWidth)) }
@@ -81,12 +80,10 @@ extension DrawingContext {
                     maxWidth: Double(width))
                 y += Double(size.height)
             }
-            return try canvas.makeTexture(context: resources.context)
+            return canvas
         }
-        let (width, height) = (texture.width, texture.height)
+        let (width, height) = (block.texture.width, block.texture.height)
         try resources.quads().draw(
-            texture,
-            in: PixelRect(x: (pixelWidth - width) / 2, y: (pixelHeight - height) / 2, width: width, height: height),
-            on: target)
+            block.texture, regions: block.ink, x: (pixelWidth - width) / 2, y: (pixelHeight - height) / 2, on: target)
     }
 }

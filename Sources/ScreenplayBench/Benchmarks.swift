@@ -302,7 +302,7 @@ final class BenchRunner {
         else { return }
         results.memory.append(MemoryPoint(
             program: program, content: "color", outputs: outputs, peakRSSMiB: Double(sample.peakRSSKiB) / 1024,
-            method: "hot-plugged"))
+            method: "hot-plugged", breakdown: MemoryBreakdown.read(pid: pid)))
     }
 
     func summarizeHotplug() {

@@ -79,6 +79,7 @@ enum Report {
             md += "| \(count) | " + cells.joined(separator: " | ") + " |\n"
         }
 
+        md += memoryBreakdownMarkdown(r)
         md += "\n## Scaling with the number of outputs\n\n"
         md += "Flat = value at the most outputs within \(n(ScalingVerdict.flatBand.lowerBound))–\(n(ScalingVerdict.flatBand.upperBound))× the value at one output.\n\n"
         md += "| metric | (outputs: value) | ratio | flat? |\n|---|---|---:|---|\n"

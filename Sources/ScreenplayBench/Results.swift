@@ -108,6 +108,8 @@ struct MemoryPoint: Codable, Sendable {
     var peakRSSMiB: Double
     /// How the outputs came to be: `hot-plugged` one by one or `at start`.
     var method: String
+    /// RSS, PSS, private, anonymous and shared memory at that moment.
+    var breakdown: MemoryBreakdown? = nil
 }
 
 /// A static picture left alone.
@@ -167,6 +169,7 @@ struct BenchResults: Codable, Sendable {
     var frameCost: [FrameCostRun] = []
     var perf: [PerfBreakdown] = []
     var frameCostRatios: [FrameCostRatio] = []
+    var pixelWork: PixelWork?
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.
