@@ -125,10 +125,11 @@ runner.results.methods = [
     "pacing on sway": "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
     "pacing on weston": "weston 10 headless delivers wp_presentation feedback but has no layer-shell, so the shader runs in `present --preview` (an xdg_toplevel window, not fullscreen); its counts and intervals are presentation timestamps (source presentation).",
     "peer weston-simple-egl": "run fullscreen (-f) with eglSwapInterval 1; it reports its own frame count every 5 s (source self-reported), so it has no interval distribution and no discarded count. The first report (start-up) is skipped.",
-    "clear-only scene": "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost.",
+    "clear-only scene": "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost. The text scene adds one line drawn by drawText (hidden SCREENPLAY_BENCH_TEXT).",
     "CPU per frame": "user+sys of the client from /proc/PID/stat over the window, divided by the frames it presented on all outputs in that window (the compositor's own CPU is not included).",
     "hot-plug": "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
-    "memory": "VmHWM from /proc/PID/status.",
+    "memory": "VmHWM from /proc/PID/status; and RSS, PSS, private (Private_Clean + Private_Dirty), anonymous and shared from /proc/PID/smaps_rollup right after each hot-plugged output's first frame: RSS counts the shared code of libLLVM and Mesa in full, PSS divides it among the processes that map it.",
+    "frame cost": "one sway output, weston-simple-egl and five Screenplay scenes in turn, in rounds (median round reported); CPU = run time of all threads (/proc/PID/task/*/schedstat) over whole reporting windows divided by the frames presented in them; the plasma's pixel work is the same shader drawn offscreen in the bench's process (llvmpipe, glFinish per frame); perf samples each program after its window (shares by library and symbol; llvmpipe's JIT-compiled shaders show as [JIT]).",
     "memory soak": "VmRSS of each Screenplay process and of the compositor process itself (behind runuser), sampled every 10 s while all run at once; slope = least squares after the warm-up (2 min, or a quarter of a shorter run). On sway the compositor answers no presentation feedback, so this is where unanswered requests would pile up.",
     "idle": "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
@@ -138,7 +139,7 @@ runner.results.run.loadAverageAtEnd = loadAverage()
 
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
-if !quick, ["pacing", "scaling", "hotplug", "idle"].allSatisfy(only.contains), let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+if !quick, ["pacing", "scaling", "hotplug", "idle", "framecost"].allSatisfy(only.contains), let readmePath, FileManager.default.fileExists(atPath: readmePath) {
     let updated = Report.updateReadme(readmePath, with: runner.results)
     runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }
