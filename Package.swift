@@ -3,9 +3,10 @@ import PackageDescription
 
 // Layering (each module imports only those below it; C types never leave the
 // module that wraps them):
-//   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Rendering, WaylandClient, FrameTiming
+//   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo
-//   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CWayland
+//   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
+//   Video -> CMpv, Rendering (every mpv C type stays inside Video)
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "Screenplay", targets: ["Screenplay"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
+        .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -38,11 +40,18 @@ let package = Package(
             name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
+            name: "CRsvg", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(
             name: "CXkb", pkgConfig: "xkbcommon",
             providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(
             name: "CPoppler", pkgConfig: "poppler-glib",
             providers: [.apt(["libpoppler-glib-dev"])]),
+        // libmpv's headers live in /usr/include/mpv, so no pkg-config: `pkg-config
+        // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
+        // pipewire), which SwiftPM rejects with a warning on every build.
+        .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
         // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
@@ -53,16 +62,22 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Rendering",
-            dependencies: ["CEGL", "CCairo", "CPixbuf", "CWayland"],
+            dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CWayland"],
             swiftSettings: strict),
+        // Video through libmpv's render API on Rendering's GL context.
+        .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering"], swiftSettings: strict),
         .target(
             name: "Screenplay",
-            dependencies: ["WaylandClient", "Rendering", "FrameTiming"],
+            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video"],
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo"], swiftSettings: strict),
         .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
+        // The example app the README walks through: a keypad window, a scoreboard on the TV.
+        .executableTarget(
+            name: "screenplay-scoreboard", dependencies: ["Screenplay"], path: "Examples/Scoreboard",
+            swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
@@ -78,17 +93,21 @@ let package = Package(
         .target(
             name: "ScriptedCompositor", dependencies: ["CWaylandServer"], path: "Tests/ScriptedCompositor",
             exclude: ["protocols"]),
+        // A client that moves and clicks through zwlr_virtual_pointer_v1 (no tool in
+        // Debian 12 drives it); client code from scripts/generate-test-protocols.sh. Tests only.
+        .target(name: "VirtualPointer", dependencies: ["CWayland"], path: "Tests/VirtualPointer"),
 
         // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
         // The scripted compositor counts: it runs in-process on libwayland-server.
         .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering"], swiftSettings: strict),
+        // TestSupport for TestImages (fixtures made with ffmpeg); no compositor.
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WaylandClientTests", dependencies: ["WaylandClient"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor"],
+            name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Screenplay"],
@@ -99,7 +118,7 @@ let package = Package(
             name: "ScreenplayIntegrationTests", dependencies: ["Screenplay", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport"],
+            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport", "VirtualPointer"],
             swiftSettings: strict),
         // The rig's own tests: the compositors start, hot-plug and capture as promised.
         .testTarget(name: "RigTests", dependencies: ["TestSupport"], swiftSettings: strict),

@@ -2,15 +2,18 @@
 # Installs everything Screenplay builds, tests and demos with, on Debian 12
 # with the Swift toolchain. Idempotent: installs only what is missing.
 # cage 0.1.4 will not start without Xwayland, hence xwayland; mutter and
-# KWin run in their own D-Bus session, hence dbus-daemon.
+# KWin run in their own D-Bus session, hence dbus-daemon. libmpv-dev plays
+# video (installing it upgrades Mesa to 22.3.6-1+deb12u2); ffmpeg makes the
+# test clips; mpv is the video benchmark's peer.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
-  libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev libxkbcommon-dev libpoppler-glib-dev
-  sway swaybg weston cage xwayland grim wtype
+  libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader librsvg2-dev libxkbcommon-dev libpoppler-glib-dev
+  sway swaybg weston cage xwayland grim wtype ffmpeg
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core
+  libmpv-dev mpv ffmpeg
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,3 +1,4 @@
+import CCairo
 import CPoppler
 import Foundation
 import Glibc
@@ -35,21 +36,33 @@ public final class PDFDocument: @unchecked Sendable {
     private let document: OpaquePointer
     private let lock = NSLock()
     private let sizes: [(width: Double, height: Double)]
+    /// Each page's label (`/PageLabels`), as a viewer shows it: "iii", "4",
+    /// "A-1". Without labels in the document poppler gives the page numbers
+    /// ("1", "2", ...); a page it cannot read has "".
+    public let pageLabels: [String]
 
     private init(path: String, document: OpaquePointer) {
         self.path = path
         self.document = document
         pageCount = Int(poppler_document_get_n_pages(document))
         var sizes: [(Double, Double)] = []
+        var labels: [String] = []
         for i in 0..<pageCount {
             var w = 0.0, h = 0.0
+            var label = ""
             if let page = poppler_document_get_page(document, Int32(i)) {
                 poppler_page_get_size(page, &w, &h)
+                if let text = poppler_page_get_label(page) {
+                    label = String(cString: text)
+                    g_free(text)
+                }
                 g_object_unref(UnsafeMutableRawPointer(page))
             }
             sizes.append((w, h))
+            labels.append(label)
         }
         self.sizes = sizes
+        pageLabels = labels
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
@@ -103,18 +116,20 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// Renders page `index` (0-based) at exactly `width`x`height` pixels:
     /// scaled to fit with its aspect kept, centred, the rest black. Returns
-    /// straight RGBA rows, top first (opaque).
-    public func render(page index: Int, width: Int, height: Int) throws(DocumentError) -> [UInt8] {
+    /// straight RGBA rows, top first (opaque). `region` picks part of the
+    /// page (the slide or the notes half of a beamer page) to fit instead.
+    public func render(page index: Int, width: Int, height: Int, region: PageRegion = .whole) throws(DocumentError) -> [UInt8] {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw DocumentError(kind: .renderFailed, description: "page \(index + 1): bad size \(width)x\(height)")
         }
         guard (0..<pageCount).contains(index) else {
             throw DocumentError(kind: .renderFailed, description: "page \(index + 1) does not exist (the document has \(pageCount))")
         }
-        let size = pageSize(index)
-        guard size.width > 0, size.height > 0 else {
+        let pageSize = pageSize(index)
+        guard pageSize.width > 0, pageSize.height > 0 else {
             throw DocumentError(kind: .renderFailed, description: "page \(index + 1) has no size (a damaged page)")
         }
+        let size = (width: pageSize.width * region.width, height: pageSize.height * region.height)
         let image = try CairoImage(width: width, height: height)
         let cr = image.cairo
         cairo_set_source_rgb(cr, 0, 0, 0)
@@ -130,6 +145,7 @@ public final class PDFDocument: @unchecked Sendable {
         cairo_clip(cr)
         cairo_translate(cr, Double(rect.x), Double(rect.y))
         cairo_scale(cr, Double(rect.width) / size.width, Double(rect.height) / size.height)
+        cairo_translate(cr, -region.x * pageSize.width, -region.y * pageSize.height)
         lock.lock()
         let page = poppler_document_get_page(document, Int32(index))
         if let page {
@@ -148,6 +164,28 @@ public final class PDFDocument: @unchecked Sendable {
         }
         return image.rgba()
     }
+}
+
+/// A part of a page in fractions of its size (0...1, from the top left).
+public struct PageRegion: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The whole page.
+    public static let whole = PageRegion(x: 0, y: 0, width: 1, height: 1)
+    public static let leftHalf = PageRegion(x: 0, y: 0, width: 0.5, height: 1)
+    public static let rightHalf = PageRegion(x: 0.5, y: 0, width: 0.5, height: 1)
+    public static let topHalf = PageRegion(x: 0, y: 0, width: 1, height: 0.5)
+    public static let bottomHalf = PageRegion(x: 0, y: 0.5, width: 1, height: 0.5)
 }
 
 /// The largest rectangle of the content's aspect that fits, centred, in

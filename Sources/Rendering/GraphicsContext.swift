@@ -230,7 +230,7 @@ package final class GraphicsContext {
     /// Makes this context current if it is not. Keeps whatever surface is bound
     /// when it already is current: GL object creation and FBO rendering do not
     /// care, and switching surfaces would cost a flush.
-    func ensureCurrent() throws {
+    package func ensureCurrent() throws {
         guard !isDestroyed else { throw RenderingError.destroyed(what: "GraphicsContext") }
         if eglGetCurrentContext() == context { return }
         let surface = fallbackPbuffer ?? screenplay_egl_no_surface()

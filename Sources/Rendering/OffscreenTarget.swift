@@ -45,12 +45,27 @@ package final class OffscreenTarget: RenderTarget {
         glViewport(0, 0, GLsizei(width), GLsizei(height))
     }
 
+    /// The colour texture, to draw the target's content elsewhere
+    /// (QuadRenderer's `.layer` mapping: row 0 is the bottom).
+    var textureName: GLuint { colorTexture }
+
     /// Binds the framebuffer object and sets a full-target viewport.
     package func makeCurrent() throws {
         guard framebuffer != 0 else { throw RenderingError.destroyed(what: "OffscreenTarget") }
         try context.ensureCurrent()
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glViewport(0, 0, GLsizei(pixelWidth), GLsizei(pixelHeight))
+    }
+
+    /// Sets every pixel's alpha to 1, keeping colour: content such as a
+    /// shader may write any alpha, and a layer is composited as opaque.
+    package func makeOpaque() throws {
+        try makeCurrent()
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_TRUE))
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
     }
 
     /// Waits until every queued command has executed; benchmarks call this so

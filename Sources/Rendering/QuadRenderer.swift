@@ -24,10 +24,17 @@ package final class QuadRenderer {
         let vertex = """
             #version 100
             attribute vec2 position;
+            // Where the quad's corners sample the texture: uv = origin +
+            // x * across + y * up. An image's row 0 is its top and the
+            // viewport's bottom is y = 0, hence the default (0,1) (1,0) (0,-1);
+            // a rendered layer (row 0 at the bottom) or a turned panel
+            // passes its own mapping (QuadRenderer.TextureMapping).
+            uniform vec2 uvOrigin;
+            uniform vec2 uvAcross;
+            uniform vec2 uvUp;
             varying vec2 uv;
             void main() {
-                // Texture row 0 is the image's top, the viewport's bottom is y = -1.
-                uv = vec2(position.x, 1.0 - position.y);
+                uv = uvOrigin + position.x * uvAcross + position.y * uvUp;
                 gl_Position = vec4(position * 2.0 - 1.0, 0.0, 1.0);
             }
             """
@@ -152,20 +159,69 @@ package final class QuadRenderer {
     /// the target); use `aspectFit` to letterbox. Scaling is bilinear.
     package func draw(_ texture: Texture, in rect: PixelRect, on target: any RenderTarget, opacity: Double = 1) throws {
         guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
-        guard rect.width > 0, rect.height > 0 else { return }
-        try target.makeCurrent()
         // At its own size a texture maps texel to pixel: nearest sampling
         // and no opacity multiply give the same pixels for a fraction of
         // llvmpipe's per-pixel work (text, slides at the screen's size).
         let exact = rect.width == texture.width && rect.height == texture.height && opacity >= 1
-        let program = exact ? blit : textured
-        try program.use()
-        glActiveTexture(GLenum(GL_TEXTURE0))
+        try context.ensureCurrent()
         glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
         texture.setNearestFiltering(exact)
+        try draw(textureName: texture.name, mapping: .image, in: rect, on: target, opacity: opacity, blitting: exact)
+    }
+
+    /// How a quad samples its texture: an image (row 0 on top) or a
+    /// rendered layer (row 0 at the bottom), turned by quarter turns.
+    package struct TextureMapping: Equatable, Sendable {
+        var origin: (Float, Float)
+        var across: (Float, Float)
+        var up: (Float, Float)
+        package static let image = TextureMapping(origin: (0, 1), across: (1, 0), up: (0, -1))
+        package static let layer = TextureMapping(origin: (0, 0), across: (1, 0), up: (0, 1))
+
+        /// A layer shown turned clockwise by `quarterTurns` × 90° (the
+        /// layer was drawn at the turned size: width and height swapped for
+        /// odd turns).
+        package static func layer(turnedClockwise quarterTurns: Int) -> TextureMapping {
+            switch ((quarterTurns % 4) + 4) % 4 {
+            // Destination (x right, y up); the layer's content turned
+            // clockwise means its "up" points along the destination's +x.
+            case 1: TextureMapping(origin: (1, 0), across: (0, 1), up: (-1, 0))
+            case 2: TextureMapping(origin: (1, 1), across: (-1, 0), up: (0, -1))
+            case 3: TextureMapping(origin: (0, 1), across: (0, -1), up: (1, 0))
+            default: .layer
+            }
+        }
+
+        package static func == (a: TextureMapping, b: TextureMapping) -> Bool {
+            a.origin == b.origin && a.across == b.across && a.up == b.up
+        }
+    }
+
+    /// Draws what was rendered into `layer` over `rect` of `target`.
+    package func draw(
+        _ layer: OffscreenTarget, mapping: TextureMapping, in rect: PixelRect, on target: any RenderTarget,
+        opacity: Double = 1
+    ) throws {
+        guard layer.textureName != 0 else { throw RenderingError.destroyed(what: "OffscreenTarget") }
+        try draw(textureName: layer.textureName, mapping: mapping, in: rect, on: target, opacity: opacity)
+    }
+
+    private func draw(
+        textureName name: GLuint, mapping: TextureMapping, in rect: PixelRect, on target: any RenderTarget,
+        opacity: Double, blitting: Bool = false
+    ) throws {
+        guard rect.width > 0, rect.height > 0 else { return }
+        try target.makeCurrent()
+        let program = blitting ? blit : textured
+        try program.use()
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
         glUniform1i(program.uniformLocation("image"), 0)
-        if !exact { glUniform1f(program.uniformLocation("opacity"), GLfloat(opacity)) }
-        try drawQuad(rect, targetHeight: target.pixelHeight, overAlpha: exact)
+        if !blitting { glUniform1f(program.uniformLocation("opacity"), GLfloat(opacity)) }
+        glUniform2f(program.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
+        glUniform2f(program.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
+        glUniform2f(program.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
+        try drawQuad(rect, targetHeight: target.pixelHeight)
     }
 
     /// Draws parts of `texture` at its own size, blended over the target,
@@ -223,16 +279,12 @@ package final class QuadRenderer {
         try drawQuad(rect, targetHeight: target.pixelHeight)
     }
 
-    private func drawQuad(_ rect: PixelRect, targetHeight: Int, overAlpha: Bool = false) throws {
+    private func drawQuad(_ rect: PixelRect, targetHeight: Int) throws {
         setViewport(rect, targetHeight: targetHeight)
         glDisable(GLenum(GL_SCISSOR_TEST))
         glEnable(GLenum(GL_BLEND))
-        if overAlpha {
-            glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        } else {
-            glBlendFuncSeparate(
-                GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
-        }
+        glBlendFuncSeparate(
+            GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)

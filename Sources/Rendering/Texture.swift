@@ -21,6 +21,20 @@ package final class Texture {
         try upload(rgba: rgba, premultiplied: premultiplied)
     }
 
+    /// Uploads pixels, first scaled down on the CPU (aspect kept, area
+    /// filter) when a side exceeds the GPU's texture limit: an oversized
+    /// picture shows, smaller, rather than failing to upload (black).
+    package static func fitted(
+        context: GraphicsContext, width: Int, height: Int, rgba: [UInt8], premultiplied: Bool = false
+    ) throws -> Texture {
+        guard max(width, height) > context.maxTextureSize, rgba.count == width * height * 4 else {
+            return try Texture(context: context, width: width, height: height, rgba: rgba, premultiplied: premultiplied)
+        }
+        let scaled = DecodedImage(width: width, height: height, rgba: rgba).scaledDown(toFit: context.maxTextureSize)
+        return try Texture(
+            context: context, width: scaled.width, height: scaled.height, rgba: scaled.rgba, premultiplied: premultiplied)
+    }
+
     /// Uploads a decoded image.
     package convenience init(context: GraphicsContext, image: DecodedImage) throws {
         try self.init(context: context, width: image.width, height: image.height, rgba: image.rgba, premultiplied: false)

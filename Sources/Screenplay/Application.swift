@@ -10,8 +10,10 @@ public import WaylandClient
 @MainActor
 public final class Application {
     public let options: ApplicationOptions
-    let connection: Connection
-    let compositor: Compositor
+    /// The connection now; replaced when `CompositorLossBehavior.reconnect`
+    /// reconnects.
+    private(set) var connection: Connection
+    private(set) var compositor: Compositor
     private var classifier: ScreenClassifier
     /// Complete screens, in announcement order.
     public private(set) var screens: [Screen] = []
@@ -25,13 +27,16 @@ public final class Application {
     private var sharedResources: GraphicsResources?
     private var renderScheduled = false
     private var lastAvailability = false
-    private var isShutDown = false
+    private(set) var isShutDown = false
     /// The registration whose scenes are shown now (see `reconcile`).
     private var presentedSerial: Int?
     private var warnedFallback = false
     private let memoryTrimmer = MemoryTrimmer()
-    /// The seat's keyboard, once the seat is bound (see KeyboardInput.swift).
-    var keyboard: Keyboard?
+    /// True while the events of a batch are handled (`handleBatch`):
+    /// registration changes made by handlers then wait for its end.
+    private var isHandlingBatch = false
+    /// A reconcile asked for while a batch was being handled.
+    private var needsReconcile = false
 
     /// Hears a new screen, after classification.
     public var onScreenConnect: ((Screen) -> Void)?
@@ -42,8 +47,18 @@ public final class Application {
     /// Hears every failure that did not stop the app (a scene that could
     /// not be shown, a draw that threw).
     public var onSceneError: ((any Error) -> Void)?
-    /// Hears the compositor going away; every scene is already torn down.
+    /// Hears the compositor going away; every scene is already torn down
+    /// and every screen reported gone. What follows is
+    /// `ApplicationOptions.whenCompositorGoes`.
     public var onConnectionLost: ((ApplicationError) -> Void)?
+    /// Hears a reconnect (`CompositorLossBehavior.reconnect`): the new
+    /// compositor's screens are known, and the windows that were open
+    /// are opening again with their delegates.
+    public var onReconnect: (() -> Void)?
+    /// True while `run()` drains the main queue.
+    var isRunning = false
+    /// Why `run()` is to throw once it returns.
+    var runError: ApplicationError?
 
     /// Connects and waits until every output is described.
     public init(options: ApplicationOptions = .init()) throws(ApplicationError) {
@@ -51,6 +66,13 @@ public final class Application {
         classifier = ScreenClassifier(
             builtInPatterns: ScreenClassifier.environmentPatterns(ProcessInfo.processInfo.environment)
                 + options.builtInPatterns)
+        (connection, compositor) = try Self.link(options)
+        try attachLink()
+    }
+
+    /// A connection and an unstarted compositor for `options`.
+    private static func link(_ options: ApplicationOptions) throws(ApplicationError) -> (Connection, Compositor) {
+        let connection: Connection
         do {
             connection = try Connection(name: options.displayName)
         } catch {
@@ -60,15 +82,21 @@ public final class Application {
         limits.output = options.maxOutputVersion
         limits.xdgOutputManager = options.maxXdgOutputVersion
         limits.layerShell = options.maxLayerShellVersion
-        compositor = Compositor(connection: connection, limits: limits)
-        compositor.onOutputReady = { [weak self] in self?.outputReady($0) }
-        compositor.onOutputChanged = { [weak self] output, _ in self?.outputChanged(output) }
-        compositor.onOutputRemoved = { [weak self] in self?.outputRemoved($0) }
-        compositor.onGlobalRemoved = { [weak self] in self?.globalRemoved($0) }
-        compositor.onSeatAdded = { [weak self] in self?.seatAdded($0) }
-        compositor.onHeadsChanged = { [weak self] in self?.headsChanged() }
-        connection.addAfterDispatch { [weak self] in self?.renderAll() }
-        connection.onLost { [weak self] error in self?.lost(error) }
+        return (connection, Compositor(connection: connection, limits: limits))
+    }
+
+    /// Hooks the event flow to the connection and binds the globals: at
+    /// start, and again after a reconnect.
+    private func attachLink() throws(ApplicationError) {
+        let connection = self.connection
+        connection.addAfterDispatch { [weak self, weak connection] in
+            guard let self, self.connection === connection else { return }
+            self.handleBatch()
+        }
+        connection.onLost { [weak self, weak connection] error in
+            guard let self, self.connection === connection else { return }
+            self.lost(error)
+        }
         do {
             try compositor.start()
         } catch {
@@ -91,6 +119,64 @@ public final class Application {
     public var mainScreen: Screen? { screens.first { !$0.classification.isExternal } ?? screens.first }
 
     func screen(withID id: UInt32) -> Screen? { screens.first { $0.id == id } }
+
+    // MARK: the event flow
+
+    /// Runs after each batch of events, outside libwayland's dispatch (the
+    /// listeners only recorded what happened): screens appear, change and
+    /// go, keys reach their windows, registrations changed by any of those
+    /// handlers take effect, then every scene applies what its own events
+    /// left (closed, entered outputs, presentation feedback, configures)
+    /// and, last, draws what is due. Any handler may shut the application
+    /// down; nothing runs after that.
+    private func handleBatch() {
+        guard !isShutDown, !isHandlingBatch else { return }
+        isHandlingBatch = true
+        defer { isHandlingBatch = false }
+        // A handler may dispatch again (setMode waits for the compositor's
+        // answer), so take events until none are left.
+        var events = compositor.takeEvents()
+        while !events.isEmpty {
+            for event in events {
+                guard !isShutDown else { return }
+                switch event {
+                case .outputReady(let output): outputReady(output)
+                case .outputChanged(let output): outputChanged(output)
+                case .outputRemoved(let output): outputRemoved(output)
+                case .globalRemoved(let info): globalRemoved(info)
+                case .headsChanged: headsChanged()
+                }
+            }
+            guard !isShutDown else { return }
+            compositor.releaseRemovedOutputs()
+            events = compositor.takeEvents()
+        }
+        for event in compositor.keyboard?.takeEvents() ?? [] {
+            deliverKey(event)
+            guard !isShutDown else { return }
+        }
+        for event in compositor.seat?.takePointerEvents() ?? [] {
+            deliverPointer(event)
+            guard !isShutDown else { return }
+        }
+        for event in compositor.seat?.takeTouchEvents() ?? [] {
+            deliverTouch(event)
+            guard !isShutDown else { return }
+        }
+        while needsReconcile, !isShutDown {
+            needsReconcile = false
+            reconcile()
+        }
+        for scene in scenes where !isShutDown { scene.applyPendingState() }
+        for scene in scenes where !isShutDown { scene.drawIfNeeded() }
+    }
+
+    /// Makes the scenes match the registrations and screens: at once, or
+    /// at the end of the batch being handled (a handler's change must not
+    /// tear down scenes while the batch still walks them).
+    private func requestReconcile() {
+        if isHandlingBatch { needsReconcile = true } else { reconcile() }
+    }
 
     private func isTarget(_ screen: Screen) -> Bool {
         guard screen.isConnected, screen.isEnabled else { return false }
@@ -121,7 +207,7 @@ public final class Application {
         screens.append(screen)
         reclassify()
         onScreenConnect?(screen)
-        reconcile()
+        requestReconcile()
     }
 
     private func outputChanged(_ output: Output) {
@@ -130,7 +216,7 @@ public final class Application {
         reclassify()
         for scene in scenes { scene.screenChanged(screen) }
         onScreenChange?(screen)
-        reconcile()
+        requestReconcile()
     }
 
     private func outputRemoved(_ output: Output) {
@@ -141,7 +227,7 @@ public final class Application {
         for scene in scenes { scene.surface.forget(outputNamed: screen.id) }
         reclassify()
         onScreenDisconnect?(screen)
-        reconcile()
+        requestReconcile()
     }
 
     /// Makes `screen` the only built-in screen and every other one external,
@@ -151,7 +237,7 @@ public final class Application {
     public func markAsOnlyBuiltIn(_ screen: Screen) {
         classifier = ScreenClassifier(builtInPatterns: [screen.name])
         reclassify()
-        reconcile()
+        requestReconcile()
     }
 
     func reclassify() {
@@ -198,8 +284,13 @@ public final class Application {
 
     func registrationsChanged() {
         for r in registrations { stack.setEnabled(r.serial, r.isEnabled) }
-        reconcile()
+        requestReconcile()
     }
+
+    /// Asks `ApplicationOptions.screenFilter` again for every screen: call it
+    /// when what the filter depends on changed (a reloaded configuration),
+    /// so screens it now takes get scenes and screens it drops lose theirs.
+    public func reevaluateScreens() { requestReconcile() }
 
     /// Makes the set of accessory scenes match (presented registration ×
     /// target screens).
@@ -247,7 +338,7 @@ public final class Application {
             userInfo: registration.accessory.userInfo, identifier: "\(configuration.name ?? "scene")@\(screen.name)")
         do {
             let scene = try Scene(
-                application: self, session: session, delegate: configuration.delegateFactory(), screen: screen,
+                host: self, session: session, delegate: configuration.delegateFactory(), screen: screen,
                 layer: configuration.layer)
             accessoryScenes[screen.id] = scene
             scenes.append(scene)
@@ -262,7 +353,7 @@ public final class Application {
             role: .application, configuration: configuration, userInfo: [:],
             identifier: "\(configuration.name ?? "window")")
         let scene = try Scene(
-            application: self, session: session, delegate: configuration.delegateFactory(), screen: nil, layer: .top)
+            host: self, session: session, delegate: configuration.delegateFactory(), screen: nil, layer: .top)
         scenes.append(scene)
         connection.flush()
         return scene
@@ -280,18 +371,6 @@ public final class Application {
         connection.flush()
         memoryTrimmer.schedule()
     }
-
-    func sceneClosedByCompositor(_ scene: Scene?) {
-        guard let scene else { return }
-        // Since wlroots 0.19 a lost output closes its layer surfaces: the
-        // scene goes, the registration stays, and a returning screen gets a
-        // new scene through reconcile().
-        close(scene)
-    }
-
-    func sceneFailed(_ scene: Scene) { close(scene) }
-
-    func sceneDidConnect(_ scene: Scene) {}
 
     func report(_ error: any Error) {
         if let onSceneError { onSceneError(error) } else {
@@ -322,6 +401,9 @@ public final class Application {
         return made
     }
 
+    /// Handles a batch soon even if no event arrives (a draw asked for
+    /// from a timer, a frame callback's skip timer): through the same path
+    /// as events, so queued events are dispatched first.
     func scheduleRender() {
         guard !renderScheduled else { return }
         renderScheduled = true
@@ -332,17 +414,81 @@ public final class Application {
         }
     }
 
-    private func renderAll() {
-        for scene in scenes { scene.renderIfNeeded() }
-    }
-
     // MARK: shutdown
 
     private func lost(_ error: ConnectionError) {
         let appError = ApplicationError(
             kind: error.kind == .protocolError ? .protocolError : .connectionLost, description: error.description)
+        // Windows come back after a reconnect with the same session and delegate.
+        let windows = scenes.filter { $0.session.role == .application }.map { ($0.session, $0.delegate) }
         tearDownEverything()
+        forgetScreens()
         onConnectionLost?(appError)
+        guard !isShutDown else { return }
+        switch options.whenCompositorGoes {
+        case .stop:
+            if isRunning {
+                runError = appError
+                shutdown()
+            }
+        case let .reconnect(interval):
+            releaseLink()
+            reconnect(every: interval, windows: windows, attempt: 0)
+        }
+    }
+
+    /// The screens went with the connection: each is reported gone, and
+    /// registrations hear they have nothing to show on.
+    private func forgetScreens() {
+        let gone = screens
+        screens.removeAll()
+        for screen in gone {
+            screen.isConnected = false
+            onScreenDisconnect?(screen)
+        }
+        if lastAvailability {
+            lastAvailability = false
+            for r in registrations { r.onAvailabilityChange?(false) }
+        }
+    }
+
+    /// Frees what belonged to the lost connection: GL objects and the EGL
+    /// display made on it, every proxy, the connection itself.
+    private func releaseLink() {
+        sharedResources?.destroy()
+        sharedResources = nil
+        graphicsContext?.destroy()
+        graphicsContext = nil
+        compositor.destroy()
+        connection.disconnect()
+    }
+
+    /// Tries the same socket every `interval` (a timer on the main queue,
+    /// no busy loop) until a compositor answers, then shows the
+    /// registrations on its screens and reopens the windows.
+    private func reconnect(every interval: Duration, windows: [(SceneSession, any SceneDelegate)], attempt: Int) {
+        let delay = DispatchTimeInterval.nanoseconds(Int(clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000))
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, !self.isShutDown else { return }
+                guard let (connection, compositor) = try? Self.link(self.options) else {
+                    return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
+                }
+                self.connection = connection
+                self.compositor = compositor
+                do {
+                    try self.attachLink()
+                } catch {
+                    // It went again during the set-up: start over.
+                    compositor.destroy()
+                    connection.disconnect()
+                    return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
+                }
+                for (session, delegate) in windows { self.reopen(session, delegate: delegate) }
+                self.onReconnect?()
+                self.requestReconcile()
+            }
+        }
     }
 
     private func tearDownEverything() {
@@ -351,19 +497,22 @@ public final class Application {
         accessoryScenes.removeAll()
     }
 
-    /// Tears every scene down and closes the connection. Idempotent.
+    private func reopen(_ session: SceneSession, delegate: any SceneDelegate) {
+        do {
+            scenes.append(try Scene(host: self, session: session, delegate: delegate, screen: nil, layer: .top))
+            connection.flush()
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Tears every scene down and closes the connection (a `run()` in
+    /// progress then returns). Idempotent.
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
         tearDownEverything()
-        sharedResources?.destroy()
-        sharedResources = nil
-        graphicsContext?.destroy()
-        graphicsContext = nil
-        keyboard?.destroy()
-        keyboard = nil
-        compositor.destroy()
-        connection.disconnect()
+        releaseLink()
     }
 
     /// Runs `body` on every event-loop turn (for tests and tools).
@@ -371,4 +520,18 @@ public final class Application {
         do { try connection.roundtrip() } catch { throw ApplicationError(kind: .connectionLost, description: error.description) }
         connection.dispatchPending()
     }
+}
+
+/// What a scene needs from its owner, and no more.
+extension Application: SceneHost {
+    func sceneNeedsRender() { scheduleRender() }
+
+    func sceneDidClose(_ scene: Scene) {
+        // Since wlroots 0.19 a lost output closes its layer surfaces: the
+        // scene goes, the registration stays, and a returning screen gets a
+        // new scene through reconcile().
+        close(scene)
+    }
+
+    func flush() { connection.flush() }
 }

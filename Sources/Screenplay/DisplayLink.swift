@@ -37,7 +37,7 @@ public final class DisplayLink {
             if !isPaused {
                 cadence.reset()
                 stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
-                scene?.linkResumed()
+                onResume?()
             }
         }
     }
@@ -51,7 +51,12 @@ public final class DisplayLink {
     private var cadence = Cadence(refreshNs: 16_666_667, preferredFramesPerSecond: 0)
     private var presentationRefreshNs: UInt64?
     private var modeRefreshMilliHz: Int32?
-    weak var scene: Scene?
+    /// Set by the scene: unpausing asks it for a frame.
+    var onResume: (() -> Void)?
+    /// Set by the scene: whether its panel is switched off now (`recheck`
+    /// false), or a throttled re-read of the power while it is off
+    /// (`recheck` true; the answer is ignored).
+    var panelPower: ((_ nowNs: UInt64, _ recheck: Bool) -> Bool)?
 
     init() {}
 
@@ -127,6 +132,25 @@ public final class DisplayLink {
     /// past the vblank this refresh would have hit.
     func skipDelayNs(nowNs: UInt64) -> UInt64 { cadence.retryDelayNs(nowNs: nowNs) }
 
+    /// How long to wait, after a refresh whose picture was kept, before
+    /// asking again: until a quarter refresh past the next vblank (from
+    /// presentation feedback, or frame-callback arrival where there is none),
+    /// so a frame drawn then is committed well before the vblank after it.
+    /// A kept refresh asked the output for nothing, so the silence that
+    /// follows is no stall: restart the stall clock (unless already stalled).
+    func held(nowNs: UInt64) {
+        guard !stall.isStalledReported else { return }
+        stall = StallDetector(refreshNs: stallPeriodNs, startNs: nowNs)
+    }
+
+    func holdDelayNs(nowNs: UInt64) -> UInt64 {
+        let anchor = feedback.isAnswering ? history.lastPresentationNs : callbackHistory.lastPresentationNs
+        let period = UInt64(max(refresh.durationNs, 1))
+        guard let anchor else { return period }
+        let next = VBlankGrid.next(after: anchor, periodNs: refresh.durationNs, nowNs: nowNs)
+        return next + period / 4 - min(nowNs, next)
+    }
+
     func willDraw(nowNs: UInt64) {
         frameCount += 1
         if history.lastPresentationNs == nil { timestamp = Double(nowNs) / 1e9 }
@@ -172,11 +196,11 @@ public final class DisplayLink {
         }
         guard !isPaused else { return nil }
         if isPanelOff {
-            scene?.recheckPanelPower(nowNs: nowNs)
+            _ = panelPower?(nowNs, true)
             return nil
         }
         let event = stall.poll(nowNs: nowNs)
-        if event == .stalled, scene?.panelIsOff(nowNs: nowNs) == true { return nil }
+        if event == .stalled, panelPower?(nowNs, false) == true { return nil }
         return event
     }
 

@@ -8,6 +8,9 @@ public final class DrawingContext {
     public let pixelHeight: Int
     let target: any RenderTarget
     let resources: GraphicsResources
+    /// Run by the scene right after the buffer is swapped (video reports
+    /// its swaps to mpv).
+    var afterPresent: [() -> Void] = []
 
     init(target: any RenderTarget, resources: GraphicsResources) {
         self.target = target

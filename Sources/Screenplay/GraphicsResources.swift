@@ -6,7 +6,12 @@ final class GraphicsResources {
     let context: GraphicsContext
     private var quadRenderer: QuadRenderer?
     private var programs: [ObjectIdentifier: ShadertoyProgram] = [:]
-    private var textures: [ObjectIdentifier: Texture] = [:]
+    /// Keyed by picture, with the picture's generation at upload: a
+    /// picture whose pixels were replaced (an animation frame, a resized
+    /// SVG) is uploaded again.
+    private var textures: [ObjectIdentifier: (generation: Int, texture: Texture)] = [:]
+    /// Offscreen layers for blending and turning (Layers.swift).
+    var layers = LayerPool()
     /// Rendered text blocks, least recently drawn evicted first.
     private var texts: [TextKey: CachedText] = [:]
     private var textClock: UInt64 = 0
@@ -59,9 +64,12 @@ final class GraphicsResources {
 
     func texture(for picture: Picture) throws -> Texture {
         let key = ObjectIdentifier(picture)
-        if let cached = textures[key] { return cached }
-        let texture = try Texture(context: context, width: picture.width, height: picture.height, rgba: picture.rgba, premultiplied: false)
-        textures[key] = texture
+        if let cached = textures[key], cached.generation == picture.generation { return cached.texture }
+        textures[key]?.texture.destroy()
+        // A picture beyond the GPU's texture limit (a panorama the app made)
+        // is scaled down to fit rather than failing to upload.
+        let texture = try Texture.fitted(context: context, width: picture.width, height: picture.height, rgba: picture.rgba)
+        textures[key] = (picture.generation, texture)
         return texture
     }
 
@@ -69,16 +77,17 @@ final class GraphicsResources {
     func release(_ object: AnyObject) {
         let key = ObjectIdentifier(object)
         programs.removeValue(forKey: key)?.destroy()
-        textures.removeValue(forKey: key)?.destroy()
+        textures.removeValue(forKey: key)?.texture.destroy()
     }
 
     func destroy() {
         for program in programs.values { program.destroy() }
-        for texture in textures.values { texture.destroy() }
-        for text in texts.values { text.texture.destroy() }
+        for entry in textures.values { entry.texture.destroy() }
         programs.removeAll()
         textures.removeAll()
+        for text in texts.values { text.texture.destroy() }
         texts.removeAll()
+        layers.destroy()
         quadRenderer?.destroy()
         quadRenderer = nil
     }

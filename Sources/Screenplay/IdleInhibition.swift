@@ -11,11 +11,11 @@ extension Scene {
             if newValue, idleInhibitor == nil, !surface.isDestroyed {
                 idleInhibitor = IdleInhibitor(surface: surface)
                 surface.commit()
-                application.connection.flush()
+                host.flush()
             } else if !newValue, let inhibitor = idleInhibitor {
                 inhibitor.destroy()
                 idleInhibitor = nil
-                application.connection.flush()
+                host.flush()
             }
         }
     }

@@ -28,22 +28,12 @@ extension SceneDelegate {
 }
 
 extension Application {
-    /// The compositor bound its seat: listen for the keyboard now, before
-    /// the seat's capabilities are dispatched.
-    func seatAdded(_ seat: OpaquePointer) {
-        guard keyboard == nil else { return }
-        let keyboard = Keyboard(connection: connection, seat: seat, seatVersion: compositor.seatVersion)
-        keyboard.onKey = { [weak self] event in self?.deliverKey(event) }
-        self.keyboard = keyboard
-    }
-
     /// Keys go to the application window whose surface has keyboard focus;
-    /// external scenes take no input.
-    private func deliverKey(_ event: KeyboardEvent) {
+    /// external scenes take no input. Runs after the batch, so a handler
+    /// may close windows or shut the application down.
+    func deliverKey(_ event: KeyboardEvent) {
         guard let focused = event.surface,
-            let scene = scenes.first(where: {
-                $0.session.role == .application && UInt(bitPattern: $0.surface.rawProxy) == focused
-            })
+            let scene = scenes.first(where: { $0.session.role == .application && $0.surface === focused })
         else { return }
         let key = KeyEvent(
             keysym: event.keysym, text: event.text, isPressed: event.isPressed, shift: event.shift,

@@ -3,9 +3,11 @@ import Rendering
 /// Decoded RGBA pixels: an image file or pixels the app made.
 @MainActor
 public final class Picture {
-    public let width: Int
-    public let height: Int
-    let rgba: [UInt8]
+    public private(set) var width: Int
+    public private(set) var height: Int
+    private(set) var rgba: [UInt8]
+    /// Counts replacements, so the texture cache knows to upload again.
+    private(set) var generation = 0
 
     /// Straight (not premultiplied) RGBA rows, top first.
     public init(width: Int, height: Int, rgba: [UInt8]) {
@@ -14,19 +16,27 @@ public final class Picture {
         self.height = height
         self.rgba = rgba
     }
+
+    /// Replaces the pixels (straight RGBA rows, top first); the texture is
+    /// uploaded again on the next draw. One picture for content that changes
+    /// (an animation's frames, an SVG rendered for a new size) keeps one
+    /// texture, where new pictures would each need `releaseResources(of:)`.
+    public func replace(width: Int, height: Int, rgba: [UInt8]) {
+        precondition(rgba.count == width * height * 4, "RGBA data must be width*height*4 bytes")
+        self.width = width
+        self.height = height
+        self.rgba = rgba
+        generation += 1
+    }
 }
 
 extension Picture {
-    /// Decodes a PNG or JPEG file (gdk-pixbuf). Refuses images over
-    /// `maxPixels` from the header, before decoding.
+    /// Decodes an image file at its own size (an animation's first frame,
+    /// an SVG at its natural size); `LoadedImage` does more: pictures sized
+    /// for a screen, animation. Refuses images over `maxPixels` from the
+    /// header, before decoding.
     public static func load(path: String, maxPixels: Int = 8192 * 8192) throws(PictureError) -> Picture {
-        do {
-            let image = try ImageLoader.load(path: path, maxPixels: maxPixels)
-            return Picture(width: image.width, height: image.height, rgba: image.rgba)
-        } catch let error as ImageError {
-            throw PictureError(isUnreadable: error.isUnreadable, description: error.description)
-        } catch {
-            throw PictureError(isUnreadable: false, description: "\(path): \(error)")
-        }
+        let image = try LoadedImage.load(path: path, maxPixels: maxPixels)
+        return try image.picture(fitting: max(image.width, 1), height: max(image.height, 1))
     }
 }

@@ -24,12 +24,25 @@ public protocol SceneDelegate: AnyObject {
     /// A key was pressed or released while this scene (an application
     /// window) had keyboard focus. External scenes never get keys.
     func scene(_ scene: Scene, didReceiveKey event: KeyEvent)
+    /// The pointer entered, left, moved over, clicked or scrolled this
+    /// application window. External scenes never get pointer events.
+    func scene(_ scene: Scene, didReceivePointer event: PointerEvent)
+    /// A finger touched, moved on, or left this application window, or the
+    /// compositor cancelled the touch. External scenes never get touches.
+    func scene(_ scene: Scene, didReceiveTouch event: TouchEvent)
+    /// The running display link reached a refresh: return false when this
+    /// refresh has nothing new to show. The picture on screen stays,
+    /// nothing is committed or drawn, and the scene asks again at the next
+    /// refresh. Video holds a 30 fps frame for two refreshes of a 60 Hz
+    /// output this way. The default is true (draw every refresh).
+    func sceneShouldDrawFrame(_ scene: Scene) -> Bool
 }
 
 extension SceneDelegate {
     public func sceneDidUpdateScreen(_ scene: Scene) {}
     public func sceneDidDisconnect(_ scene: Scene) {}
     public func sceneDidResize(_ scene: Scene) {}
+    public func sceneShouldDrawFrame(_ scene: Scene) -> Bool { true }
 }
 
 /// Describes a connected scene, as `UISceneSession`.
@@ -78,7 +91,7 @@ public final class Scene {
     /// static content, once per frame while the display link runs.
     public private(set) var drawCount = 0
 
-    unowned let application: Application
+    unowned let host: any SceneHost
     let surface: Surface
     private var layerSurface: LayerSurface?
     private var toplevel: Toplevel?
@@ -88,43 +101,64 @@ public final class Scene {
     /// compositor has no layer shell.
     public private(set) var isFullscreenFallback = false
     private var reportedMisplacement = false
-    /// enter or leave arrived since the last batch was handled.
+    /// What this scene's listeners recorded since the last batch was
+    /// handled (`applyPendingState`): enter or leave, `closed`, a new
+    /// fractional scale, presentation feedback.
     private var outputsChanged = false
+    private var closedByCompositor = false
+    private var fractionalScaleDidChange = false
+    private var pendingFeedback: [(event: PresentationEvent, token: UInt64)] = []
     private var hasDrawn = false
     private var skipGeneration = 0
     private var frameDue = false
     private var isTornDown = false
     private var bufferScale = 1
     private var fractional: FractionalScale?
+    /// Handlers for the next frame shown (FrameShown.swift).
+    var shownWatchers: [@MainActor (FrameShown) -> Void] = []
+    private var pacedShownTracker: FrameShownTracker?
+    /// Trackers waiting for the presentation feedback of their frame, by
+    /// its request's token, and frame callbacks recorded for trackers (both
+    /// resolved after the batch, in applyPendingState).
+    private var shownByFeedbackToken: [UInt64: FrameShownTracker] = [:]
+    private var shownCallbacks: [(tracker: FrameShownTracker, ns: UInt64)] = []
     /// Made while `inhibitsIdle` is true (see IdleInhibition.swift).
     var idleInhibitor: IdleInhibitor?
     /// Sizes the layer-shell configure left to us (0 = choose) resolve to this.
     private let fallbackSize: () -> (Int, Int)
 
     init(
-        application: Application, session: SceneSession, delegate: any SceneDelegate, screen: Screen?,
+        host: any SceneHost, session: SceneSession, delegate: any SceneDelegate, screen: Screen?,
         layer: Layer
     ) throws(SceneError) {
-        self.application = application
+        self.host = host
         self.session = session
         self.delegate = delegate
         self.screen = screen
         fallbackSize = { [weak screen] in (screen?.info.logicalWidth ?? 1280, screen?.info.logicalHeight ?? 720) }
         do {
-            surface = try Surface(compositor: application.compositor)
+            surface = try Surface(compositor: host.compositor)
         } catch {
             throw SceneError(screen: screen?.name, reason: error.description, fix: "use a compositor with wl_compositor")
         }
-        displayLink.scene = self
+        displayLink.onResume = { [weak self] in self?.linkResumed() }
+        displayLink.panelPower = { [weak self] nowNs, recheck in
+            guard let self else { return false }
+            if recheck {
+                self.recheckPanelPower(nowNs: nowNs)
+                return false
+            }
+            return self.panelIsOff(nowNs: nowNs)
+        }
         displayLink.preferredFramesPerSecond = session.configuration.preferredFramesPerSecond
         // enter/leave only record: where the surface is gets judged once
-        // the batch is in (renderIfNeeded), so a compositor that sends
+        // the batch is in (applyPendingState), so a compositor that sends
         // enter(A), leave(A), enter(B) together is not taken to put us on A.
         surface.onOutputsChanged = { [weak self] in self?.outputsChanged = true }
         fractional = FractionalScale(surface: surface)
-        fractional?.onChange = { [weak self] _ in self?.fractionalScaleChanged() }
+        fractional?.onChange = { [weak self] _ in self?.recordFractionalScaleChange() }
         switch session.role {
-        case .externalDisplayNonInteractive where application.compositor.layerShell == nil:
+        case .externalDisplayNonInteractive where host.compositor.layerShell == nil:
             // No layer shell (GNOME): a fullscreen toplevel on the screen's
             // output. It may take focus and the compositor may place it
             // elsewhere; Application warns once and watches enter events.
@@ -132,7 +166,7 @@ public final class Scene {
                 let toplevel = try Toplevel(
                     surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay-scene")
                 toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
-                toplevel.onClose = { [weak self] in self?.application.sceneClosedByCompositor(self) }
+                toplevel.onClose = { [weak self] in self?.recordClosed() }
                 toplevel.setFullscreen(on: screen?.output)
                 self.toplevel = toplevel
                 isFullscreenFallback = true
@@ -148,7 +182,7 @@ public final class Scene {
                 let layerSurface = try LayerSurface(
                     surface: surface, output: screen?.output, layer: layer, namespace: "screenplay")
                 layerSurface.onConfigure = { [weak self] serial, w, h in self?.configured(serial: serial, width: w, height: h) }
-                layerSurface.onClosed = { [weak self] in self?.application.sceneClosedByCompositor(self) }
+                layerSurface.onClosed = { [weak self] in self?.recordClosed() }
                 self.layerSurface = layerSurface
             } catch {
                 surface.destroy()
@@ -162,7 +196,7 @@ public final class Scene {
                 let toplevel = try Toplevel(
                     surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay")
                 toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
-                toplevel.onClose = { [weak self] in self?.application.sceneClosedByCompositor(self) }
+                toplevel.onClose = { [weak self] in self?.recordClosed() }
                 self.toplevel = toplevel
             } catch {
                 surface.destroy()
@@ -180,14 +214,14 @@ public final class Scene {
         guard session.role == .application, let toplevel, !isTornDown else { return }
         if let screen { toplevel.setFullscreen(on: screen.output) } else { toplevel.unsetFullscreen() }
         surface.commit()
-        application.scheduleRender()
+        host.sceneNeedsRender()
     }
 
     /// Draw once more at the next opportunity (static content).
     public func setNeedsDisplay() {
         guard !isTornDown else { return }
         needsDisplay = true
-        application.scheduleRender()
+        host.sceneNeedsRender()
     }
 
     // MARK: configure and draw
@@ -199,7 +233,7 @@ public final class Scene {
 
     private func configured(serial: UInt32, width: Int, height: Int) {
         guard !isTornDown else { return }
-        // Applied after the batch (renderIfNeeded), so a superseded size
+        // Applied after the batch (applyPendingState), so a superseded size
         // reaches neither EGL, nor the delegate, nor an ack.
         pendingConfigure = (serial, width, height)
     }
@@ -226,12 +260,12 @@ public final class Scene {
                 if changed || pixels != pixelSize { try window.resize(width: pixels.0, height: pixels.1) }
             } else {
                 window = try WindowSurface(
-                    context: application.graphics(), waylandSurface: surface.rawProxy,
+                    context: host.graphics(), waylandSurface: surface.rawProxy,
                     width: pixels.0, height: pixels.1)
             }
         } catch {
-            application.report(SceneError(screen: screen?.name, reason: "cannot create the EGL surface: \(error)", fix: "check the Mesa EGL installation (`screenplay doctor`)"))
-            application.sceneFailed(self)
+            host.report(SceneError(screen: screen?.name, reason: "cannot create the EGL surface: \(error)", fix: "check the Mesa EGL installation (`screenplay doctor`)"))
+            host.sceneDidClose(self)
             return
         }
         pixelSize = pixels
@@ -241,13 +275,15 @@ public final class Scene {
         if !isConnected {
             isConnected = true
             delegate.scene(self, willConnectTo: session)
-            application.sceneDidConnect(self)
         }
+        // A delegate may have closed the scene, its registration or the
+        // whole application from the calls above.
+        guard !isTornDown else { return }
         // Sway answers commits with repeated configures of the same size;
         // redraw only when something changed.
         if changed || !hasDrawn {
             needsDisplay = true
-            application.scheduleRender()
+            host.sceneNeedsRender()
         } else {
             // An ack takes effect with the next commit. Without one, a
             // compositor that waits for it (cage) never shows the window.
@@ -266,7 +302,7 @@ public final class Scene {
         slowFrames = Double(ns) > refresh * 1.5 ? slowFrames + 1 : 0
         guard slowFrames >= 5, !warnedSlow else { return }
         warnedSlow = true
-        application.report(
+        host.report(
             SceneError(
                 screen: screen?.name,
                 reason: String(
@@ -340,7 +376,7 @@ public final class Scene {
         let expected = (screen.info.logicalWidth, screen.info.logicalHeight)
         guard expected.0 > 0, expected.1 > 0, (width, height) != expected else { return }
         reportedMisplacement = true
-        let others = application.screens.filter { $0 !== screen }.map(\.name)
+        let others = host.screens.filter { $0 !== screen }.map(\.name)
         let spans = width > expected.0 || height > expected.1
         let reason =
             "the compositor made the fullscreen fallback window \(width)x\(height), not the screen's \(expected.0)x\(expected.1)"
@@ -349,7 +385,7 @@ public final class Scene {
             spans
             ? "give the compositor one output per app (cage: run with `-m last`), or use a compositor with wlr-layer-shell"
             : "the content is drawn at the size given; use a compositor with wlr-layer-shell for exact placement"
-        application.report(SceneError(screen: screen.name, reason: reason, fix: fix))
+        host.report(SceneError(screen: screen.name, reason: reason, fix: fix))
     }
 
     private func surfaceOutputsChanged() {
@@ -358,8 +394,8 @@ public final class Scene {
         // silently on the wrong screen.
         if isFullscreenFallback, let screen, let last = surface.enteredOutputs.last, last != screen.id, !reportedMisplacement {
             reportedMisplacement = true
-            let actual = application.screen(withID: last)?.name ?? "another output"
-            application.report(
+            let actual = host.screen(withID: last)?.name ?? "another output"
+            host.report(
                 SceneError(
                     screen: screen.name, reason: "the compositor put the fullscreen fallback window on \(actual) instead",
                     fix: "the compositor ignores set_fullscreen's output hint; move the window by hand or use a compositor with wlr-layer-shell"))
@@ -367,7 +403,7 @@ public final class Scene {
         // Windows follow the output they entered last; external scenes stay
         // keyed to the screen they were made for.
         guard session.role == .application, let last = surface.enteredOutputs.last,
-            let screen = application.screen(withID: last), screen !== self.screen
+            let screen = host.screen(withID: last), screen !== self.screen
         else { return }
         self.screen = screen
         applyScreen(screen)
@@ -388,9 +424,9 @@ public final class Scene {
     /// Asks the compositor whether the panel is off, where it offers power
     /// control: a panel switched off by another program looks like a stall.
     func panelIsOff(nowNs: UInt64) -> Bool {
-        guard let screen, application.canControlPower else { return false }
+        guard let screen, host.canControlPower else { return false }
         lastPowerCheckNs = nowNs
-        return application.powerState(of: screen) == .off
+        return host.powerState(of: screen) == .off
     }
 
     /// While the panel is off, reads its power again at most once a second
@@ -400,26 +436,62 @@ public final class Scene {
         _ = panelIsOff(nowNs: nowNs)
     }
 
+    private func recordClosed() {
+        closedByCompositor = true
+        host.sceneNeedsRender()
+    }
+
+    private func recordFractionalScaleChange() {
+        fractionalScaleDidChange = true
+        host.sceneNeedsRender()
+    }
+
     func linkResumed() {
         guard !isTornDown else { return }
         needsDisplay = true
-        application.scheduleRender()
+        host.sceneNeedsRender()
     }
 
     private func frameCallback() {
         guard !isTornDown else { return }
         frameDue = true
-        application.scheduleRender()
+        host.sceneNeedsRender()
     }
 
-    /// Draws if a frame is due or content changed. Runs after each batch of
-    /// events, never inside a listener.
-    func renderIfNeeded() {
-        if outputsChanged, !isTornDown {
+    /// Applies what this scene's listeners recorded in the batch, in
+    /// order: `closed` (the scene goes), where the surface is now, a new
+    /// fractional scale, presentation feedback, then the newest configure.
+    /// Runs after each batch, outside libwayland's dispatch; drawing is the
+    /// next, separate step (`drawIfNeeded`).
+    func applyPendingState() {
+        guard !isTornDown else { return }
+        if closedByCompositor {
+            host.sceneDidClose(self)
+            return
+        }
+        if outputsChanged {
             outputsChanged = false
             surfaceOutputsChanged()
         }
+        if fractionalScaleDidChange {
+            fractionalScaleDidChange = false
+            fractionalScaleChanged()
+        }
+        let feedback = pendingFeedback
+        pendingFeedback.removeAll()
+        for (event, token) in feedback where !isTornDown {
+            self.feedback(event, token: token)
+            shownByFeedbackToken.removeValue(forKey: token)?.feedback(event)
+        }
+        let shown = shownCallbacks
+        shownCallbacks.removeAll()
+        for (tracker, ns) in shown { tracker.frameCallback(atNs: ns) }
         applyPendingConfigure()
+    }
+
+    /// Draws if a frame is due or content changed: the step after
+    /// `applyPendingState` for every scene of the batch.
+    func drawIfNeeded() {
         guard !isTornDown, isConnected, let window else { return }
         // A panel switched off shows nothing: ask for no frames until it is back.
         if displayLink.isPanelOff {
@@ -431,7 +503,13 @@ public final class Scene {
             frameDue = false
             let now = monotonicNanoseconds()
             if displayLink.shouldDraw(nowNs: now) {
-                draw = true
+                // Asked every refresh, even when a redraw is due anyway:
+                // video hands its repeats back to mpv here.
+                if delegate.sceneShouldDrawFrame(self) || needsDisplay {
+                    draw = true
+                } else {
+                    holdFrame(nowNs: now)
+                }
             } else if !displayLink.isPaused {
                 // Skip this refresh. An empty commit to get the next callback
                 // stalls on weston, which repaints (and calls back) only for
@@ -454,30 +532,78 @@ public final class Scene {
         if !displayLink.isPaused {
             displayLink.willDraw(nowNs: now)
             surface.requestFrame { [weak self] _ in
-                self?.displayLink.frameShown(nowNs: monotonicNanoseconds())
+                let shownNs = monotonicNanoseconds()
+                self?.displayLink.frameShown(nowNs: shownNs)
                 self?.frameCallback()
+                if let tracker = self?.pacedShownTracker {
+                    self?.shownCallbacks.append((tracker, shownNs))
+                    self?.pacedShownTracker = nil
+                }
             }
         }
+        var feedbackToken: UInt64?
         if surface.offersPresentationFeedback {
             let request = displayLink.feedbackRequest(nowNs: now)
             surface.abandonPresentationFeedback(request.abandon)
+            for token in request.abandon { shownByFeedbackToken[token] = nil }
+            feedbackToken = request.token
             if let token = request.token {
-                surface.requestPresentationFeedback(token: token) { [weak self] event in self?.feedback(event, token: token) }
+                surface.requestPresentationFeedback(token: token) { [weak self] event in
+                    self?.pendingFeedback.append((event, token))
+                }
             }
         }
         do {
             try window.makeCurrent()
-            let context = DrawingContext(target: window, resources: try application.resources())
+            let context = DrawingContext(target: window, resources: try host.resources())
             drawCount += 1
             do {
                 try delegate.draw(self, in: context)
             } catch {
-                application.report(error)
+                host.report(error)
             }
+            if !shownWatchers.isEmpty { trackShown(feedbackToken: feedbackToken) }
             try window.present()
+            for action in context.afterPresent { action() }
             if !displayLink.isPaused { noteFrameTime(monotonicNanoseconds() - now) }
         } catch {
-            application.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
+            host.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
+        }
+    }
+
+    /// The delegate kept this refresh's picture: commit nothing (no frame
+    /// callback comes without a commit) and ask again on a timer just past
+    /// the next vblank, so each refresh is asked about exactly once.
+    private func holdFrame(nowNs: UInt64) {
+        displayLink.held(nowNs: nowNs)
+        skipGeneration &+= 1
+        let generation = skipGeneration
+        let delay = DispatchTimeInterval.nanoseconds(Int(displayLink.holdDelayNs(nowNs: nowNs)))
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.skipGeneration == generation else { return }
+                self.frameCallback()
+            }
+        }
+    }
+
+    /// Resolves this frame's `whenNextFrameShown` handlers by its own frame
+    /// callback (the paced one when the link runs) and by the presentation
+    /// feedback the frame asked for, where the compositor answers feedback
+    /// (the same bounded request: no second one).
+    private func trackShown(feedbackToken: UInt64?) {
+        let answers = feedbackToken != nil && displayLink.isReceivingPresentationFeedback
+        let tracker = FrameShownTracker(
+            handlers: shownWatchers, waitsForFeedback: answers, refreshNs: UInt64(displayLink.duration * 1e9))
+        shownWatchers = []
+        if answers, let feedbackToken { shownByFeedbackToken[feedbackToken] = tracker }
+        if displayLink.isPaused {
+            surface.requestFrame { [weak self] _ in
+                self?.shownCallbacks.append((tracker, monotonicNanoseconds()))
+                self?.host.sceneNeedsRender()
+            }
+        } else {
+            pacedShownTracker = tracker
         }
     }
 
@@ -488,7 +614,7 @@ public final class Scene {
             presentedFrames += 1
             // Feedback names the output the frame was synced to; when that is
             // another output than the link is keyed to, re-key (windows).
-            if session.role == .application, let syncOutput, let screen = application.screen(withID: syncOutput),
+            if session.role == .application, let syncOutput, let screen = host.screen(withID: syncOutput),
                 screen !== self.screen
             {
                 self.screen = screen

@@ -206,7 +206,9 @@ extension Application {
                 guard let mode = screen.output.info?.currentMode else { return false }
                 return mode.width == w && mode.height == h && (r == 0 || abs(mode.refreshMilliHz - r) < 1000)
             }, timeoutMs: 2000)
-        scheduleRender()
+        // Hand the new mode to the screen and its scenes now (a handler that
+        // called this gets it when its batch ends).
+        connection.dispatchPending()
         return screen.currentMode
     }
 

@@ -38,9 +38,14 @@ public struct ScreenPattern: Hashable, Sendable, CustomStringConvertible {
         matches(name: info.name, description: info.description, make: info.make, model: info.model, serial: info.serial)
     }
 
-    /// Whether the pattern names `screen`.
+    /// Whether the pattern names `screen` (make, model and serial from its
+    /// output-management head where the compositor offers one).
     @MainActor
-    public func matches(_ screen: Screen) -> Bool { matches(screen.info) }
+    public func matches(_ screen: Screen) -> Bool {
+        matches(
+            name: screen.name, description: screen.info.description, make: screen.make, model: screen.model,
+            serial: screen.serial)
+    }
 
     /// Shell-style glob matching over characters, with backtracking on the
     /// most recent `*` only, which is linear-ish and cannot blow up

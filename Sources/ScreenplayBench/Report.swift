@@ -90,6 +90,24 @@ enum Report {
 
         md += frameCostMarkdown(r)
         md += soakMarkdown(r.soak)
+        if let v = r.video {
+            md += "\n## Video against mpv\n\n\(v.clip); Mesa \(v.mesa); \(v.mpvVersion).\n\n"
+            md += "| program | window s | video frames | dropped | CPU ms / video frame | peak RSS MiB |\n|---|---:|---:|---:|---:|---:|\n"
+            for run in v.runs {
+                md += "| \(run.program) | \(n(run.process.seconds)) | \(run.videoFrames) | \(run.dropped) | \(opt(run.cpuMsPerVideoFrame)) | \(n(run.peakRSSMiB)) |\n"
+            }
+            md += "\nScreenplay / mpv: CPU per video frame ×\(opt(v.cpuRatio)), peak RSS ×\(opt(v.rssRatio)) (goal ≤ 1).\n"
+        }
+        if !r.signage.isEmpty {
+            md += "\n## Signage (`play`, 0.1 s items)\n\n"
+            md += "| switches | CPU ms / switch | boundary to shown median / p95 / max ms | RSS KiB after 100 → end | fds after 100 → end |\n"
+            md += "|---:|---:|---|---|---|\n"
+            for s in r.signage {
+                let latency = s.boundaryToShownMs.map { "\(n($0.median)) / \(n($0.p95)) / \(n($0.max))" } ?? "–"
+                md += "| \(s.switches) | \(n(s.cpuMsPerSwitch)) | \(latency) | \(s.rssKiBAt100) → \(s.rssKiBAtEnd) | \(s.fdsAt100) → \(s.fdsAtEnd) |\n"
+            }
+        }
+
         md += "\n## Methods and caveats\n\n"
         for key in r.methods.keys.sorted() { md += "- **\(key)**: \(r.methods[key]!)\n" }
         if !r.errors.isEmpty {
@@ -175,6 +193,10 @@ enum Report {
         md += "| peak RSS, shader | \(memory("screenplay", "shader")) | | | VmHWM |\n"
         md += "| CPU per frame as outputs grow (shader) | \(flat(shaderCPU)) | | | |\n"
         md += "| hot-plug latency as outputs grow | \(flat(hotplugScaling)) | | | |\n"
+        if let v = r.video, let mine = v.runs.first(where: { $0.program == "screenplay" }), let peer = v.runs.first(where: { $0.program == "mpv" }) {
+            md += "| video, CPU per video frame (720p30 H.264) | \(opt(mine.cpuMsPerVideoFrame)) ms | mpv --fs: \(opt(peer.cpuMsPerVideoFrame)) ms | ×\(opt(v.cpuRatio)) | same sway output, same run |\n"
+            md += "| video, peak RSS | \(n(mine.peakRSSMiB)) MiB | mpv --fs: \(n(peer.peakRSSMiB)) MiB | ×\(opt(v.rssRatio)) | VmHWM |\n"
+        }
         md += "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston), software rendering; "
         md += "load average \(n(r.run.loadAverageAtStart)) → \(n(r.run.loadAverageAtEnd))), commit \(r.run.gitCommit). Details: bench-results/summary.md.\n"
         return md

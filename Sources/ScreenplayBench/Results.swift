@@ -170,6 +170,9 @@ struct BenchResults: Codable, Sendable {
     var perf: [PerfBreakdown] = []
     var frameCostRatios: [FrameCostRatio] = []
     var pixelWork: PixelWork?
+    /// Video against mpv (VideoBench.swift); nil when not run.
+    var video: VideoComparison?
+    var signage: [SignageRun] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

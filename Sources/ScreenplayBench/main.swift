@@ -15,7 +15,7 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, soak.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak.
                          Default: all but soak, which takes half an hour on its own.
       --soak-minutes N   Length of the memory soak (default 30).
       --readme PATH      README whose bench markers get the headline table after a
@@ -26,7 +26,8 @@ let usage = """
 var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
-var only: Set<String> = ["pacing", "scaling", "hotplug", "idle", "framecost"]
+let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage"]
+var only = allBenchmarks
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
 var arguments = CommandLine.arguments.dropFirst()
@@ -119,6 +120,12 @@ if only.contains("framecost") {
 if only.contains("soak") {
     runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }
 }
+if only.contains("video") {
+    runner.attempt("video against mpv") { try runner.video() }
+}
+if only.contains("signage") {
+    runner.attempt("signage") { runner.results.signage.append(try runner.signage(switches: quick ? 300 : 1000)) }
+}
 runner.collectShaderMemory()
 runner.scalingVerdicts()
 runner.results.methods = [
@@ -131,6 +138,8 @@ runner.results.methods = [
     "memory": "VmHWM from /proc/PID/status; and RSS, PSS, private (Private_Clean + Private_Dirty), anonymous and shared from /proc/PID/smaps_rollup right after each hot-plugged output's first frame: RSS counts the shared code of libLLVM and Mesa in full, PSS divides it among the processes that map it.",
     "frame cost": "one sway output, weston-simple-egl and five Screenplay scenes in turn, in rounds (median round reported); CPU = run time of all threads (/proc/PID/task/*/schedstat) over whole reporting windows divided by the frames presented in them; the plasma's pixel work is the same shader drawn offscreen in the bench's process (llvmpipe, glFinish per frame); perf samples each program after its window (shares by library and symbol; llvmpipe's JIT-compiled shaders show as [JIT]).",
     "memory soak": "VmRSS of each Screenplay process and of the compositor process itself (behind runuser), sampled every 10 s while all run at once; slope = least squares after the warm-up (2 min, or a quarter of a shorter run). On sway the compositor answers no presentation feedback, so this is where unanswered requests would pile up.",
+    "video": "the same H.264 clip (1280x720, 30 fps, made by ffmpeg) on one 1280x720@60 sway output: `screenplay present CLIP` (libmpv render API on Screenplay's GLES context, video_frames from --stats) against `mpv --fs --loop --vo=gpu --gpu-context=wayland --hwdec=auto-safe --no-audio` (frames: estimated-frame-number minus frame-drop-count over its IPC socket). CPU per video frame = user+sys over the window / new video frames shown; the ratio is Screenplay / mpv, goal ≤ 1. mpv's default video-sync=audio draws each video frame once; Screenplay's display sync keeps repeats without drawing.",
+    "signage": "`screenplay play` of four 0.1 s items (two colours, two 1280x720 images, cuts, clock-aligned) on one sway output; CPU per switch is user+sys over the switches after the 100th divided by their count; boundary to shown is each item's proof-of-play time (frame-callback arrival on sway) less its slot's start on the wall clock; RSS (VmRSS) and open fds after 100 switches and after the last. No peer: no signage player runs on this machine.",
     "idle": "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
 ]
@@ -139,7 +148,7 @@ runner.results.run.loadAverageAtEnd = loadAverage()
 
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
-if !quick, ["pacing", "scaling", "hotplug", "idle", "framecost"].allSatisfy(only.contains), let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+if !quick, only == allBenchmarks, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
     let updated = Report.updateReadme(readmePath, with: runner.results)
     runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }

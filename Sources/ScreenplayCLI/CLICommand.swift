@@ -1,3 +1,5 @@
+import Screenplay
+
 /// A `screenplay` subcommand: parsed from ``ParsedArguments``, then
 /// validated as a whole.
 public protocol CLICommand: Equatable, Sendable {
@@ -39,5 +41,15 @@ extension CLICommand {
     /// Rejects positional arguments a command does not take.
     static func rejectPositionals(_ parsed: ParsedArguments) throws(UsageError) {
         if let extra = parsed.positionals.first { throw usageError("unexpected argument '\(extra)'") }
+    }
+}
+
+extension CLICommand {
+    /// `--layer` for the commands that show scenes (present, play).
+    static func parseLayer(_ value: String) throws(UsageError) -> SceneLayer {
+        guard let layer = SceneLayer.allCases.first(where: { "\($0)" == value }) else {
+            throw usageError("invalid layer '\(value)': expected overlay, top, bottom or background")
+        }
+        return layer
     }
 }

@@ -37,6 +37,11 @@ public enum ScreenplayTool {
                 try runner.start()
                 running = runner
                 runMainLoop()
+            case let .play(command):
+                let runner = PlayRunner(command)
+                try runner.start()
+                running = runner
+                runMainLoop()
             case let .demo(command):
                 let runner = DemoRunner(command)
                 try runner.start()

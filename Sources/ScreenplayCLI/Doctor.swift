@@ -67,6 +67,7 @@ enum DoctorRunner {
         } catch {
             findings.append(Finding(level: .problem, topic: "EGL/GLES", text: "\(error); nothing can be drawn (install Mesa: libegl1 libgles2 libgl1-mesa-dri)"))
         }
+        findings.append(videoFinding(app))
         if let builtin = env["SCREENPLAY_BUILTIN"] {
             findings.append(Finding(level: .ok, topic: "SCREENPLAY_BUILTIN", text: "marks \"\(builtin)\" as built-in"))
         }
@@ -96,6 +97,22 @@ enum DoctorRunner {
         findings.append(Finding(level: .ok, topic: "note", text: "a screen switched off, an undock or a KVM switch looks like an unplug: the scene goes with the output and comes back when it returns while present runs"))
         emit(findings, screens: app.screens, globals: app.globals.map { "\($0.interface) v\($0.version)" }, json: command.json)
         return findings.contains { $0.level == .problem } ? ExitCode.failure.rawValue : 0
+    }
+
+    /// Video: which decoder libmpv takes here (hardware or software) and why.
+    private static func videoFinding(_ app: Application) -> Finding {
+        do {
+            let report = try VideoPlayer.checkDecoding(on: app)
+            let choice =
+                report.usesHardware
+                ? "hardware decoding (\(report.hardwareDecoder)) where the codec allows, software otherwise"
+                : "software decoding (libavcodec; hwdec-current: \(report.hardwareDecoder))"
+            return Finding(
+                level: .ok, topic: "video",
+                text: "\(report.mpvVersion) with hwdec=auto-safe will use \(choice)\(report.explanation.isEmpty ? "" : ": \(report.explanation)")")
+        } catch {
+            return Finding(level: .warning, topic: "video", text: "libmpv cannot decode video here: \(error); video content will not play (install libmpv2)")
+        }
     }
 
     private static func socketHint(_ env: [String: String]) -> String {

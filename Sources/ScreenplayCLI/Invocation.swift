@@ -12,6 +12,8 @@ public enum Invocation: Equatable, Sendable {
     case doctor(DoctorCommand)
     /// `screenplay demo`
     case demo(DemoCommand)
+    /// `screenplay play`
+    case play(PlayCommand)
     /// `screenplay power`
     case power(PowerCommand)
 }

@@ -8,11 +8,14 @@ final class PresentRunner {
     let command: PresentCommand
     /// Stats, signals, stopping, and the app with what it shows.
     private var session: PresentSession?
-    private var picture: Picture?
+    private var image: LoadedImage?
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
     private var presenter: Presenter?
-    private var options = ApplicationOptions()
+    /// Ends `present` when video stops (see VideoLifecycle).
+    private lazy var videoLifecycle = VideoLifecycle(
+        onAllEnded: { [weak self] in self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)") },
+        onFailure: { [weak self] reason in self?.session?.finish(status: ExitCode.dataError.rawValue, message: reason) })
 
     init(_ command: PresentCommand) { self.command = command }
 
@@ -29,8 +32,9 @@ final class PresentRunner {
         kind = try loadContent()
         let session = try PresentSession(stats: command.stats)
         self.session = session
-        let options = command.applicationOptions(includingBuiltIn: command.allOutputs)
-        self.options = options
+        var options = command.applicationOptions(includingBuiltIn: command.allOutputs)
+        if command.reconnect { options.whenCompositorGoes = .reconnect() }
+
         let app = try ScreenplayTool.connect(options)
         let patterns = command.outputPatterns
         if !patterns.isEmpty, !app.screens.contains(where: command.matchesOutputPatterns) {
@@ -63,8 +67,8 @@ final class PresentRunner {
 
     private var modeSwitcher: ModeSwitcher?
 
-    /// Shows the content through `app`: at start, and again after a
-    /// reconnect to a restarted compositor.
+    /// Shows the content through `app`; after a compositor restart
+    /// (`--reconnect`) the application shows it again by itself.
     private func attach(_ app: Application) throws {
         guard let session else { return }
         session.app = app
@@ -74,13 +78,11 @@ final class PresentRunner {
                 printError("\(error.description); exiting (use --reconnect to wait for the compositor to come back)")
                 exit(ExitCode.unavailable.rawValue)
             }
+            // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
+            // and brings the registration's scenes and the preview window back.
             printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
-            self.session?.registration = nil
-            self.session?.windows = []
-            self.session?.app = nil
-            app.shutdown()
-            self.reconnect(attempt: 0)
         }
+        app.onReconnect = { [weak app] in log("reconnected to \(app?.socketDescription ?? "the compositor")") }
         app.onScreenConnect = { [weak self, weak app] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
             if let app, app.targetReason(screen).isTarget { self?.modeSwitcher?.screenConnected(screen) }
@@ -89,8 +91,10 @@ final class PresentRunner {
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, picture, shader, stats = session.stats] in
-                ContentDelegate(kind: kind, picture: picture, shader: shader, stats: stats, statsLabel: { scene in
+            delegateFactory: { [kind, image, shader, stats = session.stats, videoLifecycle] in
+                ContentDelegate(
+                    kind: kind, image: image, shader: shader, stats: stats, videoLifecycle: videoLifecycle,
+                    statsLabel: { scene in
                     scene.screen?.name ?? "window"
                 })
             })
@@ -100,27 +104,6 @@ final class PresentRunner {
         } else {
             session.registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
             explainWhenNothingShows(app)
-        }
-    }
-
-    /// Tries the socket every 100 ms (a timer, not a busy loop) until a
-    /// compositor answers, then shows the same content again.
-    private func reconnect(attempt: Int) {
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                guard let app = try? Application(options: self.options) else {
-                    if attempt % 50 == 49 { log("still waiting for the compositor") }
-                    return self.reconnect(attempt: attempt + 1)
-                }
-                log("reconnected to \(app.socketDescription)")
-                do {
-                    try self.attach(app)
-                } catch {
-                    printError("\(error)")
-                    exit(ExitCode.unavailable.rawValue)
-                }
-            }
         }
     }
 
@@ -140,7 +123,7 @@ final class PresentRunner {
             return .color(c)
         case let .image(path):
             do {
-                picture = try Picture.load(path: path)
+                image = try LoadedImage.load(path: path)
             } catch {
                 throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
             }
@@ -163,6 +146,9 @@ final class PresentRunner {
             }
             self.shader = shader
             return .shader(path: path, source: source)
+        case let .video(path):
+            try probeVideo(path)
+            return .video(path: path, loops: command.loops, audio: command.audio)
         case let .pdf(path):
             // start() hands PDFs to the Presenter before loading content.
             throw CommandFailure(.software, "\(path): PDFs are presented by the presenter, not as content")

@@ -12,23 +12,25 @@ public struct PresentCommand: CLICommand {
         case color(RGBColor)
         /// A GLSL ES fragment shader file (`.frag`, `.glsl`).
         case shader(path: String)
-        /// An image file (`.png`, `.jpg`, `.jpeg`).
+        /// An image file (PNG, JPEG, GIF, WebP, SVG), recognised by content.
         case image(path: String)
-        /// A PDF document (`.pdf`).
+        /// A PDF document (`.pdf`, or `%PDF` content).
         case pdf(path: String)
+        /// A video file, played by libmpv (`.mp4`, `.mkv`, `.webm`, `.mov`
+        /// and more, or any existing file that is no image or PDF: libmpv
+        /// decides).
+        case video(path: String)
 
-        /// Classifies a file path by its extension (case-insensitive), or
-        /// returns `nil` for an unsupported kind.
+        /// Classifies a file path: shaders by extension (case-insensitive),
+        /// an existing file by its content (`ContentRecognition`), a missing
+        /// one by an image or PDF extension; `nil` for an unsupported kind.
         public static func file(_ path: String) -> Content? {
             let fileName = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
             // A leading dot marks a hidden file, not an extension.
-            guard let dot = fileName.dropFirst().lastIndex(of: ".") else { return nil }
-            switch fileName[fileName.index(after: dot)...].lowercased() {
-            case "frag", "glsl": return .shader(path: path)
-            case "png", "jpg", "jpeg": return .image(path: path)
-            case "pdf": return .pdf(path: path)
-            default: return nil
-            }
+            let dot = fileName.dropFirst().lastIndex(of: ".")
+            let fileExtension = dot.map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
+            if fileExtension == "frag" || fileExtension == "glsl" { return .shader(path: path) }
+            return ContentRecognition.classify(path: path, fileName: String(fileName), fileExtension: fileExtension)
         }
     }
 
@@ -62,6 +64,12 @@ public struct PresentCommand: CLICommand {
     public var reconnect = false
     /// `--duration`, in minutes.
     public var durationMinutes: Double?
+    /// `--end-time HH:MM`: count down to this time of day instead of a duration.
+    public var endTime: ClockTime?
+    /// `--last-minutes N`: minutes left when the countdown turns amber (5 unless set here or in the .pdfpc file).
+    public var lastMinutes: Double?
+    /// `--notes-position`: each page is a beamer slide with its notes on this side.
+    public var notesPosition: NotesPosition?
     /// `--notes`
     public var notesPath: String?
     /// `--password`
@@ -70,6 +78,10 @@ public struct PresentCommand: CLICommand {
     public var rehearse = false
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
     public var mode: String?
+    /// `--audio`: video plays its sound (silent by default).
+    public var audio = false
+    /// `--no-loop`: video plays once, then `present` exits 0.
+    public var loops = true
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -79,10 +91,11 @@ public struct PresentCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
-        .value("notes"), .value("password"), .flag("rehearse"), .value("mode"),
+        .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
+        .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
     ]
     /// Supported content, for help and error messages.
-    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, .png/.jpg/.jpeg image or .pdf file"
+    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
     public static let usage = """
         OVERVIEW: \(abstract)
 
@@ -92,8 +105,11 @@ public struct PresentCommand: CLICommand {
           test-card               Built-in pattern for checking geometry and timing.
           color RRGGBB            Solid color; #RRGGBB works too.
           FILE.frag, FILE.glsl    Animated GLSL ES fragment shader.
-          FILE.png, .jpg, .jpeg   Image, scaled to fit.
+          IMAGE                   PNG, JPEG, GIF, WebP or SVG (recognised by
+                                  content), fitted; animated GIF/WebP play.
           FILE.pdf                Slides, one page at a time.
+          VIDEO                   A video file (.mp4, .mkv, .webm, .mov, ... or any
+                                  file libmpv decodes), scaled to fit, looping.
 
         OUTPUTS (default: every external output):
           --output PATTERN        Use outputs whose name, description, make, model
@@ -127,10 +143,24 @@ public struct PresentCommand: CLICommand {
         SLIDES:
           --duration MIN          Length of the talk in minutes: a countdown that
                                   turns amber 5 minutes before the end, red after.
+          --end-time HH:MM        Count down to this time of day instead.
+          --last-minutes N        Turn the countdown amber N minutes before the
+                                  end (default 5).
           --notes FILE            Speaker notes (default: talk.notes.md next to
                                   talk.pdf; a section per page starts '## N').
+                                  pdfpc's talk.pdfpc next to talk.pdf is read
+                                  too (notes, duration, end time, last minutes,
+                                  notes position); talk.notes.md wins per page.
+          --notes-position SIDE   Pages are LaTeX beamer slides with notes on
+                                  the right, left, top or bottom half: the
+                                  audience sees the slide, the console the notes.
           --password PW           Password of an encrypted PDF.
           --rehearse              Show the audience view in a window instead.
+
+        VIDEO:
+          --audio                 Play the video's sound (default: silent, no
+                                  audio output is opened).
+          --no-loop               Play once, then exit (default: loop).
 
           -h, --help              Show this help.
 
@@ -148,12 +178,7 @@ public struct PresentCommand: CLICommand {
         outputPatterns = arguments.all("output")
         allOutputs = arguments.flag("all")
         builtinPatterns = arguments.all("builtin")
-        if let value = arguments.last("layer") {
-            guard let layer = SceneLayer.allCases.first(where: { "\($0)" == value }) else {
-                throw Self.usageError("invalid layer '\(value)': expected overlay, top, bottom or background")
-            }
-            self.layer = layer
-        }
+        if let value = arguments.last("layer") { layer = try Self.parseLayer(value) }
         if let value = arguments.last("fps") {
             guard let fps = Int(value), fps > 0 else {
                 throw Self.usageError("invalid value '\(value)' for '--fps': expected a positive integer")
@@ -176,10 +201,30 @@ public struct PresentCommand: CLICommand {
             }
             durationMinutes = minutes
         }
+        if let value = arguments.last("end-time") {
+            guard let time = ClockTime(parsing: value) else {
+                throw Self.usageError("invalid value '\(value)' for '--end-time': expected a time of day HH:MM (24-hour clock)")
+            }
+            endTime = time
+        }
+        if let value = arguments.last("last-minutes") {
+            guard let minutes = Double(value), minutes.isFinite, minutes >= 0 else {
+                throw Self.usageError("invalid value '\(value)' for '--last-minutes': expected minutes, 0 or more")
+            }
+            lastMinutes = minutes
+        }
+        if let value = arguments.last("notes-position") {
+            guard let position = NotesPosition(rawValue: value.lowercased()) else {
+                throw Self.usageError("invalid value '\(value)' for '--notes-position': expected right, left, top or bottom")
+            }
+            notesPosition = position
+        }
         notesPath = arguments.last("notes")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
         mode = try Self.parseModeOption(arguments.last("mode"))
+        audio = arguments.flag("audio")
+        loops = !arguments.flag("no-loop")
         content = try Self.parseContent(arguments.positionals)
     }
 
@@ -213,8 +258,19 @@ public struct PresentCommand: CLICommand {
         if allOutputs, let pattern = outputPatterns.first {
             throw Self.usageError("'--all' cannot be combined with '--output \(pattern)'")
         }
-        if password != nil {
-            guard case .pdf = content else { throw Self.usageError("'--password' only applies to PDF content") }
+        let isPDF: Bool
+        if case .pdf = content { isPDF = true } else { isPDF = false }
+        for (option, given) in [
+            ("password", password != nil), ("end-time", endTime != nil), ("last-minutes", lastMinutes != nil),
+            ("notes-position", notesPosition != nil),
+        ] where given && !isPDF {
+            throw Self.usageError("'--\(option)' only applies to PDF content")
+        }
+        if let endTime, durationMinutes != nil {
+            throw Self.usageError("'--duration' and '--end-time \(endTime)' both set the countdown: give one")
+        }
+        if audio || !loops, !content.isVideo {
+            throw Self.usageError("'\(audio ? "--audio" : "--no-loop")' only applies to video content")
         }
     }
 }

@@ -54,10 +54,23 @@ final class PresentSession {
     /// Tears down what the command made, in order, and exits 0.
     func stop(reason: String) -> Never {
         log("\(reason): tearing down")
+        tearDown()
+        exit(0)
+    }
+
+    /// Ends the command on its own (a video that ended or failed): the
+    /// message to stderr (as an error unless the status is 0), the same
+    /// teardown as a signal, and `status`.
+    func finish(status: Int32, message: String) -> Never {
+        if status == 0 { log(message) } else { printError(message) }
+        tearDown()
+        exit(status)
+    }
+
+    private func tearDown() {
         onStop?()
         for window in windows { app?.close(window) }
         if let registration { app?.unregisterSceneAccessory(registration) }
         app?.shutdown()
-        exit(0)
     }
 }

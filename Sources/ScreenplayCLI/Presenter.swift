@@ -14,7 +14,14 @@ final class Presenter {
     let notes: SpeakerNotes
     let title: String
     private(set) var state: PresenterState
+    /// Beamer notes pages: which half holds the notes (nil: pages are slides).
+    let notesPosition: NotesPosition?
+    /// The countdown: a duration or an end time, and when it turns amber.
+    let timing: TalkTiming
     let cache: SlideCache
+    /// The overview's thumbnails, rendered from a second copy of the
+    /// document so they never hold up the slides.
+    let thumbnails: ThumbnailCache
     /// Stats, signals, stopping, and the app with the windows it opened.
     private let session: PresentSession
     private var app: Application? { session.app }
@@ -27,7 +34,8 @@ final class Presenter {
     private(set) var lastKeyNs: UInt64 = 0
 
     /// Opens the document and the notes; errors end the command before any
-    /// window opens (66: missing or unreadable; 65: encrypted, corrupt, bad notes).
+    /// window opens (66: missing or unreadable; 65: encrypted, corrupt, bad
+    /// notes or a bad .pdfpc file).
     init(_ command: PresentCommand, path: String) throws {
         self.command = command
         do {
@@ -35,30 +43,105 @@ final class Presenter {
         } catch {
             throw CommandFailure(error.kind == .unreadable ? .noInput : .dataError, error.description)
         }
-        notes = try Self.loadNotes(command, pdf: path, pageCount: document.pageCount)
+        let sources = NotesSources(command: command, pdf: path)
+        let pdfpc = try Self.loadPdfpc(sources, labels: document.pageLabels)
+        var notes = try Self.loadNotes(sources, pageCount: document.pageCount)
+        if let pdfpc { notes.fill(from: pdfpc.notes) }
+        self.notes = notes
         title = URL(fileURLWithPath: path).lastPathComponent
-        state = PresenterState(pageCount: document.pageCount)
+        let slides = Slides(labels: document.pageLabels, forcedOverlays: pdfpc?.forcedOverlays ?? [])
+        state = PresenterState(slides: slides)
+        notesPosition = command.notesPosition ?? pdfpc?.notesPosition
+        timing = TalkTiming(command: command, pdfpc: pdfpc, now: Date())
         cache = SlideCache(document: document)
+        thumbnails = ThumbnailCache(path: path, password: command.password)
         session = try PresentSession(stats: command.stats)
+        if notesPosition == nil {
+            let size = document.pageSize(0)
+            if let hint = NotesPosition.hint(pageWidth: size.width, pageHeight: size.height) {
+                log("hint: \(title): \(hint)")
+            }
+        }
+        if slides.hasOverlays {
+            log("\(document.pageCount) pages make \(slides.count) slides (pages sharing a page label are overlays of one slide)")
+        }
     }
 
-    static func loadNotes(_ command: PresentCommand, pdf: String, pageCount: Int) throws -> SpeakerNotes {
-        let explicit = command.notesPath
-        let path = explicit ?? SpeakerNotes.sidecarPath(for: pdf)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            // Only a notes file that was asked for must exist.
-            if explicit != nil { throw CommandFailure(.noInput, "cannot read the notes file \(path): \(readReason(path))") }
-            return SpeakerNotes()
+    /// Where notes come from: our own markdown file and pdfpc's JSON file,
+    /// and which of them the speaker named (that one must exist).
+    struct NotesSources {
+        var markdown: String
+        var pdfpc: String
+        var markdownRequired = false
+        var pdfpcRequired = false
+
+        init(command: PresentCommand, pdf: String) {
+            markdown = SpeakerNotes.sidecarPath(for: pdf)
+            pdfpc = PdfpcFile.sidecarPath(for: pdf)
+            if let named = command.notesPath {
+                // `--notes talk.pdfpc` names pdfpc's file; anything else is ours.
+                if named.lowercased().hasSuffix(".pdfpc") {
+                    pdfpc = named
+                    pdfpcRequired = true
+                } else {
+                    markdown = named
+                    markdownRequired = true
+                }
+            }
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure(.dataError, "\(path): not UTF-8 text")
-        }
+    }
+
+    static func loadNotes(_ sources: NotesSources, pageCount: Int) throws -> SpeakerNotes {
+        let path = sources.markdown
+        guard let text = try readText(path, required: sources.markdownRequired) else { return SpeakerNotes() }
         do {
             return try SpeakerNotes.parse(text, pageCount: pageCount, path: path)
         } catch {
             throw CommandFailure(.dataError, "bad notes file: \(error.description)")
         }
     }
+
+    static func loadPdfpc(_ sources: NotesSources, labels: [String]) throws -> PdfpcFile? {
+        let path = sources.pdfpc
+        guard let text = try readText(path, required: sources.pdfpcRequired) else { return nil }
+        do {
+            let file = try PdfpcFile.parse(Data(text.utf8), path: path, pageLabels: labels)
+            var read = ["notes for \(file.notes.count) page\(file.notes.count == 1 ? "" : "s")"]
+            if let duration = file.duration { read.append("duration \(Int(duration)) min") }
+            if let end = file.endTime { read.append("end time \(end)") }
+            if let last = file.lastMinutes { read.append("last minutes \(Int(last))") }
+            if let position = file.notesPosition { read.append("notes position \(position.rawValue)") }
+            var line = "\(path): \(read.joined(separator: ", "))"
+            if !file.unused.isEmpty { line += "; not used here: \(file.unused.joined(separator: ", "))" }
+            log(line)
+            return file
+        } catch {
+            throw CommandFailure(.dataError, "bad pdfpc file: \(error.description)")
+        }
+    }
+
+    /// The file's text; nil when it is not there and nobody asked for it.
+    private static func readText(_ path: String, required: Bool) throws -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if required { throw CommandFailure(.noInput, "cannot read the notes file \(path): \(readReason(path))") }
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure(.dataError, "\(path): not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The notes for `page`; a step of an overlay without notes of its own
+    /// shows those of the slide's first page.
+    func notesText(page: Int) -> String {
+        let own = notes.text(forPage: page)
+        if !own.isEmpty { return own }
+        return notes.text(forPage: state.slides.firstPage(ofSlide: state.slides.slide(ofPage: page)))
+    }
+
+    /// The part of each page the audience sees: all of it, or the slide half of a beamer page.
+    var slideRegion: PageRegion { notesPosition?.slideRegion ?? .whole }
 
     /// Connects, opens the console and registers the audience scenes.
     func start() throws {
@@ -110,6 +193,10 @@ final class Presenter {
         clock.resume()
         self.clock = clock
         cache.onRendered = { [weak self] key in self?.slideRendered(key) }
+        thumbnails.onRendered = { [weak self] in
+            guard let self, self.state.isOverviewShown else { return }
+            self.console?.setNeedsDisplay()
+        }
         emitState()
     }
 
@@ -120,7 +207,7 @@ final class Presenter {
 
     func handle(_ event: KeyEvent) {
         guard event.isPressed else { return }
-        let action = PresenterKeys.action(keysym: event.keysym, text: event.text, shift: event.shift)
+        let action = PresenterKeys.action(keysym: event.keysym, text: event.text, shift: event.shift, overview: state.isOverviewShown)
         emit(["event": "key", "keysym": event.keysym, "text": event.text, "action": action.map { "\($0)" } ?? "none"])
         guard let action else { return }
         let now = monotonicNanoseconds()
@@ -148,6 +235,9 @@ final class Presenter {
         }
     }
 
+    /// The console lays the grid out; Up and Down need its row length.
+    func setOverviewColumns(_ columns: Int) { state.overviewColumns = columns }
+
     // MARK: scenes
 
     func audienceConnected(_ scene: Scene) {
@@ -172,32 +262,53 @@ final class Presenter {
 
     func label(_ scene: Scene) -> String { scene.screen?.name ?? "window" }
 
-    /// Slide sizes on screen now: every audience scene and the console's two slots.
-    private var wantedSizes: [PixelSize] {
+    /// Slide sizes on screen now: every audience scene and the console's
+    /// two slide views; and the console's notes view for beamer notes.
+    private var wantedSizes: (slides: [PixelSize], notes: PixelSize?) {
         var sizes = audienceScenes.values.filter(\.isConnected).map { PixelSize(width: $0.pixelSize.width, height: $0.pixelSize.height) }
+        var notes: PixelSize?
         if let console, console.isConnected {
             let layout = ConsoleLayout(width: console.pixelSize.width, height: console.pixelSize.height)
             sizes.append(layout.current.size)
             sizes.append(layout.next.size)
+            if notesPosition != nil { notes = layout.notes.size }
         }
-        return sizes.filter { $0.width > 0 && $0.height > 0 }
+        return (sizes.filter { $0.width > 0 && $0.height > 0 }, notes.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil })
     }
 
-    /// Renders ahead: the current page first, then the next two and the
-    /// previous one, at every size on screen; forgets pages far away.
+    /// Renders ahead: the current page first, then the pages the next keys
+    /// show (the next step, the next slide, back) and the next slide's
+    /// preview, at every size on screen; forgets pages far away.
     func prefetch() {
-        let sizes = wantedSizes
-        var pages = [state.page, state.page + 1, state.page + 2, state.page - 1]
+        let (sizes, notesSize) = wantedSizes
+        let slides = state.slides
+        let slide = state.slide
+        var pages = [state.page, state.page + 1, state.nextSlidePreview ?? -1, state.page + 2, state.page - 1]
+        if slide + 1 < slides.count { pages.append(slides.firstPage(ofSlide: slide + 1)) }
+        if slide > 0 { pages.append(slides.firstPage(ofSlide: slide - 1)) }
         if case let .page(p) = state.audience { pages.insert(p, at: 0) }
         let valid = pages.filter { (0..<document.pageCount).contains($0) }
         var keys: [SlideKey] = []
+        func add(_ key: SlideKey) { if !keys.contains(key) { keys.append(key) } }
         // Audience sizes first: they are what the room sees.
         for page in valid {
-            for size in sizes where !keys.contains(SlideKey(page: page, size: size)) {
-                keys.append(SlideKey(page: page, size: size))
-            }
+            for size in sizes { add(SlideKey(page: page, size: size, region: slideRegion)) }
+            if let notesSize, let position = notesPosition { add(SlideKey(page: page, size: notesSize, region: position.notesRegion)) }
         }
         cache.want(keys) { [weak self] picture in self?.app?.releaseResources(of: picture) }
+    }
+
+    /// Thumbnails for the overview at `size`, from the selected slide outwards.
+    func wantThumbnails(size: PixelSize) {
+        let slides = state.slides
+        let selected = state.overviewSelection ?? state.slide
+        var order = [selected]
+        for distance in 1..<max(1, slides.count) {
+            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) { order.append(slide) }
+        }
+        thumbnails.want(pages: order.map { slides.lastPage(ofSlide: $0) }, size: size, region: slideRegion) { [weak self] picture in
+            self?.app?.releaseResources(of: picture)
+        }
     }
 
     /// A slide arrived: redraw only the scenes it improves. Pages rendered
@@ -207,12 +318,13 @@ final class Presenter {
         var audiencePage: Int?
         if case let .page(p) = state.audience { audiencePage = p }
         for scene in audienceScenes.values where key.page == audiencePage {
-            let exact = SlideKey(page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height))
+            let exact = SlideKey(
+                page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height), region: slideRegion)
             if key == exact || cache.picture(exact) == nil { scene.setNeedsDisplay() }
         }
-        // The console shows the current and next page (and the --rehearse
-        // window the audience page).
-        let shown: Set<Int?> = [state.page, state.nextPage, audiencePage]
+        // The console shows the current page, the next slide and the notes
+        // (and the --rehearse window the audience page).
+        let shown: Set<Int?> = [state.page, state.nextPage, state.nextSlidePreview, audiencePage]
         if shown.contains(key.page) {
             for window in session.windows { window.setNeedsDisplay() }
         }
@@ -233,10 +345,11 @@ final class Presenter {
         case .black: audience = "black"
         case .white: audience = "white"
         }
-        let line: [String: Any] = [
+        var line: [String: Any] = [
             "event": "state", "page": state.page + 1, "pages": document.pageCount, "audience": audience,
-            "frozen": state.frozenPage != nil, "typed": state.typed,
+            "frozen": state.frozenPage != nil, "typed": state.typed, "slide": state.slide + 1, "slides": state.slides.count,
         ]
+        if let selection = state.overviewSelection { line["overview_selected"] = selection + 1 }
         emit(line)
     }
 
@@ -271,10 +384,12 @@ struct PixelSize: Hashable, Sendable {
     var height: Int
 }
 
-/// One rendered slide: page (0-based) at an exact pixel size.
+/// One rendered slide: page (0-based) at an exact pixel size; `region` is
+/// the part of the page (the slide or notes half of a beamer page).
 struct SlideKey: Hashable, Sendable {
     var page: Int
     var size: PixelSize
+    var region: PageRegion = .whole
 }
 
 /// Rendered slides by page and size. Pages render one at a time on a
@@ -297,8 +412,8 @@ final class SlideCache {
     func picture(_ key: SlideKey) -> Picture? { pictures[key] }
 
     /// Any rendered size of `page`, to show scaled while the exact size renders.
-    func anyPicture(page: Int) -> Picture? {
-        pictures.first { $0.key.page == page }?.value
+    func anyPicture(page: Int, region: PageRegion = .whole) -> Picture? {
+        pictures.first { $0.key.page == page && $0.key.region == region }?.value
     }
 
     /// Asks for `keys` in order; drops slides not wanted any more.
@@ -320,7 +435,7 @@ final class SlideCache {
             let rgba: [UInt8]
             var failure: String?
             do {
-                rgba = try document.render(page: key.page, width: key.size.width, height: key.size.height)
+                rgba = try document.render(page: key.page, width: key.size.width, height: key.size.height, region: key.region)
             } catch {
                 failure = "\(error)"
                 rgba = Placeholder.render(page: key.page, reason: "\(error)", width: key.size.width, height: key.size.height)

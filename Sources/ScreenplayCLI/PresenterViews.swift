@@ -8,6 +8,8 @@ struct ConsoleLayout: Equatable {
     struct Rect: Equatable {
         var x, y, width, height: Int
         var size: PixelSize { PixelSize(width: width, height: height) }
+        /// [x, y, width, height], as `--stats` writes it.
+        var array: [Int] { [x, y, width, height] }
     }
     let width: Int
     let height: Int
@@ -41,6 +43,65 @@ struct ConsoleLayout: Equatable {
         next = Rect(x: rightX, y: top, width: rightWidth, height: nextHeight)
         let notesTop = top + nextHeight + margin + label
         notes = Rect(x: rightX, y: notesTop, width: rightWidth, height: max(1, bottom - notesTop))
+    }
+
+    /// The overview: a grid of thumbnails between the bar and the footer.
+    struct Overview: Equatable {
+        /// Slides per row.
+        let columns: Int
+        /// Thumbnail size (every cell's).
+        let thumbnail: PixelSize
+        /// The slides on screen and where each goes; a long talk is shown a
+        /// screenful of rows at a time, the one with the selection.
+        let cells: [Cell]
+        struct Cell: Equatable {
+            var slide: Int
+            var rect: Rect
+        }
+    }
+
+    /// Lays out `count` slides of `aspect` (width / height) as large as
+    /// they fit, never narrower than a readable minimum (then the grid
+    /// scrolls a screenful at a time).
+    func overview(count: Int, aspect: Double, selected: Int) -> Overview {
+        let gap = margin
+        let area = Rect(x: margin, y: bar.height + margin, width: max(1, width - 2 * margin),
+                        height: max(1, footer.y - margin - bar.height - margin))
+        let ratio = aspect > 0 && aspect.isFinite ? aspect : 16.0 / 9
+        let count = max(1, count)
+        var best = (columns: 1, width: 0.0)
+        for columns in 1...count {
+            let rows = (count + columns - 1) / columns
+            let cellWidth = Double(area.width - gap * (columns - 1)) / Double(columns)
+            let cellHeight = Double(area.height - gap * (rows - 1)) / Double(rows)
+            let w = min(cellWidth, cellHeight * ratio)
+            if w > best.width { best = (columns, w) }
+        }
+        let minimum = Double(max(96, area.width / 8))
+        var columns = best.columns
+        var thumbWidth = best.width
+        if thumbWidth < minimum {
+            thumbWidth = minimum
+            columns = max(1, (area.width + gap) / (Int(minimum) + gap))
+        }
+        let thumb = PixelSize(width: max(1, Int(thumbWidth)), height: max(1, Int(thumbWidth / ratio)))
+        let rowsShown = max(1, (area.height + gap) / (thumb.height + gap))
+        let perScreen = rowsShown * columns
+        let first = (min(max(0, selected), count - 1) / perScreen) * perScreen
+        // Centre the grid in the area.
+        let usedColumns = min(columns, count)
+        let usedRows = min(rowsShown, (min(count - first, perScreen) + columns - 1) / columns)
+        let x0 = area.x + (area.width - (usedColumns * thumb.width + (usedColumns - 1) * gap)) / 2
+        let y0 = area.y + (area.height - (usedRows * thumb.height + (usedRows - 1) * gap)) / 2
+        var cells: [Overview.Cell] = []
+        for slide in first..<min(count, first + perScreen) {
+            let i = slide - first
+            cells.append(Overview.Cell(
+                slide: slide,
+                rect: Rect(x: x0 + i % columns * (thumb.width + gap), y: y0 + i / columns * (thumb.height + gap),
+                           width: thumb.width, height: thumb.height)))
+        }
+        return Overview(columns: columns, thumbnail: thumb, cells: cells)
     }
 }
 
@@ -88,14 +149,23 @@ final class ConsoleDelegate: SceneDelegate {
         let state = presenter.state
         let now = Double(monotonicNanoseconds()) / 1e9
         let t = layout.textSize
+        let slides = state.slides
         try c.clear(ConsoleColors.background)
 
-        // Top bar: page, elapsed time (and countdown), wall clock.
+        // Top bar: page or slide, elapsed time (and countdown), wall clock.
         try c.fill(x: 0, y: 0, width: layout.width, height: layout.bar.height, color: ConsoleColors.bar)
         let big = layout.bar.height * 6 / 10
         let barY = (layout.bar.height - big * 5 / 4) / 2
         let third = layout.width / 3
-        var pageText = "Page \(state.page + 1) / \(presenter.document.pageCount)"
+        var pageText: String
+        if slides.hasOverlays {
+            // Overlays count as one slide; the step within it follows.
+            let overlay = slides.overlay(ofPage: state.page)
+            pageText = "Slide \(state.slide + 1) / \(slides.count)"
+            if overlay.steps > 1 { pageText += "  (\(overlay.step)/\(overlay.steps))" }
+        } else {
+            pageText = "Page \(state.page + 1) / \(presenter.document.pageCount)"
+        }
         if !state.typed.isEmpty { pageText += "  → \(state.typed)_" }
         try c.drawText(pageText, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
         let elapsed = state.timer.elapsed(at: now)
@@ -104,8 +174,8 @@ final class ConsoleDelegate: SceneDelegate {
         else if !state.timer.isRunning { timerText += " paused" }
         var timerColor = ConsoleColors.text
         var phase = "none"
-        if let minutes = presenter.command.durationMinutes {
-            let countdown = Countdown(duration: minutes * 60, elapsed: elapsed)
+        let countdown = presenter.timing.countdown(elapsed: elapsed, now: Date())
+        if let countdown {
             timerText += "   " + (countdown.phase == .over ? "over \(countdown.text)" : "\(countdown.text) left")
             switch countdown.phase {
             case .normal: phase = "normal"
@@ -113,33 +183,46 @@ final class ConsoleDelegate: SceneDelegate {
             case .over: phase = "over"; timerColor = ConsoleColors.red
             }
         }
-        let timerSize = state.timer.hasStarted ? big : max(t, big * 2 / 3)
+        let timerSize = state.timer.hasStarted || countdown != nil ? big : max(t, big * 2 / 3)
         try c.drawText(timerText, x: third / 2, y: barY, maxWidth: third * 2, pixelHeight: timerSize, color: timerColor, alignment: .center)
         let clock = clockFormat.string(from: Date())
         try c.drawText(clock, x: layout.width - third - layout.margin, y: barY, maxWidth: third, pixelHeight: big,
                        color: ConsoleColors.text, alignment: .right)
 
-        // Slides.
-        try c.drawText("Current", x: layout.current.x, y: layout.current.y - t - layout.margin / 2, maxWidth: layout.current.width,
-                       pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
-        try drawSlide(page: state.page, in: layout.current, c)
-        try c.drawText("Next", x: layout.next.x, y: layout.next.y - t - layout.margin / 2, maxWidth: layout.next.width,
-                       pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
-        if let next = state.nextPage {
-            try drawSlide(page: next, in: layout.next, c)
+        let notes = presenter.notesText(page: state.page)
+        var line: [String: Any] = [:]
+        var notesView = "none"
+        if let selection = state.overviewSelection {
+            line = try drawOverview(layout, selection: selection, c)
         } else {
-            try c.fill(x: layout.next.x, y: layout.next.y, width: layout.next.width, height: layout.next.height, color: ConsoleColors.slotEmpty)
-            try c.drawText("End of the talk", x: layout.next.x, y: layout.next.y + layout.next.height / 2 - t / 2,
-                           maxWidth: layout.next.width, pixelHeight: t, color: ConsoleColors.dim, alignment: .center)
-        }
+            // Slides.
+            try c.drawText("Current", x: layout.current.x, y: layout.current.y - t - layout.margin / 2, maxWidth: layout.current.width,
+                           pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+            try drawSlide(page: state.page, in: layout.current, c)
+            try c.drawText("Next", x: layout.next.x, y: layout.next.y - t - layout.margin / 2, maxWidth: layout.next.width,
+                           pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+            if let next = state.nextSlidePreview {
+                try drawSlide(page: next, in: layout.next, c)
+            } else {
+                try c.fill(x: layout.next.x, y: layout.next.y, width: layout.next.width, height: layout.next.height, color: ConsoleColors.slotEmpty)
+                try c.drawText("End of the talk", x: layout.next.x, y: layout.next.y + layout.next.height / 2 - t / 2,
+                               maxWidth: layout.next.width, pixelHeight: t, color: ConsoleColors.dim, alignment: .center)
+            }
 
-        // Notes.
-        let notes = presenter.notes.text(forPage: state.page)
-        try c.drawText("Notes", x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
-                       pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
-        if !notes.isEmpty {
-            try c.drawText(notes, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
-                           maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+            // Notes: the notes half of a beamer page, else the text.
+            try c.drawText("Notes", x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
+                           pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+            if let position = presenter.notesPosition {
+                try drawSlide(page: state.page, in: layout.notes, region: position.notesRegion, c)
+                notesView = "page"
+            } else if !notes.isEmpty {
+                try c.drawText(notes, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
+                               maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+                notesView = "text"
+            }
+            line["current_rect"] = layout.current.array
+            line["next_rect"] = layout.next.array
+            line["notes_rect"] = layout.notes.array
         }
 
         // Footer: what the audience sees, or the banner when nobody can.
@@ -156,16 +239,22 @@ final class ConsoleDelegate: SceneDelegate {
                            y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
                            pixelHeight: t, color: ConsoleColors.text, alignment: .center)
         } else {
-            try c.drawText(audienceText, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
+            let footer = state.isOverviewShown ? "Overview: arrows choose, Return goes there, Tab or Escape leaves. " + audienceText : audienceText
+            try c.drawText(footer, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
                            maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.dim)
         }
 
-        let summary = ["page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": phase,
+        var summary = ["page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": phase,
                        "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
-                       "output": presenter.label(scene)]
+                       "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
+                       "overview": "\(state.isOverviewShown)", "notes_view": notesView, "size": "\(c.pixelWidth)x\(c.pixelHeight)"]
+        if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
+        if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }
+        if let ready = line["thumbnails"] as? Int { summary["thumbnails"] = "\(ready)" }
         if summary != lastSummary {
             lastSummary = summary
-            var line: [String: Any] = summary
+            for (key, value) in summary where key != "remaining_s" && key != "size" { line[key] = value }
+            if let countdown { line["remaining_s"] = Int(countdown.remaining.rounded(.down)) }
             line["event"] = "console"
             line["width"] = c.pixelWidth
             line["height"] = c.pixelHeight
@@ -173,10 +262,40 @@ final class ConsoleDelegate: SceneDelegate {
         }
     }
 
-    private func drawSlide(page: Int, in rect: ConsoleLayout.Rect, _ c: DrawingContext) throws {
-        if let picture = presenter.cache.picture(SlideKey(page: page, size: rect.size)) {
+    /// The overview grid: one thumbnail per slide (fully built), the
+    /// selection framed. Returns what `--stats` reports of it.
+    private func drawOverview(_ layout: ConsoleLayout, selection: Int, _ c: DrawingContext) throws -> [String: Any] {
+        let slides = presenter.state.slides
+        let size = presenter.document.pageSize(0)
+        let region = presenter.slideRegion
+        let aspect = size.height > 0 ? (size.width * region.width) / (size.height * region.height) : 16.0 / 9
+        let grid = layout.overview(count: slides.count, aspect: aspect, selected: selection)
+        presenter.setOverviewColumns(grid.columns)
+        presenter.wantThumbnails(size: grid.thumbnail)
+        var selectedRect: ConsoleLayout.Rect?
+        let border = max(3, layout.margin / 2)
+        for cell in grid.cells {
+            let r = cell.rect
+            if cell.slide == selection {
+                selectedRect = r
+                try c.fill(x: r.x - border, y: r.y - border, width: r.width + 2 * border, height: r.height + 2 * border, color: ConsoleColors.amber)
+            }
+            if let picture = presenter.thumbnails.picture(page: slides.lastPage(ofSlide: cell.slide)) {
+                try c.draw(picture, x: r.x, y: r.y, width: r.width, height: r.height)
+            } else {
+                try c.fill(x: r.x, y: r.y, width: r.width, height: r.height, color: ConsoleColors.slotEmpty)
+            }
+        }
+        var line: [String: Any] = ["thumbnails": presenter.thumbnails.readyCount, "columns": grid.columns]
+        if let selectedRect { line["selected_rect"] = selectedRect.array }
+        return line
+    }
+
+    private func drawSlide(page: Int, in rect: ConsoleLayout.Rect, region: PageRegion? = nil, _ c: DrawingContext) throws {
+        let region = region ?? presenter.slideRegion
+        if let picture = presenter.cache.picture(SlideKey(page: page, size: rect.size, region: region)) {
             try c.draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        } else if let picture = presenter.cache.anyPicture(page: page) {
+        } else if let picture = presenter.cache.anyPicture(page: page, region: region) {
             let fit = fitRect(contentWidth: Double(picture.width), contentHeight: Double(picture.height), width: rect.width, height: rect.height)
             try c.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: .black)
             try c.draw(picture, x: rect.x + fit.x, y: rect.y + fit.y, width: fit.width, height: fit.height)
@@ -221,11 +340,12 @@ final class AudienceDelegate: SceneDelegate {
             try c.clear(.white)
             content = "white"
         case let .page(p):
-            let key = SlideKey(page: p, size: PixelSize(width: c.pixelWidth, height: c.pixelHeight))
+            let region = presenter.slideRegion
+            let key = SlideKey(page: p, size: PixelSize(width: c.pixelWidth, height: c.pixelHeight), region: region)
             if let picture = presenter.cache.picture(key) {
                 try c.draw(picture, x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight)
                 content = "page \(p + 1)"
-            } else if let picture = presenter.cache.anyPicture(page: p) {
+            } else if let picture = presenter.cache.anyPicture(page: p, region: region) {
                 // Another size of the page, scaled, until the exact one is rendered.
                 try c.drawFitted(picture)
                 content = "page \(p + 1) scaled"

@@ -8,9 +8,27 @@ public struct GlobalInfo: Hashable, Sendable {
     public var version: UInt32
 }
 
+/// What happened on the compositor's side, recorded by the listeners and
+/// handed to the owner after the batch (`Compositor.takeEvents()`).
+package enum CompositorEvent {
+    /// An output sent its first complete description (`done`).
+    case outputReady(Output)
+    /// A reported output's description changed (mode, scale, transform, ...).
+    case outputChanged(Output)
+    /// A reported output's global went away. Its proxies live until
+    /// `releaseRemovedOutputs()`, so the owner can still tear down what
+    /// refers to it.
+    case outputRemoved(Output)
+    /// A global the scenes rely on (layer shell, xdg_wm_base, ...) went away.
+    case globalRemoved(GlobalInfo)
+    /// The output manager published a new state of its heads (`done`).
+    case headsChanged
+}
+
 /// What the compositor offers, bound at the versions Screenplay speaks, and
-/// the outputs it announced. Listeners only record; the owner reacts through
-/// the `on…` hooks after each batch.
+/// the outputs it announced. Listeners only record (`CompositorEvent`s, the
+/// keyboard's own queue); the owner takes the events after each batch and
+/// acts on them outside libwayland's dispatch.
 @MainActor
 package final class Compositor {
     package let connection: Connection
@@ -28,7 +46,8 @@ package final class Compositor {
     package private(set) var viewporter: OpaquePointer?
     package private(set) var fractionalScaleManager: OpaquePointer?
     package private(set) var idleInhibitManager: OpaquePointer?
-    package private(set) var seat: OpaquePointer?
+    /// `wl_shm`, for the cursor image.
+    package private(set) var shm: OpaquePointer?
     /// `zwlr_output_manager_v1`: heads, modes, serial numbers (wlroots compositors and others).
     package private(set) var outputManager: OutputManager?
     /// `zwlr_output_power_manager_v1`: panel power (wlroots compositors).
@@ -39,16 +58,18 @@ package final class Compositor {
     /// announcement order, complete or not.
     package private(set) var outputs: [Output] = []
 
-    package var onOutputReady: ((Output) -> Void)?
-    package var onOutputChanged: ((Output, OutputInfo) -> Void)?
-    /// Called for a removed output that had been reported ready, before its
-    /// proxies are destroyed.
-    package var onOutputRemoved: ((Output) -> Void)?
-    /// A global the scenes rely on (layer shell, xdg_wm_base, compositor) went away.
-    package var onGlobalRemoved: ((GlobalInfo) -> Void)?
-    package var onSeatAdded: ((OpaquePointer) -> Void)?
-    /// The output manager published a new state of its heads (`done`).
-    package var onHeadsChanged: (() -> Void)?
+    /// The seat (keyboard, pointer, touch), made when it is bound, before
+    /// its capabilities are dispatched, so none is missed.
+    package private(set) var seat: Seat?
+    /// The seat's keyboard.
+    package var keyboard: Keyboard? { seat?.keyboard }
+    /// Events recorded since the owner last took them.
+    private var events: [CompositorEvent] = []
+    /// Outputs whose global went away, kept until the owner has handled it.
+    private var removedOutputs: [Output] = []
+    /// Live surfaces by protocol object id, so an event naming a wl_surface
+    /// (keyboard focus) finds the Surface without comparing pointers.
+    private var surfaces: [UInt32: WeakSurface] = [:]
 
     /// Highest versions bound; lower ones offered still work.
     package struct VersionLimits: Sendable {
@@ -119,7 +140,7 @@ package final class Compositor {
             outputManager = OutputManager(
                 connection: connection, proxy: bind(registry, name, "zwlr_output_manager_v1", boundVersion),
                 version: boundVersion)
-            outputManager?.onDone = { [weak self] in self?.onHeadsChanged?() }
+            outputManager?.onDone = { [weak self] in self?.events.append(.headsChanged) }
         case "zwlr_output_power_manager_v1":
             guard powerManager == nil else { return }
             powerManager = OutputPowerManager(
@@ -127,9 +148,9 @@ package final class Compositor {
         case "wl_seat":
             guard seat == nil else { return }
             seatVersion = min(version, 7)
-            let s = bind(registry, name, "wl_seat", seatVersion)
-            seat = s
-            onSeatAdded?(s)
+            seat = Seat(compositor: self, proxy: bind(registry, name, "wl_seat", seatVersion), version: seatVersion)
+        case "wl_shm":
+            shm = bind(registry, name, "wl_shm", 1)
         default:
             break
         }
@@ -139,9 +160,23 @@ package final class Compositor {
         guard let info = globals.removeValue(forKey: name) else { return }
         if let index = outputs.firstIndex(where: { $0.globalName == name }) {
             let output = outputs.remove(at: index)
+            // Ready and removed in one batch: the owner never hears of it.
+            let readyUnheard = events.contains { if case .outputReady(let o) = $0 { return o === output } else { return false } }
+            if readyUnheard {
+                events.removeAll {
+                    switch $0 {
+                    case .outputReady(let o), .outputChanged(let o): return o === output
+                    default: return false
+                    }
+                }
+            }
             // An output removed before its done was never reported: stay silent.
-            if output.info != nil { onOutputRemoved?(output) }
-            output.destroy()
+            if output.info != nil && !readyUnheard {
+                events.append(.outputRemoved(output))
+                removedOutputs.append(output)
+            } else {
+                output.destroy()
+            }
             return
         }
         switch info.interface {
@@ -164,15 +199,38 @@ package final class Compositor {
         default:
             break
         }
-        onGlobalRemoved?(info)
+        events.append(.globalRemoved(info))
     }
 
     private func outputChanged(_ output: Output, _ change: OutputChange) {
         switch change {
         case .none: break
-        case .ready: onOutputReady?(output)
-        case let .changed(old, _): onOutputChanged?(output, old)
+        case .ready: events.append(.outputReady(output))
+        case .changed: events.append(.outputChanged(output))
         }
+    }
+
+    /// The events recorded since the last call, oldest first. Call after
+    /// each batch, outside libwayland's dispatch; then
+    /// `releaseRemovedOutputs()` once the removals are handled.
+    package func takeEvents() -> [CompositorEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Destroys the proxies of outputs whose removal the owner has handled.
+    package func releaseRemovedOutputs() {
+        for output in removedOutputs { output.destroy() }
+        removedOutputs.removeAll()
+    }
+
+    func register(_ surface: Surface) { surfaces[surface.objectID] = WeakSurface(surface) }
+    func unregister(_ surface: Surface) { surfaces[surface.objectID] = nil }
+
+    /// The live Surface whose `wl_surface*` is `proxy`, if it is one of ours.
+    func surface(forProxy proxy: OpaquePointer?) -> Surface? {
+        guard let proxy else { return nil }
+        return surfaces[wl_proxy_get_id(proxy)]?.surface
     }
 
 
@@ -184,6 +242,10 @@ package final class Compositor {
 
     /// Destroys every proxy this object made. Surfaces must be gone first.
     package func destroy() {
+        seat?.destroy()
+        seat = nil
+        events.removeAll()
+        releaseRemovedOutputs()
         for output in outputs { output.destroy() }
         outputs.removeAll()
         if let layerShell, layerShellVersion >= 3 { zwlr_layer_shell_v1_destroy(layerShell) }
@@ -198,12 +260,12 @@ package final class Compositor {
         powerManager?.destroy()
         outputManager = nil
         powerManager = nil
-        if let seat { seatVersion >= 5 ? wl_seat_release(seat) : wl_seat_destroy(seat) }
+        if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }
         layerShell = nil; wmBase = nil; xdgOutputManager = nil; presentation = nil
         viewporter = nil; fractionalScaleManager = nil; idleInhibitManager = nil
-        seat = nil; compositor = nil; registry = nil
+        shm = nil; compositor = nil; registry = nil
     }
 
     private func bind(_ registry: OpaquePointer, _ name: UInt32, _ interface: String, _ version: UInt32) -> OpaquePointer {
@@ -227,3 +289,9 @@ private nonisolated(unsafe) var wmBaseListener = xdg_wm_base_listener(
 )
 
 
+
+/// A surface held without keeping it alive.
+private struct WeakSurface {
+    weak var surface: Surface?
+    init(_ surface: Surface) { self.surface = surface }
+}

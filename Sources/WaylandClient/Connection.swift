@@ -94,7 +94,7 @@ package final class Connection {
     /// Call after anything (an EGL swap, a round trip) that may have queued
     /// events without dispatching them.
     package func dispatchPending() {
-        guard failure == nil else { return }
+        guard failure == nil, !isDisconnected else { return }
         // Hooks render, and an EGL swap may queue events without dispatching
         // them: loop instead of recursing until nothing new arrived.
         if isDispatching {
@@ -107,12 +107,17 @@ package final class Connection {
         // queued without waking the read source: after the hooks (which
         // render), dispatch again until nothing new is queued.
         var rounds = 0
-        while failure == nil && rounds < 16 {
+        while failure == nil && !isDisconnected && rounds < 16 {
             dispatchAgain = false
             let count = wl_display_dispatch_pending(display)
             if count < 0 { return fail() }
             if rounds > 0 && count == 0 && !dispatchAgain { break }
-            for hook in afterDispatch { hook() }
+            // The hooks run here, after libwayland's dispatch has returned:
+            // they may make and destroy proxies and even disconnect.
+            for hook in afterDispatch {
+                hook()
+                if isDisconnected { return }
+            }
             rounds += 1
         }
         flush()
@@ -122,8 +127,12 @@ package final class Connection {
     /// or `timeoutMs` passed; false on timeout or a failed connection. For
     /// short request/answer exchanges (a mode change, a power switch) that
     /// the caller waits for; listeners still only record, and the
-    /// after-dispatch hooks run later as usual.
+    /// after-dispatch hooks run on the next turn of the main queue.
     package func dispatch(until condition: () -> Bool, timeoutMs: Int) -> Bool {
+        guard !isDisconnected else { return false }
+        defer {
+            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.dispatchPending() } }
+        }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutMs)) * 1_000_000
         flush()
         while failure == nil {
@@ -164,13 +173,16 @@ package final class Connection {
     }
 
     package func flush() {
-        guard failure == nil else { return }
+        guard failure == nil, !isDisconnected else { return }
         if wl_display_flush(display) < 0 && errno != EAGAIN { fail() }
     }
 
     /// Blocks until the compositor has handled every request sent so far.
     package func roundtrip() throws(ConnectionError) {
         if let failure { throw failure }
+        if isDisconnected {
+            throw ConnectionError(kind: .lost, description: "the connection to \(socketDescription) was closed (shutdown)")
+        }
         if wl_display_roundtrip(display) < 0 {
             fail()
             throw failure!

@@ -4,7 +4,7 @@ import Glibc
 
 /// One key press or release, translated through the keymap the compositor
 /// sent (so it is right for any layout).
-package struct KeyboardEvent: Sendable, Equatable {
+package struct KeyboardEvent {
     /// The keysym's name as xkbcommon spells it: "Page_Down", "space", "a", "F5".
     package var keysym: String
     /// The text the key types with the current modifiers ("" for none).
@@ -13,18 +13,19 @@ package struct KeyboardEvent: Sendable, Equatable {
     package var shift: Bool
     package var control: Bool
     package var alt: Bool
-    /// The `wl_surface*` that had keyboard focus, as a bit pattern.
-    package var surface: UInt?
+    /// The surface that had keyboard focus (nil: none of ours).
+    package weak var surface: Surface?
 }
 
-/// The seat's keyboard: `wl_seat` capabilities -> `wl_keyboard`, the keymap
-/// turned into an xkb state, and key events turned into `KeyboardEvent`s.
+/// The seat's keyboard: `wl_keyboard` (made when the `Seat` reports the
+/// capability), the keymap turned into an xkb state, and key events turned
+/// into `KeyboardEvent`s.
 ///
-/// Listeners only record and forward on the main thread, like every other
-/// wrapper. A new keymap may arrive at any time (virtual keyboards such as
-/// wtype send one per client call): it replaces the old one and the old
-/// state with it, so a key is always translated with the keymap that was
-/// current when it was pressed.
+/// Listeners only record: key events wait in a queue the owner takes after
+/// each batch (`takeEvents()`). A new keymap may arrive at any time
+/// (virtual keyboards such as wtype send one per client call): it replaces
+/// the old one and the old state with it, so a key is always translated
+/// with the keymap that was current when it was pressed.
 @MainActor
 package final class Keyboard {
     private let connection: Connection
@@ -37,19 +38,24 @@ package final class Keyboard {
     private var isDestroyed = false
     /// Set while a just-made wl_keyboard waits for its first enter (see `entered`).
     private var isFresh = false
-    /// The `wl_surface*` (bit pattern) that has keyboard focus now, if any.
-    package private(set) var focusedSurface: UInt?
-    /// Hears every key press and release.
-    package var onKey: ((KeyboardEvent) -> Void)?
+    /// The surface that has keyboard focus now, if it is one of ours.
+    package private(set) weak var focusedSurface: Surface?
+    /// Key presses and releases since the owner last took them.
+    private var events: [KeyboardEvent] = []
+    /// Finds our Surface for a `wl_surface*` named by enter.
+    private let surfaceForProxy: (OpaquePointer?) -> Surface?
 
-    /// Listens to `seat` (bound by `Compositor`); call before the seat's
-    /// first events are dispatched so its capabilities are not missed.
-    package init(connection: Connection, seat: OpaquePointer, seatVersion: UInt32) {
+    /// Made by the `Seat` when it is bound, before the seat's first events
+    /// are dispatched, so its capabilities are not missed.
+    init(
+        connection: Connection, seat: OpaquePointer, seatVersion: UInt32,
+        surfaceForProxy: @escaping (OpaquePointer?) -> Surface?
+    ) {
         self.connection = connection
         self.seat = seat
         self.seatVersion = seatVersion
+        self.surfaceForProxy = surfaceForProxy
         context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
-        wl_seat_add_listener(seat, &seatListener, userData(self))
     }
 
     func capabilities(_ caps: UInt32) {
@@ -86,8 +92,8 @@ package final class Keyboard {
         state = newState
     }
 
-    func entered(_ surface: UInt?, pressed keys: [UInt32]) {
-        focusedSurface = surface
+    func entered(_ surface: OpaquePointer?, pressed keys: [UInt32]) {
+        focusedSurface = surfaceForProxy(surface)
         // Keys held at enter are normally left over from before the focus
         // came here (the shortcut that moved it) and are ignored. But a
         // keyboard that has just appeared (hot-plugged, or a virtual keyboard
@@ -101,10 +107,17 @@ package final class Keyboard {
         }
     }
 
-    func left(_ surface: UInt?) {
-        if surface == nil || surface == focusedSurface {
+    func left(_ surface: OpaquePointer?) {
+        let left = surfaceForProxy(surface)
+        if left == nil || left === focusedSurface {
             focusedSurface = nil
         }
+    }
+
+    /// The key events recorded since the last call, oldest first.
+    package func takeEvents() -> [KeyboardEvent] {
+        defer { events.removeAll() }
+        return events
     }
 
     func key(_ code: UInt32, pressed: Bool) {
@@ -123,7 +136,7 @@ package final class Keyboard {
             keysym: name, text: text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) ? text : "",
             isPressed: pressed, shift: isActive("Shift"), control: isActive("Control"), alt: isActive("Mod1"),
             surface: focusedSurface)
-        onKey?(event)
+        events.append(event)
     }
 
     /// xkb returns the length it wanted; a longer one was truncated to the buffer.
@@ -161,31 +174,26 @@ package final class Keyboard {
     }
 }
 
-private nonisolated(unsafe) var seatListener = wl_seat_listener(
-    capabilities: { data, _, caps in
-        deliver(data, to: Keyboard.self) { $0.capabilities(caps) }
-    },
-    name: { _, _, _ in }
-)
-
 private nonisolated(unsafe) var keyboardListener = wl_keyboard_listener(
     keymap: { data, _, format, fd, size in
         guard data != nil else { close(fd); return }
         deliver(data, to: Keyboard.self) { $0.keymap(format: format, fd: fd, size: size) }
     },
     enter: { data, _, _, surface, keys in
-        let raw = surface.map { UInt(bitPattern: $0) }
+        let raw = surface.map { UInt(bitPattern: $0) }  // a pointer is not Sendable; rebuilt inside
         var codes: [UInt32] = []
         if let keys, let base = keys.pointee.data {
             let count = keys.pointee.size / MemoryLayout<UInt32>.size
             let words = base.bindMemory(to: UInt32.self, capacity: count)
             codes = (0..<count).map { words[$0] }
         }
-        deliver(data, to: Keyboard.self) { [codes] in $0.entered(raw, pressed: codes) }
+        deliver(data, to: Keyboard.self) { [codes] in
+            $0.entered(raw.flatMap { OpaquePointer(bitPattern: $0) }, pressed: codes)
+        }
     },
     leave: { data, _, _, surface in
         let raw = surface.map { UInt(bitPattern: $0) }
-        deliver(data, to: Keyboard.self) { $0.left(raw) }
+        deliver(data, to: Keyboard.self) { $0.left(raw.flatMap { OpaquePointer(bitPattern: $0) }) }
     },
     key: { data, _, _, _, key, state in
         deliver(data, to: Keyboard.self) { $0.key(key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue) }

@@ -14,6 +14,8 @@ package enum PresentationEvent: Sendable {
 package final class Surface {
     package let compositor: Compositor
     let proxy: OpaquePointer
+    /// The protocol object id, unique among live objects of the connection.
+    let objectID: UInt32
     private var frameCallback: CallbackBox?
     /// Feedback requests in flight, by the caller's token (see
     /// `FeedbackBudget`, which keeps their number small).
@@ -31,7 +33,9 @@ package final class Surface {
         }
         self.compositor = compositor
         proxy = wl_compositor_create_surface(wlCompositor)
+        objectID = wl_proxy_get_id(proxy)
         wl_surface_add_listener(proxy, &surfaceListener, userData(self))
+        compositor.register(self)
     }
 
     /// The raw `wl_surface*` for EGL and role objects.
@@ -143,6 +147,7 @@ package final class Surface {
     package func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
+        compositor.unregister(self)
         frameCallback?.destroy()
         frameCallback = nil
         for box in feedbacks.values { box.destroy() }

@@ -104,6 +104,31 @@ final class QuadRendererTests: OffscreenTestCase {
         XCTAssertEqual(pixel(pixels, width: 64, x: 10, y: 9), [0, 0, 0, 255])
     }
 
+    /// Pixels wider than the GPU's texture limit still upload, scaled down
+    /// to the limit, and draw their content (not black, not an error).
+    func testOversizedPixelsAreScaledToTheTextureLimit() throws {
+        let limit = context.maxTextureSize
+        let (width, height) = (limit + limit / 4, 8)
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                (rgba[i], rgba[i + 1], rgba[i + 2]) = x < width / 2 ? (255, 0, 0) : (0, 0, 255)
+            }
+        }
+        XCTAssertThrowsError(try Texture(context: context, width: width, height: height, rgba: rgba), "over the limit as is")
+        let texture = try Texture.fitted(context: context, width: width, height: height, rgba: rgba)
+        XCTAssertEqual(texture.width, limit)
+        XCTAssertEqual(texture.height, 6)  // 8 * limit / (1.25 * limit), rounded
+        let target = try OffscreenTarget(context: context, width: 40, height: 10)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 0, green: 0, blue: 0, on: target)
+        try quads.draw(texture, in: PixelRect(x: 0, y: 0, width: 40, height: 10), on: target)
+        let pixels = try target.readPixels(x: 0, y: 0, width: 40, height: 10)
+        XCTAssertEqual(pixel(pixels, width: 40, x: 5, y: 5), [255, 0, 0, 255])
+        XCTAssertEqual(pixel(pixels, width: 40, x: 35, y: 5), [0, 0, 255, 255])
+    }
+
     func testScaledTextureKeepsCornersAndOrientation() throws {
         let target = try OffscreenTarget(context: context, width: 40, height: 40)
         let quads = try QuadRenderer(context: context)

@@ -51,7 +51,24 @@ final class BadInputTests: XCTestCase {
             try RigImage(width: 64, height: 32, pixels: [UInt8](repeating: 200, count: 64 * 32 * 3)).writePNG(to: path)
             goodPNG = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
+        // Whole files of each format, then their first halves.
+        let red = RGB(hex: 0xff0000), blue = RGB(hex: 0x0000ff)
+        try TestImages.animation([red, blue], frameSeconds: 0.5, width: 200, height: 100, to: dir + "/whole.gif")
+        try TestImages.webp(top: red, bottom: blue, width: 300, height: 200, to: dir + "/whole.webp")
+        try TestImages.svg(width: "10", height: "10", viewBox: nil, body: "<rect width=\"10\" height=\"10\" fill=\"red\"/>")
+            .write(toFile: dir + "/whole.svg", atomically: true, encoding: .utf8)
+        for format in ["gif", "webp", "svg"] {
+            try TestImages.truncate(dir + "/whole." + format, to: dir + "/cut." + format)
+        }
         let cases: [(name: String, args: [String], status: Int32, says: String)] = [
+            ("truncated gif", ["present", dir + "/cut.gif"], 65, "cut.gif"),
+            ("truncated webp", ["present", dir + "/cut.webp"], 65, "cut.webp"),
+            ("truncated svg", ["present", dir + "/cut.svg"], 65, "cut.svg"),
+            ("random gif", ["present", try write("noise.gif", noise)], 65, "noise.gif"),
+            ("text named svg", ["present", try write("words.svg", Array("not a drawing".utf8))], 65, "words.svg"),
+            ("random bytes without extension", ["present", try write("noise", noise)], 65, "noise"),
+            ("missing svg", ["present", dir + "/none.svg"], 66, "none.svg"),
+            ("missing webp", ["present", dir + "/none.webp"], 66, "none.webp"),
             ("empty png", ["present", try write("empty.png", [])], 65, "empty.png"),
             ("empty jpeg", ["present", try write("empty.jpg", [])], 65, "empty.jpg"),
             ("huge png header", ["present", try write("huge.png", hugePNGHeader())], 65, "50000"),
@@ -88,6 +105,12 @@ final class BadInputTests: XCTestCase {
             XCTAssertFalse(r.stderr.contains("Swift/"), "\(c.name) hit a Swift runtime error: \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.hasPrefix("screenplay:") }.count >= 1, true)
         }
+        // The reason is said once, on stderr: gdk-pixbuf's GIF loader also
+        // prints it to stdout, which would corrupt `--stats -`.
+        let cut = try CLI.run(["present", "--stats", "-", dir + "/cut.gif"], environment: e, timeout: 10)
+        XCTAssertEqual(cut.status, 65, cut.stderr)
+        XCTAssertEqual(cut.stdout, "", "stdout carries only stats lines")
+        XCTAssertEqual(cut.stderr.split(separator: "\n").count, 1, cut.stderr)
     }
 
     /// A shader too slow for the refresh: a warning names the measured frame

@@ -58,6 +58,15 @@ final class ArgumentsTests: XCTestCase {
             ("present --password s3cret talk.pdf", present({ $0.password = "s3cret" }, content: .pdf(path: "talk.pdf"))),
             ("present --password=-dash talk.pdf", present({ $0.password = "-dash" }, content: .pdf(path: "talk.pdf"))),
             ("present --rehearse test-card", present { $0.rehearse = true }),
+            ("present clip.mp4", present(content: .video(path: "clip.mp4"))),
+            ("present a/b.WebM", present(content: .video(path: "a/b.WebM"))),
+            ("present --audio clip.mkv", present({ $0.audio = true }, content: .video(path: "clip.mkv"))),
+            ("present --no-loop clip.mov", present({ $0.loops = false }, content: .video(path: "clip.mov"))),
+            ("present --end-time 14:30 talk.pdf", present({ $0.endTime = ClockTime(parsing: "14:30") }, content: .pdf(path: "talk.pdf"))),
+            ("present --end-time=9:05 talk.pdf", present({ $0.endTime = ClockTime(parsing: "09:05") }, content: .pdf(path: "talk.pdf"))),
+            ("present --last-minutes 3 talk.pdf", present({ $0.lastMinutes = 3 }, content: .pdf(path: "talk.pdf"))),
+            ("present --notes-position Right talk.pdf", present({ $0.notesPosition = .right }, content: .pdf(path: "talk.pdf"))),
+            ("present --notes-position bottom talk.pdf", present({ $0.notesPosition = .bottom }, content: .pdf(path: "talk.pdf"))),
             ("present test-card --fps 30", present { $0.framesPerSecond = 30 }),
             ("present color --preview 00ff00", present({ $0.preview = true }, content: .color(RGBColor(hex: 0x00FF00)))),
             ("present -- --weird.png", present(content: .image(path: "--weird.png"))),
@@ -171,6 +180,8 @@ final class ArgumentsTests: XCTestCase {
             ("present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present -", "unsupported content '-': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present --audio test-card", "'--audio' only applies to video content", PresentCommand.usage),
+            ("present --no-loop c.png", "'--no-loop' only applies to video content", PresentCommand.usage),
             // present: options
             ("present --fsp 30 test-card", "unknown option '--fsp'", PresentCommand.usage),
             ("present -x test-card", "unknown option '-x'", PresentCommand.usage),
@@ -201,6 +212,13 @@ final class ArgumentsTests: XCTestCase {
             ("present --all --output DP-1 test-card", "'--all' cannot be combined with '--output DP-1'", PresentCommand.usage),
             ("present --password pw test-card", "'--password' only applies to PDF content", PresentCommand.usage),
             ("present --password pw slides.png", "'--password' only applies to PDF content", PresentCommand.usage),
+            ("present --end-time 25:00 talk.pdf", "invalid value '25:00' for '--end-time': expected a time of day HH:MM (24-hour clock)", PresentCommand.usage),
+            ("present --end-time 1430 talk.pdf", "invalid value '1430' for '--end-time': expected a time of day HH:MM (24-hour clock)", PresentCommand.usage),
+            ("present --last-minutes=-1 talk.pdf", "invalid value '-1' for '--last-minutes': expected minutes, 0 or more", PresentCommand.usage),
+            ("present --notes-position middle talk.pdf", "invalid value 'middle' for '--notes-position': expected right, left, top or bottom", PresentCommand.usage),
+            ("present --end-time 14:30 test-card", "'--end-time' only applies to PDF content", PresentCommand.usage),
+            ("present --notes-position right slides.png", "'--notes-position' only applies to PDF content", PresentCommand.usage),
+            ("present --duration 20 --end-time 14:30 talk.pdf", "'--duration' and '--end-time 14:30' both set the countdown: give one", PresentCommand.usage),
         ]
         for (line, message, usage) in cases {
             XCTAssertThrowsError(try parse(line), line) { error in
@@ -236,10 +254,36 @@ final class ArgumentsTests: XCTestCase {
             ("x.frag", .shader(path: "x.frag")), ("x.glsl", .shader(path: "x.glsl")),
             ("x.png", .image(path: "x.png")), ("x.jpg", .image(path: "x.jpg")), ("x.jpeg", .image(path: "x.jpeg")),
             ("/a/b.c/x.PDF", .pdf(path: "/a/b.c/x.PDF")), ("archive.pdf.gz", nil), ("x.", nil),
-            (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.gif", nil), ("x.vert", nil),
+            (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.vert", nil),
+            ("x.gif", .image(path: "x.gif")), ("x.webp", .image(path: "x.webp")), ("logo.SVG", .image(path: "logo.SVG")),
+            ("x.mp4", .video(path: "x.mp4")), ("x.MKV", .video(path: "x.MKV")), ("x.webm", .video(path: "x.webm")),
+            ("x.mov", .video(path: "x.mov")), ("dir/.mp4", nil),
         ]
         for (path, expected) in cases {
             XCTAssertEqual(Present.Content.file(path), expected, path)
         }
+    }
+
+    /// A file that exists is judged by what it holds: a PDF without the
+    /// extension is a PDF, anything else (a photo named .dat, no extension)
+    /// goes to the image loader, which recognises the format or says why not.
+    func testExistingFilesAreClassifiedByContent() throws {
+        let dir = NSTemporaryDirectory() + "classify-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pdf = dir + "/slides.dat", photo = dir + "/photo", folder = dir + "/folder.png"
+        try Data("%PDF-1.4\n".utf8).write(to: URL(fileURLWithPath: pdf))
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: photo))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertEqual(Present.Content.file(pdf), .pdf(path: pdf))
+        XCTAssertEqual(Present.Content.file(photo), .image(path: photo))
+        XCTAssertNil(Present.Content.file(folder), "a directory is no content")
+        // Neither a PDF nor an image by its first bytes nor its name: libmpv
+        // decides (a clip with no extension), and says why if it is no video.
+        let clip = dir + "/clip", svg = dir + "/logo.txt"
+        try Data([0x00, 0x00, 0x00, 0x20, 0x66, 0x74, 0x79, 0x70]).write(to: URL(fileURLWithPath: clip))
+        try Data("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: URL(fileURLWithPath: svg))
+        XCTAssertEqual(Present.Content.file(clip), .video(path: clip))
+        XCTAssertEqual(Present.Content.file(svg), .image(path: svg))
     }
 }

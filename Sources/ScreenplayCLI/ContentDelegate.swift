@@ -1,35 +1,18 @@
 import Foundation
 import Screenplay
 
-/// What `present` shows.
-enum ContentKind {
-    case testCard
-    case color(RGBColor)
-    case shader(path: String, source: String)
-    case image(path: String)
-}
-
-/// Writes `--stats` JSON Lines.
-@MainActor
-final class StatsWriter {
-    private let handle: FileHandle
-    init(handle: FileHandle) { self.handle = handle }
-
-    func write(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        handle.write(data + Data("\n".utf8))
-    }
-}
-
 /// Draws one content kind into a scene; shared by external scenes and the
 /// `--preview` window.
 @MainActor
 final class ContentDelegate: SceneDelegate {
     let kind: ContentKind
     let stats: StatsWriter?
-    let picture: Picture?
+    /// Draws `.image` content: the picture sized for this scene, animation.
+    let imageView: ImageView?
     let shader: FragmentShader?
     let statsLabel: (Scene) -> String
+    let videoLifecycle: VideoLifecycle?
+    private var video: SceneVideo?
     private var start: UInt64 = 0
     private var timer: (any DispatchSourceTimer)?
     private var lastPresented = 0
@@ -50,9 +33,13 @@ final class ContentDelegate: SceneDelegate {
     /// the same scene without text. Hidden: not for users.
     private let benchText = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_TEXT"]
 
-    init(kind: ContentKind, picture: Picture?, shader: FragmentShader?, stats: StatsWriter?, statsLabel: @escaping (Scene) -> String) {
+    init(
+        kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, stats: StatsWriter?,
+        videoLifecycle: VideoLifecycle? = nil, statsLabel: @escaping (Scene) -> String
+    ) {
         self.kind = kind
-        self.picture = picture
+        self.videoLifecycle = videoLifecycle
+        imageView = image.map { ImageView(image: $0) }
         self.shader = shader
         self.stats = stats
         self.statsLabel = statsLabel
@@ -68,6 +55,15 @@ final class ContentDelegate: SceneDelegate {
             "logical_height": scene.size.height, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
         ])
         if case .shader = kind { scene.displayLink.isPaused = false }
+        if case let .video(path, loops, audio) = kind {
+            do {
+                video = try SceneVideo(
+                    path: path, loops: loops, audio: audio, scene: scene, stats: stats, label: statsLabel(scene),
+                    lifecycle: videoLifecycle)
+            } catch {
+                videoLifecycle?.onFailure("\(error)")
+            }
+        }
         if continuous { scene.displayLink.isPaused = false }
         // Once a second: the stats line, and the test card's fps line. Without
         // either there is nothing to do, and a static picture should not wake
@@ -96,7 +92,7 @@ final class ContentDelegate: SceneDelegate {
             "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
             "intervals_us": newIntervalsMicroseconds(scene.displayLink),
             "draws": scene.drawCount - reportedDraws,
-        ])
+        ].merging(video?.framesFields() ?? [:]) { first, _ in first })
         reportedDraws = scene.drawCount
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.
@@ -137,9 +133,16 @@ final class ContentDelegate: SceneDelegate {
         return intervals
     }
 
+    func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
+        video?.player.frameIsDue() ?? true
+    }
+
     func sceneDidDisconnect(_ scene: Scene) {
+        video?.close()
+        video = nil
         timer?.cancel()
         timer = nil
+        imageView?.stop()
         stats?.write(["event": "disconnect", "output": statsLabel(scene)])
     }
 
@@ -166,7 +169,7 @@ final class ContentDelegate: SceneDelegate {
             try context.clear(color)
             if let benchText { try context.drawText(lines: [(benchText, context.pixelHeight / 5)], color: .white) }
         case .image:
-            if let picture { try context.drawFitted(picture) }
+            try imageView?.draw(scene, in: context)
         case .shader:
             if let shader {
                 let t = Double(monotonicNanoseconds() - start) / 1e9
@@ -174,6 +177,8 @@ final class ContentDelegate: SceneDelegate {
             }
         case .testCard:
             try drawTestCard(scene, context)
+        case .video:
+            try video?.draw(scene, in: context)
         }
     }
 

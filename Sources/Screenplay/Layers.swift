@@ -1,0 +1,81 @@
+import Rendering
+
+extension DrawingContext {
+    /// Draws `body` into an offscreen layer and composites the layer over
+    /// what is drawn so far with `opacity`: a crossfade of any content
+    /// (pictures, shaders, colours) is the old content drawn, then the new
+    /// one as a layer at the fade's progress. With `quarterTurnsClockwise`
+    /// the layer is drawn at the turned size (width and height swapped for
+    /// odd turns) and shown turned, for a panel mounted rotated on a
+    /// compositor that was not told so. The layer's alpha is made opaque.
+    public func drawLayer(
+        opacity: Double = 1, quarterTurnsClockwise turns: Int = 0, _ body: (DrawingContext) throws -> Void
+    ) throws {
+        let odd = turns % 2 != 0
+        let (w, h) = odd ? (pixelHeight, pixelWidth) : (pixelWidth, pixelHeight)
+        let layer = try resources.layers.acquire(width: w, height: h, context: resources.context)
+        defer { resources.layers.putBack(layer) }
+        try body(DrawingContext(target: layer, resources: resources))
+        try layer.makeOpaque()
+        try resources.quads().draw(
+            layer, mapping: .layer(turnedClockwise: turns),
+            in: PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), on: target, opacity: opacity)
+    }
+}
+
+/// Offscreen targets reused from frame to frame: a crossfade needs one per
+/// refresh, and allocating a screen-sized texture each time would churn
+/// memory on a box meant to run for months. Idle layers of a size no longer
+/// asked for are freed, so the pool holds what the current screens need.
+@MainActor
+struct LayerPool {
+    private var idle: [OffscreenTarget] = []
+    private var busy = 0
+
+    mutating func acquire(width: Int, height: Int, context: GraphicsContext) throws -> OffscreenTarget {
+        busy += 1
+        if let index = idle.firstIndex(where: { $0.pixelWidth == width && $0.pixelHeight == height }) {
+            return idle.remove(at: index)
+        }
+        do {
+            return try OffscreenTarget(context: context, width: width, height: height)
+        } catch {
+            busy -= 1
+            throw error
+        }
+    }
+
+    mutating func putBack(_ layer: OffscreenTarget) {
+        busy -= 1
+        idle.append(layer)
+        // Two nested layers (a fade on a turned panel) per size in use, a
+        // few sizes (panels of different modes): more idle ones are stale.
+        while idle.count > 4 { idle.removeFirst().destroy() }
+    }
+
+    mutating func destroy() {
+        for layer in idle { layer.destroy() }
+        idle.removeAll()
+    }
+}
+
+extension Application {
+    /// Frees the GPU program of a shader the app will not draw again
+    /// (programs are cached per shader, as textures are per picture).
+    public func releaseResources(of shader: FragmentShader) {
+        try? resources().release(shader)
+    }
+}
+
+extension DrawingContext {
+    /// Uploads a picture's texture now, so the frame that first shows it
+    /// does not pay for the upload (a playlist's next item, before its turn).
+    public func prepare(_ picture: Picture) throws {
+        _ = try resources.texture(for: picture)
+    }
+
+    /// Compiles a shader now, before its turn; throws `ShaderCompileError`.
+    public func prepare(_ shader: FragmentShader) throws {
+        _ = try resources.program(for: shader)
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Rendering
+import Video
+
+/// A video file playing into one scene, decoded and drawn by libmpv on the
+/// scene's own EGL/GLES context (the main thread), paced by the scene's
+/// display link. Make it in `scene(_:willConnectTo:)`, return
+/// `frameIsDue()` from `sceneShouldDrawFrame(_:)`, call
+/// `DrawingContext.drawVideo(_:)` from `draw(_:in:)`, and `close()` it in
+/// `sceneDidDisconnect(_:)`.
+///
+/// One player (one decoder) per scene, not one shared by every screen:
+/// mpv paces video by one display clock (`report_swap` on one output), and
+/// outputs have their own refresh clocks (60 and 30 Hz, or two 60 Hz panels
+/// drifting apart), so only a decoder per output can show each frame for
+/// an exact number of that output's refreshes. A scene's player also lives
+/// and dies with it (hot-plug touches no other screen), and screens may
+/// play different files. The cost is decoding once per screen.
+@MainActor
+public final class VideoPlayer {
+    /// Where playback is.
+    public enum Status: Equatable, Sendable {
+        /// Opening the file; nothing to show yet.
+        case loading
+        /// The first frame is decoded (ready) and frames are coming.
+        case playing
+        /// Played to the end without looping; the last frame stays shown.
+        case ended
+        /// The file failed part-way (truncated, damaged): libmpv's reason.
+        case failed(String)
+    }
+
+    /// The file.
+    public let path: String
+    public var status: Status { Self.status(player.state) }
+    /// Called once the first frame is decoded.
+    public var onReady: (() -> Void)?
+    /// Called when a non-looping video played to its end.
+    public var onEnd: (() -> Void)?
+    /// Called when playback fails part-way, with the reason.
+    public var onFailure: ((String) -> Void)?
+    /// Called when the decoder or audio output in use becomes known.
+    public var onInfoChange: (() -> Void)?
+
+    /// New video frames drawn into the scene (repeats not counted).
+    public var framesDrawn: Int { player.framesDrawn }
+    /// Video frames mpv dropped (a 60 fps clip on a 30 Hz output drops half).
+    public var framesDropped: Int { player.framesDropped }
+    /// The hardware decoder in use (mpv's `hwdec-current`): "no" when
+    /// decoding in software, empty before the first frame.
+    public var hardwareDecoder: String { player.hardwareDecoder }
+    /// The audio output mpv opened (`current-ao`); empty when none, as
+    /// always without `audio`.
+    public var audioOutput: String { player.audioOutput }
+    /// The selected audio track (`aid`): "no" without `audio`.
+    public var audioTrack: String { player.audioTrack }
+    /// Refreshes that kept the picture on screen because mpv repeats the
+    /// frame (a 30 fps clip on 60 Hz keeps every other refresh).
+    public var refreshesKept: Int { player.refreshesKept }
+    /// Refreshes with nothing new from the decoder yet (loading, or decoding behind).
+    public var refreshesWaiting: Int { player.refreshesWaiting }
+    /// The video codec, once known.
+    public var codec: String { player.codec }
+
+    private let player: MpvPlayer
+    private weak var scene: Scene?
+    private var closed = false
+
+    /// Starts playing `path` into `scene`'s context. Looping is seamless
+    /// (mpv's `loop-file`); without `audio` no audio output is opened.
+    public init(path: String, scene: Scene, loops: Bool = true, audio: Bool = false) throws(VideoError) {
+        self.path = path
+        self.scene = scene
+        do {
+            player = try MpvPlayer(
+                path: path, options: PlaybackOptions(loops: loops, audio: audio),
+                context: try scene.host.graphics(), wlDisplay: scene.host.compositor.connection.display)
+        } catch let error as Video.VideoError {
+            throw VideoError(error)
+        } catch {
+            throw VideoError(path: path, isUnreadable: false, reason: "no graphics context: \(error)")
+        }
+        player.onStateChange = { [weak self] state in self?.stateChanged(state) }
+        player.onInfoChange = { [weak self] in self?.onInfoChange?() }
+        player.setDisplayRefresh(hz: 1 / scene.displayLink.duration)
+        scene.displayLink.isPaused = false
+    }
+
+    /// Opens `path` headless and decodes its first frame: missing or
+    /// unreadable files (`VideoError.isUnreadable`) and files that are not
+    /// playable video fail here with libmpv's reason, before anything shows.
+    public static func probe(path: String) throws(VideoError) -> VideoInfo {
+        do {
+            let info = try VideoProbe.probe(path: path)
+            return VideoInfo(
+                width: info.width, height: info.height, framesPerSecond: info.framesPerSecond,
+                duration: info.duration, codec: info.codec)
+        } catch {
+            throw VideoError(error)
+        }
+    }
+
+    /// Whether this refresh shows a new video frame; return it from
+    /// `SceneDelegate.sceneShouldDrawFrame(_:)`. When mpv wants the current
+    /// frame kept (display sync repeats), it is told here and the scene
+    /// commits nothing.
+    public func frameIsDue() -> Bool {
+        guard !closed, let scene else { return false }
+        player.setDisplayRefresh(hz: 1 / scene.displayLink.duration)
+        return player.step() == .draw
+    }
+
+    /// Stops playback and frees the decoder. Idempotent.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        player.destroy()
+    }
+
+    func draw(into target: any RenderTarget, afterPresent: inout [() -> Void]) throws {
+        guard !closed else { return }
+        try target.makeCurrent()
+        player.draw(framebuffer: 0, width: target.pixelWidth, height: target.pixelHeight)
+        afterPresent.append { [player] in player.reportSwap() }
+    }
+
+    private func stateChanged(_ state: PlaybackState) {
+        switch state {
+        case .loading: break
+        case .playing: onReady?()
+        case .ended:
+            scene?.displayLink.isPaused = true
+            onEnd?()
+        case let .failed(reason):
+            scene?.displayLink.isPaused = true
+            onFailure?(reason)
+        }
+    }
+
+    private static func status(_ state: PlaybackState) -> Status {
+        switch state {
+        case .loading: .loading
+        case .playing: .playing
+        case .ended: .ended
+        case let .failed(reason): .failed(reason)
+        }
+    }
+}
+
+extension DrawingContext {
+    /// Draws the player's current frame over the whole buffer, fitted and
+    /// letterboxed in black (by mpv).
+    public func drawVideo(_ player: VideoPlayer) throws {
+        try player.draw(into: target, afterPresent: &afterPresent)
+    }
+}
+
+/// What `VideoPlayer.probe` found.
+public struct VideoInfo: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// The container's frame rate; 0 when it does not say.
+    public let framesPerSecond: Double
+    /// Seconds; 0 when unknown.
+    public let duration: Double
+    public let codec: String
+}
+
+/// A video that cannot be played: `isUnreadable` (missing, no permission)
+/// or not playable video (not media, corrupt, no decodable video stream),
+/// with libmpv's reason.
+public struct VideoError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let isUnreadable: Bool
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+
+    init(_ error: Video.VideoError) {
+        self.init(path: error.path, isUnreadable: error.isUnreadable, reason: error.reason)
+    }
+
+    init(path: String, isUnreadable: Bool, reason: String) {
+        self.path = path
+        self.isUnreadable = isUnreadable
+        self.reason = reason
+    }
+}
+
+/// Which decoder video will use on this machine, from libmpv itself.
+public struct VideoDecodingReport: Sendable {
+    /// mpv's `hwdec-current` after decoding a small H.264 clip with the
+    /// options every scene uses (`hwdec=auto-safe`): "no" means software.
+    public let hardwareDecoder: String
+    /// Why, in words: mpv's decoder log and the machine's facts.
+    public let explanation: String
+    /// `mpv-version` of the linked libmpv.
+    public let mpvVersion: String
+    public var usesHardware: Bool { hardwareDecoder != "no" && !hardwareDecoder.isEmpty && !hardwareDecoder.hasPrefix("unknown") }
+}
+
+extension VideoPlayer {
+    /// Decodes a built-in H.264 clip through libmpv's OpenGL render API on
+    /// the application's own GL context and reports the decoder mpv chose
+    /// (for `screenplay doctor`).
+    public static func checkDecoding(on application: Application) throws -> VideoDecodingReport {
+        let context = try application.graphics()
+        let report = try DecoderCheck.run(context: context)
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("renderD") }
+        var why: [String] = []
+        if nodes.isEmpty { why.append("this machine has no GPU render node (/dev/dri/renderD*), which VA-API and VDPAU need") }
+        if context.renderer.contains("llvmpipe") || context.renderer.contains("softpipe") {
+            why.append("the GL renderer is \(context.renderer), a software rasteriser with no hardware-frame interop")
+        }
+        if !report.log.isEmpty { why.append("mpv: " + report.log.suffix(3).joined(separator: "; ")) }
+        return VideoDecodingReport(
+            hardwareDecoder: report.hardwareDecoder, explanation: why.joined(separator: "; "), mpvVersion: report.mpvVersion)
+    }
+}

@@ -1,0 +1,81 @@
+// Signage: `screenplay play` switching short items on one sway output.
+import Foundation
+import TestSupport
+
+/// One `play` run: cost per switch, boundary-to-presentation latency, and
+/// RSS/fds after 100 switches against after the last.
+struct SignageRun: Codable, Sendable {
+    var switches: Int
+    var itemSeconds: Double
+    var cpuMsPerSwitch: Double
+    /// From the item's slot start (the wall clock's boundary) to its first
+    /// frame shown (frame-callback time on sway).
+    var boundaryToShownMs: Distribution?
+    var rssKiBAt100: Int
+    var rssKiBAtEnd: Int
+    var fdsAt100: Int
+    var fdsAtEnd: Int
+}
+
+extension BenchRunner {
+    /// 0.1 s items (two colours and two images, cuts) for `switches` switches.
+    func signage(switches: Int) throws -> SignageRun {
+        say("signage: play, \(switches) switches of 0.1 s items")
+        let rig = try SwayRig.start(outputs: [benchMode], timeout: 20)
+        defer { rig.stop() }
+        let folder = workDirectory + "/signage"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let playlist = folder + "/bench.json"
+        try """
+            {"playlists": {"b": [{"color": "ff8000"}, {"file": "\(image.path)"}, {"color": "2040ff"}, {"file": "\(image.path)"}]},
+             "default": "b"}
+            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let itemSeconds = 0.1
+        let process = try RunningProcess(
+            screenplay, ["play", playlist, "--duration", "\(itemSeconds)", "--stats", "-", "--all"],
+            environment: rig.clientEnvironment)
+        defer {
+            process.terminate()
+            _ = process.wait(timeout: 5)
+        }
+        func itemLines() -> [[String: Any]] {
+            process.stdoutLines.compactMap { line in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    object["event"] as? String == "item"
+                else { return nil }
+                return object
+            }
+        }
+        func waitFor(_ count: Int) throws {
+            let deadline = now() + Double(count) * itemSeconds * 3 + 20
+            while itemLines().count < count {
+                guard now() < deadline, ProcSample.read(pid: process.pid) != nil else {
+                    throw RigError("play showed \(itemLines().count) of \(count) items")
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+        try waitFor(100)
+        let rss100 = ProcessUsage.residentKiB(process.pid)
+        let fds100 = ProcessUsage.openFileDescriptors(process.pid)
+        let cpuStart = ProcSample.read(pid: process.pid)
+        let itemsStart = itemLines().count
+        try waitFor(switches)
+        guard let cpuStart, let cpuEnd = ProcSample.read(pid: process.pid) else { throw RigError("play exited") }
+        let lines = itemLines()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let latencies = lines.compactMap { line -> Double? in
+            guard let at = (line["at"] as? String).flatMap(formatter.date(from:)) else { return nil }
+            let t = at.timeIntervalSince1970
+            return (t - (t / itemSeconds).rounded(.down) * itemSeconds) * 1000
+        }
+        let delta = ProcDelta(from: cpuStart, to: cpuEnd)
+        return SignageRun(
+            switches: lines.count, itemSeconds: itemSeconds,
+            cpuMsPerSwitch: delta.cpuSeconds * 1000 / Double(max(1, lines.count - itemsStart)),
+            boundaryToShownMs: Distribution(latencies), rssKiBAt100: rss100,
+            rssKiBAtEnd: ProcessUsage.residentKiB(process.pid), fdsAt100: fds100,
+            fdsAtEnd: ProcessUsage.openFileDescriptors(process.pid))
+    }
+}

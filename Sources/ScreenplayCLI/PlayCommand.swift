@@ -1,0 +1,101 @@
+public import Screenplay
+
+/// `screenplay play [options] PATH`: playlists on external screens,
+/// unattended (signage).
+public struct PlayCommand: CLICommand {
+    public var invocation: Invocation { .play(self) }
+
+    /// A folder of media, or a `.json` playlist file.
+    public var path: String
+    /// `--output` patterns, in order.
+    public var outputPatterns: [String] = []
+    /// `--all`
+    public var allOutputs = false
+    /// `--builtin` patterns, in order.
+    public var builtinPatterns: [String] = []
+    /// `--layer`, overlay by default.
+    public var layer: SceneLayer = .overlay
+    /// `--fullscreen-window`
+    public var fullscreenWindow = false
+    /// `--stats`
+    public var stats: PresentCommand.StatsDestination?
+    /// `--proof`: proof-of-play lines appended to this file.
+    public var proofPath: String?
+    /// `--duration`: seconds per item of a folder (and of playlist items
+    /// without their own).
+    public var itemSeconds: Double = 10
+    /// `--reconnect`
+    public var reconnect = false
+
+    /// Creates the command with default options.
+    public init(path: String) { self.path = path }
+
+    public static let commandName = "play"
+    public static let abstract = "Play playlists on external outputs, unattended (signage)."
+    public static let options: [OptionSpec] = [
+        .value("output"), .flag("all"), .value("builtin"), .value("layer"), .flag("fullscreen-window"),
+        .value("stats"), .value("proof"), .value("duration"), .flag("reconnect"),
+    ]
+    public static let usage = """
+        OVERVIEW: \(abstract)
+        PATH is a folder (every image, PDF page and .frag/.glsl shader in it,
+        in name order) or a playlist file (.json: playlists per panel,
+        crossfades, clock alignment; see the README's Signage section).
+        SIGHUP or saving the playlist file reloads it without a restart.
+
+        USAGE: screenplay play [options] <path>
+
+        OPTIONS:
+          --duration SECONDS      Seconds per item (default 10; a playlist
+                                  item's own "duration" wins).
+          --output PATTERN        Use outputs whose name, description, make,
+                                  model or serial matches (repeatable).
+          --all                   Use every output, built-in ones included.
+          --builtin PATTERN       Treat matching outputs as built-in (repeatable).
+          --layer LAYER           overlay (default), top, bottom or background.
+          --fullscreen-window     Fullscreen windows instead of layer surfaces.
+          --stats FILE            JSON Lines to FILE ('-': standard output):
+                                  connect, item (proof of play), reload,
+                                  skipped, frames.
+          --proof FILE            Append an 'item' line to FILE each time an
+                                  item is first fully visible on a panel.
+          --reconnect             Wait for a restarted compositor (default: exit 69).
+          -h, --help              Show this help.
+
+        EXAMPLES:
+          screenplay play /srv/signage/lobby
+          screenplay play --duration 15 --output 'HDMI-*' ~/posters
+          screenplay play --proof /var/log/screenplay-proof.jsonl signage.json
+        """
+
+    public init(parsing arguments: ParsedArguments) throws(UsageError) {
+        outputPatterns = arguments.all("output")
+        allOutputs = arguments.flag("all")
+        builtinPatterns = arguments.all("builtin")
+        if let value = arguments.last("layer") { layer = try Self.parseLayer(value) }
+        fullscreenWindow = arguments.flag("fullscreen-window")
+        if fullscreenWindow, arguments.last("layer") != nil {
+            throw Self.usageError("--layer sets a layer surface's layer; --fullscreen-window uses no layer surface")
+        }
+        stats = arguments.last("stats").map { $0 == "-" ? .standardOutput : .file($0) }
+        proofPath = arguments.last("proof")
+        if let value = arguments.last("duration") {
+            guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
+                throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of seconds")
+            }
+            itemSeconds = seconds
+        }
+        reconnect = arguments.flag("reconnect")
+        guard let first = arguments.positionals.first else {
+            throw Self.usageError("missing path: expected a folder of media or a .json playlist")
+        }
+        if arguments.positionals.count > 1 { throw Self.usageError("unexpected argument '\(arguments.positionals[1])'") }
+        path = first
+    }
+
+    public func validate() throws(UsageError) {
+        if allOutputs, let pattern = outputPatterns.first {
+            throw Self.usageError("'--all' cannot be combined with '--output \(pattern)'")
+        }
+    }
+}

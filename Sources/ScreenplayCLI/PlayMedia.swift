@@ -1,0 +1,231 @@
+import Dispatch
+import Documents
+import Foundation
+import Screenplay
+
+/// One playlist item loaded for one panel. A panel switches to an item only
+/// once it is ready (decoded and on the GPU; a video, once its first frame
+/// is decoded), so the screen never shows a gap: until then the item before
+/// stays. Media that load asynchronously call `onChange` when they become
+/// ready or fail.
+@MainActor
+protocol PlayMedia: AnyObject {
+    /// The first frame can be drawn now.
+    var isReady: Bool { get }
+    /// Why it cannot be shown, once known.
+    var failure: String? { get }
+    /// Needs a frame every refresh while visible (shader, video, animation).
+    var isAnimated: Bool { get }
+    /// Its own length, for media that have one (video); nil: the playlist's duration.
+    var ownDuration: Double? { get }
+    /// Ready or failed after the fact (background decode, first video frame).
+    var onChange: (() -> Void)? { get set }
+    /// Uploads or compiles for the GPU, before the item's turn; sets `isReady` or `failure`.
+    func prepare(in context: DrawingContext)
+    /// Draws the item over the whole target; `seconds` since it came on.
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws
+    /// Frees what it holds (textures, programs, decoder).
+    func release(from app: Application?)
+}
+
+extension PlayMedia {
+    var ownDuration: Double? { nil }
+}
+
+/// A solid colour.
+@MainActor
+final class ColorMedia: PlayMedia {
+    let color: RGBColor
+    init(_ color: RGBColor) { self.color = color }
+    var isReady: Bool { true }
+    var failure: String? { nil }
+    var isAnimated: Bool { false }
+    var onChange: (() -> Void)?
+    func prepare(in context: DrawingContext) {}
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws { try context.clear(color) }
+    func release(from app: Application?) {}
+}
+
+/// A still image, fitted and letterboxed in black.
+@MainActor
+final class PictureMedia: PlayMedia {
+    private var picture: Picture?
+    private(set) var isReady = false
+    private(set) var failure: String?
+    var isAnimated: Bool { false }
+    var onChange: (() -> Void)?
+
+    init(path: String) {
+        do {
+            picture = try Picture.load(path: path)
+        } catch {
+            failure = error.description
+        }
+    }
+
+    /// Pixels already decoded (a rendered PDF page, the placeholder).
+    init(picture: Picture) { self.picture = picture }
+
+    func prepare(in context: DrawingContext) {
+        guard let picture, !isReady, failure == nil else { return }
+        do {
+            try context.prepare(picture)
+            isReady = true
+        } catch {
+            failure = "\(error)"
+        }
+    }
+
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
+        if let picture { try context.drawFitted(picture) }
+    }
+
+    func release(from app: Application?) {
+        if let picture { app?.releaseResources(of: picture) }
+        picture = nil
+    }
+}
+
+/// A PDF page rendered by poppler at the panel's exact pixel size, on a
+/// background queue (poppler calls are serialised per document).
+@MainActor
+final class PDFPageMedia: PlayMedia {
+    private var picture: Picture?
+    private(set) var isReady = false
+    private(set) var failure: String?
+    var isAnimated: Bool { false }
+    var onChange: (() -> Void)?
+    private static let queue = DispatchQueue(label: "screenplay.play.pdf", qos: .userInitiated)
+
+    init(path: String, page: Int, width: Int, height: Int, synchronously: Bool) {
+        let render: @Sendable () -> Result<(Int, Int, [UInt8]), DocumentError> = {
+            do {
+                let document = try PDFDocument.open(path: path)
+                let size = document.pageSize(page)
+                let fit = fitted(size.width, size.height, into: width, height)
+                return .success((fit.0, fit.1, try document.render(page: page, width: fit.0, height: fit.1)))
+            } catch let error as DocumentError {
+                return .failure(error)
+            } catch {
+                return .failure(DocumentError(kind: .renderFailed, description: "\(error)"))
+            }
+        }
+        if synchronously {
+            finish(render())
+        } else {
+            Self.queue.async {
+                let result = render()
+                DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.finish(result) } }
+            }
+        }
+    }
+
+    private func finish(_ result: Result<(Int, Int, [UInt8]), DocumentError>) {
+        switch result {
+        case let .success((w, h, rgba)): picture = Picture(width: w, height: h, rgba: rgba)
+        case let .failure(error): failure = error.description
+        }
+        onChange?()
+    }
+
+    func prepare(in context: DrawingContext) {
+        guard let picture, !isReady, failure == nil else { return }
+        do {
+            try context.prepare(picture)
+            isReady = true
+        } catch {
+            failure = "\(error)"
+        }
+    }
+
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
+        if let picture { try context.drawFitted(picture, background: .white) }
+    }
+
+    func release(from app: Application?) {
+        if let picture { app?.releaseResources(of: picture) }
+        picture = nil
+    }
+}
+
+/// The page's aspect fitted into the panel, in whole pixels.
+private func fitted(_ w: Double, _ h: Double, into width: Int, _ height: Int) -> (Int, Int) {
+    guard w > 0, h > 0 else { return (width, height) }
+    let scale = min(Double(width) / w, Double(height) / h)
+    return (max(1, Int((w * scale).rounded())), max(1, Int((h * scale).rounded())))
+}
+
+/// A Shadertoy-style shader, animated every refresh while visible.
+@MainActor
+final class ShaderMedia: PlayMedia {
+    private var shader: FragmentShader?
+    private(set) var isReady = false
+    private(set) var failure: String?
+    var isAnimated: Bool { true }
+    var onChange: (() -> Void)?
+
+    init(path: String) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            failure = "cannot read it: \(readReason(path))"
+            return
+        }
+        guard let source = String(data: data, encoding: .utf8) else {
+            failure = "not a shader: it is not UTF-8 text"
+            return
+        }
+        shader = FragmentShader(source: source, name: path)
+    }
+
+    func prepare(in context: DrawingContext) {
+        guard let shader, !isReady, failure == nil else { return }
+        do {
+            try context.prepare(shader)
+            isReady = true
+        } catch {
+            failure = "does not compile: \(error)"
+        }
+    }
+
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
+        if let shader { try context.draw(shader, time: seconds, frame: frame) }
+    }
+
+    func release(from app: Application?) {
+        if let shader { app?.releaseResources(of: shader) }
+        shader = nil
+    }
+}
+
+/// Shown when every item of a panel's playlist failed: a neutral grey
+/// panel that says what is wrong (never black, never the desktop behind).
+@MainActor
+final class PlaceholderMedia: PlayMedia {
+    let message: String
+    init(message: String) { self.message = message }
+    var isReady: Bool { true }
+    var failure: String? { nil }
+    var isAnimated: Bool { false }
+    var onChange: (() -> Void)?
+    func prepare(in context: DrawingContext) {}
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
+        try context.clear(RGBColor(hex: 0x404040))
+        let h = context.pixelHeight
+        try context.drawText(
+            lines: [("Nothing to play", max(12, h / 14)), (message, max(10, h / 36))], color: RGBColor(hex: 0xe0e0e0))
+    }
+    func release(from app: Application?) {}
+}
+
+extension PlayItem {
+    /// Loads the item for a panel of `width`x`height` pixels (as drawn,
+    /// after any turn).
+    @MainActor
+    func makeMedia(width: Int, height: Int, synchronously: Bool) -> any PlayMedia {
+        switch source {
+        case let .color(hex): ColorMedia(RGBColor(hex: hex))
+        case let .image(path): PictureMedia(path: path)
+        case let .pdfPage(path, page): PDFPageMedia(path: path, page: page, width: width, height: height, synchronously: synchronously)
+        case let .shader(path): ShaderMedia(path: path)
+        }
+    }
+}

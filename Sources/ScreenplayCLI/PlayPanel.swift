@@ -1,0 +1,291 @@
+import Dispatch
+import Foundation
+import Screenplay
+
+/// One external screen playing a playlist: a scene delegate that shows the
+/// item the schedule says, switches only to an item that is ready (so the
+/// screen never shows a gap), crossfades one blended frame per refresh, and
+/// asks for no frames while a static item stands.
+@MainActor
+final class PlayPanel: SceneDelegate {
+    private unowned let runner: PlayRunner
+    private weak var scene: Scene?
+    private(set) var playlist: Playlist
+    private(set) var rotate: Int
+    private var schedule: PlaySchedule
+    /// A reloaded assignment, taken at the next item boundary.
+    private var pending: (playlist: Playlist, rotate: Int)?
+
+    private struct Shown {
+        let index: Int
+        let media: any PlayMedia
+        /// Wall-clock time it came on (for shaders' time).
+        let since: Double
+    }
+
+    private var current: Shown?
+    private var showingPlaceholder = false
+    /// The item coming in during a crossfade.
+    private var incoming: (shown: Shown, fadeSeconds: Double)?
+    /// The next item, loading or ready; `due` once its turn has come.
+    private var next: (index: Int, media: any PlayMedia, due: Bool)?
+    /// When this panel needs the runner's tick next (wall clock).
+    private(set) var nextEventTime: Double?
+    private var frame = 0
+    private let probe: Bool
+
+    var outputName: String { scene?.screen?.name ?? "window" }
+
+    init(runner: PlayRunner, playlist: Playlist, rotate: Int, probe: Bool) {
+        self.runner = runner
+        self.playlist = playlist
+        self.rotate = rotate
+        self.probe = probe
+        schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: 0)
+    }
+
+    // MARK: scene life cycle
+
+    func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        self.scene = scene
+        // Clock alignment: the epoch is every panel's origin, so a panel that
+        // appears (or comes back) starts at the clock's item.
+        schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: runner.config.sync ? 0 : wallSeconds())
+        runner.panelConnected(self, scene)
+        evaluate(now: runner.now())
+    }
+
+    func sceneDidDisconnect(_ scene: Scene) {
+        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) { media.release(from: runner.app) }
+        current = nil
+        incoming = nil
+        next = nil
+        nextEventTime = nil
+        runner.panelDisconnected(self)
+    }
+
+    func sceneDidResize(_ scene: Scene) {
+        // A PDF page was rendered for the old size: the preloaded one is
+        // stale; the one on screen is shown scaled until the next item.
+        dropNext()
+        scene.setNeedsDisplay()
+    }
+
+    func sceneDidUpdateScreen(_ scene: Scene) { scene.setNeedsDisplay() }
+
+    /// A reload changed what this panel plays; it takes over at the next boundary.
+    func reassign(playlist: Playlist, rotate: Int) {
+        guard playlist != self.playlist || rotate != self.rotate else {
+            pending = nil
+            return
+        }
+        pending = (playlist, rotate)
+    }
+
+    /// At connect: the screen's own assignment applies at once.
+    func takeAssignmentNow() {
+        guard let pending else { return }
+        self.pending = nil
+        adopt(pending.playlist, rotate: pending.rotate, origin: schedule.origin)
+    }
+
+    var sceneForReload: Scene? { scene }
+
+    // MARK: deciding what to show
+
+    /// Size of the content as drawn (turned panels swap width and height).
+    private var contentSize: (Int, Int) {
+        let size = scene?.pixelSize ?? (width: 1, height: 1)
+        return rotate % 180 == 0 ? (size.width, size.height) : (size.height, size.width)
+    }
+
+    /// Brings the panel to the item the schedule says for `now`.
+    func evaluate(now: Double) {
+        guard let scene, scene.isConnected else { return }
+        if incoming != nil { return }  // the fade's last frame decides what follows
+        var position = schedule.position(at: now)
+        if let current, current.index == position.index, !showingPlaceholder {
+            nextEventTime = position.end
+            preloadFollowing(after: position.index)
+            return
+        }
+        if let pending, current != nil {
+            // A reload takes over at an item boundary: this one.
+            self.pending = nil
+            adopt(pending.playlist, rotate: pending.rotate, origin: schedule.origin)
+            position = schedule.position(at: now)
+        }
+        nextEventTime = position.end
+        let count = playlist.items.count
+        for offset in 0..<count {
+            // While something good is on screen, a bad item's slot keeps it
+            // there; at start, or over the placeholder, the first good one shows.
+            if offset > 0, current != nil, !showingPlaceholder { break }
+            let index = (position.index + offset) % count
+            let item = playlist.items[index]
+            if runner.knownBad(item) { continue }
+            let media: any PlayMedia
+            if let next, next.index == index {
+                media = next.media
+            } else {
+                dropNext()
+                let size = contentSize
+                media = item.makeMedia(width: size.0, height: size.1, synchronously: current == nil)
+            }
+            if let failure = media.failure {
+                if next?.media === media { next = nil }
+                media.release(from: runner.app)
+                runner.reportBad(item, failure)
+                continue
+            }
+            if !media.isReady {
+                // Loading (a page rendering) or waiting for the GPU upload
+                // in the next draw: the current item stays until it is ready.
+                next = (index, media, true)
+                media.onChange = { [weak self] in self?.runner.tickSoon() }
+                scene.setNeedsDisplay()
+                return
+            }
+            next = nil
+            begin(index: index, media: media, now: now)
+            return
+        }
+        if current == nil || showingPlaceholder {
+            if !showingPlaceholder {
+                let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
+                runner.placeholderShown(self, reason: reason)
+                current = Shown(
+                    index: -1, media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
+                    since: now)
+                showingPlaceholder = true
+                scene.displayLink.isPaused = true
+                scene.setNeedsDisplay()
+            }
+        }
+    }
+
+    private func adopt(_ playlist: Playlist, rotate: Int, origin: Double) {
+        self.playlist = playlist
+        self.rotate = rotate
+        schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: origin)
+        dropNext()
+    }
+
+    private func dropNext() {
+        next?.media.release(from: runner.app)
+        next = nil
+    }
+
+    /// Starts showing a ready item: a crossfade from what is on screen, or a
+    /// cut (the first item, the placeholder going, a 0-second transition).
+    private func begin(index: Int, media: any PlayMedia, now: Double) {
+        guard let scene else { return }
+        let item = playlist.items[index]
+        let shown = Shown(index: index, media: media, since: now)
+        if let current, !showingPlaceholder, item.transition > 0, current.index != index {
+            incoming = (shown, item.transition)
+            scene.displayLink.isPaused = false
+        } else {
+            current?.media.release(from: runner.app)
+            current = shown
+            showingPlaceholder = false
+            justArrived = true
+            scene.displayLink.isPaused = !media.isAnimated
+        }
+        scene.setNeedsDisplay()
+    }
+
+    /// Set when an item's first fully visible frame is being drawn.
+    private var justArrived = false
+
+    /// Loads the item after `index` so it is decoded and uploaded before its turn.
+    private func preloadFollowing(after index: Int) {
+        let following = (index + 1) % playlist.items.count
+        guard next == nil, following != index, incoming == nil else { return }
+        let item = playlist.items[following]
+        guard !runner.knownBad(item) else { return }
+        let size = contentSize
+        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false)
+        if let failure = media.failure {
+            media.release(from: runner.app)
+            runner.reportBad(item, failure)
+            return
+        }
+        next = (following, media, false)
+        media.onChange = { [weak self] in
+            guard let self, let scene = self.scene else { return }
+            scene.setNeedsDisplay()  // the upload, in the next draw
+        }
+        if !media.isReady { scene?.setNeedsDisplay() }
+    }
+
+    // MARK: drawing
+
+    func draw(_ scene: Scene, in context: DrawingContext) throws {
+        frame += 1
+        let now = runner.now()
+        var afterDraw: (() -> Void)?
+        if let next {
+            next.media.prepare(in: context)
+            if next.media.failure != nil || next.media.isReady, next.due {
+                afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
+                if current == nil, next.media.isReady {
+                    // The very first item: on screen in this same frame.
+                    self.next = nil
+                    current = Shown(index: next.index, media: next.media, since: now)
+                    justArrived = true
+                    scene.displayLink.isPaused = !next.media.isAnimated
+                }
+            }
+        }
+        if let fade = incoming, let from = current {
+            let progress = (now - fade.shown.since) / fade.fadeSeconds
+            if progress >= 1 {
+                from.media.release(from: runner.app)
+                current = fade.shown
+                incoming = nil
+                justArrived = true
+                scene.displayLink.isPaused = !fade.shown.media.isAnimated
+                afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
+            } else {
+                try paint(context) { c in
+                    try from.media.draw(in: c, seconds: now - from.since, frame: self.frame)
+                    try c.drawLayer(opacity: max(0, progress)) { layer in
+                        try fade.shown.media.draw(in: layer, seconds: now - fade.shown.since, frame: self.frame)
+                    }
+                }
+                finishFrame(scene, context, afterDraw)
+                return
+            }
+        }
+        if let current {
+            try paint(context) { c in try current.media.draw(in: c, seconds: now - current.since, frame: self.frame) }
+            if justArrived, current.index >= 0 {
+                justArrived = false
+                let item = playlist.items[current.index]
+                let (name, index) = (playlist.name, current.index)
+                scene.whenNextFrameShown { [weak self] shown in
+                    guard let self else { return }
+                    self.runner.itemShown(output: self.outputName, playlist: name, index: index, item: item, shown: shown)
+                }
+                afterDraw = afterDraw ?? { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
+            }
+        } else {
+            // Nothing ready yet (never black: a neutral grey).
+            try context.clear(RGBColor(hex: 0x404040))
+        }
+        finishFrame(scene, context, afterDraw)
+    }
+
+    /// Draws through a turned layer on a panel mounted rotated.
+    private func paint(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
+        if rotate == 0 { return try body(context) }
+        // The panel hangs turned clockwise: the content turns back.
+        try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), body)
+    }
+
+    private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
+        if probe { runner.probeFrame(output: outputName, context: context) }
+        if let afterDraw { DispatchQueue.main.async { MainActor.assumeIsolated { afterDraw(); self.runner.scheduleTick() } } }
+    }
+}

@@ -1,0 +1,410 @@
+import Documents
+import Foundation
+import Screenplay
+
+// The signage configuration of `screenplay play`: a folder or a JSON
+// playlist file, read strictly (unknown keys and wrong types are errors
+// naming the JSON path) so a typo never silently plays the wrong thing.
+
+/// One thing a playlist shows.
+struct PlayItem: Equatable {
+    enum Source: Equatable {
+        case color(UInt32)
+        case image(path: String)
+        /// A page of a PDF, 0-based.
+        case pdfPage(path: String, page: Int)
+        case shader(path: String)
+    }
+
+    var source: Source
+    /// Seconds on screen, counting its crossfade in.
+    var duration: Double
+    /// Seconds of the crossfade from the item before into this one (0: a cut).
+    var transition: Double
+
+    /// For logs and proof of play: the file (with `#page=N` for PDFs) or the colour.
+    var label: String {
+        switch source {
+        case let .color(hex): "#" + String(format: "%06X", hex)
+        case let .image(path), let .shader(path): path
+        case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
+        }
+    }
+
+    /// The file the item reads, if any.
+    var path: String? {
+        switch source {
+        case .color: nil
+        case let .image(path), let .shader(path), let .pdfPage(path, _): path
+        }
+    }
+}
+
+/// A named list of items.
+struct Playlist: Equatable {
+    var name: String
+    var items: [PlayItem]
+    var totalSeconds: Double { items.reduce(0) { $0 + $1.duration } }
+}
+
+/// Which screens play which playlist.
+struct PanelRule: Equatable {
+    var match: String
+    var playlist: String
+    /// How the panel hangs: turned this many degrees clockwise (0, 90, 180, 270).
+    var rotate: Int
+}
+
+/// The whole configuration of one `play` run.
+struct SignageConfig: Equatable {
+    var playlists: [String: Playlist]
+    var panels: [PanelRule]
+    var defaultPlaylist: String?
+    var sync: Bool
+    /// The folder or file it was read from.
+    var source: String
+
+    /// The playlist and rotation for a screen: the first matching panel
+    /// entry, else the default; nil when the screen gets nothing.
+    func assignment(name: String, description: String, make: String, model: String, serial: String?)
+        -> (playlist: Playlist, rotate: Int)?
+    {
+        for rule in panels where panelMatches(rule.match, name: name, description: description, make: make, model: model, serial: serial) {
+            if let playlist = playlists[rule.playlist] { return (playlist, rule.rotate) }
+        }
+        return defaultPlaylist.flatMap { playlists[$0] }.map { ($0, 0) }
+    }
+}
+
+/// A panel pattern matches as `--output` does (`ScreenPattern`: name,
+/// description, make, model or serial, glob, case-insensitive).
+func panelMatches(_ pattern: String, name: String, description: String, make: String, model: String, serial: String?) -> Bool {
+    ScreenPattern(pattern).matches(name: name, description: description, make: make, model: model, serial: serial)
+}
+
+/// A configuration that cannot be used: exit 65 (bad data) or 66 (a media
+/// file missing), with the file and the JSON path named.
+struct PlaylistError: Error, Equatable, CustomStringConvertible {
+    var code: ExitCode
+    var description: String
+
+    static func data(_ file: String, _ jsonPath: String, _ reason: String) -> PlaylistError {
+        PlaylistError(code: .dataError, description: "\(file): \(jsonPath.isEmpty ? "" : "\(jsonPath): ")\(reason)")
+    }
+}
+
+enum SignageConfigLoader {
+    /// Reads a folder or a `.json` playlist file.
+    static func load(path: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw PlaylistError(code: .noInput, description: "\(path): no such file or folder; give a folder of media or a .json playlist")
+        }
+        if isDirectory.boolValue { return try folder(path, itemSeconds: itemSeconds) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PlaylistError(code: .noInput, description: "cannot read \(path): \(readReason(path))")
+        }
+        return try parse(data, file: path, itemSeconds: itemSeconds)
+    }
+
+    // MARK: folders
+
+    static func folder(_ path: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }
+                .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        } catch {
+            throw PlaylistError(code: .noInput, description: "cannot read the folder \(path): \(readReason(path))")
+        }
+        var items: [PlayItem] = []
+        for name in names {
+            let file = (path as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            switch MediaSniffer.kind(of: file) {
+            case .pdf:
+                items += pdfPages(file, pages: nil).map { PlayItem(source: $0, duration: itemSeconds, transition: 0) }
+            case .image:
+                items.append(PlayItem(source: .image(path: file), duration: itemSeconds, transition: 0))
+            case .shader:
+                items.append(PlayItem(source: .shader(path: file), duration: itemSeconds, transition: 0))
+            case .unknown:
+                log("\(file): skipped, not an image, PDF or shader")
+            }
+        }
+        guard !items.isEmpty else {
+            throw PlaylistError(code: .noInput, description: "\(path): the folder has no images, PDFs or shaders to play")
+        }
+        let name = (path as NSString).lastPathComponent
+        return SignageConfig(
+            playlists: [name: Playlist(name: name, items: items)], panels: [], defaultPlaylist: name, sync: true, source: path)
+    }
+
+    /// A PDF's pages as items; one page-0 item when the document cannot be
+    /// opened (it is skipped at run time with the reason, as corrupt media is).
+    static func pdfPages(_ file: String, pages: [Int]?) -> [PlayItem.Source] {
+        if let pages { return pages.map { .pdfPage(path: file, page: $0) } }
+        guard let document = try? PDFDocument.open(path: file) else { return [.pdfPage(path: file, page: 0)] }
+        return (0..<document.pageCount).map { .pdfPage(path: file, page: $0) }
+    }
+
+    // MARK: JSON
+
+    static let topKeys: Set<String> = ["playlists", "panels", "default", "transition", "sync"]
+    static let itemKeys: Set<String> = ["file", "color", "duration", "pages", "transition"]
+    static let panelKeys: Set<String> = ["match", "playlist", "rotate"]
+    static let transitionKeys: Set<String> = ["seconds"]
+
+    static func parse(_ data: Data, file: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
+        func fail(_ jsonPath: String, _ reason: String) -> PlaylistError { .data(file, jsonPath, reason) }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw fail("", "not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"))")
+        }
+        let object = try dictionary(root, at: "", fail)
+        try rejectUnknownKeys(object, allowed: topKeys, at: "", fail)
+        let folder = (file as NSString).deletingLastPathComponent
+
+        var transition = 0.0
+        if let value = object["transition"] { transition = try transitionSeconds(value, at: "transition", fail) }
+        var sync = true
+        if let value = object["sync"] {
+            guard let flag = boolean(value) else { throw fail("sync", "expected true or false, got \(describe(value))") }
+            sync = flag
+        }
+        guard let playlistsValue = object["playlists"] else {
+            throw fail("", "missing \"playlists\": an object of playlist names to lists of items")
+        }
+        let playlistsObject = try dictionary(playlistsValue, at: "playlists", fail)
+        guard !playlistsObject.isEmpty else { throw fail("playlists", "no playlists; add at least one") }
+        var playlists: [String: Playlist] = [:]
+        for name in playlistsObject.keys.sorted() {
+            let at = "playlists.\(name)"
+            guard let list = playlistsObject[name] as? [Any] else {
+                throw fail(at, "expected a list of items, got \(describe(playlistsObject[name]!))")
+            }
+            guard !list.isEmpty else { throw fail(at, "the playlist is empty; add items or remove it") }
+            var items: [PlayItem] = []
+            for (index, element) in list.enumerated() {
+                items += try parseItem(element, at: "\(at)[\(index)]", folder: folder, itemSeconds: itemSeconds, transition: transition, fail)
+            }
+            playlists[name] = Playlist(name: name, items: items)
+        }
+        var panels: [PanelRule] = []
+        if let value = object["panels"] {
+            guard let list = value as? [Any] else { throw fail("panels", "expected a list of panel entries, got \(describe(value))") }
+            for (index, element) in list.enumerated() {
+                let at = "panels[\(index)]"
+                let entry = try dictionary(element, at: at, fail)
+                try rejectUnknownKeys(entry, allowed: panelKeys, at: at, fail)
+                guard let matchValue = entry["match"] else { throw fail(at, "missing \"match\": a screen name, description or glob") }
+                guard let match = matchValue as? String else { throw fail("\(at).match", "expected a string, got \(describe(matchValue))") }
+                if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
+                guard let playlistValue = entry["playlist"] else { throw fail(at, "missing \"playlist\": the name of a playlist") }
+                guard let playlist = playlistValue as? String else { throw fail("\(at).playlist", "expected a string, got \(describe(playlistValue))") }
+                guard playlists[playlist] != nil else {
+                    throw fail("\(at).playlist", "no playlist named \"\(playlist)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
+                }
+                var rotate = 0
+                if let rotateValue = entry["rotate"] {
+                    guard let number = integer(rotateValue), [0, 90, 180, 270].contains(number) else {
+                        throw fail("\(at).rotate", "expected 0, 90, 180 or 270, got \(describe(rotateValue))")
+                    }
+                    rotate = number
+                }
+                panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate))
+            }
+        }
+        var defaultPlaylist: String?
+        if let value = object["default"] {
+            guard let name = value as? String else { throw fail("default", "expected a playlist name, got \(describe(value))") }
+            guard playlists[name] != nil else {
+                throw fail("default", "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
+            }
+            defaultPlaylist = name
+        }
+        if panels.isEmpty, defaultPlaylist == nil {
+            throw fail("", "no \"panels\" and no \"default\": no screen would play anything")
+        }
+        return SignageConfig(playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync, source: file)
+    }
+
+    private static func parseItem(
+        _ element: Any, at: String, folder: String, itemSeconds: Double, transition: Double,
+        _ fail: (String, String) -> PlaylistError
+    ) throws(PlaylistError) -> [PlayItem] {
+        let entry = try dictionary(element, at: at, fail)
+        try rejectUnknownKeys(entry, allowed: itemKeys, at: at, fail)
+        var duration = itemSeconds
+        if let value = entry["duration"] {
+            guard let seconds = number(value), seconds > 0, seconds.isFinite else {
+                throw fail("\(at).duration", "expected a positive number of seconds, got \(describe(value))")
+            }
+            duration = seconds
+        }
+        var fade = transition
+        if let value = entry["transition"] { fade = try transitionSeconds(value, at: "\(at).transition", fail) }
+        if fade >= duration {
+            throw fail(at, "the crossfade (\(fade) s) must be shorter than the item's duration (\(duration) s)")
+        }
+        let sources: [PlayItem.Source]
+        switch (entry["file"], entry["color"]) {
+        case (nil, nil):
+            throw fail(at, "an item needs \"file\" (image, PDF or shader) or \"color\" (RRGGBB)")
+        case (.some, .some):
+            throw fail(at, "an item has either \"file\" or \"color\", not both")
+        case let (nil, .some(value)):
+            guard let text = value as? String, let color = RGBColor(parsing: text) else {
+                throw fail("\(at).color", "expected RRGGBB, got \(describe(value))")
+            }
+            if entry["pages"] != nil { throw fail("\(at).pages", "\"pages\" applies to PDF files only") }
+            sources = [.color(color.hex)]
+        case let (.some(value), nil):
+            guard let relative = value as? String, !relative.isEmpty else {
+                throw fail("\(at).file", "expected a file path, got \(describe(value))")
+            }
+            let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw PlaylistError(code: .noInput, description: "\(path) (\(at).file): no such file")
+            }
+            guard access(path, R_OK) == 0 else {
+                throw PlaylistError(code: .noInput, description: "cannot read \(path) (\(at).file): \(readReason(path))")
+            }
+            let kind = MediaSniffer.kind(of: path)
+            if let pagesValue = entry["pages"] {
+                guard kind == .pdf else { throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF") }
+                guard let text = pagesValue as? String, let pages = parsePages(text) else {
+                    throw fail("\(at).pages", "expected pages like \"1-3\" or \"1,4,6-8\", got \(describe(pagesValue))")
+                }
+                if let count = (try? PDFDocument.open(path: path))?.pageCount, let bad = pages.first(where: { $0 >= count }) {
+                    throw fail("\(at).pages", "page \(bad + 1) does not exist: \(path) has \(count) pages")
+                }
+                sources = pdfPages(path, pages: pages)
+            } else {
+                switch kind {
+                case .pdf: sources = pdfPages(path, pages: nil)
+                case .shader: sources = [.shader(path: path)]
+                // Unknown content is tried as an image; a file that is not
+                // one is skipped at run time with the decoder's reason.
+                case .image, .unknown: sources = [.image(path: path)]
+                }
+            }
+        }
+        return sources.map { PlayItem(source: $0, duration: duration, transition: fade) }
+    }
+
+    /// "1-3", "2", "1,4,6-8" (1-based, inclusive) as 0-based page indexes.
+    static func parsePages(_ text: String) -> [Int]? {
+        var pages: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+            guard (1...2).contains(bounds.count), let low = Int(bounds[0]), low >= 1 else { return nil }
+            let high = bounds.count == 2 ? Int(bounds[1]) : low
+            guard let high, high >= low, high - low < 100_000 else { return nil }
+            pages += (low...high).map { $0 - 1 }
+        }
+        return pages.isEmpty ? nil : pages
+    }
+
+    /// Why a panel pattern cannot be used, or nil.
+    static func patternProblem(_ pattern: String) -> String? {
+        if pattern.trimmingCharacters(in: .whitespaces).isEmpty { return "the pattern is empty; give a screen name, description or glob" }
+        var depth = 0
+        var escaped = false
+        for character in pattern {
+            if escaped { escaped = false; continue }
+            switch character {
+            case "\\": escaped = true
+            case "[": depth += 1
+            case "]": depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        if depth > 0 { return "unclosed '[' in \"\(pattern)\" (write \\[ for a literal bracket)" }
+        return nil
+    }
+
+    private static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError) throws(PlaylistError) -> Double {
+        let object = try dictionary(value, at: at, fail)
+        try rejectUnknownKeys(object, allowed: transitionKeys, at: at, fail)
+        guard let secondsValue = object["seconds"] else { throw fail(at, "missing \"seconds\" (0 for a cut)") }
+        guard let seconds = number(secondsValue), seconds >= 0, seconds.isFinite else {
+            throw fail("\(at).seconds", "expected a number of seconds, 0 or more, got \(describe(secondsValue))")
+        }
+        return seconds
+    }
+
+    private static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError) throws(PlaylistError) -> [String: Any] {
+        guard let object = value as? [String: Any] else { throw fail(at, "expected an object, got \(describe(value))") }
+        return object
+    }
+
+    private static func rejectUnknownKeys(_ object: [String: Any], allowed: Set<String>, at: String, _ fail: (String, String) -> PlaylistError) throws(PlaylistError) {
+        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw fail(at.isEmpty ? unknown : "\(at).\(unknown)", "unknown key \"\(unknown)\" (expected \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    private static func boolean(_ value: Any) -> Bool? {
+        isBoolean(value) ? (value as? NSNumber)?.boolValue : nil
+    }
+
+    private static func number(_ value: Any) -> Double? {
+        guard !isBoolean(value), let number = value as? NSNumber else { return nil }
+        return number.doubleValue
+    }
+
+    private static func integer(_ value: Any) -> Int? {
+        guard let double = number(value), double == double.rounded(), abs(double) < 1e9 else { return nil }
+        return Int(double)
+    }
+
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case is String: "a string"
+        case _ where isBoolean(value): "\((value as? NSNumber)?.boolValue == true ? "true" : "false")"
+        case let number as NSNumber: "\(number)"
+        case is [Any]: "a list"
+        case is [String: Any]: "an object"
+        case is NSNull: "null"
+        default: "\(type(of: value))"
+        }
+    }
+}
+
+/// What a file holds, from its first bytes (not its name), except shaders,
+/// which are text and known by their extension.
+enum MediaSniffer {
+    enum Kind: Equatable { case image, pdf, shader, unknown }
+
+    static func kind(of path: String) -> Kind {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".frag") || lower.hasSuffix(".glsl") { return .shader }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
+        func starts(_ bytes: [UInt8]) -> Bool { head.count >= bytes.count && Array(head.prefix(bytes.count)) == bytes }
+        if starts(Array("%PDF".utf8)) { return .pdf }
+        if starts([0x89, 0x50, 0x4e, 0x47]) || starts([0xff, 0xd8, 0xff]) || starts(Array("GIF8".utf8))
+            || starts(Array("BM".utf8)) || starts([0x49, 0x49, 0x2a, 0x00]) || starts([0x4d, 0x4d, 0x00, 0x2a])
+            || (starts(Array("RIFF".utf8)) && head.count >= 12 && Array(head[8..<12]) == Array("WEBP".utf8))
+        {
+            return .image
+        }
+        // SVG is XML text: look for the element near the start.
+        if let text = String(bytes: head, encoding: .utf8) ?? String(bytes: head, encoding: .isoLatin1),
+            text.contains("<svg")
+        {
+            return .image
+        }
+        return .unknown
+    }
+}

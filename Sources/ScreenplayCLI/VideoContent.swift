@@ -1,0 +1,115 @@
+import Foundation
+import Screenplay
+
+/// Ends `present` when video stops: every scene's video played once
+/// (`--no-loop`: exit 0), or one failed part-way (exit 65 naming the file).
+@MainActor
+final class VideoLifecycle {
+    private var playing: Set<ObjectIdentifier> = []
+    private var ended: Set<ObjectIdentifier> = []
+    let onAllEnded: () -> Void
+    let onFailure: (String) -> Void
+
+    init(onAllEnded: @escaping () -> Void, onFailure: @escaping (String) -> Void) {
+        self.onAllEnded = onAllEnded
+        self.onFailure = onFailure
+    }
+
+    func started(_ player: VideoPlayer) { playing.insert(ObjectIdentifier(player)) }
+
+    func stopped(_ player: VideoPlayer) {
+        playing.remove(ObjectIdentifier(player))
+        ended.remove(ObjectIdentifier(player))
+    }
+
+    func ended(_ player: VideoPlayer) {
+        ended.insert(ObjectIdentifier(player))
+        if ended.isSuperset(of: playing) { onAllEnded() }
+    }
+}
+
+/// A video playing in one scene for `present`: the player, its `--stats`
+/// lines and, behind `SCREENPLAY_VIDEO_PROBE=1`, a read-back of the centre
+/// pixel of every presented frame (tests prove "no black frame at the loop
+/// seam" with it; grim misses single frames).
+@MainActor
+final class SceneVideo {
+    let player: VideoPlayer
+    private let stats: StatsWriter?
+    private let label: String
+    private let lifecycle: VideoLifecycle?
+    private var reportedFrames = 0
+    private var reportedDrops = 0
+    private var reportedKept = 0
+    private var reportedWaiting = 0
+    private let probesPixels = ProcessInfo.processInfo.environment["SCREENPLAY_VIDEO_PROBE"] == "1"
+
+    init(path: String, loops: Bool, audio: Bool, scene: Scene, stats: StatsWriter?, label: String, lifecycle: VideoLifecycle?) throws {
+        player = try VideoPlayer(path: path, scene: scene, loops: loops, audio: audio)
+        self.stats = stats
+        self.label = label
+        self.lifecycle = lifecycle
+        lifecycle?.started(player)
+        player.onReady = { [weak self] in self?.writeInfo(ready: true) }
+        player.onInfoChange = { [weak self] in self?.writeInfo(ready: false) }
+        player.onEnd = { [weak self] in
+            guard let self else { return }
+            self.stats?.write(["event": "video_ended", "output": self.label])
+            self.lifecycle?.ended(self.player)
+        }
+        player.onFailure = { [weak self] reason in
+            guard let self else { return }
+            self.lifecycle?.onFailure("\(path): \(reason)")
+        }
+    }
+
+    /// Fields for the once-a-second `frames` line: new video frames
+    /// presented and frames mpv dropped since the previous line.
+    func framesFields() -> [String: Any] {
+        defer {
+            reportedFrames = player.framesDrawn
+            reportedDrops = player.framesDropped
+            reportedKept = player.refreshesKept
+            reportedWaiting = player.refreshesWaiting
+        }
+        return [
+            "video_frames": player.framesDrawn - reportedFrames, "video_dropped": player.framesDropped - reportedDrops,
+            "video_kept": player.refreshesKept - reportedKept, "video_waiting": player.refreshesWaiting - reportedWaiting,
+        ]
+    }
+
+    func draw(_ scene: Scene, in context: DrawingContext) throws {
+        try context.drawVideo(player)
+        guard probesPixels, let stats else { return }
+        let pixel = try context.readPixels(x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1)
+        stats.write([
+            "event": "video_frame", "output": label, "frame": player.framesDrawn,
+            "rgb": String(format: "%02X%02X%02X", pixel[0], pixel[1], pixel[2]),
+        ])
+    }
+
+    func close() {
+        lifecycle?.stopped(player)
+        player.close()
+    }
+
+    private func writeInfo(ready: Bool) {
+        stats?.write([
+            "event": ready ? "video_ready" : "video", "output": label, "hwdec": player.hardwareDecoder,
+            "audio_output": player.audioOutput, "audio_track": player.audioTrack, "codec": player.codec,
+        ])
+    }
+}
+
+extension PresentRunner {
+    /// Missing or unreadable: exit 66; not media, corrupt or no decodable
+    /// video stream: exit 65 with libmpv's reason; both before any scene.
+    func probeVideo(_ path: String) throws {
+        do {
+            let info = try VideoPlayer.probe(path: path)
+            log(String(format: "video %@: %@ %dx%d, %.3g fps, %.2f s", path, info.codec, info.width, info.height, info.framesPerSecond, info.duration))
+        } catch {
+            throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
+        }
+    }
+}

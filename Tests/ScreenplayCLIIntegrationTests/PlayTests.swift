@@ -1,0 +1,409 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `screenplay play` on headless sway: playlists per panel, crossfades
+/// checked frame by frame, clock alignment, reload, bad media, proof of play.
+final class PlayTests: XCTestCase {
+    /// A temporary folder for this test's media, removed at teardown.
+    func mediaFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "screenplay-play-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// Writes a solid-colour PNG.
+    func writePNG(_ path: String, _ hex: UInt32, width: Int = 64, height: Int = 36) throws {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for i in stride(from: 0, to: pixels.count, by: 3) {
+            pixels[i] = UInt8(hex >> 16 & 0xff)
+            pixels[i + 1] = UInt8(hex >> 8 & 0xff)
+            pixels[i + 2] = UInt8(hex & 0xff)
+        }
+        try RigImage(width: width, height: height, pixels: pixels).writePNG(to: path)
+    }
+
+    func items(_ p: RunningProcess, _ output: String? = nil) -> [StatsEvent] {
+        p.statsEvents.filter { $0.event == "item" && (output == nil || $0.output == output) }
+    }
+
+    func testFolderPlaysImagesInNameOrder() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 360)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/b.png", 0x00ff00)
+        try writePNG(folder + "/a.png", 0xff0000)
+        try writePNG(folder + "/c.png", 0x0000ff)
+        try "not media".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", folder, "--duration", "1", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p).count >= 5 }, p.stderr)
+        let sources = items(p).map { ($0.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "" }
+        let order = ["a.png", "b.png", "c.png"]
+        // Clock-aligned: it starts at the clock's item, then goes on in name order.
+        guard let first = order.firstIndex(of: sources[0]) else { return XCTFail("unexpected source \(sources)") }
+        for (k, source) in sources.enumerated() { XCTAssertEqual(source, order[(first + k) % 3], "\(sources)") }
+        XCTAssertTrue(p.stderr.contains("notes.txt: skipped"), p.stderr)
+        assertCleanStop(p)
+    }
+}
+
+extension PlayTests {
+    /// Writes a playlist file into `folder`.
+    func writePlaylist(_ folder: String, _ json: String, name: String = "signage.json") throws -> String {
+        let path = folder + "/" + name
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The clock's item for a playlist of `count` items of `seconds` each at wall time `at`.
+    /// Items come on just after their slot starts, so the slot of the time
+    /// an item was shown is the item's.
+    func clockIndex(_ at: String, count: Int, seconds: Double) -> Int? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = formatter.date(from: at) else { return nil }
+        let t = date.timeIntervalSince1970
+        let slot = (t / seconds).rounded(.down)
+        return Int(slot.truncatingRemainder(dividingBy: Double(count)))
+    }
+
+    func testJSONPanelsByNameByDescriptionAndDefault() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/poster.png", 0x20c040)
+        // HEADLESS-3's description ("Headless output 2" in sway 1.7), in lower case.
+        let listing = try CLI.run(["outputs", "--json"], environment: env(rig)).stdout
+        let screens = try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]] ?? []
+        let description = try XCTUnwrap(screens.first { $0["name"] as? String == "HEADLESS-3" }?["description"] as? String).lowercased()
+        XCTAssertFalse(description.contains("headless-3"), "the pattern must match by description only")
+        let playlist = try writePlaylist(folder, """
+            {
+              "playlists": {
+                "lobby": [{"file": "poster.png"}],
+                "menu": [{"color": "ff8000"}],
+                "other": [{"color": "3050a0"}]
+              },
+              "panels": [
+                {"match": "HEADLESS-2", "playlist": "lobby"},
+                {"match": "\(description)", "playlist": "menu"}
+              ],
+              "default": "other"
+            }
+            """)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let expected = ["HEADLESS-2": 0x20c040, "HEADLESS-3": 0xff8000, "HEADLESS-4": 0x3050a0]
+        for (output, hex) in expected {
+            XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == output }, "\(output): \(p.stderr)")
+            XCTAssertTrue(
+                waitUntil(timeout: 5) { (try? rig.capture(output: output).pixel(x: 160, y: 120)) == RGB(hex: UInt32(hex)) },
+                "\(output) shows \(String(describing: try? rig.capture(output: output).pixel(x: 160, y: 120)))")
+        }
+        XCTAssertEqual(items(p, "HEADLESS-2").first?.raw["playlist"] as? String, "lobby")
+        XCTAssertEqual(items(p, "HEADLESS-3").first?.raw["playlist"] as? String, "menu")
+        XCTAssertEqual(items(p, "HEADLESS-4").first?.raw["playlist"] as? String, "other")
+        XCTAssertTrue(items(p, "HEADLESS-1").isEmpty, "the built-in screen plays nothing")
+        assertCleanStop(p)
+    }
+
+    /// Every frame drawn during crossfades (read back before it is presented)
+    /// is a blend of the two items, never black or anything else.
+    func testCrossfadesHaveNoFrameOutsideTheBlend() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/blue.png", 0x0000ff)
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"fade": [{"color": "ff0000", "duration": 0.5}, {"file": "blue.png", "duration": 0.5}]},
+             "default": "fade", "transition": {"seconds": 0.25}}
+            """)
+        var environment = env(rig, builtin: "HEADLESS-1")
+        environment["SCREENPLAY_PLAY_PROBE"] = "1"
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: environment)
+        XCTAssertTrue(waitUntil(timeout: 30) { self.items(p, "HEADLESS-2").count >= 22 }, p.stderr)
+        assertCleanStop(p)
+        let probes = p.statsEvents.filter { $0.event == "probe" && $0.output == "HEADLESS-2" }
+        var blended = 0
+        var previous: (r: Int, b: Int)?
+        var reversals = 0
+        var lastDirection: Int?
+        for probe in probes {
+            let hex = Int(probe.raw["rgb"] as? String ?? "", radix: 16) ?? 0
+            let (r, g, b) = (hex >> 16 & 0xff, hex >> 8 & 0xff, hex & 0xff)
+            // On the line from red to blue: no green, red + blue = 255.
+            XCTAssertLessThanOrEqual(g, 2, "frame \(String(format: "%06x", hex)) is off the blend")
+            XCTAssertEqual(r + b, 255, accuracy: 4, "frame \(String(format: "%06x", hex)) is off the blend (black would be 0)")
+            if r > 8 && b > 8 { blended += 1 }
+            if let previous, previous.r > 8, previous.b > 8, r > 8, b > 8, (r - previous.r).signum() != 0 {
+                // Within a fade the mix moves one way only.
+                if let last = lastDirection, last != (r - previous.r).signum() { reversals += 1 }
+                lastDirection = (r - previous.r).signum()
+            } else {
+                lastDirection = nil
+            }
+            previous = (r, b)
+        }
+        let switches = items(p, "HEADLESS-2").count - 1
+        XCTAssertGreaterThanOrEqual(switches, 20)
+        XCTAssertEqual(reversals, 0, "a fade went back and forth")
+        // 0.25 s at 60 Hz is about 15 refreshes: one blended frame per
+        // refresh, so well over a handful per fade even on a loaded machine.
+        XCTAssertGreaterThan(Double(blended) / Double(switches), 7, "blended frames per fade: \(blended) over \(switches) fades")
+    }
+}
+
+
+extension PlayTests {
+    /// Two panels on the same playlist switch on the same refresh: their
+    /// proof-of-play times for each switch are within one refresh.
+    func testTwoPanelsSwitchOnTheSameRefresh() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240, refreshHz: 60), .init(width: 320, height: 240, refreshHz: 60)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}, {"color": "0000ff"}]}, "default": "s"}
+            """)
+        let p = try CLI.start(["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 20) { self.items(p, "HEADLESS-2").count >= 12 && self.items(p, "HEADLESS-3").count >= 12 }, p.stderr)
+        assertCleanStop(p)
+        // Pair the switches by their clock slot (the "at" time rounded to the 0.5 s slot).
+        func slots(_ output: String) -> [Int: Int] {
+            var result: [Int: Int] = [:]
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            for item in items(p, output).dropFirst() {
+                guard let at = (item.raw["at"] as? String).flatMap(formatter.date(from:)) else { continue }
+                result[Int((at.timeIntervalSince1970 * 2).rounded(.down))] = item.int("presented_ns")
+            }
+            return result
+        }
+        let a = slots("HEADLESS-2"), b = slots("HEADLESS-3")
+        let common = Set(a.keys).intersection(b.keys)
+        XCTAssertGreaterThanOrEqual(common.count, 8, "switches seen on both panels: \(a.keys.sorted()) \(b.keys.sorted())")
+        for slot in common.sorted() {
+            let apart = abs(Double(a[slot]! - b[slot]!)) / 1e6
+            XCTAssertLessThanOrEqual(apart, 16.7, "slot \(slot): the panels switched \(apart) ms apart")
+        }
+        for item in items(p) { XCTAssertEqual(item.raw["clock"] as? String, "frame-callback", "sway's headless backend gives no presentation feedback") }
+    }
+
+    /// A panel that is unplugged and plugged back resumes at the item the
+    /// clock says, not at the first item.
+    func testRepluggedPanelResumesAtTheClocksItem() throws {
+        let rig = try NestedSwayRig.start(outputs: 3)
+        addTeardownBlock { rig.stop() }
+        var environment = rig.clientEnvironment
+        environment["SCREENPLAY_BUILTIN"] = "WL-1"
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}, {"color": "0000ff"}, {"color": "ffff00"}, {"color": "00ffff"}]},
+             "default": "s"}
+            """)
+        let p = try CLI.start(["play", playlist, "--duration", "0.7", "--stats", "-"], environment: environment)
+        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, "WL-2").count >= 2 }, p.stderr)
+        try rig.removeOutput("WL-2")
+        XCTAssertNotNil(p.waitForEvent { $0.event == "disconnect" && $0.output == "WL-2" }, p.stderr)
+        Thread.sleep(forTimeInterval: 1.6)
+        let added = try rig.addOutput()
+        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, added).count >= 3 && p.statsEvents.contains { $0.event == "connect" && $0.output == added } }, p.stderr)
+        var checked = 0
+        for output in ["WL-3", added] {
+            for item in items(p, output) {
+                guard let clock = clockIndex(item.raw["at"] as? String ?? "", count: 5, seconds: 0.7) else { return XCTFail("bad at: \(item.raw)") }
+                XCTAssertEqual(item.int("index"), clock, "\(output) showed item \(item.int("index")) at \(item.raw["at"] ?? "") when the clock said \(clock)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 3)
+        assertCleanStop(p)
+    }
+
+    /// SIGHUP and saving the file reload it: a valid playlist takes over at
+    /// the next item boundary; an invalid one is refused (stderr and stats)
+    /// and the old one keeps playing.
+    func testReloadValidAndInvalid() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "ff0001"}]}, "default": "s"}"#)
+        let p = try CLI.start(["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 10) { self.items(p, "HEADLESS-2").count >= 2 }, p.stderr)
+
+        // Invalid: refused, and the old playlist keeps switching.
+        try #"{"playlists": {"s": []}, "default": "s"}"#.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let refused = p.waitForEvent { $0.event == "reload" && ($0.raw["ok"] as? Bool) == false }
+        XCTAssertNotNil(refused, p.stderr)
+        XCTAssertTrue((refused?.raw["error"] as? String ?? "").contains("playlists.s"), "\(refused?.raw ?? [:])")
+        XCTAssertTrue(p.stderr.contains("reload refused"), p.stderr)
+        let before = items(p, "HEADLESS-2").count
+        XCTAssertTrue(waitUntil(timeout: 5) { self.items(p, "HEADLESS-2").count >= before + 2 }, "the old playlist stopped")
+        XCTAssertTrue(items(p, "HEADLESS-2").allSatisfy { ($0.raw["source"] as? String ?? "").hasPrefix("#FF000") })
+
+        // Valid, by saving the file (inotify): blue takes over.
+        try #"{"playlists": {"t": [{"color": "0000ff"}]}, "default": "t"}"#.write(toFile: playlist, atomically: true, encoding: .utf8)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "reload" && ($0.raw["ok"] as? Bool) == true }, p.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" && $0.raw["playlist"] as? String == "t" }, p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0x0000ff) })
+
+        // SIGHUP re-reads it too.
+        try #"{"playlists": {"u": [{"color": "00ff00"}]}, "default": "u"}"#.write(toFile: folder + "/other.json", atomically: true, encoding: .utf8)
+        let reloads = p.statsEvents.filter { $0.event == "reload" }.count
+        kill(p.pid, SIGHUP)
+        XCTAssertTrue(waitUntil(timeout: 5) { p.statsEvents.filter { $0.event == "reload" }.count > reloads }, p.stderr)
+        XCTAssertTrue(p.isRunning)
+        assertCleanStop(p)
+    }
+
+    /// A corrupt file is skipped with one line naming it; a playlist whose
+    /// every item fails shows a grey placeholder, never black.
+    func testBadItemsAreSkippedAndAllBadShowsAPlaceholder() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/good.png", 0x00c000)
+        try Data(repeating: 0x42, count: 300).write(to: URL(fileURLWithPath: folder + "/corrupt.png"))
+        try "void mainImage(out vec4 c, in vec2 p) { c = nope; }".write(toFile: folder + "/broken.frag", atomically: true, encoding: .utf8)
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"mixed": [{"file": "good.png"}, {"file": "corrupt.png"}, {"color": "c00000"}, {"file": "broken.frag"}],
+                           "bad": [{"file": "corrupt.png"}, {"file": "broken.frag"}]},
+             "panels": [{"match": "HEADLESS-2", "playlist": "mixed"}, {"match": "HEADLESS-3", "playlist": "bad"}]}
+            """)
+        let p = try CLI.start(["play", playlist, "--duration", "0.4", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, "HEADLESS-2").count >= 6 }, p.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "placeholder" && $0.output == "HEADLESS-3" }, p.stderr)
+        let grey = try rig.capture(output: "HEADLESS-3").pixel(x: 5, y: 5)
+        XCTAssertEqual(grey, RGB(hex: 0x404040), "the placeholder is neutral grey")
+        XCTAssertTrue(waitUntil(timeout: 3) { (try? rig.capture(output: "HEADLESS-3").fraction(of: RGB(hex: 0x404040))) ?? 1 < 0.99 }, "the placeholder says what is wrong")
+        // One line per bad file, naming it and the reason.
+        let lines = p.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("corrupt.png: skipped") }.count, 1, p.stderr)
+        XCTAssertEqual(lines.filter { $0.contains("broken.frag: skipped") && $0.contains("compile") }.count, 1, p.stderr)
+        // The mixed playlist shows only its good items.
+        let shown = Set(items(p, "HEADLESS-2").map { ($0.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "" })
+        XCTAssertEqual(shown, ["good.png", "#C00000"])
+        XCTAssertTrue(p.isRunning)
+        assertCleanStop(p)
+    }
+
+    /// --proof appends one line per item shown, with presentation time and
+    /// wall-clock time; a second run extends the same file.
+    func testProofOfPlayIsAppended() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let proof = folder + "/proof.jsonl"
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}]}, "default": "s"}"#)
+        for run in 1...2 {
+            let p = try CLI.start(["play", playlist, "--duration", "0.3", "--proof", proof], environment: env(rig, builtin: "HEADLESS-1"))
+            XCTAssertTrue(waitUntil(timeout: 10) {
+                ((try? String(contentsOfFile: proof, encoding: .utf8)) ?? "").split(separator: "\n").count >= 4 * run
+            }, p.stderr)
+            assertCleanStop(p)
+        }
+        let lines = try String(contentsOfFile: proof, encoding: .utf8).split(separator: "\n").compactMap { StatsEvent(String($0)) }
+        XCTAssertGreaterThanOrEqual(lines.count, 8)
+        let now = monotonicNs()
+        for line in lines {
+            XCTAssertEqual(line.event, "item")
+            XCTAssertEqual(line.output, "HEADLESS-2")
+            XCTAssertEqual(line.raw["playlist"] as? String, "s")
+            XCTAssertTrue([0, 1].contains(line.int("index")))
+            XCTAssertNotNil(line.raw["source"] as? String)
+            XCTAssertEqual(line.raw["clock"] as? String, "frame-callback")
+            let presented = UInt64(line.int("presented_ns"))
+            XCTAssertTrue(presented > 0 && presented <= now, "presented_ns is CLOCK_MONOTONIC")
+            let at = ISO8601DateFormatter()
+            at.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let date = try XCTUnwrap(at.date(from: line.raw["at"] as? String ?? ""), "\(line.raw)")
+            XCTAssertLessThan(abs(date.timeIntervalSinceNow), 60)
+        }
+    }
+
+    /// Between switches a static item costs no CPU: no frames are asked for.
+    func testStaticItemsCostNoCPUBetweenSwitches() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 1280, height: 720)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/a.png", 0x336699, width: 1280, height: 720)
+        try writePNG(folder + "/b.png", 0x996633, width: 1280, height: 720)
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"file": "a.png"}, {"file": "b.png"}]}, "default": "s", "transition": {"seconds": 0.5}}"#)
+        let p = try CLI.start(["play", playlist, "--duration", "6", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        // Measure inside one slot: from 1 s after a switch to 1 s before the next.
+        XCTAssertNotNil(p.waitForEvent(timeout: 15) { $0.event == "item" }, p.stderr)
+        let seen = items(p).count
+        XCTAssertTrue(waitUntil(timeout: 10) { self.items(p).count > seen }, p.stderr)
+        Thread.sleep(forTimeInterval: 1)
+        let before = ProcessUsage.cpuTicks(p.pid)
+        Thread.sleep(forTimeInterval: 3)
+        let used = ProcessUsage.cpuTicks(p.pid) - before
+        XCTAssertLessThanOrEqual(used, 2, "a static item used \(used) CPU ticks in 3 s between switches")
+        assertCleanStop(p)
+    }
+
+    /// Configuration errors exit 65 (missing media 66) before anything shows.
+    func testConfigurationErrorsExitBeforeConnecting() throws {
+        let folder = try mediaFolder()
+        let bad = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "s"}, {"match": "y", "playlist": "nope"}]}"#)
+        // No compositor in the environment: the error must come first.
+        let environment = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": folder]
+        let result = try CLI.run(["play", bad], environment: environment)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains(bad) && result.stderr.contains("panels[1].playlist"), result.stderr)
+        let missing = try writePlaylist(folder, #"{"playlists": {"s": [{"file": "gone.png"}]}, "default": "s"}"#, name: "m.json")
+        let second = try CLI.run(["play", missing], environment: environment)
+        XCTAssertEqual(second.status, 66, second.stderr)
+        XCTAssertTrue(second.stderr.contains("gone.png"), second.stderr)
+        let usage = try CLI.run(["play"], environment: environment)
+        XCTAssertEqual(usage.status, 64, usage.stderr)
+    }
+}
+
+private func monotonicNs() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+extension PlayTests {
+    /// Content is upright on a rotated output, and "rotate" turns it for a
+    /// panel that hangs rotated on a compositor that was not told so.
+    func testRotatedOutputsAndRotatedPanels() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        try rig.setTransform("HEADLESS-3", "90")
+        let folder = try mediaFolder()
+        // 200x200: the top-left quarter red, the rest blue.
+        var pixels = [UInt8](repeating: 0, count: 200 * 200 * 3)
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let i = (y * 200 + x) * 3
+                if x < 100 && y < 100 { pixels[i] = 0xff } else { pixels[i + 2] = 0xff }
+            }
+        }
+        try RigImage(width: 200, height: 200, pixels: pixels).writePNG(to: folder + "/corner.png")
+        let playlist = try writePlaylist(folder, """
+            {"playlists": {"p": [{"file": "corner.png"}]},
+             "panels": [{"match": "HEADLESS-2", "playlist": "p", "rotate": 90}], "default": "p"}
+            """)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" }, p.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-3" }, p.stderr)
+        let red = RGB(hex: 0xff0000), blue = RGB(hex: 0x0000ff)
+        // HEADLESS-2 hangs turned 90° clockwise: the buffer holds the content
+        // turned back (counter-clockwise), so the image's top-left corner is
+        // at the buffer's bottom-left; the 720-px square sits at x 280...1000.
+        var turned = try rig.capture(output: "HEADLESS-2")
+        _ = waitUntil(timeout: 5) {
+            turned = (try? rig.capture(output: "HEADLESS-2")) ?? turned
+            return turned.pixel(x: 300, y: 700) == red
+        }
+        XCTAssertEqual(turned.pixel(x: 300, y: 700), red, "the content's top-left is at the panel's bottom-left")
+        XCTAssertEqual(turned.pixel(x: 300, y: 20), blue)
+        XCTAssertEqual(turned.pixel(x: 980, y: 700), blue)
+        XCTAssertEqual(turned.pixel(x: 100, y: 360), RGB(hex: 0), "letterbox beside the square")
+        // HEADLESS-3 is rotated by the compositor: the viewer sees it upright
+        // (grim captures it as the viewer sees it, 720x1280).
+        var upright = try rig.capture(output: "HEADLESS-3")
+        _ = waitUntil(timeout: 5) {
+            upright = (try? rig.capture(output: "HEADLESS-3")) ?? upright
+            return upright.pixel(x: 20, y: 300) == red
+        }
+        XCTAssertEqual([upright.width, upright.height], [720, 1280])
+        XCTAssertEqual(upright.pixel(x: 20, y: 300), red, "top-left is red on the rotated output")
+        XCTAssertEqual(upright.pixel(x: 700, y: 300), blue)
+        XCTAssertEqual(upright.pixel(x: 20, y: 980), blue)
+        assertCleanStop(p)
+    }
+}
