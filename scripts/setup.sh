@@ -4,7 +4,8 @@
 # cage 0.1.4 will not start without Xwayland, hence xwayland; mutter and
 # KWin run in their own D-Bus session, hence dbus-daemon. libmpv-dev plays
 # video (installing it upgrades Mesa to 22.3.6-1+deb12u2); ffmpeg makes the
-# test clips; mpv is the video benchmark's peer.
+# test clips; mpv is the video benchmark's peer. linux-perf: the frame-cost
+# benchmark's breakdown of where the time goes.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
@@ -14,6 +15,7 @@ packages=(
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core
   libmpv-dev mpv ffmpeg
+  linux-perf
 )
 missing=()
 for p in "${packages[@]}"; do
