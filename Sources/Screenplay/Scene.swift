@@ -107,6 +107,9 @@ public final class Scene {
     private var isDrawing = false
     /// How many frames reached the compositor's presentation feedback.
     public private(set) var presentedFrames = 0
+    /// How many times the delegate was asked to draw: once per change for
+    /// static content, once per frame while the display link runs.
+    public private(set) var drawCount = 0
 
     unowned let host: any SceneHost
     let surface: Surface
@@ -581,6 +584,7 @@ public final class Scene {
         do {
             try window.makeCurrent()
             let context = DrawingContext(target: window, resources: try host.resources())
+            drawCount += 1
             do {
                 try delegate.draw(self, in: context)
             } catch {
