@@ -26,6 +26,9 @@ public struct PlayCommand: CLICommand {
     public var itemSeconds: Double = 10
     /// `--reconnect`
     public var reconnect = false
+    /// `--stall-grace`: seconds one draw may take before the renderer counts
+    /// as stuck (the item is remembered and skipped after the restart).
+    public var stallGrace: Double = 30
 
     /// Creates the command with default options.
     public init(path: String) { self.path = path }
@@ -35,6 +38,7 @@ public struct PlayCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .flag("fullscreen-window"),
         .value("stats"), .value("proof"), .value("duration"), .flag("reconnect"),
+        .value("stall-grace"),
     ]
     public static let usage = """
         OVERVIEW: \(abstract)
@@ -60,6 +64,11 @@ public struct PlayCommand: CLICommand {
           --proof FILE            Append an 'item' line to FILE each time an
                                   item is first fully visible on a panel.
           --reconnect             Wait for a restarted compositor (default: exit 69).
+          --stall-grace SECONDS   A draw that has not returned after this long
+                                  (default 30) is a stuck renderer: exit 70
+                                  naming the output and item; the item is
+                                  remembered (in $XDG_STATE_HOME/screenplay)
+                                  and skipped after the restart.
           -h, --help              Show this help.
 
         EXAMPLES:
@@ -86,6 +95,7 @@ public struct PlayCommand: CLICommand {
             itemSeconds = seconds
         }
         reconnect = arguments.flag("reconnect")
+        stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
         guard let first = arguments.positionals.first else {
             throw Self.usageError("missing path: expected a folder of media or a .json playlist")
         }

@@ -82,6 +82,9 @@ public struct PresentCommand: CLICommand {
     public var audio = false
     /// `--no-loop`: video plays once, then `present` exits 0.
     public var loops = true
+    /// `--stall-grace`: seconds one draw may take before the renderer counts
+    /// as stuck (the process then exits 70).
+    public var stallGrace: Double = 30
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -93,6 +96,7 @@ public struct PresentCommand: CLICommand {
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
+        .value("stall-grace"),
     ]
     /// Supported content, for help and error messages.
     static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
@@ -139,6 +143,9 @@ public struct PresentCommand: CLICommand {
           --stats FILE            Write JSON Lines to FILE ('-' for standard
                                   output): connect/disconnect, and once a second
                                   per scene the frames presented.
+          --stall-grace SECONDS   A draw that has not returned after this long
+                                  (default 30) is a stuck renderer: say which
+                                  output and content, exit 70 (EX_SOFTWARE).
 
         SLIDES:
           --duration MIN          Length of the talk in minutes: a countdown that
@@ -226,6 +233,7 @@ public struct PresentCommand: CLICommand {
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
+        stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
         content = try Self.parseContent(arguments.positionals)
     }
 
