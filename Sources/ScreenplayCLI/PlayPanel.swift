@@ -50,13 +50,16 @@ final class PlayPanel: SceneDelegate {
         self.scene = scene
         // Clock alignment: the epoch is every panel's origin, so a panel that
         // appears (or comes back) starts at the clock's item.
-        schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: runner.config.sync ? 0 : wallSeconds())
+        schedule = PlaySchedule(
+            durations: playlist.items.map(\.duration), origin: runner.config.sync ? 0 : wallSeconds())
         runner.panelConnected(self, scene)
         evaluate(now: runner.now())
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
-        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) { media.release(from: runner.app) }
+        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) {
+            media.release(from: runner.app)
+        }
         current = nil
         incoming = nil
         next = nil
@@ -175,7 +178,8 @@ final class PlayPanel: SceneDelegate {
                 let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
                 runner.placeholderShown(self, reason: reason)
                 current = Shown(
-                    index: -1, media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
+                    index: -1,
+                    media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
                     since: now)
                 showingPlaceholder = true
                 scene.displayLink.isPaused = true
@@ -295,7 +299,8 @@ final class PlayPanel: SceneDelegate {
                 let (name, index) = (playlist.name, current.index)
                 scene.whenNextFrameShown { [weak self] shown in
                     guard let self else { return }
-                    self.runner.itemShown(output: self.outputName, playlist: name, index: index, item: item, shown: shown)
+                    self.runner.itemShown(
+                        output: self.outputName, playlist: name, index: index, item: item, shown: shown)
                 }
                 afterDraw = afterDraw ?? { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
             }
@@ -321,6 +326,12 @@ final class PlayPanel: SceneDelegate {
 
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
         if probe { runner.probeFrame(output: outputName, context: context) }
-        if let afterDraw { DispatchQueue.main.async { MainActor.assumeIsolated { afterDraw(); self.runner.scheduleTick() } } }
+        if let afterDraw {
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    afterDraw(); self.runner.scheduleTick()
+                }
+            }
+        }
     }
 }

@@ -52,7 +52,10 @@ final class PlayRunner {
         stats = try openStats()
         if let path = command.proofPath {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw CommandFailure(.noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw CommandFailure(
+                    .noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))")
+            }
             proof = StatsWriter(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         }
         hung = hungItems?.load() ?? [:]
@@ -71,10 +74,15 @@ final class PlayRunner {
         if !patterns.isEmpty, !app.screens.contains(where: matchesOutputOption) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
-            throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
+            throw CommandFailure(
+                .usage,
+                "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
+            )
         }
         installSignalHandlers()
-        watcher = FileWatcher(path: command.path) { [weak self] in self?.reload(because: "\(self?.command.path ?? "") changed") }
+        watcher = FileWatcher(path: command.path) { [weak self] in
+            self?.reload(because: "\(self?.command.path ?? "") changed")
+        }
         attach(app)
     }
 
@@ -121,9 +129,10 @@ final class PlayRunner {
     }
 
     private func matchesOutputOption(_ screen: Screen) -> Bool {
-        command.outputPatterns.isEmpty || command.outputPatterns.contains { pattern in
-            ScreenPattern(pattern).matches(screen)
-        }
+        command.outputPatterns.isEmpty
+            || command.outputPatterns.contains { pattern in
+                ScreenPattern(pattern).matches(screen)
+            }
     }
 
     func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
@@ -138,7 +147,9 @@ final class PlayRunner {
             screen.classification.isExternal || command.allOutputs
         else { return }
         toldUnmatched.insert(screen.name)
-        log("\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing")
+        log(
+            "\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing"
+        )
     }
 
     func panelConnected(_ panel: PlayPanel, _ scene: Scene) {
@@ -148,7 +159,8 @@ final class PlayRunner {
             panel.takeAssignmentNow()
         }
         stats?.write([
-            "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width, "height": scene.pixelSize.height,
+            "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
+            "height": scene.pixelSize.height,
             "playlist": panel.playlist.name, "rotate": panel.rotate, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
         ])
     }
@@ -209,7 +221,8 @@ final class PlayRunner {
         guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
         reportBad(
             item,
-            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)")
+            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)"
+        )
         return true
     }
 
@@ -225,8 +238,12 @@ final class PlayRunner {
     }
 
     func placeholderShown(_ panel: PlayPanel, reason: String) {
-        log("\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder")
-        stats?.write(["event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason])
+        log(
+            "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
+        )
+        stats?.write([
+            "event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason,
+        ])
     }
 
     // MARK: proof of play
@@ -243,7 +260,9 @@ final class PlayRunner {
     }
 
     func probeFrame(output: String, context: DrawingContext) {
-        guard let stats, let rgba = try? context.readPixels(x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
+        guard let stats,
+            let rgba = try? context.readPixels(
+                x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
             rgba.count >= 3
         else { return }
         stats.write([
@@ -266,7 +285,9 @@ final class PlayRunner {
             log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
             stats?.write(["event": "reload", "ok": true, "path": command.path])
             for panel in panels.values {
-                guard let scene = panel.sceneForReload, let screen = scene.screen, let assigned = assignment(for: screen) else { continue }
+                guard let scene = panel.sceneForReload, let screen = scene.screen,
+                    let assigned = assignment(for: screen)
+                else { continue }
                 panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate)
             }
             app?.reevaluateScreens()
@@ -284,7 +305,9 @@ final class PlayRunner {
         case nil: return nil
         case .standardOutput: return StatsWriter(handle: .standardOutput)
         case let .file(path):
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
                 throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))")
             }
             return StatsWriter(handle: handle)
@@ -303,7 +326,9 @@ final class PlayRunner {
         source.resume()
         signalSources = [source] + hangGuard.installStopSignals { [weak self] sig in self?.stop(signal: sig) }
         hangGuard.start { [hungItems] draw in
-            guard let hungItems, let file = HungItems.file(ofLabel: draw.content), FileManager.default.fileExists(atPath: file) else {
+            guard let hungItems, let file = HungItems.file(ofLabel: draw.content),
+                FileManager.default.fileExists(atPath: file)
+            else {
                 return nil
             }
             if let failure = hungItems.remember(label: draw.content, output: draw.screen) { return failure }
