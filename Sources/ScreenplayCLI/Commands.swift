@@ -10,6 +10,9 @@ public enum ScreenplayTool {
     private static var running: AnyObject?
 
     public static func main(_ arguments: [String]) -> Never {
+        // Before any thread exists: later, arenas that threads made (a
+        // playlist's video probe alone starts a dozen) stay in use.
+        MallocTuning.forLongRuns()
         let invocation: Invocation
         do {
             invocation = try ScreenplayCommandLine.parse(arguments)
