@@ -1,8 +1,7 @@
 import Foundation
 
 /// glibc malloc settings for processes that run for days while making and
-/// freeing big buffers and decoders (signage, video, slides), set for every
-/// command: the command line is read before it is known which one runs.
+/// freeing big buffers and decoders (signage, video, slides).
 enum MallocTuning {
     /// Decoded images and rendered pages are megabytes each, made and freed
     /// at every switch. glibc serves such blocks with mmap until the first
@@ -17,7 +16,7 @@ enum MallocTuning {
     /// fragmented grow without any live allocation growing. With one arena
     /// the threads share one heap lock, which costs little next to decoding.
     ///
-    /// Call it first thing in the process, before any thread exists. glibc
+    /// Call it before any thread exists (right after reading the command line). glibc
     /// reads M_ARENA_MAX only while it has not yet fixed its arena limit,
     /// and fixes it (8 per core) as soon as a ninth arena is made; arenas
     /// made before stay in use. `play` once called this after loading the
