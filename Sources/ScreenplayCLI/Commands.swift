@@ -17,6 +17,10 @@ public enum ScreenplayTool {
             FileHandle.standardError.write(Data("screenplay: \(error.message)\n\n\(error.usage)\n".utf8))
             exit(ExitCode.usage.rawValue)
         }
+        // Reading the command line starts no thread; anything after may (a
+        // playlist's video probe alone starts a dozen), and arenas threads
+        // made stay in use however M_ARENA_MAX is set later.
+        if invocation.makesAndFreesDecoders { MallocTuning.forLongRuns() }
         do {
             switch invocation {
             case let .help(text):
@@ -162,5 +166,21 @@ enum OutputsRunner {
         lines.append("  Transform: \(info.transform)")
         lines.append("  Scale: \(info.scale)")
         return lines.joined(separator: "\n")
+    }
+}
+
+extension Invocation {
+    /// Signage and video (and slides with videos) make and free decoders
+    /// and megabyte buffers for days: they get `MallocTuning`.
+    fileprivate var makesAndFreesDecoders: Bool {
+        switch self {
+        case .play: true
+        case let .present(command):
+            switch command.content {
+            case .pdf, .video: true
+            default: false
+            }
+        default: false
+        }
     }
 }

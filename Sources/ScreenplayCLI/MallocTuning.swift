@@ -1,7 +1,7 @@
 import Foundation
 
 /// glibc malloc settings for processes that run for days while making and
-/// freeing big buffers and decoders (signage, video).
+/// freeing big buffers and decoders (signage, video, slides).
 enum MallocTuning {
     /// Decoded images and rendered pages are megabytes each, made and freed
     /// at every switch. glibc serves such blocks with mmap until the first
@@ -13,11 +13,19 @@ enum MallocTuning {
     /// Every libmpv core starts its own threads (demuxer, decoder, video
     /// output), and glibc gives threads their own arenas; a playlist makes
     /// and frees a core per video item, and the arenas those threads leave
-    /// fragmented grew a playlist with a 3 s clip by 27 KiB/s and a looping
-    /// video by 1 KiB/s (MemoryFlatTests); with one arena both stayed flat.
-    /// The threads then share one heap lock, which costs little next to
-    /// decoding. mallopt is looked up at run time: Swift's Glibc module does
-    /// not export malloc.h.
+    /// fragmented grow without any live allocation growing. With one arena
+    /// the threads share one heap lock, which costs little next to decoding.
+    ///
+    /// Call it before any thread exists (right after reading the command line). glibc
+    /// reads M_ARENA_MAX only while it has not yet fixed its arena limit,
+    /// and fixes it (8 per core) as soon as a ninth arena is made; arenas
+    /// made before stay in use. `play` once called this after loading the
+    /// playlist, whose video probe had already run an mpv core: 11 arenas
+    /// existed, the limit was 16, and the playlist grew 34 KiB/s with
+    /// flat in-use bytes (MemoryFlatTests).
+    ///
+    /// mallopt is looked up at run time: Swift's Glibc module does not
+    /// export malloc.h.
     static func forLongRuns() {
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }

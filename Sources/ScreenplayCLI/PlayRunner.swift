@@ -48,7 +48,6 @@ final class PlayRunner {
         } catch {
             throw CommandFailure(error.code, error.description)
         }
-        MallocTuning.forLongRuns()
         stats = try openStats()
         if let path = command.proofPath {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)

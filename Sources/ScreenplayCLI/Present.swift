@@ -25,11 +25,6 @@ final class PresentRunner {
     /// Loads and checks the content (exit 65/66 before anything opens),
     /// connects, and starts presenting. Returns with the main queue to run.
     func start() throws {
-        switch command.content {
-        // Decoders come and go (slide videos) or run for days (video).
-        case .pdf, .video: MallocTuning.forLongRuns()
-        default: break
-        }
         if case let .pdf(path) = command.content {
             // Slides get the presenter: a console window plus the audience view.
             let presenter = try Presenter(command, path: path)
