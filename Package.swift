@@ -5,6 +5,7 @@ import PackageDescription
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo
+//                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   Video -> CMpv, Rendering (every mpv C type stays inside Video)
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
@@ -51,6 +52,10 @@ let package = Package(
         // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
         // pipewire), which SwiftPM rejects with a warning on every build.
         .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
+        // sd_notify for `play` and `present` under systemd (Type=notify, watchdog).
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
@@ -71,7 +76,7 @@ let package = Package(
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo"], swiftSettings: strict),
-        .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
+        .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module

@@ -24,8 +24,14 @@ public struct PlayCommand: CLICommand {
     /// `--duration`: seconds per item of a folder (and of playlist items
     /// without their own).
     public var itemSeconds: Double = 10
-    /// `--reconnect`
-    public var reconnect = false
+    /// Waits for a compositor that went away (the default for signage);
+    /// `--no-reconnect` exits 69 instead.
+    public var reconnect = true
+    /// `--stall-grace`: seconds a panel that is on may show no frame
+    /// before the systemd watchdog pings stop.
+    public var stallGrace: Double = 30
+    /// `--socket`: the control socket (default under `$XDG_RUNTIME_DIR`).
+    public var socketPath: String?
 
     /// Creates the command with default options.
     public init(path: String) { self.path = path }
@@ -35,13 +41,16 @@ public struct PlayCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .flag("fullscreen-window"),
         .value("stats"), .value("proof"), .value("duration"), .flag("reconnect"),
+        .flag("no-reconnect"), .value("stall-grace"), .value("socket"),
     ]
     public static let usage = """
         OVERVIEW: \(abstract)
         PATH is a folder (every image, PDF page and .frag/.glsl shader in it,
         in name order) or a playlist file (.json: playlists per panel,
         crossfades, clock alignment; see the README's Signage section).
-        SIGHUP or saving the playlist file reloads it without a restart.
+        SIGHUP or saving the playlist file reloads it without a restart;
+        `screenplay ctl` controls it through a local socket. Under systemd
+        (NOTIFY_SOCKET) it reports readiness, status and watchdog pings.
 
         USAGE: screenplay play [options] <path>
 
@@ -59,7 +68,14 @@ public struct PlayCommand: CLICommand {
                                   skipped, frames.
           --proof FILE            Append an 'item' line to FILE each time an
                                   item is first fully visible on a panel.
-          --reconnect             Wait for a restarted compositor (default: exit 69).
+          --no-reconnect          Exit 69 when the compositor goes away (default:
+                                  wait for one on the same socket and resume
+                                  at the clock's item).
+          --stall-grace SECONDS   Under systemd's watchdog: how long a panel
+                                  that is on may show no frame before the
+                                  pings stop (default 30).
+          --socket PATH           The control socket for `screenplay ctl`
+                                  (default $XDG_RUNTIME_DIR/screenplay/play.sock).
           -h, --help              Show this help.
 
         EXAMPLES:
@@ -85,7 +101,13 @@ public struct PlayCommand: CLICommand {
             }
             itemSeconds = seconds
         }
-        reconnect = arguments.flag("reconnect")
+        if arguments.flag("reconnect"), arguments.flag("no-reconnect") {
+            throw Self.usageError("'--reconnect' and '--no-reconnect' contradict each other")
+        }
+        reconnect = !arguments.flag("no-reconnect")
+        if let value = arguments.last("stall-grace") { stallGrace = try Self.parseStallGrace(value) }
+        socketPath = arguments.last("socket")
+        if socketPath?.isEmpty == true { throw Self.usageError("'--socket' needs a path") }
         guard let first = arguments.positionals.first else {
             throw Self.usageError("missing path: expected a folder of media or a .json playlist")
         }

@@ -130,7 +130,7 @@ enum SignageConfigLoader {
             case .shader:
                 items.append(PlayItem(source: .shader(path: file), duration: itemSeconds, transition: 0))
             case .unknown:
-                log("\(file): skipped, not an image, PDF or shader")
+                warn("\(file): skipped, not an image, PDF or shader")
             }
         }
         guard !items.isEmpty else {

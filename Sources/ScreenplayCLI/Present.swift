@@ -43,6 +43,7 @@ final class PresentRunner {
             throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
         }
         session.installSignalHandlers()
+        session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
         if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
             // Before any scene connects, as UIKit apps choose a screen's mode
             // before attaching a window to it.
@@ -178,10 +179,6 @@ final class PresentRunner {
         }
     }
 
-}
-
-func log(_ text: String) {
-    FileHandle.standardError.write(Data("screenplay: \(text)\n".utf8))
 }
 
 /// Why a path cannot be read, in words (errno of open(2)).

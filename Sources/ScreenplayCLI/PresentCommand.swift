@@ -62,6 +62,9 @@ public struct PresentCommand: CLICommand {
     public var stats: StatsDestination?
     /// `--reconnect`
     public var reconnect = false
+    /// `--stall-grace`: seconds a panel that is on may show no frame
+    /// before the systemd watchdog pings stop.
+    public var stallGrace: Double = 30
     /// `--duration`, in minutes.
     public var durationMinutes: Double?
     /// `--end-time HH:MM`: count down to this time of day instead of a duration.
@@ -93,6 +96,7 @@ public struct PresentCommand: CLICommand {
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
+        .value("stall-grace"),
     ]
     /// Supported content, for help and error messages.
     static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
@@ -122,6 +126,9 @@ public struct PresentCommand: CLICommand {
                                   same socket and show the content again
                                   (default: exit 69). Outputs coming and going
                                   are always followed.
+          --stall-grace SECONDS   Under systemd's watchdog: how long a panel
+                                  that is on may show no frame before the
+                                  pings stop (default 30).
 
         RENDERING:
           --mode WxH[@HZ]         Set each external output to this mode first
@@ -195,6 +202,7 @@ public struct PresentCommand: CLICommand {
         }
         stats = arguments.last("stats").map { $0 == "-" ? .standardOutput : .file($0) }
         reconnect = arguments.flag("reconnect")
+        if let value = arguments.last("stall-grace") { stallGrace = try Self.parseStallGrace(value) }
         if let value = arguments.last("duration") {
             guard let minutes = Double(value), minutes.isFinite, minutes > 0 else {
                 throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of minutes")
@@ -271,6 +279,17 @@ public struct PresentCommand: CLICommand {
         }
         if audio || !loops, !content.isVideo {
             throw Self.usageError("'\(audio ? "--audio" : "--no-loop")' only applies to video content")
+        }
+    }
+}
+
+extension PresentCommand.Content {
+    /// What `present` shows, in a few words (systemd's status line).
+    var label: String {
+        switch self {
+        case .testCard: "test card"
+        case let .color(color): "colour \(color)"
+        case let .shader(path), let .image(path), let .pdf(path), let .video(path): path
         }
     }
 }

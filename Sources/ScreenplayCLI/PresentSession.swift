@@ -19,6 +19,7 @@ final class PresentSession {
     /// Runs first when stopping, for timers that must not fire in teardown.
     var onStop: (() -> Void)?
     private var signalSources: [any DispatchSourceSignal] = []
+    private var monitor: ServiceMonitor?
 
     /// Opens the stats destination: a file that cannot be written ends the
     /// command (66) before any window opens.
@@ -51,6 +52,35 @@ final class PresentSession {
         }
     }
 
+    /// Under systemd (`NOTIFY_SOCKET`): READY=1 once every scene has shown
+    /// a frame and every external screen has one, STATUS=, and watchdog
+    /// pings while no scene on a panel that is on is stalled beyond `stallGrace`.
+    func startServiceMonitor(stallGrace: Double, showing label: String) {
+        let monitor = ServiceMonitor(
+            stallGrace: stallGrace,
+            panels: { [weak self] in
+                (self?.app?.scenes ?? []).map { scene in
+                    PanelHealth(
+                        output: scene.screen?.name ?? "window", showing: Self.hasShownAFrame(scene) ? label : nil,
+                        stalledSeconds: PanelHealth.stall(of: scene))
+                }
+            },
+            isReady: { [weak self] in
+                guard let self, let app = self.app else { return false }
+                let shown = app.scenes.filter(Self.hasShownAFrame)
+                guard shown.count == app.scenes.count else { return false }
+                return self.registration == nil || app.externalScreens.allSatisfy { screen in shown.contains { $0.screen === screen } }
+            })
+        self.monitor = monitor
+        monitor.start()
+    }
+
+    /// A frame reached the screen: presentation feedback, or a frame
+    /// callback where the compositor gives none.
+    private static func hasShownAFrame(_ scene: Scene) -> Bool {
+        scene.displayLink.history.lastPresentationNs != nil || scene.displayLink.callbackHistory.lastPresentationNs != nil
+    }
+
     /// Tears down what the command made, in order, and exits 0.
     func stop(reason: String) -> Never {
         log("\(reason): tearing down")
@@ -68,6 +98,7 @@ final class PresentSession {
     }
 
     private func tearDown() {
+        monitor?.stopping()
         onStop?()
         for window in windows { app?.close(window) }
         if let registration { app?.unregisterSceneAccessory(registration) }
