@@ -59,15 +59,17 @@ final class PresentSession {
         let monitor = ServiceMonitor(
             stallGrace: stallGrace,
             panels: { [weak self] in
-                (self?.app?.scenes ?? []).map { scene in
+                guard let self else { return [] }
+                return (self.app?.scenes ?? []).map { scene in
                     PanelHealth(
-                        output: scene.screen?.name ?? "window", showing: Self.hasShownAFrame(scene) ? label : nil,
+                        output: scene.screen?.name ?? "window", showing: self.shown.contains(ObjectIdentifier(scene)) ? label : nil,
                         stalledSeconds: PanelHealth.stall(of: scene))
                 }
             },
             isReady: { [weak self] in
                 guard let self, let app = self.app else { return false }
-                let shown = app.scenes.filter(Self.hasShownAFrame)
+                for scene in app.scenes { self.watchFirstFrame(of: scene) }
+                let shown = app.scenes.filter { self.shown.contains(ObjectIdentifier($0)) }
                 guard shown.count == app.scenes.count else { return false }
                 return self.registration == nil || app.externalScreens.allSatisfy { screen in shown.contains { $0.screen === screen } }
             })
@@ -75,10 +77,23 @@ final class PresentSession {
         monitor.start()
     }
 
-    /// A frame reached the screen: presentation feedback, or a frame
-    /// callback where the compositor gives none.
-    private static func hasShownAFrame(_ scene: Scene) -> Bool {
-        scene.displayLink.history.lastPresentationNs != nil || scene.displayLink.callbackHistory.lastPresentationNs != nil
+    /// Scenes whose first frame reached the screen (by presentation
+    /// feedback, or the frame callback where the compositor gives none),
+    /// and those being watched for it.
+    private var shown: Set<ObjectIdentifier> = []
+    private var watched: Set<ObjectIdentifier> = []
+
+    /// Static content asks for no frame callbacks, so the first frame is
+    /// drawn once more with a watcher on it (once per scene, at start).
+    private func watchFirstFrame(of scene: Scene) {
+        let id = ObjectIdentifier(scene)
+        guard !watched.contains(id) else { return }
+        watched.insert(id)
+        scene.whenNextFrameShown { [weak self] _ in
+            self?.shown.insert(id)
+            self?.monitor?.update()
+        }
+        scene.setNeedsDisplay()
     }
 
     /// Tears down what the command made, in order, and exits 0.

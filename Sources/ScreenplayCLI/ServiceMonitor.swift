@@ -31,6 +31,8 @@ final class ServiceMonitor {
     private var ready = false
     private var lastStatus: String?
     private var timers: [any DispatchSourceTimer] = []
+    /// After STOPPING=1 nothing more is said (teardown disconnects panels).
+    private var stopped = false
     /// Told once per stall that outlasts the grace, so the log says why the
     /// pings stopped.
     private var toldStalled: Set<String> = []
@@ -63,16 +65,17 @@ final class ServiceMonitor {
 
     /// Re-reads the panels: READY once, STATUS when its text changed.
     func update() {
-        guard let notifier else { return }
+        guard let notifier, !stopped else { return }
         let health = panels()
-        if !ready, isReady() {
-            ready = true
-            notifier.send("READY=1")
-        }
+        // The status first: READY follows a status that shows every panel's item.
         let status = Self.statusLine(health)
         if status != lastStatus {
             lastStatus = status
             notifier.send("STATUS=" + status)
+        }
+        if !ready, isReady() {
+            ready = true
+            notifier.send("READY=1")
         }
     }
 
@@ -92,6 +95,7 @@ final class ServiceMonitor {
 
     /// STOPPING=1: the manager knows the exit is intended.
     func stopping() {
+        stopped = true
         for timer in timers { timer.cancel() }
         timers = []
         notifier?.send("STOPPING=1")
