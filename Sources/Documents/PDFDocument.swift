@@ -1,3 +1,4 @@
+import CCairo
 import CPoppler
 import Foundation
 import Glibc

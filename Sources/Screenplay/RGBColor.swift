@@ -19,6 +19,12 @@ public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
         guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
         self.init(hex: value)
     }
+    /// `0xRRGGBB`, each component rounded to a byte (the inverse of `init(hex:)`).
+    public var hex: UInt32 {
+        [red, green, blue].reduce(UInt32(0)) { value, component in
+            value << 8 | UInt32((min(max(component, 0), 1) * 255).rounded())
+        }
+    }
     public static let black = RGBColor(hex: 0x000000)
     public static let white = RGBColor(hex: 0xffffff)
     /// `#RRGGBB` in upper case, each component rounded to a byte.

@@ -267,6 +267,9 @@ public final class Scene {
             isConnected = true
             delegate.scene(self, willConnectTo: session)
         }
+        // A delegate may have closed the scene, its registration or the
+        // whole application from the calls above.
+        guard !isTornDown else { return }
         // Sway answers commits with repeated configures of the same size;
         // redraw only when something changed.
         if changed || !hasDrawn {

@@ -52,8 +52,9 @@ extension BenchRunner {
         try start("screenplay shader", swayName, [shaderPath, "--output", "HEADLESS-2"], swayEnv)
         try start("screenplay static", swayName, ["test-card", "--output", "HEADLESS-3"], swayEnv)
         try start("screenplay presenter", swayName, [deck.pdf, "--output", "HEADLESS-4"], swayEnv)
-        try start("screenplay shader", westonName, [shaderPath], westonShader.clientEnvironment)
-        try start("screenplay static", westonName, ["test-card"], westonStatic.clientEnvironment)
+        // weston has one output, which counts as the main screen: --all.
+        try start("screenplay shader", westonName, [shaderPath, "--all"], westonShader.clientEnvironment)
+        try start("screenplay static", westonName, ["test-card", "--all"], westonStatic.clientEnvironment)
 
         var watched = clients.map { (label: $0.label, compositor: $0.compositor, pid: $0.process.pid) }
         if let pid = sway.compositorPID { watched.append(("sway (under the three above)", swayName, pid)) }

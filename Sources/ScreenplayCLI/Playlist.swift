@@ -261,7 +261,7 @@ enum SignageConfigLoader {
                 throw fail("\(at).color", "expected RRGGBB, got \(describe(value))")
             }
             if entry["pages"] != nil { throw fail("\(at).pages", "\"pages\" applies to PDF files only") }
-            sources = [.color(UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue))]
+            sources = [.color(color.hex)]
         case let (.some(value), nil):
             guard let relative = value as? String, !relative.isEmpty else {
                 throw fail("\(at).file", "expected a file path, got \(describe(value))")

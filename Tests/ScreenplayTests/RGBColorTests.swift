@@ -17,4 +17,14 @@ final class RGBColorTests: XCTestCase {
         }
         XCTAssertEqual(RGBColor(hex: 0x0AFF00).description, "#0AFF00")
     }
+
+    /// `hex` gives back what `init(hex:)` took, for every byte of each channel.
+    func testHexRoundTrips() {
+        for byte in UInt32(0)...255 {
+            for value in [byte << 16, byte << 8, byte, byte << 16 | (255 - byte) << 8 | byte] {
+                XCTAssertEqual(RGBColor(hex: value).hex, value)
+            }
+        }
+        XCTAssertEqual(RGBColor(parsing: "#C00000")?.hex, 0xC00000)
+    }
 }

@@ -54,6 +54,10 @@ bool scripted_send_enter(scripted_compositor *c, int layer_surface, int output);
 /// Withdraws the output's global and, in the same flush, sends enter for it
 /// on the layer surface: the client reads the enter after it dropped the output.
 bool scripted_remove_output_then_enter(scripted_compositor *c, int output, int layer_surface);
+/// Withdraws the output's global and, in the same flush, sends a configure
+/// to the layer surface on it; returns the configure's serial (0 if dead).
+uint32_t scripted_remove_output_then_configure(
+    scripted_compositor *c, int output, int layer_surface, uint32_t width, uint32_t height);
 /// Withdraws zwlr_layer_shell_v1 (existing objects stay valid).
 void scripted_remove_layer_shell(scripted_compositor *c);
 

@@ -1,27 +1,6 @@
 import Foundation
 import Screenplay
 
-/// What `present` shows.
-enum ContentKind {
-    case testCard
-    case color(RGBColor)
-    case shader(path: String, source: String)
-    case image(path: String)
-    case video(path: String, loops: Bool, audio: Bool)
-}
-
-/// Writes `--stats` JSON Lines.
-@MainActor
-final class StatsWriter {
-    private let handle: FileHandle
-    init(handle: FileHandle) { self.handle = handle }
-
-    func write(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        handle.write(data + Data("\n".utf8))
-    }
-}
-
 /// Draws one content kind into a scene; shared by external scenes and the
 /// `--preview` window.
 @MainActor
