@@ -17,9 +17,11 @@ final class ControlServer {
         /// A request line longer than this is refused and the client closed.
         static let lineBytes = 64 * 1024
         /// Replies a client has not read beyond this: it is dropped.
-        static let pendingReplyBytes = 256 * 1024
+        static let pendingReplyBytes = 64 * 1024
         /// Bytes read per wake-up, so one client cannot hold the main queue.
         static let readChunk = 4096
+        /// Requests answered per turn of the main queue, per client.
+        static let linesPerTurn = 8
         /// A request must arrive whole within this, from its first byte.
         static let requestSeconds: Double = 10
         /// Replies must drain within this.
@@ -235,6 +237,10 @@ final class ControlClient {
     private var lastActivity = monotonicSeconds()
     private var closeWhenFlushed = false
     private var closed = false
+    /// Lines wait for the next turn of the main queue.
+    private var processScheduled = false
+    /// Refused (too long, too slow): no more requests are answered.
+    private var refused = false
 
     init(fd: Int32, pid: Int32, server: ControlServer) {
         self.fd = fd
@@ -268,25 +274,50 @@ final class ControlClient {
             // The client is done sending: answer what came, then close.
             stopReading()
             closeWhenFlushed = true
-            if output.isEmpty { close() }
+            if !processScheduled { processLines() }
             return
         }
         let now = monotonicSeconds()
         lastActivity = now
         if input.isEmpty { partialSince = now }
         input.append(contentsOf: chunk[0..<count])
-        while !closed, !closeWhenFlushed, let newline = input.firstIndex(of: 0x0A) {
-            let line = input[..<newline]
-            let isBlank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            if !isBlank { reply(server.answer(Data(line))) }
-            input.removeSubrange(...newline)
-            partialSince = input.isEmpty ? nil : now
-        }
-        if input.count > ControlServer.Limits.lineBytes {
+        let partial = input.count - ((input.lastIndex(of: 0x0A) ?? -1) + 1)
+        if partial > ControlServer.Limits.lineBytes {
             server.dropped(self, "a request longer than \(ControlServer.Limits.lineBytes) bytes")
             input = []
-            refuseAndClose("request longer than \(ControlServer.Limits.lineBytes) bytes; one JSON object per line")
+            return refuseAndClose("request longer than \(ControlServer.Limits.lineBytes) bytes; one JSON object per line")
         }
+        if input.count > 4 * ControlServer.Limits.lineBytes {
+            server.dropped(self, "more than \(4 * ControlServer.Limits.lineBytes) bytes of requests waiting")
+            input = []
+            return refuseAndClose("too many requests at once; send one, read its reply, then the next")
+        }
+        processLines()
+    }
+
+    /// Answers up to a few complete lines, then lets the main queue do
+    /// other work (frames) before the rest: a client that sends many
+    /// requests at once cannot hold the main thread.
+    private func processLines() {
+        processScheduled = false
+        var answered = 0
+        while !closed, !refused, let newline = input.firstIndex(of: 0x0A) {
+            if answered == ControlServer.Limits.linesPerTurn {
+                processScheduled = true
+                DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.processLines() } }
+                return
+            }
+            // Taken out before the reply: a reply can drop the client (and its buffers).
+            let line = Data(input[..<newline])
+            input.removeSubrange(...newline)
+            partialSince = input.isEmpty ? nil : monotonicSeconds()
+            let isBlank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if !isBlank {
+                reply(server.answer(line))
+                answered += 1
+            }
+        }
+        if closeWhenFlushed, output.isEmpty { close() }
     }
 
     private func reply(_ data: Data) {
@@ -325,6 +356,7 @@ final class ControlClient {
     }
 
     private func refuseAndClose(_ reason: String) {
+        refused = true
         stopReading()
         closeWhenFlushed = true
         reply(ControlReply.error(reason))
@@ -341,7 +373,7 @@ final class ControlClient {
             server.dropped(self, "its replies have not been read for \(Int(ControlServer.Limits.replySeconds)) s")
             return close()
         }
-        if let since = partialSince, !closeWhenFlushed, now - since > ControlServer.Limits.requestSeconds {
+        if let since = partialSince, !refused, now - since > ControlServer.Limits.requestSeconds {
             server.dropped(self, "a request still incomplete after \(Int(ControlServer.Limits.requestSeconds)) s")
             input = []
             partialSince = nil
