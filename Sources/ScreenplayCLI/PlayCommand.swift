@@ -70,7 +70,8 @@ public struct PlayCommand: CLICommand {
                                   item is first fully visible on a panel.
           --no-reconnect          Exit 69 when the compositor goes away (default:
                                   wait for one on the same socket and resume
-                                  at the clock's item).
+                                  at the clock's item; --reconnect, the old
+                                  way to ask for that, is still accepted).
           --stall-grace SECONDS   Under systemd's watchdog: how long a panel
                                   that is on may show no frame before the
                                   pings stop (default 30).

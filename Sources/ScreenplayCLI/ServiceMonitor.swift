@@ -102,7 +102,7 @@ final class ServiceMonitor {
     }
 
     /// "2 panels: HDMI-A-1 menu.pdf#page=2, DP-1 welcome.png; 1 stalled (DP-1 4 s)"
-    static func statusLine(_ health: [PanelHealth]) -> String {
+    nonisolated static func statusLine(_ health: [PanelHealth]) -> String {
         guard !health.isEmpty else { return "no panel connected; waiting for one" }
         let sorted = health.sorted { $0.output < $1.output }
         let items = sorted.map { "\($0.output) \($0.showing.map(shortName) ?? "(starting)")" }.joined(separator: ", ")
@@ -113,7 +113,7 @@ final class ServiceMonitor {
     }
 
     /// The file name of a media label (its folder says little in one line).
-    private static func shortName(_ label: String) -> String {
+    nonisolated private static func shortName(_ label: String) -> String {
         label.split(separator: "/").last.map(String.init) ?? label
     }
 
