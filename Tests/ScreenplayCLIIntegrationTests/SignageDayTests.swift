@@ -13,29 +13,13 @@ import XCTest
 /// clock's item. `SIGNAGE_DAY_SECONDS` lengthens it (default 90); the
 /// ten-minute version is the benchmark's `day`.
 final class SignageDayTests: XCTestCase {
-    /// The day's media and its playlist: 7 items of 1 s, cuts.
-    static func writeDay(to folder: String) throws -> (playlist: String, items: Int) {
-        for (name, hex) in [("a", 0xc03030), ("b", 0x30c030)] as [(String, Int)] {
-            var pixels = [UInt8](repeating: 0, count: 640 * 360 * 3)
-            for i in stride(from: 0, to: pixels.count, by: 3) { pixels[i] = UInt8(hex >> 16 & 0xff); pixels[i + 1] = UInt8(hex >> 8 & 0xff); pixels[i + 2] = UInt8(hex & 0xff) }
-            try RigImage(width: 640, height: 360, pixels: pixels).writePNG(to: "\(folder)/\(name).png")
-        }
-        try SampleDeck.writePDF(to: folder + "/deck.pdf")
-        let playlist = folder + "/day.json"
-        try """
-            {"playlists": {"day": [{"file": "a.png"}, {"color": "2040ff"}, {"file": "deck.pdf", "pages": "1-2"},
-                                   {"color": "ff8000"}, {"file": "b.png"}, {"color": "20a0a0"}]},
-             "default": "day"}
-            """.write(toFile: playlist, atomically: true, encoding: .utf8)
-        return (playlist, 7)
-    }
-
     func testADayOfSignageInMinutes() throws {
         let seconds = Double(ProcessInfo.processInfo.environment["SIGNAGE_DAY_SECONDS"] ?? "") ?? 90
         let folder = NSTemporaryDirectory() + "unattended-day-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        let (playlist, items) = try Self.writeDay(to: folder)
+        try SampleDeck.writePDF(to: folder + "/deck.pdf")
+        let (playlist, items) = try SignageDay.writePlaylist(in: folder)
         try CLI.requireBinary()
         let result = try SignageDay.run(
             screenplay: CLI.binary, playlist: playlist, items: items, schedule: SignageDaySchedule(seconds: seconds, restartEvery: 40),

@@ -65,6 +65,29 @@ public struct SignageDayResult: Codable, Sendable {
 }
 
 public enum SignageDay {
+    /// Writes the day's media into `folder` next to `deck.pdf` (which the
+    /// caller writes: TestSupport cannot make PDFs) and its playlist: 7
+    /// items of 1 s (colours, two images, two PDF pages), cuts.
+    /// - Returns: the playlist's path and its item count.
+    public static func writePlaylist(in folder: String) throws -> (playlist: String, items: Int) {
+        for (name, hex) in [("a", 0xc03030), ("b", 0x30c030)] as [(String, Int)] {
+            var pixels = [UInt8](repeating: 0, count: 640 * 360 * 3)
+            for i in stride(from: 0, to: pixels.count, by: 3) {
+                pixels[i] = UInt8(hex >> 16 & 0xff)
+                pixels[i + 1] = UInt8(hex >> 8 & 0xff)
+                pixels[i + 2] = UInt8(hex & 0xff)
+            }
+            try RigImage(width: 640, height: 360, pixels: pixels).writePNG(to: "\(folder)/\(name).png")
+        }
+        let playlist = folder + "/day.json"
+        try """
+            {"playlists": {"day": [{"file": "a.png"}, {"color": "2040ff"}, {"file": "deck.pdf", "pages": "1-2"},
+                                   {"color": "ff8000"}, {"file": "b.png"}, {"color": "20a0a0"}]},
+             "default": "day"}
+            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        return (playlist, 7)
+    }
+
     /// Runs the day. `playlist` is a playlist file whose default playlist has
     /// `items` items of 1 s each (cuts, no crossfade) so every panel shows
     /// item `t mod items` in second `t`.
