@@ -101,12 +101,12 @@ final class ServiceMonitor {
         notifier?.send("STOPPING=1")
     }
 
-    /// "2 panels: HDMI-A-1 menu.pdf#page=2, DP-1 welcome.png; 1 stalled (DP-1 4 s)"
+    /// "2 panels: DP-1 welcome.png, HDMI-A-1 menu.pdf#page=2; stalled: DP-1"
     nonisolated static func statusLine(_ health: [PanelHealth]) -> String {
         guard !health.isEmpty else { return "no panel connected; waiting for one" }
         let sorted = health.sorted { $0.output < $1.output }
         let items = sorted.map { "\($0.output) \($0.showing.map(shortName) ?? "(starting)")" }.joined(separator: ", ")
-        // Whole seconds only: the status changes when something does, not every poll.
+        // Which panels are stalled, not for how long: the status changes when something does, not every poll.
         let stalled = sorted.filter { $0.stalledSeconds != nil }.map(\.output)
         let stalls = stalled.isEmpty ? "" : "; stalled: \(stalled.joined(separator: ", "))"
         return "\(health.count) panel\(health.count == 1 ? "" : "s"): \(items)\(stalls)"
