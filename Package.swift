@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Screenplay", targets: ["Screenplay"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
+        .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -78,6 +79,10 @@ let package = Package(
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo"], swiftSettings: strict),
         .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
+        // The example app the README walks through: a keypad window, a scoreboard on the TV.
+        .executableTarget(
+            name: "screenplay-scoreboard", dependencies: ["Screenplay"], path: "Examples/Scoreboard",
+            swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
@@ -93,6 +98,9 @@ let package = Package(
         .target(
             name: "ScriptedCompositor", dependencies: ["CWaylandServer"], path: "Tests/ScriptedCompositor",
             exclude: ["protocols"]),
+        // A client that moves and clicks through zwlr_virtual_pointer_v1 (no tool in
+        // Debian 12 drives it); client code from scripts/generate-test-protocols.sh. Tests only.
+        .target(name: "VirtualPointer", dependencies: ["CWayland"], path: "Tests/VirtualPointer"),
 
         // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
         // The scripted compositor counts: it runs in-process on libwayland-server.
@@ -114,8 +122,9 @@ let package = Package(
         .testTarget(
             name: "ScreenplayIntegrationTests", dependencies: ["Screenplay", "TestSupport"],
             swiftSettings: strict),
+        // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(
-            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport"],
+            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
             swiftSettings: strict),
         // The rig's own tests: the compositors start, hot-plug and capture as promised.
         .testTarget(name: "RigTests", dependencies: ["TestSupport"], swiftSettings: strict),

@@ -23,3 +23,10 @@ for xml in "${protocols[@]}"; do
   wayland-scanner server-header "$xml" "$out/$base-server-protocol.h"
   wayland-scanner private-code "$xml" "$out/$base-protocol.c"
 done
+
+# The client side of zwlr_virtual_pointer_v1 for Tests/VirtualPointer (a test
+# client that clicks like a mouse on sway); compiled as it is.
+vp=${2:-$here/Tests/VirtualPointer}
+xml="$here/protocols/wlr-virtual-pointer-unstable-v1.xml"
+wayland-scanner client-header "$xml" "$vp/wlr-virtual-pointer-unstable-v1-client-protocol.h"
+wayland-scanner private-code "$xml" "$vp/wlr-virtual-pointer-unstable-v1-protocol.c"

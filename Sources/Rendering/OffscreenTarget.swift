@@ -49,6 +49,8 @@ package final class OffscreenTarget: RenderTarget {
     /// (QuadRenderer's `.layer` mapping: row 0 is the bottom).
     var textureName: GLuint { colorTexture }
 
+    package var framebufferObject: UInt32 { framebuffer }
+
     /// Binds the framebuffer object and sets a full-target viewport.
     package func makeCurrent() throws {
         guard framebuffer != 0 else { throw RenderingError.destroyed(what: "OffscreenTarget") }

@@ -9,6 +9,9 @@ package protocol RenderTarget: AnyObject {
     var pixelHeight: Int { get }
     /// Binds this target for drawing and reading. Cheap when already bound.
     func makeCurrent() throws
+    /// The GL framebuffer object drawing goes to (0: the window's own), for
+    /// renderers that bind it themselves (libmpv).
+    var framebufferObject: UInt32 { get }
 }
 
 extension RenderTarget {

@@ -69,6 +69,8 @@ package final class WindowSurface: RenderTarget {
     }
 
     /// Binds this surface (and the default framebuffer) for drawing.
+    package var framebufferObject: UInt32 { 0 }
+
     package func makeCurrent() throws {
         guard let surface else { throw RenderingError.destroyed(what: "WindowSurface") }
         guard !context.isDestroyed else { throw RenderingError.destroyed(what: "GraphicsContext") }

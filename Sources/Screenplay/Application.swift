@@ -10,8 +10,10 @@ public import WaylandClient
 @MainActor
 public final class Application {
     public let options: ApplicationOptions
-    let connection: Connection
-    let compositor: Compositor
+    /// The connection now; replaced when `CompositorLossBehavior.reconnect`
+    /// reconnects.
+    private(set) var connection: Connection
+    private(set) var compositor: Compositor
     private var classifier: ScreenClassifier
     /// Complete screens, in announcement order.
     public private(set) var screens: [Screen] = []
@@ -25,7 +27,7 @@ public final class Application {
     private var sharedResources: GraphicsResources?
     private var renderScheduled = false
     private var lastAvailability = false
-    private var isShutDown = false
+    private(set) var isShutDown = false
     /// The registration whose scenes are shown now (see `reconcile`).
     private var presentedSerial: Int?
     private var warnedFallback = false
@@ -45,8 +47,18 @@ public final class Application {
     /// Hears every failure that did not stop the app (a scene that could
     /// not be shown, a draw that threw).
     public var onSceneError: ((any Error) -> Void)?
-    /// Hears the compositor going away; every scene is already torn down.
+    /// Hears the compositor going away; every scene is already torn down
+    /// and every screen reported gone. What follows is
+    /// `ApplicationOptions.whenCompositorGoes`.
     public var onConnectionLost: ((ApplicationError) -> Void)?
+    /// Hears a reconnect (`CompositorLossBehavior.reconnect`): the new
+    /// compositor's screens are known, and the windows that were open
+    /// are opening again with their delegates.
+    public var onReconnect: (() -> Void)?
+    /// True while `run()` drains the main queue.
+    var isRunning = false
+    /// Why `run()` is to throw once it returns.
+    var runError: ApplicationError?
 
     /// Connects and waits until every output is described.
     public init(options: ApplicationOptions = .init()) throws(ApplicationError) {
@@ -54,6 +66,13 @@ public final class Application {
         classifier = ScreenClassifier(
             builtInPatterns: ScreenClassifier.environmentPatterns(ProcessInfo.processInfo.environment)
                 + options.builtInPatterns)
+        (connection, compositor) = try Self.link(options)
+        try attachLink()
+    }
+
+    /// A connection and an unstarted compositor for `options`.
+    private static func link(_ options: ApplicationOptions) throws(ApplicationError) -> (Connection, Compositor) {
+        let connection: Connection
         do {
             connection = try Connection(name: options.displayName)
         } catch {
@@ -63,9 +82,21 @@ public final class Application {
         limits.output = options.maxOutputVersion
         limits.xdgOutputManager = options.maxXdgOutputVersion
         limits.layerShell = options.maxLayerShellVersion
-        compositor = Compositor(connection: connection, limits: limits)
-        connection.addAfterDispatch { [weak self] in self?.handleBatch() }
-        connection.onLost { [weak self] error in self?.lost(error) }
+        return (connection, Compositor(connection: connection, limits: limits))
+    }
+
+    /// Hooks the event flow to the connection and binds the globals: at
+    /// start, and again after a reconnect.
+    private func attachLink() throws(ApplicationError) {
+        let connection = self.connection
+        connection.addAfterDispatch { [weak self, weak connection] in
+            guard let self, self.connection === connection else { return }
+            self.handleBatch()
+        }
+        connection.onLost { [weak self, weak connection] error in
+            guard let self, self.connection === connection else { return }
+            self.lost(error)
+        }
         do {
             try compositor.start()
         } catch {
@@ -122,6 +153,14 @@ public final class Application {
         }
         for event in compositor.keyboard?.takeEvents() ?? [] {
             deliverKey(event)
+            guard !isShutDown else { return }
+        }
+        for event in compositor.seat?.takePointerEvents() ?? [] {
+            deliverPointer(event)
+            guard !isShutDown else { return }
+        }
+        for event in compositor.seat?.takeTouchEvents() ?? [] {
+            deliverTouch(event)
             guard !isShutDown else { return }
         }
         while needsReconcile, !isShutDown {
@@ -380,8 +419,76 @@ public final class Application {
     private func lost(_ error: ConnectionError) {
         let appError = ApplicationError(
             kind: error.kind == .protocolError ? .protocolError : .connectionLost, description: error.description)
+        // Windows come back after a reconnect with the same session and delegate.
+        let windows = scenes.filter { $0.session.role == .application }.map { ($0.session, $0.delegate) }
         tearDownEverything()
+        forgetScreens()
         onConnectionLost?(appError)
+        guard !isShutDown else { return }
+        switch options.whenCompositorGoes {
+        case .stop:
+            if isRunning {
+                runError = appError
+                shutdown()
+            }
+        case let .reconnect(interval):
+            releaseLink()
+            reconnect(every: interval, windows: windows, attempt: 0)
+        }
+    }
+
+    /// The screens went with the connection: each is reported gone, and
+    /// registrations hear they have nothing to show on.
+    private func forgetScreens() {
+        let gone = screens
+        screens.removeAll()
+        for screen in gone {
+            screen.isConnected = false
+            onScreenDisconnect?(screen)
+        }
+        if lastAvailability {
+            lastAvailability = false
+            for r in registrations { r.onAvailabilityChange?(false) }
+        }
+    }
+
+    /// Frees what belonged to the lost connection: GL objects and the EGL
+    /// display made on it, every proxy, the connection itself.
+    private func releaseLink() {
+        sharedResources?.destroy()
+        sharedResources = nil
+        graphicsContext?.destroy()
+        graphicsContext = nil
+        compositor.destroy()
+        connection.disconnect()
+    }
+
+    /// Tries the same socket every `interval` (a timer on the main queue,
+    /// no busy loop) until a compositor answers, then shows the
+    /// registrations on its screens and reopens the windows.
+    private func reconnect(every interval: Duration, windows: [(SceneSession, any SceneDelegate)], attempt: Int) {
+        let delay = DispatchTimeInterval.nanoseconds(Int(clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000))
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, !self.isShutDown else { return }
+                guard let (connection, compositor) = try? Self.link(self.options) else {
+                    return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
+                }
+                self.connection = connection
+                self.compositor = compositor
+                do {
+                    try self.attachLink()
+                } catch {
+                    // It went again during the set-up: start over.
+                    compositor.destroy()
+                    connection.disconnect()
+                    return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
+                }
+                for (session, delegate) in windows { self.reopen(session, delegate: delegate) }
+                self.onReconnect?()
+                self.requestReconcile()
+            }
+        }
     }
 
     private func tearDownEverything() {
@@ -390,17 +497,22 @@ public final class Application {
         accessoryScenes.removeAll()
     }
 
-    /// Tears every scene down and closes the connection. Idempotent.
+    private func reopen(_ session: SceneSession, delegate: any SceneDelegate) {
+        do {
+            scenes.append(try Scene(host: self, session: session, delegate: delegate, screen: nil, layer: .top))
+            connection.flush()
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Tears every scene down and closes the connection (a `run()` in
+    /// progress then returns). Idempotent.
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
         tearDownEverything()
-        sharedResources?.destroy()
-        sharedResources = nil
-        graphicsContext?.destroy()
-        graphicsContext = nil
-        compositor.destroy()
-        connection.disconnect()
+        releaseLink()
     }
 
     /// Runs `body` on every event-loop turn (for tests and tools).

@@ -17,6 +17,29 @@ public struct ApplicationOptions: Sendable {
     /// window capture tools can record them and window rules apply, but
     /// they may take focus.
     public var maxLayerShellVersion: UInt32 = 4
+    /// What happens when the compositor goes away (it exits, crashes or
+    /// restarts): `run()` returns with the error (the default), or the
+    /// application waits for a compositor on the same socket and shows its
+    /// registrations and windows again.
+    public var whenCompositorGoes: CompositorLossBehavior = .stop
 
     public init() {}
+}
+
+/// What an `Application` does when the compositor goes away. Either way
+/// every scene is torn down first and `Application.onConnectionLost` hears
+/// the error.
+public enum CompositorLossBehavior: Sendable, Equatable {
+    /// `run()` shuts the application down and throws the error
+    /// (`connectionLost` or `protocolError`). Outside `run()` the
+    /// application stays as it is until the app calls `shutdown()`.
+    case stop
+    /// Tries the same socket every `interval` (a timer, no busy loop) until
+    /// a compositor answers, then connects the registered accessories'
+    /// scenes on its external screens and reopens the windows that were
+    /// open, as new scenes with the same sessions and delegates (each hears
+    /// `sceneDidDisconnect`, then `scene(_:willConnectTo:)` again).
+    /// `Application.onReconnect` hears it. For kiosks and signage, where a
+    /// compositor restart must not end the show.
+    case reconnect(every: Duration = .milliseconds(100))
 }

@@ -13,13 +13,25 @@ extension DrawingContext {
     ) throws {
         let odd = turns % 2 != 0
         let (w, h) = odd ? (pixelHeight, pixelWidth) : (pixelWidth, pixelHeight)
+        try drawLayer(
+            in: PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), size: (w, h), opacity: opacity,
+            turns: turns, body)
+    }
+
+    /// A layer of `rect`'s size (or `size`) drawn by `body`, composited into `rect`.
+    func drawLayer(
+        in rect: PixelRect, size: (Int, Int)? = nil, opacity: Double = 1, turns: Int = 0,
+        _ body: (DrawingContext) throws -> Void
+    ) throws {
+        let (w, h) = size ?? (rect.width, rect.height)
         let layer = try resources.layers.acquire(width: w, height: h, context: resources.context)
         defer { resources.layers.putBack(layer) }
-        try body(DrawingContext(target: layer, resources: resources))
+        let layerContext = DrawingContext(target: layer, resources: resources)
+        try body(layerContext)
+        // Video in the layer reports its swap after the frame, as on screen.
+        afterPresent += layerContext.afterPresent
         try layer.makeOpaque()
-        try resources.quads().draw(
-            layer, mapping: .layer(turnedClockwise: turns),
-            in: PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), on: target, opacity: opacity)
+        try resources.quads().draw(layer, mapping: .layer(turnedClockwise: turns), in: rect, on: target, opacity: opacity)
     }
 }
 

@@ -24,6 +24,12 @@ public protocol SceneDelegate: AnyObject {
     /// A key was pressed or released while this scene (an application
     /// window) had keyboard focus. External scenes never get keys.
     func scene(_ scene: Scene, didReceiveKey event: KeyEvent)
+    /// The pointer entered, left, moved over, clicked or scrolled this
+    /// application window. External scenes never get pointer events.
+    func scene(_ scene: Scene, didReceivePointer event: PointerEvent)
+    /// A finger touched, moved on, or left this application window, or the
+    /// compositor cancelled the touch. External scenes never get touches.
+    func scene(_ scene: Scene, didReceiveTouch event: TouchEvent)
     /// The running display link reached a refresh: return false when this
     /// refresh has nothing new to show. The picture on screen stays,
     /// nothing is committed or drawn, and the scene asks again at the next

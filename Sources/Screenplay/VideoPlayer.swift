@@ -62,18 +62,31 @@ public final class VideoPlayer {
     /// The video codec, once known.
     public var codec: String { player.codec }
 
+    /// Called once the first picture is decoded and can be drawn.
+    public var onPicture: (() -> Void)?
+    /// The first picture is decoded: drawing now shows it, not black.
+    public var hasPicture: Bool { player.hasPicture }
+
     private let player: MpvPlayer
     private weak var scene: Scene?
     private var closed = false
+    /// Made with `startsPaused`: the owner runs the scene's display link.
+    private let ownerDrivesDisplayLink: Bool
 
     /// Starts playing `path` into `scene`'s context. Looping is seamless
     /// (mpv's `loop-file`); without `audio` no audio output is opened.
-    public init(path: String, scene: Scene, loops: Bool = true, audio: Bool = false) throws(VideoError) {
+    /// With `startsPaused` it decodes the first picture and waits for
+    /// `play()` (a playlist's next item, loaded before its turn), and
+    /// leaves the scene's display link to the caller, at its end too.
+    public init(
+        path: String, scene: Scene, loops: Bool = true, audio: Bool = false, startsPaused: Bool = false
+    ) throws(VideoError) {
         self.path = path
         self.scene = scene
+        ownerDrivesDisplayLink = startsPaused
         do {
             player = try MpvPlayer(
-                path: path, options: PlaybackOptions(loops: loops, audio: audio),
+                path: path, options: PlaybackOptions(loops: loops, audio: audio, startsPaused: startsPaused),
                 context: try scene.host.graphics(), wlDisplay: scene.host.compositor.connection.display)
         } catch let error as Video.VideoError {
             throw VideoError(error)
@@ -82,14 +95,21 @@ public final class VideoPlayer {
         }
         player.onStateChange = { [weak self] state in self?.stateChanged(state) }
         player.onInfoChange = { [weak self] in self?.onInfoChange?() }
+        player.onPicture = { [weak self] in self?.onPicture?() }
         player.setDisplayRefresh(hz: 1 / scene.displayLink.duration)
-        scene.displayLink.isPaused = false
+        if !startsPaused { scene.displayLink.isPaused = false }
+    }
+
+    /// Starts a player made with `startsPaused`.
+    public func play() {
+        guard !closed else { return }
+        player.play()
     }
 
     /// Opens `path` headless and decodes its first frame: missing or
     /// unreadable files (`VideoError.isUnreadable`) and files that are not
     /// playable video fail here with libmpv's reason, before anything shows.
-    public static func probe(path: String) throws(VideoError) -> VideoInfo {
+    nonisolated public static func probe(path: String) throws(VideoError) -> VideoInfo {
         do {
             let info = try VideoProbe.probe(path: path)
             return VideoInfo(
@@ -120,8 +140,11 @@ public final class VideoPlayer {
     func draw(into target: any RenderTarget, afterPresent: inout [() -> Void]) throws {
         guard !closed else { return }
         try target.makeCurrent()
-        player.draw(framebuffer: 0, width: target.pixelWidth, height: target.pixelHeight)
-        afterPresent.append { [player] in player.reportSwap() }
+        // Only a new picture is reported as swapped: mpv counts one swap per
+        // picture it handed over, and a redraw is none.
+        if player.draw(framebuffer: target.framebufferObject, width: target.pixelWidth, height: target.pixelHeight) {
+            afterPresent.append { [player] in player.reportSwap() }
+        }
     }
 
     private func stateChanged(_ state: PlaybackState) {
@@ -129,10 +152,10 @@ public final class VideoPlayer {
         case .loading: break
         case .playing: onReady?()
         case .ended:
-            scene?.displayLink.isPaused = true
+            if !ownerDrivesDisplayLink { scene?.displayLink.isPaused = true }
             onEnd?()
         case let .failed(reason):
-            scene?.displayLink.isPaused = true
+            if !ownerDrivesDisplayLink { scene?.displayLink.isPaused = true }
             onFailure?(reason)
         }
     }
@@ -152,6 +175,16 @@ extension DrawingContext {
     /// letterboxed in black (by mpv).
     public func drawVideo(_ player: VideoPlayer) throws {
         try player.draw(into: target, afterPresent: &afterPresent)
+    }
+
+    /// Draws the player's current frame into a rectangle (device pixels,
+    /// top-left origin), fitted and letterboxed in black inside it: a video
+    /// placed on a slide.
+    public func drawVideo(_ player: VideoPlayer, x: Int, y: Int, width: Int, height: Int) throws {
+        guard width > 0, height > 0 else { return }
+        try drawLayer(in: PixelRect(x: x, y: y, width: width, height: height)) { layer in
+            try player.draw(into: layer.target, afterPresent: &afterPresent)
+        }
     }
 }
 

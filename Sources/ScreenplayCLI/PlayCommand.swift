@@ -45,8 +45,8 @@ public struct PlayCommand: CLICommand {
     ]
     public static let usage = """
         OVERVIEW: \(abstract)
-        PATH is a folder (every image, PDF page and .frag/.glsl shader in it,
-        in name order) or a playlist file (.json: playlists per panel,
+        PATH is a folder (every image, PDF page, .frag/.glsl shader and video
+        in it, in name order; a video lasts its own length) or a playlist file (.json: playlists per panel,
         crossfades, clock alignment; see the README's Signage section).
         SIGHUP or saving the playlist file reloads it without a restart;
         `screenplay ctl` controls it through a local socket. Under systemd

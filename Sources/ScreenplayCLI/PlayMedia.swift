@@ -26,10 +26,17 @@ protocol PlayMedia: AnyObject {
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws
     /// Frees what it holds (textures, programs, decoder).
     func release(from app: Application?)
+    /// Its turn has come (a crossfade into it, or a cut): a video starts playing.
+    func start()
+    /// Asked each refresh while it is the only item on screen: false keeps
+    /// the picture (a video frame held for another refresh).
+    func refreshIsDue() -> Bool
 }
 
 extension PlayMedia {
     var ownDuration: Double? { nil }
+    func start() {}
+    func refreshIsDue() -> Bool { true }
 }
 
 /// A solid colour.
@@ -216,16 +223,86 @@ final class PlaceholderMedia: PlayMedia {
     func release(from app: Application?) {}
 }
 
+/// A video, decoded and drawn by libmpv on the panel's own context. It is
+/// made paused: ready once its first picture is decoded, it waits for its
+/// turn there (`start()`), so the switch to it shows a real frame. A video
+/// without its own "duration" plays once and holds its last frame until its
+/// slot (its length) ends; with one it loops and is cut at that length.
+@MainActor
+final class VideoMedia: PlayMedia {
+    private var player: VideoPlayer?
+    private(set) var failure: String?
+    var isAnimated: Bool { true }
+    var onChange: (() -> Void)?
+    /// The display link already asked the player about this refresh.
+    private var stepped = false
+
+    init(path: String, loops: Bool, scene: Scene) {
+        do {
+            let player = try VideoPlayer(path: path, scene: scene, loops: loops, startsPaused: true)
+            self.player = player
+            player.onPicture = { [weak self] in self?.onChange?() }
+            player.onFailure = { [weak self] reason in
+                guard let self, self.failure == nil else { return }
+                self.failure = reason
+                self.onChange?()
+            }
+        } catch {
+            failure = error.reason
+        }
+    }
+
+    var isReady: Bool { failure == nil && player?.hasPicture == true }
+    func prepare(in context: DrawingContext) {}
+    func start() { player?.play() }
+
+    func refreshIsDue() -> Bool {
+        guard let player else { return false }
+        stepped = true
+        return player.frameIsDue()
+    }
+
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
+        guard let player else { return }
+        // In a crossfade every refresh draws: mpv is asked here (a frame it
+        // wants kept is drawn again, and not reported as a new one).
+        if !stepped { _ = player.frameIsDue() }
+        stepped = false
+        try context.drawVideo(player)
+    }
+
+    func release(from app: Application?) {
+        player?.close()
+        player = nil
+    }
+}
+
+/// An item that is known to be unusable before it is loaded (a file libmpv
+/// could not open when the playlist was read): skipped with that reason.
+@MainActor
+final class FailedMedia: PlayMedia {
+    let failure: String?
+    init(_ reason: String) { failure = reason }
+    var isReady: Bool { false }
+    var isAnimated: Bool { false }
+    var onChange: (() -> Void)?
+    func prepare(in context: DrawingContext) {}
+    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {}
+    func release(from app: Application?) {}
+}
+
 extension PlayItem {
     /// Loads the item for a panel of `width`x`height` pixels (as drawn,
-    /// after any turn).
+    /// after any turn); a video decodes into `scene`'s context.
     @MainActor
-    func makeMedia(width: Int, height: Int, synchronously: Bool) -> any PlayMedia {
+    func makeMedia(width: Int, height: Int, synchronously: Bool, scene: Scene) -> any PlayMedia {
         switch source {
         case let .color(hex): ColorMedia(RGBColor(hex: hex))
         case let .image(path): PictureMedia(path: path)
         case let .pdfPage(path, page): PDFPageMedia(path: path, page: page, width: width, height: height, synchronously: synchronously)
         case let .shader(path): ShaderMedia(path: path)
+        case let .video(_, _, problem?): FailedMedia(problem)
+        case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)
         }
     }
 }

@@ -79,6 +79,14 @@ final class PlayPanel: SceneDelegate {
 
     func sceneDidUpdateScreen(_ scene: Scene) { scene.setNeedsDisplay() }
 
+    /// A video alone on screen draws only when mpv has a new picture (a
+    /// 30 fps clip holds each frame for two refreshes of 60 Hz); a
+    /// crossfade, a loading next item and everything else draw every refresh.
+    func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
+        guard incoming == nil, let current, next?.due != true else { return true }
+        return current.media.refreshIsDue()
+    }
+
     /// A reload changed what this panel plays; it takes over at the next boundary.
     func reassign(playlist: Playlist, rotate: Int) {
         guard playlist != self.playlist || rotate != self.rotate else {
@@ -105,16 +113,26 @@ final class PlayPanel: SceneDelegate {
         return rotate % 180 == 0 ? (size.width, size.height) : (size.height, size.width)
     }
 
+    /// Something good is on screen: not the placeholder, not a video that failed part-way.
+    private var showingGoodItem: Bool {
+        guard let current, !showingPlaceholder else { return false }
+        return current.media.failure == nil
+    }
+
     /// Brings the panel to the item the schedule says for `now`.
     func evaluate(now: Double) {
         guard let scene, scene.isConnected else { return }
         if incoming != nil { return }  // the fade's last frame decides what follows
-        if heldSince != nil, current != nil, !showingPlaceholder {
+        if let current, !showingPlaceholder, let failure = current.media.failure {
+            // A video that failed part-way: skipped like any bad item, and
+            // the next good one comes on at once.
+            runner.reportBad(playlist.items[current.index], failure)
+        } else if heldSince != nil, showingGoodItem {
             nextEventTime = nil  // held: no boundary until `resume`
             return
         }
         var position = schedule.position(at: now)
-        if let current, current.index == position.index, !showingPlaceholder {
+        if let current, current.index == position.index, showingGoodItem {
             nextEventTime = position.end
             preloadFollowing(after: position.index)
             return
@@ -130,7 +148,7 @@ final class PlayPanel: SceneDelegate {
         for offset in 0..<count {
             // While something good is on screen, a bad item's slot keeps it
             // there; at start, or over the placeholder, the first good one shows.
-            if offset > 0, current != nil, !showingPlaceholder { break }
+            if offset > 0, showingGoodItem { break }
             let index = (position.index + offset) % count
             let item = playlist.items[index]
             if runner.knownBad(item) { continue }
@@ -140,7 +158,7 @@ final class PlayPanel: SceneDelegate {
             } else {
                 dropNext()
                 let size = contentSize
-                media = item.makeMedia(width: size.0, height: size.1, synchronously: current == nil)
+                media = item.makeMedia(width: size.0, height: size.1, synchronously: current == nil, scene: scene)
             }
             if let failure = media.failure {
                 if next?.media === media { next = nil }
@@ -160,8 +178,9 @@ final class PlayPanel: SceneDelegate {
             begin(index: index, media: media, now: now)
             return
         }
-        if current == nil || showingPlaceholder {
+        if !showingGoodItem {
             if !showingPlaceholder {
+                current?.media.release(from: runner.app)
                 let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
                 hasShownFirstItem = true
                 runner.placeholderShown(self, reason: reason)
@@ -193,7 +212,10 @@ final class PlayPanel: SceneDelegate {
         guard let scene else { return }
         let item = playlist.items[index]
         let shown = Shown(index: index, media: media, since: now)
-        if let current, !showingPlaceholder, item.transition > 0, current.index != index {
+        media.start()
+        // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
+        media.onChange = { [weak self] in self?.runner.tickSoon() }
+        if let current, showingGoodItem, item.transition > 0, current.index != index {
             incoming = (shown, item.transition)
             scene.displayLink.isPaused = false
         } else {
@@ -216,7 +238,8 @@ final class PlayPanel: SceneDelegate {
         let item = playlist.items[following]
         guard !runner.knownBad(item) else { return }
         let size = contentSize
-        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false)
+        guard let scene else { return }
+        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false, scene: scene)
         if let failure = media.failure {
             media.release(from: runner.app)
             runner.reportBad(item, failure)
@@ -227,7 +250,7 @@ final class PlayPanel: SceneDelegate {
             guard let self, let scene = self.scene else { return }
             scene.setNeedsDisplay()  // the upload, in the next draw
         }
-        if !media.isReady { scene?.setNeedsDisplay() }
+        if !media.isReady { scene.setNeedsDisplay() }
     }
 
     // MARK: control (`screenplay ctl`)
@@ -335,6 +358,8 @@ final class PlayPanel: SceneDelegate {
                     // The very first item: on screen in this same frame.
                     self.next = nil
                     current = Shown(index: next.index, media: next.media, since: now)
+                    next.media.start()
+                    next.media.onChange = { [weak self] in self?.runner.tickSoon() }
                     justArrived = true
                     scene.displayLink.isPaused = !next.media.isAnimated
                 }

@@ -34,6 +34,8 @@ final class PlayRunner {
     /// Outputs `ctl pause` holds (kept across replugs and reconnects).
     private var heldOutputs: Set<String> = []
     private var statsTimer: (any DispatchSourceTimer)?
+    /// Between a lost connection and the reconnect.
+    private var compositorGone = false
 
     init(_ command: PlayCommand) {
         self.command = command
@@ -48,7 +50,7 @@ final class PlayRunner {
         } catch {
             throw CommandFailure(error.code, error.description)
         }
-        keepLargeBuffersOutOfTheHeap()
+        MallocTuning.forLongRuns()
         stats = try openStats()
         if let path = command.proofPath {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -59,6 +61,7 @@ final class PlayRunner {
         options.builtInPatterns = command.builtinPatterns
         options.presentOnAllScreens = command.allOutputs
         if command.fullscreenWindow { options.maxLayerShellVersion = 0 }
+        if command.reconnect { options.whenCompositorGoes = .reconnect() }
         let patterns = command.outputPatterns
         options.screenFilter = { [weak self] screen in
             guard let self else { return false }
@@ -111,13 +114,16 @@ final class PlayRunner {
                 self?.control?.close()
                 exit(ExitCode.unavailable.rawValue)
             }
+            // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
+            // and connects the registration's scenes on the new screens.
             printError("\(error.description); waiting for a compositor on the same socket (--no-reconnect exits instead)")
-            self.registration = nil
-            self.app = nil
-            app.shutdown()
-            self.panels = [:]
+            self.compositorGone = true
             self.monitor?.update()
-            self.reconnect(attempt: 0)
+        }
+        app.onReconnect = { [weak self, weak app] in
+            log("reconnected to \(app?.socketDescription ?? "the compositor")")
+            self?.compositorGone = false
+            self?.monitor?.update()
         }
         app.onScreenConnect = { [weak self] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
@@ -137,20 +143,6 @@ final class PlayRunner {
         registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
         for screen in app.screens { explainUnmatched(screen) }
         if app.externalScreens.isEmpty { log("no screen to play on yet; waiting for one to connect") }
-    }
-
-    private func reconnect(attempt: Int) {
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                guard let app = try? Application(options: self.options) else {
-                    if attempt % 50 == 49 { warn("still waiting for the compositor") }
-                    return self.reconnect(attempt: attempt + 1)
-                }
-                log("reconnected to \(app.socketDescription)")
-                self.attach(app)
-            }
-        }
     }
 
     // MARK: panels
@@ -211,7 +203,7 @@ final class PlayRunner {
     /// READY=1: every screen play shows on has shown its first item (at
     /// once when there is none); false while the compositor is gone.
     private func everyPanelShowsItsFirstItem() -> Bool {
-        guard let app else { return false }
+        guard let app, !compositorGone else { return false }
         let shown = Set(panels.values.filter(\.hasShownFirstItem).map(\.outputName))
         return app.externalScreens.allSatisfy { shown.contains($0.name) }
     }
@@ -393,7 +385,7 @@ final class PlayRunner {
         switch request.command {
         case .status:
             return .success([
-                "path": command.path, "pid": Int(getpid()), "connected": app != nil,
+                "path": command.path, "pid": Int(getpid()), "connected": !compositorGone,
                 "panels": chosen.map { $0.status(now: now) },
             ])
         case .next, .previous:
@@ -421,20 +413,6 @@ final class PlayRunner {
     }
 
     // MARK: plumbing
-
-    /// Decoded images and rendered pages are megabytes each, made and freed
-    /// at every switch. glibc serves such blocks with mmap until the first
-    /// is freed, then raises its threshold and serves them from the heap,
-    /// where freed ones fragment it: a 0.15 s playlist grew from 0.6 to
-    /// 1.6 GB in two minutes (PlaySoakTests). A fixed 128 KiB threshold
-    /// keeps them in mmap, returned to the system when freed. mallopt is
-    /// looked up at run time: Swift's Glibc module does not export malloc.h.
-    private func keepLargeBuffersOutOfTheHeap() {
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
-        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 128 * 1024)
-    }
 
     private func openStats() throws -> StatsWriter? {
         switch command.stats {

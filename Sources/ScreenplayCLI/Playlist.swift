@@ -14,6 +14,10 @@ struct PlayItem: Equatable {
         /// A page of a PDF, 0-based.
         case pdfPage(path: String, page: Int)
         case shader(path: String)
+        /// A video: `loops` when the item gives its own duration (looped to
+        /// fill it, or cut); `problem` when libmpv could not open it as the
+        /// playlist was read (the item is skipped with that reason).
+        case video(path: String, loops: Bool, problem: String?)
     }
 
     var source: Source
@@ -26,7 +30,7 @@ struct PlayItem: Equatable {
     var label: String {
         switch source {
         case let .color(hex): "#" + String(format: "%06X", hex)
-        case let .image(path), let .shader(path): path
+        case let .image(path), let .shader(path), let .video(path, _, _): path
         case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
         }
     }
@@ -35,7 +39,7 @@ struct PlayItem: Equatable {
     var path: String? {
         switch source {
         case .color: nil
-        case let .image(path), let .shader(path), let .pdfPage(path, _): path
+        case let .image(path), let .shader(path), let .pdfPage(path, _), let .video(path, _, _): path
         }
     }
 }
@@ -129,16 +133,38 @@ enum SignageConfigLoader {
                 items.append(PlayItem(source: .image(path: file), duration: itemSeconds, transition: 0))
             case .shader:
                 items.append(PlayItem(source: .shader(path: file), duration: itemSeconds, transition: 0))
-            case .unknown:
-                warn("\(file): skipped, not an image, PDF or shader")
+            case .video:
+                // Anything else is video if libmpv decodes a frame of it.
+                let (source, length) = videoItem(file, duration: nil, itemSeconds: itemSeconds)
+                if case let .video(_, _, problem?) = source {
+                    warn("\(file): skipped, not an image, PDF, shader or video (\(problem))")
+                } else {
+                    items.append(PlayItem(source: source, duration: length, transition: 0))
+                }
             }
         }
         guard !items.isEmpty else {
-            throw PlaylistError(code: .noInput, description: "\(path): the folder has no images, PDFs or shaders to play")
+            throw PlaylistError(code: .noInput, description: "\(path): the folder has no images, PDFs, shaders or videos to play")
         }
         let name = (path as NSString).lastPathComponent
         return SignageConfig(
             playlists: [name: Playlist(name: name, items: items)], panels: [], defaultPlaylist: name, sync: true, source: path)
+    }
+
+    /// A video item and the seconds it lasts: its own length as libmpv's
+    /// probe measures it (which also decodes its first frame), unless the
+    /// playlist gives a `duration`; then it loops to fill it or is cut. A
+    /// file libmpv cannot play keeps its reason and is skipped when its
+    /// turn comes; one without a known length lasts `itemSeconds`, looping.
+    static func videoItem(_ file: String, duration: Double?, itemSeconds: Double) -> (PlayItem.Source, Double) {
+        do {
+            let info = try VideoPlayer.probe(path: file)
+            if let duration { return (.video(path: file, loops: true, problem: nil), duration) }
+            guard info.duration > 0 else { return (.video(path: file, loops: true, problem: nil), itemSeconds) }
+            return (.video(path: file, loops: false, problem: nil), info.duration)
+        } catch {
+            return (.video(path: file, loops: duration != nil, problem: error.reason), duration ?? itemSeconds)
+        }
     }
 
     /// A PDF's pages as items; one page-0 item when the document cannot be
@@ -239,17 +265,16 @@ enum SignageConfigLoader {
         let entry = try dictionary(element, at: at, fail)
         try rejectUnknownKeys(entry, allowed: itemKeys, at: at, fail)
         var duration = itemSeconds
+        var ownDuration: Double?
         if let value = entry["duration"] {
             guard let seconds = number(value), seconds > 0, seconds.isFinite else {
                 throw fail("\(at).duration", "expected a positive number of seconds, got \(describe(value))")
             }
             duration = seconds
+            ownDuration = seconds
         }
         var fade = transition
         if let value = entry["transition"] { fade = try transitionSeconds(value, at: "\(at).transition", fail) }
-        if fade >= duration {
-            throw fail(at, "the crossfade (\(fade) s) must be shorter than the item's duration (\(duration) s)")
-        }
         let sources: [PlayItem.Source]
         switch (entry["file"], entry["color"]) {
         case (nil, nil):
@@ -287,13 +312,25 @@ enum SignageConfigLoader {
                 switch kind {
                 case .pdf: sources = pdfPages(path, pages: nil)
                 case .shader: sources = [.shader(path: path)]
-                // Unknown content is tried as an image; a file that is not
-                // one is skipped at run time with the decoder's reason.
-                case .image, .unknown: sources = [.image(path: path)]
+                case .image: sources = [.image(path: path)]
+                // Neither image nor PDF by its bytes: libmpv's to judge. A file
+                // it cannot play is skipped at run time with its reason.
+                case .video:
+                    let (source, length) = videoItem(path, duration: ownDuration, itemSeconds: itemSeconds)
+                    sources = [source]
+                    duration = length
                 }
             }
         }
+        if fade >= duration {
+            throw fail(at, "the crossfade (\(fade) s) must be shorter than the item's duration (\(duration) s\(ownDuration == nil && sources.first.map(isVideo) == true ? ", the video's length" : ""))")
+        }
         return sources.map { PlayItem(source: $0, duration: duration, transition: fade) }
+    }
+
+    private static func isVideo(_ source: PlayItem.Source) -> Bool {
+        if case .video = source { return true }
+        return false
     }
 
     /// "1-3", "2", "1,4,6-8" (1-based, inclusive) as 0-based page indexes.
@@ -380,31 +417,21 @@ enum SignageConfigLoader {
     }
 }
 
-/// What a file holds, from its first bytes (not its name), except shaders,
-/// which are text and known by their extension.
+/// What a file holds, from its first bytes (not its name), as `present`
+/// recognises content (`ContentRecognition`), except shaders, which are
+/// text and known by their extension. `.video` is everything else: libmpv
+/// decides by probing it.
 enum MediaSniffer {
-    enum Kind: Equatable { case image, pdf, shader, unknown }
+    enum Kind: Equatable { case image, pdf, shader, video }
 
     static func kind(of path: String) -> Kind {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".frag") || lower.hasSuffix(".glsl") { return .shader }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
-        defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
-        func starts(_ bytes: [UInt8]) -> Bool { head.count >= bytes.count && Array(head.prefix(bytes.count)) == bytes }
-        if starts(Array("%PDF".utf8)) { return .pdf }
-        if starts([0x89, 0x50, 0x4e, 0x47]) || starts([0xff, 0xd8, 0xff]) || starts(Array("GIF8".utf8))
-            || starts(Array("BM".utf8)) || starts([0x49, 0x49, 0x2a, 0x00]) || starts([0x4d, 0x4d, 0x00, 0x2a])
-            || (starts(Array("RIFF".utf8)) && head.count >= 12 && Array(head[8..<12]) == Array("WEBP".utf8))
-        {
-            return .image
+        let url = URL(fileURLWithPath: path)
+        let lower = url.pathExtension.lowercased()
+        if lower == "frag" || lower == "glsl" { return .shader }
+        switch ContentRecognition.classify(path: path, fileName: url.lastPathComponent, fileExtension: lower) {
+        case .pdf?: return .pdf
+        case .image?: return .image
+        default: return .video
         }
-        // SVG is XML text: look for the element near the start.
-        if let text = String(bytes: head, encoding: .utf8) ?? String(bytes: head, encoding: .isoLatin1),
-            text.contains("<svg")
-        {
-            return .image
-        }
-        return .unknown
     }
 }

@@ -12,7 +12,6 @@ final class PresentRunner {
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
     private var presenter: Presenter?
-    private var options = ApplicationOptions()
     /// Ends `present` when video stops (see VideoLifecycle).
     private lazy var videoLifecycle = VideoLifecycle(
         onAllEnded: { [weak self] in self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)") },
@@ -23,6 +22,11 @@ final class PresentRunner {
     /// Loads and checks the content (exit 65/66 before anything opens),
     /// connects, and starts presenting. Returns with the main queue to run.
     func start() throws {
+        switch command.content {
+        // Decoders come and go (slide videos) or run for days (video).
+        case .pdf, .video: MallocTuning.forLongRuns()
+        default: break
+        }
         if case let .pdf(path) = command.content {
             // Slides get the presenter: a console window plus the audience view.
             let presenter = try Presenter(command, path: path)
@@ -33,8 +37,9 @@ final class PresentRunner {
         kind = try loadContent()
         let session = try PresentSession(stats: command.stats)
         self.session = session
-        let options = command.applicationOptions(includingBuiltIn: command.allOutputs)
-        self.options = options
+        var options = command.applicationOptions(includingBuiltIn: command.allOutputs)
+        if command.reconnect { options.whenCompositorGoes = .reconnect() }
+
         let app = try ScreenplayTool.connect(options)
         let patterns = command.outputPatterns
         if !patterns.isEmpty, !app.screens.contains(where: command.matchesOutputPatterns) {
@@ -68,8 +73,8 @@ final class PresentRunner {
 
     private var modeSwitcher: ModeSwitcher?
 
-    /// Shows the content through `app`: at start, and again after a
-    /// reconnect to a restarted compositor.
+    /// Shows the content through `app`; after a compositor restart
+    /// (`--reconnect`) the application shows it again by itself.
     private func attach(_ app: Application) throws {
         guard let session else { return }
         session.app = app
@@ -79,13 +84,11 @@ final class PresentRunner {
                 printError("\(error.description); exiting (use --reconnect to wait for the compositor to come back)")
                 exit(ExitCode.unavailable.rawValue)
             }
+            // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
+            // and brings the registration's scenes and the preview window back.
             printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
-            self.session?.registration = nil
-            self.session?.windows = []
-            self.session?.app = nil
-            app.shutdown()
-            self.reconnect(attempt: 0)
         }
+        app.onReconnect = { [weak app] in log("reconnected to \(app?.socketDescription ?? "the compositor")") }
         app.onScreenConnect = { [weak self, weak app] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
             if let app, app.targetReason(screen).isTarget { self?.modeSwitcher?.screenConnected(screen) }
@@ -107,27 +110,6 @@ final class PresentRunner {
         } else {
             session.registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
             explainWhenNothingShows(app)
-        }
-    }
-
-    /// Tries the socket every 100 ms (a timer, not a busy loop) until a
-    /// compositor answers, then shows the same content again.
-    private func reconnect(attempt: Int) {
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                guard let app = try? Application(options: self.options) else {
-                    if attempt % 50 == 49 { log("still waiting for the compositor") }
-                    return self.reconnect(attempt: attempt + 1)
-                }
-                log("reconnected to \(app.socketDescription)")
-                do {
-                    try self.attach(app)
-                } catch {
-                    printError("\(error)")
-                    exit(ExitCode.unavailable.rawValue)
-                }
-            }
         }
     }
 

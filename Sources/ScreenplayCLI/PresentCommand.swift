@@ -165,8 +165,9 @@ public struct PresentCommand: CLICommand {
           --rehearse              Show the audience view in a window instead.
 
         VIDEO:
-          --audio                 Play the video's sound (default: silent, no
-                                  audio output is opened).
+          --audio                 Play the video's sound, also of videos on PDF
+                                  slides (default: silent, no audio output
+                                  is opened).
           --no-loop               Play once, then exit (default: loop).
 
           -h, --help              Show this help.
@@ -277,8 +278,12 @@ public struct PresentCommand: CLICommand {
         if let endTime, durationMinutes != nil {
             throw Self.usageError("'--duration' and '--end-time \(endTime)' both set the countdown: give one")
         }
-        if audio || !loops, !content.isVideo {
-            throw Self.usageError("'\(audio ? "--audio" : "--no-loop")' only applies to video content")
+        // --audio also gives sound to videos placed on slides.
+        if audio, !content.isVideo, !isPDF {
+            throw Self.usageError("'--audio' only applies to video content and to videos on PDF slides")
+        }
+        if !loops, !content.isVideo {
+            throw Self.usageError("'--no-loop' only applies to video content")
         }
     }
 }

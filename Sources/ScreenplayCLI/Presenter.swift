@@ -32,6 +32,11 @@ final class Presenter {
     var stats: StatsWriter? { session.stats }
     /// When the last key that changed the audience arrived (for the benchmark).
     private(set) var lastKeyNs: UInt64 = 0
+    /// Videos placed on pages (links and movie annotations), by page.
+    let slideVideos: [Int: [SlideVideo]]
+    /// The audience scene that plays the videos' sound with --audio (one
+    /// room, one sound: the first audience screen).
+    private var soundScene: ObjectIdentifier?
 
     /// Opens the document and the notes; errors end the command before any
     /// window opens (66: missing or unreadable; 65: encrypted, corrupt, bad
@@ -54,6 +59,7 @@ final class Presenter {
         notesPosition = command.notesPosition ?? pdfpc?.notesPosition
         timing = TalkTiming(command: command, pdfpc: pdfpc, now: Date())
         cache = SlideCache(document: document)
+        slideVideos = SlideVideoFinder.find(in: document, slideRegion: notesPosition?.slideRegion ?? .whole)
         thumbnails = ThumbnailCache(path: path, password: command.password)
         session = try PresentSession(stats: command.stats)
         if notesPosition == nil {
@@ -241,6 +247,19 @@ final class Presenter {
 
     // MARK: scenes
 
+    /// Whether this audience scene plays the slide videos' sound.
+    func playsSound(_ scene: Scene) -> Bool {
+        guard command.audio else { return false }
+        if soundScene == nil { soundScene = ObjectIdentifier(scene) }
+        return soundScene == ObjectIdentifier(scene)
+    }
+
+    /// The slide's size in points (the audience's part of the page).
+    func slideSize(page: Int) -> (width: Double, height: Double) {
+        let size = document.pageSize(page)
+        return (size.width * slideRegion.width, size.height * slideRegion.height)
+    }
+
     func audienceConnected(_ scene: Scene) {
         audienceScenes[ObjectIdentifier(scene)] = scene
         // Keep the projector from blanking while slides are up.
@@ -255,6 +274,7 @@ final class Presenter {
 
     func audienceDisconnected(_ scene: Scene) {
         audienceScenes[ObjectIdentifier(scene)] = nil
+        if soundScene == ObjectIdentifier(scene) { soundScene = nil }
         emit(["event": "disconnect", "role": "audience", "output": label(scene)])
         prefetch()
     }

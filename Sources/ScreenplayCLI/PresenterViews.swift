@@ -121,6 +121,8 @@ enum ConsoleColors {
 final class ConsoleDelegate: SceneDelegate {
     unowned let presenter: Presenter
     private var lastSummary: [String: String] = [:]
+    /// Stills (first pictures) of the current slide's videos, with a play marker.
+    private let stills = SlideVideoPlayers()
     private let clockFormat: DateFormatter = {
         let f = DateFormatter()
         f.dateFormat = "HH:mm:ss"
@@ -138,6 +140,7 @@ final class ConsoleDelegate: SceneDelegate {
     func sceneDidResize(_ scene: Scene) { presenter.prefetch() }
 
     func sceneDidDisconnect(_ scene: Scene) {
+        stills.closeAll()
         // The compositor closed the console (its close button): end the talk.
         presenter.stop(reason: "console closed")
     }
@@ -199,6 +202,7 @@ final class ConsoleDelegate: SceneDelegate {
             try c.drawText("Current", x: layout.current.x, y: layout.current.y - t - layout.margin / 2, maxWidth: layout.current.width,
                            pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             try drawSlide(page: state.page, in: layout.current, c)
+            try drawStills(page: state.page, in: layout.current, scene: scene, c)
             try c.drawText("Next", x: layout.next.x, y: layout.next.y - t - layout.margin / 2, maxWidth: layout.next.width,
                            pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             if let next = state.nextSlidePreview {
@@ -291,6 +295,34 @@ final class ConsoleDelegate: SceneDelegate {
         return line
     }
 
+    /// The current slide's videos as stills (their first picture, not
+    /// playing) with a play marker, where the audience sees them play.
+    private func drawStills(page: Int, in rect: ConsoleLayout.Rect, scene: Scene, _ c: DrawingContext) throws {
+        let videos = presenter.slideVideos[page] ?? []
+        if stills.page != page, !videos.isEmpty || stills.page != nil {
+            stills.showSoon { [weak self, weak scene] in
+                guard let self, let scene else { return }
+                self.stills.show(page: videos.isEmpty ? nil : page, videos: videos, in: scene, play: false, audio: false, loops: false)
+            }
+        }
+        guard stills.page == page else { return }
+        let slide = presenter.slideSize(page: page)
+        for (video, player) in stills.players {
+            let r = video.pixelRect(slideWidth: slide.width, slideHeight: slide.height, in: (rect.x, rect.y, rect.width, rect.height))
+            guard r.width > 0, r.height > 0 else { continue }
+            if player.hasPicture {
+                try c.drawVideo(player, x: r.x, y: r.y, width: r.width, height: r.height)
+            } else {
+                try c.fill(x: r.x, y: r.y, width: r.width, height: r.height, color: ConsoleColors.slotEmpty)
+            }
+            // The play marker: a white triangle on a dark disc-like square.
+            let side = max(8, min(r.width, r.height) / 3)
+            try c.fill(x: r.x + (r.width - side) / 2, y: r.y + (r.height - side) / 2, width: side, height: side, color: RGBColor(hex: 0x202020))
+            try c.drawText("▶", x: r.x, y: r.y + (r.height - side) / 2, maxWidth: r.width, pixelHeight: side * 4 / 5,
+                           color: .white, alignment: .center)
+        }
+    }
+
     private func drawSlide(page: Int, in rect: ConsoleLayout.Rect, region: PageRegion? = nil, _ c: DrawingContext) throws {
         let region = region ?? presenter.slideRegion
         if let picture = presenter.cache.picture(SlideKey(page: page, size: rect.size, region: region)) {
@@ -311,6 +343,8 @@ final class ConsoleDelegate: SceneDelegate {
 final class AudienceDelegate: SceneDelegate {
     unowned let presenter: Presenter
     private var isConnected = false
+    /// The shown page's videos, playing in their rectangles.
+    private let videos = SlideVideoPlayers()
 
     init(presenter: Presenter) { self.presenter = presenter }
 
@@ -320,9 +354,15 @@ final class AudienceDelegate: SceneDelegate {
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
+        videos.closeAll()
         guard isConnected else { return }
         isConnected = false
         presenter.audienceDisconnected(scene)
+    }
+
+    /// While videos play, a refresh draws only when one has a new picture.
+    func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
+        videos.players.isEmpty ? true : videos.refreshIsDue()
     }
 
     func sceneDidResize(_ scene: Scene) { presenter.audienceResized(scene) }
@@ -340,11 +380,13 @@ final class AudienceDelegate: SceneDelegate {
             try c.clear(.white)
             content = "white"
         case let .page(p):
+            syncVideos(page: p, scene: scene)
             let region = presenter.slideRegion
             let key = SlideKey(page: p, size: PixelSize(width: c.pixelWidth, height: c.pixelHeight), region: region)
             if let picture = presenter.cache.picture(key) {
                 try c.draw(picture, x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight)
                 content = "page \(p + 1)"
+                try drawVideos(page: p, scene: scene, c)
             } else if let picture = presenter.cache.anyPicture(page: p, region: region) {
                 // Another size of the page, scaled, until the exact one is rendered.
                 try c.drawFitted(picture)
@@ -354,7 +396,39 @@ final class AudienceDelegate: SceneDelegate {
                 content = "rendering page \(p + 1)"
             }
         }
+        if case .page = presenter.state.audience {} else { syncVideos(page: nil, scene: scene) }
+        // Once per change, not per video frame.
+        guard lastDrawn?.content != content || lastDrawn?.keyNs != presenter.lastKeyNs else { return }
+        lastDrawn = (content, presenter.lastKeyNs)
         presenter.emit(["event": "drawn", "output": presenter.label(scene), "content": content,
                         "key_ns": presenter.lastKeyNs])
+    }
+
+    private var lastDrawn: (content: String, keyNs: UInt64)?
+
+    /// The page's videos in their rectangles, muted unless the talk has --audio.
+    private func drawVideos(page: Int, scene: Scene, _ c: DrawingContext) throws {
+        syncVideos(page: page, scene: scene)
+        guard videos.page == page else { return }
+        let slide = presenter.slideSize(page: page)
+        for (video, player) in videos.players where player.hasPicture {
+            let r = video.pixelRect(slideWidth: slide.width, slideHeight: slide.height, in: (0, 0, c.pixelWidth, c.pixelHeight))
+            try c.drawVideo(player, x: r.x, y: r.y, width: r.width, height: r.height)
+        }
+    }
+
+    private func syncVideos(page: Int?, scene: Scene) {
+        let list = page.flatMap { presenter.slideVideos[$0] } ?? []
+        let wanted = list.isEmpty ? nil : page
+        guard wanted != videos.page else { return }
+        videos.showSoon { [weak self, weak scene] in
+            guard let self, let scene, self.isConnected else { return }
+            self.videos.show(
+                page: wanted, videos: list, in: scene, play: true, audio: self.presenter.playsSound(scene), loops: true)
+            if wanted == nil { scene.displayLink.isPaused = true }
+            for (video, _) in self.videos.players {
+                self.presenter.emit(["event": "slide_video", "output": self.presenter.label(scene), "page": (wanted ?? 0) + 1, "path": video.path])
+            }
+        }
     }
 }

@@ -6,9 +6,12 @@ package import Rendering
 package struct PlaybackOptions: Sendable, Equatable {
     package var loops = true
     package var audio = false
-    package init(loops: Bool = true, audio: Bool = false) {
+    /// Decode the first frame, then wait for `play()` (a playlist's next item).
+    package var startsPaused = false
+    package init(loops: Bool = true, audio: Bool = false, startsPaused: Bool = false) {
         self.loops = loops
         self.audio = audio
+        self.startsPaused = startsPaused
     }
 }
 
@@ -70,6 +73,11 @@ package final class MpvPlayer {
     package var onStateChange: ((PlaybackState) -> Void)?
     /// Called when a statistic property (decoder, audio output, drops) changes.
     package var onInfoChange: (() -> Void)?
+    /// Called once the render context holds the first picture (drawable now).
+    package var onPicture: (() -> Void)?
+    /// A decoded picture can be drawn (not the empty black of a render
+    /// context that has none yet).
+    package var hasPicture: Bool { hasPendingFrame || hasDrawn }
 
     private let core: MpvCore
     private var render: OpaquePointer?
@@ -99,6 +107,7 @@ package final class MpvPlayer {
             // until a frame's time on the render thread.
             ("video-timing-offset", "0"),
             ("keep-open", "yes"), ("loop-file", options.loops ? "inf" : "no"),
+            ("pause", options.startsPaused ? "yes" : "no"),
             ("sid", "no"), ("osc", "no"), ("input-default-bindings", "no"), ("terminal", "no"),
             ("msg-level", "all=no"),
         ]
@@ -140,6 +149,12 @@ package final class MpvPlayer {
         core.setPropertyAsync("override-display-fps", String(hz))
     }
 
+    /// Starts a player made with `startsPaused` (its first frame stays
+    /// until then).
+    package func play() {
+        core.setPropertyAsync("pause", "no")
+    }
+
     /// Called on the display link's refresh: what to do with this refresh.
     package func step() -> FrameStep {
         guard let render else { return .wait }
@@ -177,14 +192,20 @@ package final class MpvPlayer {
 
     /// Draws the current picture into framebuffer `fbo` (0: the window),
     /// fitted and letterboxed in black by mpv. Call `reportSwap()` after
-    /// the buffer is swapped. A redraw (resize) draws the last picture again.
-    package func draw(framebuffer fbo: Int32, width: Int, height: Int) {
-        guard let render else { return }
+    /// the buffer is swapped when it returns true (a new picture); a redraw
+    /// (resize, a crossfade's refresh that mpv wants kept) draws the last
+    /// picture again and reports nothing.
+    @discardableResult
+    package func draw(framebuffer fbo: UInt32, width: Int, height: Int) -> Bool {
+        guard let render else { return false }
+        let isNew = hasPendingFrame
         if hasPendingFrame, state != .ended { framesDrawn += 1 }
         hasPendingFrame = false
         hasDrawn = true
-        var target = mpv_opengl_fbo(fbo: fbo, w: Int32(width), h: Int32(height), internal_format: 0)
-        var flip: Int32 = fbo == 0 ? 1 : 0
+        var target = mpv_opengl_fbo(fbo: Int32(fbo), w: Int32(width), h: Int32(height), internal_format: 0)
+        // Every Screenplay target, the window and offscreen layers alike,
+        // keeps GL's bottom-up rows (layers are composited that way).
+        var flip: Int32 = 1
         var block: Int32 = 0
         withUnsafeMutablePointer(to: &target) { targetPointer in
             withUnsafeMutablePointer(to: &flip) { flipPointer in
@@ -210,6 +231,7 @@ package final class MpvPlayer {
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(fbo))
+        return isNew
     }
 
     /// The drawn buffer was swapped (committed to the compositor).
@@ -232,8 +254,14 @@ package final class MpvPlayer {
     // MARK: events
 
     private func wake() {
-        guard render != nil else { return }
+        guard let render else { return }
         while let event = core.nextEvent() { handle(event) }
+        if !hasDrawn, !hasPendingFrame, self.render != nil {
+            // Before the first draw, the update callback is the news that
+            // the first picture is there (a preloaded item is ready).
+            hasPendingFrame = mpv_render_context_update(render) & UInt64(MPV_RENDER_UPDATE_FRAME.rawValue) != 0
+            if hasPendingFrame { onPicture?() }
+        }
     }
 
     private func handle(_ event: MpvEvent) {

@@ -46,7 +46,8 @@ package final class Compositor {
     package private(set) var viewporter: OpaquePointer?
     package private(set) var fractionalScaleManager: OpaquePointer?
     package private(set) var idleInhibitManager: OpaquePointer?
-    package private(set) var seat: OpaquePointer?
+    /// `wl_shm`, for the cursor image.
+    package private(set) var shm: OpaquePointer?
     /// `zwlr_output_manager_v1`: heads, modes, serial numbers (wlroots compositors and others).
     package private(set) var outputManager: OutputManager?
     /// `zwlr_output_power_manager_v1`: panel power (wlroots compositors).
@@ -57,9 +58,11 @@ package final class Compositor {
     /// announcement order, complete or not.
     package private(set) var outputs: [Output] = []
 
-    /// The seat's keyboard, made when the seat is bound (before its
-    /// capabilities are dispatched, so none is missed).
-    package private(set) var keyboard: Keyboard?
+    /// The seat (keyboard, pointer, touch), made when it is bound, before
+    /// its capabilities are dispatched, so none is missed.
+    package private(set) var seat: Seat?
+    /// The seat's keyboard.
+    package var keyboard: Keyboard? { seat?.keyboard }
     /// Events recorded since the owner last took them.
     private var events: [CompositorEvent] = []
     /// Outputs whose global went away, kept until the owner has handled it.
@@ -145,11 +148,9 @@ package final class Compositor {
         case "wl_seat":
             guard seat == nil else { return }
             seatVersion = min(version, 7)
-            let s = bind(registry, name, "wl_seat", seatVersion)
-            seat = s
-            keyboard = Keyboard(connection: connection, seat: s, seatVersion: seatVersion) { [weak self] in
-                self?.surface(forProxy: $0)
-            }
+            seat = Seat(compositor: self, proxy: bind(registry, name, "wl_seat", seatVersion), version: seatVersion)
+        case "wl_shm":
+            shm = bind(registry, name, "wl_shm", 1)
         default:
             break
         }
@@ -241,8 +242,8 @@ package final class Compositor {
 
     /// Destroys every proxy this object made. Surfaces must be gone first.
     package func destroy() {
-        keyboard?.destroy()
-        keyboard = nil
+        seat?.destroy()
+        seat = nil
         events.removeAll()
         releaseRemovedOutputs()
         for output in outputs { output.destroy() }
@@ -259,12 +260,12 @@ package final class Compositor {
         powerManager?.destroy()
         outputManager = nil
         powerManager = nil
-        if let seat { seatVersion >= 5 ? wl_seat_release(seat) : wl_seat_destroy(seat) }
+        if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }
         layerShell = nil; wmBase = nil; xdgOutputManager = nil; presentation = nil
         viewporter = nil; fractionalScaleManager = nil; idleInhibitManager = nil
-        seat = nil; compositor = nil; registry = nil
+        shm = nil; compositor = nil; registry = nil
     }
 
     private func bind(_ registry: OpaquePointer, _ name: UInt32, _ interface: String, _ version: UInt32) -> OpaquePointer {

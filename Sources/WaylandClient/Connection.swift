@@ -63,11 +63,19 @@ package final class Connection {
     /// compositor goes away or raises a protocol error.
     package func startEventSource() {
         guard readSource == nil else { return }
-        let fd = wl_display_get_fd(display)
+        // libdispatch requires a source's fd to stay open until its cancel
+        // handler has run; wl_display_disconnect closes the socket at once,
+        // and a reconnect then opens a new one under the same number, which
+        // the old source's registration can swallow (a reconnected `play`
+        // waited forever). The source watches its own duplicate, closed only
+        // by its cancel handler.
+        let fd = fcntl(wl_display_get_fd(display), F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { return fail() }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated { self?.readAndDispatch() }
         }
+        source.setCancelHandler { close(fd) }
         readSource = source
         source.resume()
         // Events may already sit in the queue from the set-up round trips.

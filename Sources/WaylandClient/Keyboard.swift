@@ -17,8 +17,9 @@ package struct KeyboardEvent {
     package weak var surface: Surface?
 }
 
-/// The seat's keyboard: `wl_seat` capabilities -> `wl_keyboard`, the keymap
-/// turned into an xkb state, and key events turned into `KeyboardEvent`s.
+/// The seat's keyboard: `wl_keyboard` (made when the `Seat` reports the
+/// capability), the keymap turned into an xkb state, and key events turned
+/// into `KeyboardEvent`s.
 ///
 /// Listeners only record: key events wait in a queue the owner takes after
 /// each batch (`takeEvents()`). A new keymap may arrive at any time
@@ -44,9 +45,8 @@ package final class Keyboard {
     /// Finds our Surface for a `wl_surface*` named by enter.
     private let surfaceForProxy: (OpaquePointer?) -> Surface?
 
-    /// Listens to `seat`; `Compositor` makes it when it binds the seat,
-    /// before the seat's first events are dispatched, so its capabilities
-    /// are not missed.
+    /// Made by the `Seat` when it is bound, before the seat's first events
+    /// are dispatched, so its capabilities are not missed.
     init(
         connection: Connection, seat: OpaquePointer, seatVersion: UInt32,
         surfaceForProxy: @escaping (OpaquePointer?) -> Surface?
@@ -56,7 +56,6 @@ package final class Keyboard {
         self.seatVersion = seatVersion
         self.surfaceForProxy = surfaceForProxy
         context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
-        wl_seat_add_listener(seat, &seatListener, userData(self))
     }
 
     func capabilities(_ caps: UInt32) {
@@ -174,13 +173,6 @@ package final class Keyboard {
         keymap = nil
     }
 }
-
-private nonisolated(unsafe) var seatListener = wl_seat_listener(
-    capabilities: { data, _, caps in
-        deliver(data, to: Keyboard.self) { $0.capabilities(caps) }
-    },
-    name: { _, _, _ in }
-)
 
 private nonisolated(unsafe) var keyboardListener = wl_keyboard_listener(
     keymap: { data, _, format, fd, size in

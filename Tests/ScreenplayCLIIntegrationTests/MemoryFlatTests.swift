@@ -4,8 +4,9 @@ import TestSupport
 import XCTest
 
 /// Memory stays flat while scenes run for minutes, in Screenplay and in the
-/// compositor: an animated shader, a static picture and the presenter run
-/// side by side on one headless sway for `MEMORY_SOAK_SECONDS` (180 by
+/// compositor: an animated shader, a static picture, the presenter, a
+/// playlist (a half-second image, a colour and a 3 s video, crossfading)
+/// and a looping video run side by side on one headless sway for `MEMORY_SOAK_SECONDS` (180 by
 /// default; the bench's long run takes 30 minutes), and the RSS slope after
 /// a 40 s warm-up must stay under 1 KiB per second for each. An animated
 /// scene once grew 13 KiB/s here (presentation feedback that sway never
@@ -19,6 +20,7 @@ final class MemoryFlatTests: XCTestCase {
         let rig = try startSway([
             OutputMode(width: 640, height: 360, refreshHz: 60), OutputMode(width: 640, height: 360, refreshHz: 60),
             OutputMode(width: 640, height: 360, refreshHz: 60), OutputMode(width: 640, height: 360, refreshHz: 60),
+            OutputMode(width: 640, height: 360, refreshHz: 60), OutputMode(width: 640, height: 360, refreshHz: 60),
         ])
         let e = env(rig, builtin: "HEADLESS-1")
         let dir = NSTemporaryDirectory() + "memory-flat-\(getpid())"
@@ -28,10 +30,26 @@ final class MemoryFlatTests: XCTestCase {
         let shader = try temporaryShader(
             "memory-flat", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.2, 0.5 + 0.4 * sin(iTime), 0.6, 1.0); }")
 
+        // The playlist switches every half second between an image and a
+        // colour, with a video between them: a new mpv core every pass.
+        let clip = try TestMedia.colourSequence(in: dir, name: "clip", width: 320, height: 180)
+        let poster = dir + "/poster.png"
+        try RigImage(width: 64, height: 36, pixels: [UInt8](repeating: 0xc0, count: 64 * 36 * 3)).writePNG(to: poster)
+        let playlist = dir + "/signage.json"
+        try """
+            {"playlists": {"loop": [{"file": "poster.png", "duration": 0.5}, {"color": "204080", "duration": 0.5}, {"file": "clip.mp4"}]},
+             "default": "loop", "transition": {"seconds": 0.2}}
+            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+
         let animated = try CLI.start(["present", shader, "--output", "HEADLESS-2", "--stats", "-"], environment: e)
         let still = try CLI.start(["present", "test-card", "--output", "HEADLESS-3", "--stats", "-"], environment: e)
         let presenter = try CLI.start(["present", deck.pdf, "--output", "HEADLESS-4", "--stats", "-"], environment: e)
-        let programs = [("screenplay shader", animated), ("screenplay static", still), ("screenplay presenter", presenter)]
+        let signage = try CLI.start(["play", playlist, "--output", "HEADLESS-5", "--stats", "-"], environment: e)
+        let video = try CLI.start(["present", clip, "--output", "HEADLESS-6", "--stats", "-"], environment: e)
+        let programs = [
+            ("screenplay shader", animated), ("screenplay static", still), ("screenplay presenter", presenter),
+            ("screenplay play", signage), ("screenplay video", video),
+        ]
         for (label, p) in programs {
             XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, "\(label) did not connect: \(p.stderr)")
         }
@@ -54,6 +72,13 @@ final class MemoryFlatTests: XCTestCase {
         XCTAssertEqual(frames.count, 10)
         let presented = frames.map { $0.int("presented") }
         XCTAssertGreaterThan(presented.reduce(0, +), 300, "frames in the last ten seconds: \(presented)")
+        // So did the video (30 fps: new frames every second to the end) and
+        // the playlist (its items, the video among them, came on all along).
+        let videoFrames = video.frames(for: "HEADLESS-6").suffix(10).map { $0.int("video_frames") }
+        XCTAssertGreaterThan(videoFrames.reduce(0, +), 150, "video frames in the last ten seconds: \(videoFrames)")
+        let shown = signage.statsEvents.filter { $0.event == "item" }
+        XCTAssertGreaterThan(shown.filter { ($0.raw["source"] as? String ?? "").hasSuffix("clip.mp4") }.count, Int(seconds / 5) / 2, "passes of the playlist")
+        XCTAssertFalse(signage.statsEvents.contains { $0.event == "skipped" }, signage.stderr)
         for (_, p) in programs { assertCleanStop(p) }
     }
 }

@@ -180,7 +180,7 @@ final class ArgumentsTests: XCTestCase {
             ("present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
             ("present -", "unsupported content '-': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
-            ("present --audio test-card", "'--audio' only applies to video content", PresentCommand.usage),
+            ("present --audio test-card", "'--audio' only applies to video content and to videos on PDF slides", PresentCommand.usage),
             ("present --no-loop c.png", "'--no-loop' only applies to video content", PresentCommand.usage),
             // present: options
             ("present --fsp 30 test-card", "unknown option '--fsp'", PresentCommand.usage),

@@ -238,15 +238,21 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         h.assertClean(allowSceneErrors: true)
     }
 
-    /// The fixture's committed scanner output matches the XML.
+    /// The fixtures' committed scanner output (the scripted compositor's
+    /// server side, the virtual pointer client) matches the XML.
     func testFixtureProtocolCodeIsCurrent() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("test-protocols-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: fresh) }
+        let freshPointer = FileManager.default.temporaryDirectory.appendingPathComponent("test-pointer-protocol-\(getpid())")
+        try FileManager.default.createDirectory(at: freshPointer, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: fresh)
+            try? FileManager.default.removeItem(at: freshPointer)
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = [root.appendingPathComponent("scripts/generate-test-protocols.sh").path, fresh.path]
+        p.arguments = [root.appendingPathComponent("scripts/generate-test-protocols.sh").path, fresh.path, freshPointer.path]
         try p.run()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-test-protocols.sh failed")
@@ -255,6 +261,13 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         for file in files {
             let want = try Data(contentsOf: fresh.appendingPathComponent(file))
             let have = try? Data(contentsOf: root.appendingPathComponent("Tests/ScriptedCompositor/protocols/\(file)"))
+            XCTAssertEqual(have, want, "\(file) is stale: run scripts/generate-test-protocols.sh and commit the result")
+        }
+        let pointerFiles = try FileManager.default.contentsOfDirectory(atPath: freshPointer.path)
+        XCTAssertEqual(pointerFiles.count, 2)
+        for file in pointerFiles {
+            let want = try Data(contentsOf: freshPointer.appendingPathComponent(file))
+            let have = try? Data(contentsOf: root.appendingPathComponent("Tests/VirtualPointer/\(file)"))
             XCTAssertEqual(have, want, "\(file) is stale: run scripts/generate-test-protocols.sh and commit the result")
         }
     }

@@ -165,6 +165,12 @@ struct scripted_compositor {
     uint32_t last_config_serial;
     bool power_refuses;
     int power_requests;
+    // The seat (offered on request): wl_pointer and wl_touch resources, the
+    // surface the pointer is over, and set_cursor requests seen.
+    struct wl_list pointers;
+    struct wl_list touches;
+    struct wl_resource *pointer_focus;
+    int cursor_sets;
 };
 
 // A resource kept in a wl_list through its link; unlinked on destruction.
@@ -1197,6 +1203,8 @@ scripted_compositor *scripted_start(bool offer_layer_shell, bool offer_xdg_outpu
     wl_list_init(&c->ready_frames);
     wl_list_init(&c->committed_feedback);
     wl_list_init(&c->managers);
+    wl_list_init(&c->pointers);
+    wl_list_init(&c->touches);
     c->head_serial = 1;
     c->display = wl_display_create();
     if (!c->display || pipe2(c->wake, O_CLOEXEC) < 0) goto fail;
@@ -1649,4 +1657,181 @@ int scripted_power_requests(scripted_compositor *c) {
     int n = 0;
     LOCKED(c) { n = c->power_requests; }
     return n;
+}
+
+// MARK: wl_seat, wl_pointer, wl_touch
+
+static void pointer_set_cursor(
+    struct wl_client *cl, struct wl_resource *r, uint32_t serial, struct wl_resource *surface, int32_t x, int32_t y) {
+    (void)cl; (void)serial; (void)x; (void)y;
+    scripted_compositor *c = wl_resource_get_user_data(r);
+    if (surface) c->cursor_sets++;
+}
+
+static const struct wl_pointer_interface pointer_impl = {.set_cursor = pointer_set_cursor, .release = destroy_resource};
+static const struct wl_touch_interface touch_impl = {.release = destroy_resource};
+
+static void seat_get_pointer(struct wl_client *client, struct wl_resource *r, uint32_t id) {
+    scripted_compositor *c = wl_resource_get_user_data(r);
+    struct wl_resource *p = wl_resource_create(client, &wl_pointer_interface, wl_resource_get_version(r), id);
+    if (!p) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(p, &pointer_impl, c, unlink_resource);
+    wl_list_insert(&c->pointers, wl_resource_get_link(p));
+}
+
+static void seat_get_touch(struct wl_client *client, struct wl_resource *r, uint32_t id) {
+    scripted_compositor *c = wl_resource_get_user_data(r);
+    struct wl_resource *t = wl_resource_create(client, &wl_touch_interface, wl_resource_get_version(r), id);
+    if (!t) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(t, &touch_impl, c, unlink_resource);
+    wl_list_insert(&c->touches, wl_resource_get_link(t));
+}
+
+static void seat_get_keyboard(struct wl_client *client, struct wl_resource *r, uint32_t id) {
+    (void)client; (void)id;
+    wl_resource_post_error(r, WL_SEAT_ERROR_MISSING_CAPABILITY, "the fixture's seat has no keyboard");
+}
+
+static const struct wl_seat_interface seat_impl = {
+    .get_pointer = seat_get_pointer,
+    .get_keyboard = seat_get_keyboard,
+    .get_touch = seat_get_touch,
+    .release = destroy_resource,
+};
+
+static void seat_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(client, &wl_seat_interface, (int)version, id);
+    if (!r) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(r, &seat_impl, data, NULL);
+    wl_seat_send_capabilities(r, WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_TOUCH);
+}
+
+void scripted_offer_seat(scripted_compositor *c) {
+    LOCKED(c) { wl_global_create(c->display, &wl_seat_interface, 7, c, seat_bind); }
+}
+
+/// The toplevel's wl_surface, or NULL when it is gone.
+static struct wl_resource *toplevel_surface(scripted_compositor *c, int toplevel) {
+    if (toplevel < 0 || toplevel >= c->toplevel_count) return NULL;
+    struct sc_toplevel *t = &c->toplevels[toplevel];
+    return t->surface ? t->surface->resource : NULL;
+}
+
+static void pointer_frame(struct wl_resource *r) {
+    if (wl_resource_get_version(r) >= WL_POINTER_FRAME_SINCE_VERSION) wl_pointer_send_frame(r);
+}
+
+bool scripted_pointer_enter(scripted_compositor *c, int toplevel, double x, double y) {
+    bool sent = false;
+    LOCKED(c) {
+        struct wl_resource *surface = toplevel_surface(c, toplevel);
+        struct wl_resource *r;
+        // (No `break` inside LOCKED: it would skip the unlock.)
+        if (surface) wl_resource_for_each(r, &c->pointers) {
+            if (wl_resource_get_client(r) != wl_resource_get_client(surface)) continue;
+            wl_pointer_send_enter(r, wl_display_next_serial(c->display), surface, wl_fixed_from_double(x), wl_fixed_from_double(y));
+            pointer_frame(r);
+            sent = true;
+        }
+        c->pointer_focus = sent ? surface : NULL;
+    }
+    return sent;
+}
+
+/// Runs `send` for every wl_pointer of the focused surface's client.
+static bool to_focused_pointers(scripted_compositor *c, void (*send)(struct wl_resource *, const double *), const double *args) {
+    bool sent = false;
+    LOCKED(c) {
+        struct wl_resource *r;
+        if (c->pointer_focus) wl_resource_for_each(r, &c->pointers) {
+            if (wl_resource_get_client(r) != wl_resource_get_client(c->pointer_focus)) continue;
+            send(r, args);
+            pointer_frame(r);
+            sent = true;
+        }
+    }
+    return sent;
+}
+
+static void send_motion(struct wl_resource *r, const double *a) {
+    wl_pointer_send_motion(r, now_ms(), wl_fixed_from_double(a[0]), wl_fixed_from_double(a[1]));
+}
+static void send_button(struct wl_resource *r, const double *a) {
+    scripted_compositor *c = wl_resource_get_user_data(r);
+    wl_pointer_send_button(
+        r, wl_display_next_serial(c->display), now_ms(), (uint32_t)a[0],
+        a[1] != 0 ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED);
+}
+static void send_axis(struct wl_resource *r, const double *a) {
+    wl_pointer_send_axis(r, now_ms(), WL_POINTER_AXIS_VERTICAL_SCROLL, wl_fixed_from_double(a[0]));
+}
+
+bool scripted_pointer_motion(scripted_compositor *c, double x, double y) {
+    const double args[2] = {x, y};
+    return to_focused_pointers(c, send_motion, args);
+}
+
+bool scripted_pointer_button(scripted_compositor *c, uint32_t button, bool pressed) {
+    const double args[2] = {(double)button, pressed ? 1 : 0};
+    return to_focused_pointers(c, send_button, args);
+}
+
+bool scripted_pointer_scroll(scripted_compositor *c, double dy) {
+    const double args[1] = {dy};
+    return to_focused_pointers(c, send_axis, args);
+}
+
+bool scripted_pointer_leave(scripted_compositor *c) {
+    bool sent = false;
+    LOCKED(c) {
+        struct wl_resource *r;
+        if (c->pointer_focus) wl_resource_for_each(r, &c->pointers) {
+            if (wl_resource_get_client(r) != wl_resource_get_client(c->pointer_focus)) continue;
+            wl_pointer_send_leave(r, wl_display_next_serial(c->display), c->pointer_focus);
+            pointer_frame(r);
+            sent = true;
+        }
+        c->pointer_focus = NULL;
+    }
+    return sent;
+}
+
+int scripted_cursor_sets(scripted_compositor *c) {
+    int n = 0;
+    LOCKED(c) { n = c->cursor_sets; }
+    return n;
+}
+
+bool scripted_touch(scripted_compositor *c, scripted_touch_kind kind, int toplevel, int32_t id, double x, double y) {
+    bool sent = false;
+    LOCKED(c) {
+        struct wl_resource *surface = toplevel_surface(c, toplevel);
+        struct wl_resource *r;
+        if (surface) wl_resource_for_each(r, &c->touches) {
+            if (wl_resource_get_client(r) != wl_resource_get_client(surface)) continue;
+            uint32_t serial = wl_display_next_serial(c->display);
+            switch (kind) {
+            case SCRIPTED_TOUCH_DOWN:
+                wl_touch_send_down(r, serial, now_ms(), surface, id, wl_fixed_from_double(x), wl_fixed_from_double(y));
+                break;
+            case SCRIPTED_TOUCH_MOTION:
+                wl_touch_send_motion(r, now_ms(), id, wl_fixed_from_double(x), wl_fixed_from_double(y));
+                break;
+            case SCRIPTED_TOUCH_UP: wl_touch_send_up(r, serial, now_ms(), id); break;
+            case SCRIPTED_TOUCH_CANCEL: wl_touch_send_cancel(r); break;
+            }
+            if (kind != SCRIPTED_TOUCH_CANCEL) wl_touch_send_frame(r);
+            sent = true;
+        }
+    }
+    return sent;
 }

@@ -160,4 +160,35 @@ void scripted_set_power_refuses(scripted_compositor *c, bool refuses);
 /// set_mode requests received.
 int scripted_power_requests(scripted_compositor *c);
 
+// A seat (wl_seat v7) with a pointer and touch, no keyboard, offered on
+// request (before the client binds). Events go to the client that owns the
+// toplevel's surface, each followed by a frame.
+
+/// Offers the seat.
+void scripted_offer_seat(scripted_compositor *c);
+/// Pointer enter on the toplevel's surface at surface-local (x, y); the
+/// motion, button, scroll and leave that follow go to that surface. False
+/// when the client has no wl_pointer (or the toplevel is gone).
+bool scripted_pointer_enter(scripted_compositor *c, int toplevel, double x, double y);
+bool scripted_pointer_motion(scripted_compositor *c, double x, double y);
+/// An evdev button code (BTN_LEFT is 0x110).
+bool scripted_pointer_button(scripted_compositor *c, uint32_t button, bool pressed);
+/// Vertical scroll by `dy` surface units.
+bool scripted_pointer_scroll(scripted_compositor *c, double dy);
+bool scripted_pointer_leave(scripted_compositor *c);
+/// wl_pointer.set_cursor requests with a surface (a cursor image) seen.
+int scripted_cursor_sets(scripted_compositor *c);
+
+typedef enum {
+    SCRIPTED_TOUCH_DOWN = 0,
+    SCRIPTED_TOUCH_MOTION = 1,
+    SCRIPTED_TOUCH_UP = 2,
+    /// wl_touch.cancel (every touch point; `id`, `x`, `y` unused).
+    SCRIPTED_TOUCH_CANCEL = 3,
+} scripted_touch_kind;
+
+/// A touch event for the client of the toplevel's surface (down names the
+/// surface; motion and up name only `id`, as the protocol does).
+bool scripted_touch(scripted_compositor *c, scripted_touch_kind kind, int toplevel, int32_t id, double x, double y);
+
 #endif

@@ -1,0 +1,137 @@
+import Foundation
+import Screenplay
+import TestSupport
+import XCTest
+
+/// Shared by a keypad-like window and the TV scenes of one test.
+@MainActor
+final class RunModel {
+    var value = 0
+    var tvScenes: [Scene] = []
+    var events: [String] = []
+    /// Key handled -> the TV's next frame shown, in refreshes.
+    var latencies: [Double] = []
+    var keysWanted = 0
+    var onDone: (() -> Void)?
+}
+
+@MainActor
+final class RunTV: SceneDelegate {
+    let model: RunModel
+    init(model: RunModel) { self.model = model }
+    func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        model.tvScenes.append(scene)
+        model.events.append("connect tv \(scene.screen?.name ?? "?")")
+    }
+    func sceneDidDisconnect(_ scene: Scene) {
+        model.tvScenes.removeAll { $0 === scene }
+        model.events.append("disconnect tv \(scene.screen?.name ?? "?")")
+    }
+    func draw(_ scene: Scene, in context: DrawingContext) throws {
+        try context.clear(model.value % 2 == 0 ? RGBColor(hex: 0x000080) : RGBColor(hex: 0x808000))
+    }
+}
+
+@MainActor
+final class RunKeypad: SceneDelegate {
+    let model: RunModel
+    init(model: RunModel) { self.model = model }
+    func scene(_ scene: Scene, willConnectTo session: SceneSession) { model.events.append("connect window") }
+    func sceneDidDisconnect(_ scene: Scene) { model.events.append("disconnect window") }
+    func draw(_ scene: Scene, in context: DrawingContext) throws { try context.clear(RGBColor(hex: 0x202020)) }
+
+    /// The redraw the issue asks for: the handler changes the model and
+    /// asks the TV to draw; the time from here to the TV's frame is measured.
+    func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {
+        guard event.isPressed, let tv = model.tvScenes.first else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        model.value += 1
+        let refreshNs = tv.displayLink.duration * 1e9
+        tv.whenNextFrameShown { [model] shown in
+            model.latencies.append(Double(shown.monotonicNs &- start) / refreshNs)
+            model.events.append("shown by \(shown.clock)")
+            if model.latencies.count == model.keysWanted { model.onDone?() }
+        }
+        tv.setNeedsDisplay()
+    }
+}
+
+/// `Application.run()` against headless sway: it drives the app until
+/// SIGTERM and returns with every scene torn down; a key handled in the
+/// window reaches the TV's screen within two refreshes.
+final class ApplicationRunTests: XCTestCase {
+    @MainActor
+    static func start(_ rig: SwayRig, _ model: RunModel) throws -> Application {
+        var options = ApplicationOptions()
+        options.displayName = rig.waylandDisplay
+        options.builtInPatterns = ["HEADLESS-1"]
+        let app = try Application(options: options)
+        app.registerSceneAccessory(
+            .externalNonInteractive(sceneConfiguration: SceneConfiguration(name: "tv") { RunTV(model: model) }))
+        _ = try app.openWindow(configuration: SceneConfiguration(name: "keypad") { RunKeypad(model: model) })
+        return app
+    }
+
+    /// Calls `body` on the main queue once `condition` holds (checked every 20 ms).
+    @MainActor
+    static func when(_ condition: @escaping @MainActor () -> Bool, _ body: @escaping @MainActor () -> Void) {
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(20)) {
+            MainActor.assumeIsolated { condition() ? body() : Self.when(condition, body) }
+        }
+    }
+
+    // XCTest on Linux runs synchronous tests on the main thread but cannot
+    // call a @MainActor test method: each test enters the actor itself, and
+    // stays synchronous so run() drains the main queue from the outside.
+    func testRunReturnsOnSIGTERMWithEverySceneTornDown() throws {
+        try MainActor.assumeIsolated { try Self.runReturnsOnSIGTERM() }
+    }
+
+    func testKeyInTheWindowReachesTheTVWithinTwoRefreshes() throws {
+        try MainActor.assumeIsolated { try Self.keyReachesTheTV() }
+    }
+
+    @MainActor
+    private static func runReturnsOnSIGTERM() throws {
+        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600), .init(width: 800, height: 600)])
+        defer { rig.stop() }
+        let model = RunModel()
+        let app = try start(rig, model)
+        when({ model.events.count == 3 }) { kill(getpid(), SIGTERM) }
+        // A watchdog, so a run() that never returns fails instead of hanging.
+        DispatchQueue.main.asyncAfter(deadline: .now() + 20) { MainActor.assumeIsolated { app.shutdown() } }
+        try app.run()
+        XCTAssertEqual(Set(model.events.prefix(3)), ["connect window", "connect tv HEADLESS-2", "connect tv HEADLESS-3"])
+        XCTAssertEqual(
+            Set(model.events.dropFirst(3)), ["disconnect window", "disconnect tv HEADLESS-2", "disconnect tv HEADLESS-3"],
+            "SIGTERM tears every scene down: \(model.events)")
+        XCTAssertTrue(app.scenes.isEmpty)
+        XCTAssertThrowsError(try app.roundtrip(), "the connection is closed after run returns")
+    }
+
+    @MainActor
+    private static func keyReachesTheTV() throws {
+        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600)])
+        defer { rig.stop() }
+        try rig.focusOutput("HEADLESS-1")
+        let model = RunModel()
+        model.keysWanted = 6
+        let app = try start(rig, model)
+        model.onDone = { app.shutdown() }
+        let environment = rig.clientEnvironment
+        let keys = model.keysWanted
+        when({ model.events.count == 2 }) {
+            // wtype from another thread: the main thread runs the app.
+            Thread.detachNewThread {
+                // The first call's keyboard appears with its key; later ones come once the app listens.
+                for _ in 0..<keys { _ = try? runProcess("wtype", ["-s", "200", "a"], environment: environment, timeout: 5) }
+            }
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 30) { MainActor.assumeIsolated { app.shutdown() } }
+        try app.run()
+        XCTAssertEqual(model.latencies.count, model.keysWanted, "every key reached the TV: \(model.events)")
+        for latency in model.latencies {
+            XCTAssertLessThanOrEqual(latency, 2, "key to the TV's frame in refreshes: \(model.latencies)")
+        }
+    }
+}
