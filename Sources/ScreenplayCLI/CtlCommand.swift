@@ -135,7 +135,9 @@ enum CtlRunner {
             throw CommandFailure(.unavailable, "no screenplay play answers on \(path) (\(String(cString: strerror(errno)))); is it running? (give --socket the path play uses)")
         }
         let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == line.count else { throw CommandFailure(.unavailable, "cannot send to \(path): \(String(cString: strerror(errno)))") }
+        // A refused connection (another uid, too many clients) is answered
+        // and closed at once: the send may fail, the reason is still there to read.
+        let sendError = sent == line.count ? nil : String(cString: strerror(errno))
         var reply = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while !reply.contains(0x0A) {
@@ -144,10 +146,12 @@ enum CtlRunner {
                 reply.append(contentsOf: chunk[0..<count])
                 continue
             }
-            if count == 0 { break }
+            if count == 0 || sendError != nil { break }
             throw CommandFailure(.unavailable, "no reply from \(path) within 5 s (\(String(cString: strerror(errno))))")
         }
-        guard let end = reply.firstIndex(of: 0x0A) else { throw CommandFailure(.unavailable, "\(path) closed the connection without a reply") }
+        guard let end = reply.firstIndex(of: 0x0A) else {
+            throw CommandFailure(.unavailable, sendError.map { "cannot send to \(path): \($0)" } ?? "\(path) closed the connection without a reply")
+        }
         return reply[..<end]
     }
 }
