@@ -86,7 +86,7 @@ let package = Package(
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
-        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport", "Documents"], swiftSettings: strict),
+        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport", "Documents", "Rendering"], swiftSettings: strict),
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),

@@ -6,6 +6,7 @@ package final class Texture {
     package let width: Int
     package let height: Int
     private(set) var name: GLuint = 0
+    private var nearest = false
 
     /// Uploads `width * height` RGBA pixels (rows top to bottom).
     /// - Parameter premultiplied: whether colour is already multiplied by
@@ -61,6 +62,16 @@ package final class Texture {
                 what: "texture",
                 detail: "\(width)x\(height) RGBA needs \(width * height * 4) bytes, got \(byteCount)")
         }
+    }
+
+    /// Switches the bound texture between nearest and bilinear sampling
+    /// (bilinear after creation); only calls GL when it changes.
+    func setNearestFiltering(_ on: Bool) {
+        guard on != nearest else { return }
+        nearest = on
+        let filter = on ? GL_NEAREST : GL_LINEAR
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
     }
 
     private func create() throws {

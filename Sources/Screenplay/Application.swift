@@ -534,4 +534,6 @@ extension Application: SceneHost {
     }
 
     func flush() { connection.flush() }
+
+    var drawWatch: DrawWatch? { options.drawWatch }
 }

@@ -22,6 +22,9 @@ public struct ApplicationOptions: Sendable {
     /// application waits for a compositor on the same socket and shows its
     /// registrations and windows again.
     public var whenCompositorGoes: CompositorLossBehavior = .stop
+    /// Told which scene draws and since when, for a thread that watches for
+    /// a renderer stuck in a draw (see `DrawWatch`); nil watches nothing.
+    public var drawWatch: DrawWatch?
 
     public init() {}
 }

@@ -85,8 +85,20 @@ public final class Scene {
         return Double(bufferScale)
     }
     public private(set) var isConnected = false
+    /// What the scene shows, in words (a file name, an item): messages
+    /// about it name this, such as the one for a draw that never returns
+    /// (`DrawWatch`). Nil names the scene configuration.
+    public var contentDescription: String? {
+        // Set during a draw (a delegate naming what it is about to draw),
+        // the watched draw takes the new name.
+        didSet { if isDrawing { host.drawWatch?.describe(contentDescription ?? session.configuration.name ?? "scene") } }
+    }
+    private var isDrawing = false
     /// How many frames reached the compositor's presentation feedback.
     public private(set) var presentedFrames = 0
+    /// How many times the delegate was asked to draw: once per change for
+    /// static content, once per frame while the display link runs.
+    public private(set) var drawCount = 0
 
     unowned let host: any SceneHost
     let surface: Surface
@@ -550,9 +562,18 @@ public final class Scene {
                 }
             }
         }
+        if let watch = host.drawWatch {
+            watch.begin(screen: screen?.name ?? "window", content: contentDescription ?? session.configuration.name ?? "scene")
+        }
+        isDrawing = true
+        defer {
+            isDrawing = false
+            host.drawWatch?.end()
+        }
         do {
             try window.makeCurrent()
             let context = DrawingContext(target: window, resources: try host.resources())
+            drawCount += 1
             do {
                 try delegate.draw(self, in: context)
             } catch {

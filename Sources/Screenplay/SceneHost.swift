@@ -28,4 +28,6 @@ protocol SceneHost: AnyObject {
     /// Panel power, where the compositor offers it.
     var canControlPower: Bool { get }
     func powerState(of screen: Screen) -> PowerState?
+    /// Brackets every draw for a watching thread, if the app has one.
+    var drawWatch: DrawWatch? { get }
 }

@@ -158,7 +158,7 @@ final class BenchRunner {
     }
 
     /// Samples /proc and the stats stream over a window of `seconds`.
-    private func measure(
+    func measure(
         _ presenter: Presenter, label: String, compositor: String, scene: String, outputs: Int, seconds: Double
     ) -> PacingRun {
         let firstLine = presenter.lineCount
@@ -302,7 +302,7 @@ final class BenchRunner {
         else { return }
         results.memory.append(MemoryPoint(
             program: program, content: "color", outputs: outputs, peakRSSMiB: Double(sample.peakRSSKiB) / 1024,
-            method: "hot-plugged"))
+            method: "hot-plugged", breakdown: MemoryBreakdown.read(pid: pid)))
     }
 
     func summarizeHotplug() {

@@ -80,6 +80,7 @@ enum Report {
             md += "| \(count) | " + cells.joined(separator: " | ") + " |\n"
         }
 
+        md += memoryBreakdownMarkdown(r)
         md += "\n## Scaling with the number of outputs\n\n"
         md += "Flat = value at the most outputs within \(n(ScalingVerdict.flatBand.lowerBound))–\(n(ScalingVerdict.flatBand.upperBound))× the value at one output.\n\n"
         md += "| metric | (outputs: value) | ratio | flat? |\n|---|---|---:|---|\n"
@@ -88,6 +89,7 @@ enum Report {
             md += "| \(v.metric) | \(points) | \(opt(v.ratio)) | \(v.flat.map { $0 ? "yes" : "no" } ?? "–") |\n"
         }
 
+        md += frameCostMarkdown(r)
         md += soakMarkdown(r.soak)
         if let v = r.video {
             md += "\n## Video against mpv\n\n\(v.clip); Mesa \(v.mesa); \(v.mpvVersion).\n\n"
@@ -157,22 +159,54 @@ enum Report {
             guard let v, let ratio = v.ratio, let flat = v.flat, let first = v.points.first, let last = v.points.last else { return "–" }
             return "\(flat ? "flat" : "not flat"): ×\(n(ratio)) from \(Int(first[0])) to \(Int(last[0])) outputs"
         }
-        var md = "| measure | Screenplay | peer |\n|---|---|---|\n"
-        md += "| pacing, shader, 1 sway output | \(pace(pacing("screenplay", "shader", swayName))) | simple-egl: \(pace(pacing("weston-simple-egl", "simple-egl", swayName))) |\n"
-        md += "| pacing, shader, 4 sway outputs | \(pace(pacing("screenplay", "shader", swayName, outputs: 4))) | |\n"
-        md += "| pacing, shader window on weston | \(pace(pacing("screenplay", "shader", westonName))) | simple-egl: \(pace(pacing("weston-simple-egl", "simple-egl", westonName))) |\n"
-        md += "| CPU per frame, shader, 1 output | \(cpu(pacing("screenplay", "shader", swayName))) | simple-egl: \(cpu(pacing("weston-simple-egl", "simple-egl", swayName))) |\n"
-        md += "| CPU per frame, clear-only, 1 output | \(cpu(pacing("screenplay", "clear", swayName))) | |\n"
-        md += "| hot-plug to first frame, median / p95 | \(hotplug("screenplay")) | swaybg: \(hotplug("swaybg")) |\n"
-        md += "| idle, colour | \(idle("screenplay", "color")) | swaybg: \(idle("swaybg", "color")) |\n"
-        md += "| idle, image | \(idle("screenplay", "image")) | swaybg: \(idle("swaybg", "image")) |\n"
-        md += "| peak RSS, colour | \(memory("screenplay", "color")) | swaybg: \(memory("swaybg", "color")) |\n"
-        md += "| peak RSS, shader | \(memory("screenplay", "shader")) | |\n"
-        md += "| CPU per frame as outputs grow (shader) | \(flat(shaderCPU)) | |\n"
-        md += "| hot-plug latency as outputs grow | \(flat(hotplugScaling)) | |\n"
+        func ratio(_ a: Double?, _ b: Double?) -> String {
+            guard let a, let b, b > 0 else { return "–" }
+            return "×" + String(format: "%.2f", a / b)
+        }
+        func frameCost(_ scene: String) -> FrameCostRun? { r.frameCost.first { $0.scene == scene } }
+        func ms(_ value: Double?) -> String { value.map { "\(n($0)) ms" } ?? "–" }
+        func goal(_ name: String) -> String {
+            guard let g = r.frameCostRatios.first(where: { $0.name == name }), let v = g.value else { return "–" }
+            return "×\(String(format: "%.2f", v)) (goal ≤ \(n(g.goal)): \(g.met == true ? "met" : "not met"))"
+        }
+        let screenplayHotplug = r.hotplug.first { $0.program == "screenplay" }?.latencyMs
+        let swaybgHotplug = r.hotplug.first { $0.program == "swaybg" }?.latencyMs
+        let hotplugGoal: String = {
+            guard let a = screenplayHotplug?.median, let b = swaybgHotplug?.median else { return "–" }
+            return "×\(String(format: "%.2f", a / b)), \(a - b >= 0 ? "+" : "")\(n(a - b)) ms (goal ≤ +5 ms: \(a - b <= 5 ? "met" : "not met"))"
+        }()
+        func memoryAt1(_ program: String) -> MemoryBreakdown? {
+            r.memory.first { $0.program == program && $0.content == "color" && $0.outputs == 1 }?.breakdown
+        }
+        func mib(_ kib: Int?) -> String { kib.map { "\(n(Double($0) / 1024)) MiB" } ?? "–" }
+        func memoryRow(_ label: String, _ key: KeyPath<MemoryBreakdown, Int>) -> String {
+            let a = memoryAt1("screenplay")?[keyPath: key], b = memoryAt1("swaybg")?[keyPath: key]
+            return "| \(label), colour, 1 output | \(mib(a)) | swaybg: \(mib(b)) | \(ratio(a.map(Double.init), b.map(Double.init))) | smaps_rollup after the first frame |\n"
+        }
+        let egl = pacing("weston-simple-egl", "simple-egl", swayName)
+        var md = "| measure | Screenplay | peer | Screenplay ÷ peer | method |\n|---|---|---|---|---|\n"
+        md += "| pacing, shader, 1 sway output | \(pace(pacing("screenplay", "shader", swayName))) | simple-egl: \(pace(egl)) | \(ratio(pacing("screenplay", "shader", swayName)?.presentedPerCycle, egl?.presentedPerCycle)) | frames per refresh over 20 s |\n"
+        md += "| pacing, shader, 4 sway outputs | \(pace(pacing("screenplay", "shader", swayName, outputs: 4))) | | | |\n"
+        md += "| pacing, shader window on weston | \(pace(pacing("screenplay", "shader", westonName))) | simple-egl: \(pace(pacing("weston-simple-egl", "simple-egl", westonName))) | \(ratio(pacing("screenplay", "shader", westonName)?.presentedPerCycle, pacing("weston-simple-egl", "simple-egl", westonName)?.presentedPerCycle)) | presentation feedback |\n"
+        md += "| CPU per frame, clear-only scene | \(ms(frameCost("clear")?.cpuMsPerFrame)) | simple-egl: \(ms(frameCost("simple-egl")?.cpuMsPerFrame)) | \(goal("clear-only ÷ weston-simple-egl")) | one output, same run, thread CPU over whole stats windows, median of rounds |\n"
+        md += "| CPU per frame, clear against a shader writing the colour | \(ms(frameCost("clear")?.cpuMsPerFrame)) | shader: \(ms(frameCost("solid-shader")?.cpuMsPerFrame)) | \(goal("clear ÷ shader writing the same colour")) | as above |\n"
+        md += "| CPU per frame, plasma above clear-only | \(ms(frameCost("plasma").flatMap { p in frameCost("clear")?.cpuMsPerFrame.flatMap { c in p.cpuMsPerFrame.map { $0 - c } } })) | its pixel work: \(ms(r.pixelWork?.cpuMsPerFrame)) | \(goal("(plasma − clear-only) ÷ plasma's pixel work")) | pixel work: the plasma offscreen, no Wayland |\n"
+        md += "| CPU per frame, a line of text at 30 fps | \(ms(frameCost("text-30fps")?.cpuMsPerFrame)) | no text: \(ms(frameCost("clear-30fps")?.cpuMsPerFrame)) | \(goal("text scene ÷ same scene without text (30 fps)")) | as above |\n"
+        md += "| CPU per frame, plasma shader, 1 output | \(cpu(pacing("screenplay", "shader", swayName))) | simple-egl: \(cpu(egl)) | \(ratio(pacing("screenplay", "shader", swayName)?.cpuMsPerFrame, egl?.cpuMsPerFrame)) | /proc/PID/stat over 20 s (the plasma is far more pixel work than simple-egl's triangle) |\n"
+        md += "| hot-plug to first frame, median / p95 | \(hotplug("screenplay")) | swaybg: \(hotplug("swaybg")) | \(hotplugGoal) | create_output to grim seeing the colour, same probe for both |\n"
+        md += "| idle, colour | \(idle("screenplay", "color")) | swaybg: \(idle("swaybg", "color")) | | 30 s after the first frame |\n"
+        md += "| idle, image | \(idle("screenplay", "image")) | swaybg: \(idle("swaybg", "image")) | | 30 s after the first frame |\n"
+        md += memoryRow("RSS", \.rssKiB)
+        md += memoryRow("PSS (shared pages divided among users)", \.pssKiB)
+        md += memoryRow("private (Private_Clean + Private_Dirty)", \.privateKiB)
+        md += memoryRow("anonymous", \.anonymousKiB)
+        md += "| peak RSS, colour | \(memory("screenplay", "color")) | swaybg: \(memory("swaybg", "color")) | | VmHWM as outputs are added |\n"
+        md += "| peak RSS, shader | \(memory("screenplay", "shader")) | | | VmHWM |\n"
+        md += "| CPU per frame as outputs grow (shader) | \(flat(shaderCPU)) | | | |\n"
+        md += "| hot-plug latency as outputs grow | \(flat(hotplugScaling)) | | | |\n"
         if let v = r.video, let mine = v.runs.first(where: { $0.program == "screenplay" }), let peer = v.runs.first(where: { $0.program == "mpv" }) {
-            md += "| video, CPU per video frame (720p30 H.264) | \(opt(mine.cpuMsPerVideoFrame)) ms (×\(opt(v.cpuRatio)) of mpv) | mpv --fs: \(opt(peer.cpuMsPerVideoFrame)) ms |\n"
-            md += "| video, peak RSS | \(n(mine.peakRSSMiB)) MiB (×\(opt(v.rssRatio)) of mpv) | mpv --fs: \(n(peer.peakRSSMiB)) MiB |\n"
+            md += "| video, CPU per video frame (720p30 H.264) | \(opt(mine.cpuMsPerVideoFrame)) ms | mpv --fs: \(opt(peer.cpuMsPerVideoFrame)) ms | ×\(opt(v.cpuRatio)) | same sway output, same run |\n"
+            md += "| video, peak RSS | \(n(mine.peakRSSMiB)) MiB | mpv --fs: \(n(peer.peakRSSMiB)) MiB | ×\(opt(v.rssRatio)) | VmHWM |\n"
         }
         md += "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston), software rendering; "
         md += "load average \(n(r.run.loadAverageAtStart)) → \(n(r.run.loadAverageAtEnd))), commit \(r.run.gitCommit). Details: bench-results/summary.md.\n"

@@ -110,6 +110,8 @@ struct MemoryPoint: Codable, Sendable {
     var peakRSSMiB: Double
     /// How the outputs came to be: `hot-plugged` one by one or `at start`.
     var method: String
+    /// RSS, PSS, private, anonymous and shared memory at that moment.
+    var breakdown: MemoryBreakdown? = nil
 }
 
 /// A static picture left alone.
@@ -165,6 +167,11 @@ struct BenchResults: Codable, Sendable {
     var scaling: [ScalingVerdict] = []
     /// The memory soak (`--only soak`): RSS slopes over half an hour.
     var soak: [SoakTrend] = []
+    /// Frame cost on one output (`framecost`): runs, perf shares, ratios.
+    var frameCost: [FrameCostRun] = []
+    var perf: [PerfBreakdown] = []
+    var frameCostRatios: [FrameCostRatio] = []
+    var pixelWork: PixelWork?
     /// Video against mpv (VideoBench.swift); nil when not run.
     var video: VideoComparison?
     var signage: [SignageRun] = []

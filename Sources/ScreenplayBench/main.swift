@@ -15,7 +15,7 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, video, signage, soak, day.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak, day.
                          Default: all but soak (half an hour) and day (ten minutes).
       --soak-minutes N   Length of the memory soak (default 30).
       --readme PATH      README whose bench markers get the headline table after a
@@ -26,7 +26,7 @@ let usage = """
 var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
-let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "video", "signage"]
+let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage"]
 var only = allBenchmarks
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
@@ -114,6 +114,9 @@ if only.contains("hotplug") {
 if only.contains("idle") {
     runner.attempt("idle") { try runner.idle() }
 }
+if only.contains("framecost") {
+    runner.attempt("frame cost") { try runner.frameCost() }
+}
 if only.contains("soak") {
     runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }
 }
@@ -132,10 +135,11 @@ runner.results.methods = [
     "pacing on sway": "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
     "pacing on weston": "weston 10 headless delivers wp_presentation feedback but has no layer-shell, so the shader runs in `present --preview` (an xdg_toplevel window, not fullscreen); its counts and intervals are presentation timestamps (source presentation).",
     "peer weston-simple-egl": "run fullscreen (-f) with eglSwapInterval 1; it reports its own frame count every 5 s (source self-reported), so it has no interval distribution and no discarded count. The first report (start-up) is skipped.",
-    "clear-only scene": "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost.",
+    "clear-only scene": "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost. The text scene adds one line drawn by drawText (hidden SCREENPLAY_BENCH_TEXT).",
     "CPU per frame": "user+sys of the client from /proc/PID/stat over the window, divided by the frames it presented on all outputs in that window (the compositor's own CPU is not included).",
     "hot-plug": "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
-    "memory": "VmHWM from /proc/PID/status.",
+    "memory": "VmHWM from /proc/PID/status; and RSS, PSS, private (Private_Clean + Private_Dirty), anonymous and shared from /proc/PID/smaps_rollup right after each hot-plugged output's first frame: RSS counts the shared code of libLLVM and Mesa in full, PSS divides it among the processes that map it.",
+    "frame cost": "one sway output, weston-simple-egl and five Screenplay scenes in turn, in rounds (median round reported); CPU = run time of all threads (/proc/PID/task/*/schedstat) over whole reporting windows divided by the frames presented in them; the plasma's pixel work is the same shader drawn offscreen in the bench's process (llvmpipe, glFinish per frame); perf samples each program after its window (shares by library and symbol; llvmpipe's JIT-compiled shaders show as [JIT]).",
     "memory soak": "VmRSS of each Screenplay process and of the compositor process itself (behind runuser), sampled every 10 s while all run at once; slope = least squares after the warm-up (2 min, or a quarter of a shorter run). On sway the compositor answers no presentation feedback, so this is where unanswered requests would pile up.",
     "video": "the same H.264 clip (1280x720, 30 fps, made by ffmpeg) on one 1280x720@60 sway output: `screenplay present CLIP` (libmpv render API on Screenplay's GLES context, video_frames from --stats) against `mpv --fs --loop --vo=gpu --gpu-context=wayland --hwdec=auto-safe --no-audio` (frames: estimated-frame-number minus frame-drop-count over its IPC socket). CPU per video frame = user+sys over the window / new video frames shown; the ratio is Screenplay / mpv, goal ≤ 1. mpv's default video-sync=audio draws each video frame once; Screenplay's display sync keeps repeats without drawing.",
     "signage": "`screenplay play` of four 0.1 s items (two colours, two 1280x720 images, cuts, clock-aligned) on one sway output; CPU per switch is user+sys over the switches after the 100th divided by their count; boundary to shown is each item's proof-of-play time (frame-callback arrival on sway) less its slot's start on the wall clock; RSS (VmRSS) and open fds after 100 switches and after the last. No peer: no signage player runs on this machine.",

@@ -53,13 +53,3 @@ extension CLICommand {
         return layer
     }
 }
-
-extension CLICommand {
-    /// `--stall-grace SECONDS` for the commands that run unattended.
-    static func parseStallGrace(_ value: String) throws(UsageError) -> Double {
-        guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
-            throw usageError("invalid value '\(value)' for '--stall-grace': expected a positive number of seconds")
-        }
-        return seconds
-    }
-}

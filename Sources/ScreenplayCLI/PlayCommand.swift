@@ -27,8 +27,10 @@ public struct PlayCommand: CLICommand {
     /// Waits for a compositor that went away (the default for signage);
     /// `--no-reconnect` exits 69 instead.
     public var reconnect = true
-    /// `--stall-grace`: seconds a panel that is on may show no frame
-    /// before the systemd watchdog pings stop.
+    /// `--stall-grace`: seconds one draw may take before the renderer counts
+    /// as stuck (the item is remembered and skipped after the restart), and
+    /// seconds a panel that is on may show no frame before the systemd
+    /// watchdog pings stop.
     public var stallGrace: Double = 30
     /// `--socket`: the control socket (default under `$XDG_RUNTIME_DIR`).
     public var socketPath: String?
@@ -72,9 +74,14 @@ public struct PlayCommand: CLICommand {
                                   wait for one on the same socket and resume
                                   at the clock's item; --reconnect, the old
                                   way to ask for that, is still accepted).
-          --stall-grace SECONDS   Under systemd's watchdog: how long a panel
+          --stall-grace SECONDS   A draw that has not returned after this long
+                                  (default 30) is a stuck renderer: exit 70
+                                  naming the output and item; the item is
+                                  remembered (in $XDG_STATE_HOME/screenplay)
+                                  and skipped after the restart. Under
+                                  systemd's watchdog, also how long a panel
                                   that is on may show no frame before the
-                                  pings stop (default 30).
+                                  pings stop.
           --socket PATH           The control socket for `screenplay ctl`
                                   (default $XDG_RUNTIME_DIR/screenplay/play.sock).
           -h, --help              Show this help.
@@ -106,7 +113,7 @@ public struct PlayCommand: CLICommand {
             throw Self.usageError("'--reconnect' and '--no-reconnect' contradict each other")
         }
         reconnect = !arguments.flag("no-reconnect")
-        if let value = arguments.last("stall-grace") { stallGrace = try Self.parseStallGrace(value) }
+        stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
         socketPath = arguments.last("socket")
         if socketPath?.isEmpty == true { throw Self.usageError("'--socket' needs a path") }
         guard let first = arguments.positionals.first else {

@@ -375,6 +375,8 @@ final class PlayPanel: SceneDelegate {
                 scene.displayLink.isPaused = !fade.shown.media.isAnimated
                 afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
             } else {
+                // The item coming in is the one a stuck draw most likely belongs to.
+                scene.contentDescription = describe(fade.shown)
                 try paint(context) { c in
                     try from.media.draw(in: c, seconds: now - from.since, frame: self.frame)
                     try c.drawLayer(opacity: max(0, progress)) { layer in
@@ -386,6 +388,7 @@ final class PlayPanel: SceneDelegate {
             }
         }
         if let current {
+            scene.contentDescription = describe(current)
             try paint(context) { c in try current.media.draw(in: c, seconds: now - current.since, frame: self.frame) }
             if justArrived, current.index >= 0 {
                 justArrived = false
@@ -403,6 +406,12 @@ final class PlayPanel: SceneDelegate {
             try context.clear(RGBColor(hex: 0x404040))
         }
         finishFrame(scene, context, afterDraw)
+    }
+
+    /// Names what is drawn for messages about the draw (a stuck one is
+    /// remembered by this label: `HungItems`).
+    private func describe(_ shown: Shown) -> String {
+        shown.index >= 0 && shown.index < playlist.items.count ? playlist.items[shown.index].label : "the placeholder"
     }
 
     /// Draws through a turned layer on a panel mounted rotated.

@@ -23,6 +23,12 @@ final class PlayRunner {
     /// Items that failed, with the file's state when they did: tried again
     /// only once the file changes, and reported once.
     private var failures: [String: (stamp: String, reason: String)] = [:]
+    /// Signals and stuck draws, off the main thread (`--stall-grace`).
+    let hangGuard: HangGuard
+    /// Where items that hung the renderer are remembered; nil without HOME.
+    private let hungItems = HungItems()
+    /// Those items, read at start and at each reload.
+    private var hung: [String: HungItems.Entry] = [:]
     /// `SCREENPLAY_PLAY_PROBE=1` (tests only): a `probe` stats line per frame
     /// drawn, with the colour read back from the middle of the buffer before
     /// it is presented, to check every frame of a crossfade.
@@ -39,6 +45,7 @@ final class PlayRunner {
 
     init(_ command: PlayCommand) {
         self.command = command
+        hangGuard = HangGuard(grace: command.stallGrace)
         config = SignageConfig(playlists: [:], panels: [], defaultPlaylist: nil, sync: true, source: command.path)
     }
 
@@ -57,7 +64,9 @@ final class PlayRunner {
             guard fd >= 0 else { throw CommandFailure(.noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))") }
             proof = StatsWriter(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         }
+        hung = hungItems?.load() ?? [:]
         options = ApplicationOptions()
+        options.drawWatch = hangGuard.watch
         options.builtInPatterns = command.builtinPatterns
         options.presentOnAllScreens = command.allOutputs
         if command.fullscreenWindow { options.maxLayerShellVersion = 0 }
@@ -80,7 +89,7 @@ final class PlayRunner {
             throw error
         }
         installSignalHandlers()
-        watcher = FileWatcher(path: command.path) { [weak self] in self?.reload(because: "\(self?.command.path ?? "") changed") }
+        watcher = FileWatcher(path: command.path) { [weak self] in _ = self?.reload(because: "\(self?.command.path ?? "") changed") }
         attach(app)
         let monitor = ServiceMonitor(
             stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
@@ -274,15 +283,15 @@ final class PlayRunner {
 
     // MARK: bad media
 
-    private func stamp(_ item: PlayItem) -> String {
-        guard let path = item.path, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return "missing" }
-        let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(date)/\(attributes[.size] ?? 0)"
-    }
+    private func stamp(_ item: PlayItem) -> String { fileStamp(item.path) }
 
     func knownBad(_ item: PlayItem) -> Bool {
-        guard let failure = failures[item.label] else { return false }
-        return failure.stamp == stamp(item)
+        if let failure = failures[item.label], failure.stamp == stamp(item) { return true }
+        guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
+        reportBad(
+            item,
+            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)")
+        return true
     }
 
     func failureReason(_ item: PlayItem) -> String? { failures[item.label]?.reason }
@@ -335,6 +344,7 @@ final class PlayRunner {
             let fresh = try SignageConfigLoader.load(path: command.path, itemSeconds: command.itemSeconds)
             config = fresh
             failures.removeAll()
+            hung = hungItems?.load() ?? [:]
             toldUnmatched.removeAll()
             log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
             stats?.write(["event": "reload", "ok": true, "path": command.path])
@@ -426,17 +436,23 @@ final class PlayRunner {
         }
     }
 
+    /// SIGHUP reloads on the main queue; SIGINT and SIGTERM go through the
+    /// hang guard, which also watches for a draw that never returns and
+    /// then remembers its item before the process exits 70.
     private func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    if sig == SIGHUP { self?.reload(because: "SIGHUP") } else { self?.stop(signal: sig) }
-                }
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { _ = self?.reload(because: "SIGHUP") }
+        }
+        source.resume()
+        signalSources = [source] + hangGuard.installStopSignals { [weak self] sig in self?.stop(signal: sig) }
+        hangGuard.start { [hungItems] draw in
+            guard let hungItems, let file = HungItems.file(ofLabel: draw.content), FileManager.default.fileExists(atPath: file) else {
+                return nil
             }
-            source.resume()
-            signalSources.append(source)
+            if let failure = hungItems.remember(label: draw.content, output: draw.screen) { return failure }
+            return "\(draw.content) is remembered in \(hungItems.path) and skipped after the restart"
         }
     }
 

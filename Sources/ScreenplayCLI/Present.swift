@@ -35,9 +35,9 @@ final class PresentRunner {
             return
         }
         kind = try loadContent()
-        let session = try PresentSession(stats: command.stats)
+        let session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         self.session = session
-        var options = command.applicationOptions(includingBuiltIn: command.allOutputs)
+        var options = session.watched(command.applicationOptions(includingBuiltIn: command.allOutputs))
         if command.reconnect { options.whenCompositorGoes = .reconnect() }
 
         let app = try ScreenplayTool.connect(options)

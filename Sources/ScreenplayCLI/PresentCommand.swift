@@ -62,9 +62,6 @@ public struct PresentCommand: CLICommand {
     public var stats: StatsDestination?
     /// `--reconnect`
     public var reconnect = false
-    /// `--stall-grace`: seconds a panel that is on may show no frame
-    /// before the systemd watchdog pings stop.
-    public var stallGrace: Double = 30
     /// `--duration`, in minutes.
     public var durationMinutes: Double?
     /// `--end-time HH:MM`: count down to this time of day instead of a duration.
@@ -85,6 +82,10 @@ public struct PresentCommand: CLICommand {
     public var audio = false
     /// `--no-loop`: video plays once, then `present` exits 0.
     public var loops = true
+    /// `--stall-grace`: seconds one draw may take before the renderer counts
+    /// as stuck (the process then exits 70), and seconds a panel that is on
+    /// may show no frame before the systemd watchdog pings stop.
+    public var stallGrace: Double = 30
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -126,9 +127,6 @@ public struct PresentCommand: CLICommand {
                                   same socket and show the content again
                                   (default: exit 69). Outputs coming and going
                                   are always followed.
-          --stall-grace SECONDS   Under systemd's watchdog: how long a panel
-                                  that is on may show no frame before the
-                                  pings stop (default 30).
 
         RENDERING:
           --mode WxH[@HZ]         Set each external output to this mode first
@@ -146,6 +144,12 @@ public struct PresentCommand: CLICommand {
           --stats FILE            Write JSON Lines to FILE ('-' for standard
                                   output): connect/disconnect, and once a second
                                   per scene the frames presented.
+          --stall-grace SECONDS   A draw that has not returned after this long
+                                  (default 30) is a stuck renderer: say which
+                                  output and content, exit 70 (EX_SOFTWARE).
+                                  Under systemd's watchdog, also how long a
+                                  panel that is on may show no frame before
+                                  the pings stop.
 
         SLIDES:
           --duration MIN          Length of the talk in minutes: a countdown that
@@ -203,7 +207,6 @@ public struct PresentCommand: CLICommand {
         }
         stats = arguments.last("stats").map { $0 == "-" ? .standardOutput : .file($0) }
         reconnect = arguments.flag("reconnect")
-        if let value = arguments.last("stall-grace") { stallGrace = try Self.parseStallGrace(value) }
         if let value = arguments.last("duration") {
             guard let minutes = Double(value), minutes.isFinite, minutes > 0 else {
                 throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of minutes")
@@ -234,6 +237,7 @@ public struct PresentCommand: CLICommand {
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
+        stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
         content = try Self.parseContent(arguments.positionals)
     }
 

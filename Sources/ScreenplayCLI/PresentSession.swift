@@ -20,10 +20,13 @@ final class PresentSession {
     var onStop: (() -> Void)?
     private var signalSources: [any DispatchSourceSignal] = []
     private var monitor: ServiceMonitor?
+    /// Signals and stuck draws, off the main thread (`--stall-grace`).
+    let hangGuard: HangGuard
 
     /// Opens the stats destination: a file that cannot be written ends the
     /// command (66) before any window opens.
-    init(stats destination: PresentCommand.StatsDestination?) throws {
+    init(stats destination: PresentCommand.StatsDestination?, stallGrace: Double) throws {
+        hangGuard = HangGuard(grace: stallGrace)
         switch destination {
         case nil: stats = nil
         case .standardOutput: stats = StatsWriter(handle: .standardOutput)
@@ -35,21 +38,21 @@ final class PresentSession {
         }
     }
 
+    /// `options` with the session's draw watch, for the application.
+    func watched(_ options: ApplicationOptions) -> ApplicationOptions {
+        var options = options
+        options.drawWatch = hangGuard.watch
+        return options
+    }
+
     /// SIGINT and SIGTERM stop the session from the main queue, so teardown
-    /// never runs inside a signal handler.
+    /// never runs inside a signal handler; a main thread stuck in a draw
+    /// cannot hold them up (`HangGuard`), nor the process past the grace.
     func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { () -> Void in
-                    guard let self else { return }
-                    self.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
-                }
-            }
-            source.resume()
-            signalSources.append(source)
+        signalSources = hangGuard.installStopSignals { [weak self] sig in
+            self?.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
         }
+        hangGuard.start()
     }
 
     /// Under systemd (`NOTIFY_SOCKET`): READY=1 once every scene has shown

@@ -61,7 +61,7 @@ final class Presenter {
         cache = SlideCache(document: document)
         slideVideos = SlideVideoFinder.find(in: document, slideRegion: notesPosition?.slideRegion ?? .whole)
         thumbnails = ThumbnailCache(path: path, password: command.password)
-        session = try PresentSession(stats: command.stats)
+        session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         if notesPosition == nil {
             let size = document.pageSize(0)
             if let hint = NotesPosition.hint(pageWidth: size.width, pageHeight: size.height) {
@@ -154,7 +154,7 @@ final class Presenter {
         // Never --all: the audience view must not reach the console's screen.
         // Unlike `present`, an --output that matches nothing yet waits: the
         // projector is often plugged in after the presenter starts.
-        let app = try ScreenplayTool.connect(command.applicationOptions(includingBuiltIn: false))
+        let app = try ScreenplayTool.connect(session.watched(command.applicationOptions(includingBuiltIn: false)))
         session.app = app
         session.onStop = { [weak self] in self?.clock?.cancel() }
         app.onSceneError = { error in printError("\(error)") }
@@ -199,7 +199,7 @@ final class Presenter {
         clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.console?.setNeedsDisplay() } }
         clock.resume()
         self.clock = clock
-        cache.onRendered = { [weak self] in self?.slideRendered() }
+        cache.onRendered = { [weak self] key in self?.slideRendered(key) }
         thumbnails.onRendered = { [weak self] in
             guard let self, self.state.isOverviewShown else { return }
             self.console?.setNeedsDisplay()
@@ -332,9 +332,23 @@ final class Presenter {
         }
     }
 
-    private func slideRendered() {
-        for scene in audienceScenes.values { scene.setNeedsDisplay() }
-        for window in session.windows { window.setNeedsDisplay() }
+    /// A slide arrived: redraw only the scenes it improves. Pages rendered
+    /// ahead (and other sizes of a page already shown exactly) change
+    /// nothing on screen; redrawing for them drew page 1 nine times at start.
+    private func slideRendered(_ key: SlideKey) {
+        var audiencePage: Int?
+        if case let .page(p) = state.audience { audiencePage = p }
+        for scene in audienceScenes.values where key.page == audiencePage {
+            let exact = SlideKey(
+                page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height), region: slideRegion)
+            if key == exact || cache.picture(exact) == nil { scene.setNeedsDisplay() }
+        }
+        // The console shows the current page, the next slide and the notes
+        // (and the --rehearse window the audience page).
+        let shown: Set<Int?> = [state.page, state.nextPage, state.nextSlidePreview, audiencePage]
+        if shown.contains(key.page) {
+            for window in session.windows { window.setNeedsDisplay() }
+        }
     }
 
     // MARK: output
@@ -411,7 +425,7 @@ final class SlideCache {
     private var wanted: [SlideKey] = []
     private var inFlight: SlideKey?
     private let queue = DispatchQueue(label: "screenplay.slides", qos: .userInitiated)
-    var onRendered: (() -> Void)?
+    var onRendered: ((SlideKey) -> Void)?
 
     init(document: PDFDocument) { self.document = document }
 
@@ -462,7 +476,7 @@ final class SlideCache {
         // A slide nobody wants any more (the speaker moved on) is dropped.
         if wanted.contains(key) {
             pictures[key] = Picture(width: key.size.width, height: key.size.height, rgba: rgba)
-            onRendered?()
+            onRendered?(key)
         }
         pump()
     }

@@ -47,6 +47,12 @@ extension PresenterTests {
         return "\(output) \(rect): most common \(image.mostCommonColor(in: rect).map { "\($0)" } ?? "none")"
     }
 
+    /// Waits until the console window (app_id `screenplay`) has keyboard
+    /// focus, so the first key typed reaches it.
+    func waitForConsoleFocus(_ rig: SwayRig) {
+        XCTAssertTrue(waitUntil(timeout: 5) { rig.focusedAppID() == "screenplay" }, "the console never got keyboard focus")
+    }
+
     /// `talk.pdfpc` beside `talk.pdf` gives notes and settings; our
     /// `talk.notes.md` wins on the pages it has; a malformed file is exit 65
     /// naming the file and the problem.
@@ -70,7 +76,11 @@ extension PresenterTests {
         XCTAssertTrue(waitForConsole(p) { $0.raw["notes"] as? String == "From pdfpc: welcome" }, "\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
         XCTAssertEqual(lastConsole(p)?.raw["countdown"] as? String, "amber", "duration and lastMinutes from the .pdfpc file")
         XCTAssertEqual((lastConsole(p)?.raw["remaining_s"] as? NSNumber)?.intValue, 1200, "20 minutes, not started yet")
-        XCTAssertTrue(p.stderr.contains("talk.pdfpc: notes for 3 pages, duration 20 min, last minutes 600; not used here: disableMarkdown"), p.stderr)
+        // stderr is read on its own: wait for the line rather than race it.
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { p.stderr.contains("talk.pdfpc: notes for 3 pages, duration 20 min, last minutes 600; not used here: disableMarkdown") },
+            p.stderr)
+        waitForConsoleFocus(rig)
         try type(["-k", "Right"], e)
         XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "2" }, p.stderr)
         XCTAssertEqual(lastConsole(p)?.raw["notes"] as? String, "From notes.md: ours", "talk.notes.md wins where both have notes")
@@ -161,7 +171,8 @@ extension PresenterTests {
         XCTAssertTrue(audienceShows(1), p.stderr)
         XCTAssertTrue(waitForConsole(p) { $0.raw["slide"] as? String == "1" && $0.raw["slides"] as? String == "3" },
                       "\(String(describing: lastConsole(p)?.raw))")
-        XCTAssertTrue(p.stderr.contains("5 pages make 3 slides"), p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("5 pages make 3 slides") }, p.stderr)
+        waitForConsoleFocus(rig)
         let next = try XCTUnwrap(rect(lastConsole(p), "next_rect"))
         XCTAssertTrue(waitForColor(RGB(hex: colors[3]), in: inner(next), on: "HEADLESS-1", rig: rig),
                       "next previews slide 2 fully built (page 4), not its first step\n\(describe("HEADLESS-1", inner(next), rig: rig))")
@@ -198,6 +209,7 @@ extension PresenterTests {
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
         let full = PixelRect(x: 0, y: 0, width: 1280, height: 720)
         XCTAssertTrue(waitForColor(RGB(hex: colors[0]), in: full, on: "HEADLESS-2", rig: rig, minimum: 0.99), p.stderr)
+        waitForConsoleFocus(rig)
 
         try type(["-k", "Tab"], e)
         XCTAssertTrue(waitForConsole(p) { $0.raw["overview"] as? String == "true" && $0.raw["thumbnails"] as? String == "7" },

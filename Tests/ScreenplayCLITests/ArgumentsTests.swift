@@ -72,6 +72,8 @@ final class ArgumentsTests: XCTestCase {
             ("present -- --weird.png", present(content: .image(path: "--weird.png"))),
             ("present --fps 30 -- -h.frag", present({ $0.framesPerSecond = 30 }, content: .shader(path: "-h.frag"))),
             ("present --output=a=b test-card", present { $0.outputPatterns = ["a=b"] }),
+            ("present --stall-grace 5 test-card", present { $0.stallGrace = 5 }),
+            ("present --stall-grace=0.5 test-card", present { $0.stallGrace = 0.5 }),
         ]
         for (line, expected) in cases {
             XCTAssertEqual(try parse(line), expected, line)
@@ -201,6 +203,8 @@ final class ArgumentsTests: XCTestCase {
             ("present --fps 99999999999999999999 test-card", "invalid value '99999999999999999999' for '--fps': expected a positive integer", PresentCommand.usage),
             ("present --stats", "missing value for option '--stats'", PresentCommand.usage),
             ("present --duration 0 test-card", "invalid value '0' for '--duration': expected a positive number of minutes", PresentCommand.usage),
+            ("present --stall-grace 0 test-card", "invalid value '0' for '--stall-grace': expected a positive number of seconds", PresentCommand.usage),
+            ("play --stall-grace=inf a", "invalid value 'inf' for '--stall-grace': expected a positive number of seconds", PlayCommand.usage),
             ("present --duration abc test-card", "invalid value 'abc' for '--duration': expected a positive number of minutes", PresentCommand.usage),
             ("present --duration=inf test-card", "invalid value 'inf' for '--duration': expected a positive number of minutes", PresentCommand.usage),
             ("present --duration=nan test-card", "invalid value 'nan' for '--duration': expected a positive number of minutes", PresentCommand.usage),

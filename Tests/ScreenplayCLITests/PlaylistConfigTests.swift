@@ -45,6 +45,8 @@ final class PlaylistConfigTests: XCTestCase {
         XCTAssertEqual(config.playlists["lobby"]?.items.map(\.duration), [5, 10])
         XCTAssertEqual(config.playlists["lobby"]?.items.map(\.transition), [1.5, 0])
         XCTAssertEqual(config.playlists["lobby"]?.items.first?.source, .image(path: folder + "/a.png"), "relative to the playlist's folder")
+        XCTAssertEqual(config.playlists["lobby"]?.items.last?.source, .color(0x102030), "colours keep their bytes")
+        XCTAssertEqual(config.playlists["menu"]?.items.first?.label, "#FF0000")
         XCTAssertEqual(config.panels, [PanelRule(match: "HDMI-*", playlist: "menu", rotate: 90)])
         let hdmi = config.assignment(name: "HDMI-A-1", description: "", make: "", model: "", serial: nil)
         XCTAssertEqual(hdmi?.playlist.name, "menu")

@@ -191,6 +191,24 @@ public final class SwayRig: @unchecked Sendable {
     /// Focuses an output; new windows open there.
     public func focusOutput(_ output: String) throws { try sway.swaymsg(["focus", "output", output]) }
 
+    /// The app_id of the window with keyboard focus, if any: tests that type
+    /// keys wait for their window to have it (a key typed before is lost,
+    /// as it would be for a person).
+    public func focusedAppID() -> String? {
+        guard let text = try? swaymsg("-t", "get_tree"), let data = text.data(using: .utf8),
+            let tree = try? JSONSerialization.jsonObject(with: data)
+        else { return nil }
+        func search(_ node: Any) -> String? {
+            guard let node = node as? [String: Any] else { return nil }
+            if node["focused"] as? Bool == true { return node["app_id"] as? String }
+            for key in ["nodes", "floating_nodes"] {
+                for child in node[key] as? [Any] ?? [] { if let found = search(child) { return found } }
+            }
+            return nil
+        }
+        return search(tree)
+    }
+
     /// Moves the focused window to another output (the client sees wl_surface leave/enter).
     public func moveFocusedWindow(to output: String) throws {
         try sway.swaymsg(["move", "container", "to", "output", output])
