@@ -15,7 +15,7 @@ packages=(
   libsystemd-dev
   sway swaybg weston cage xwayland grim wtype
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
-  fonts-dejavu-core
+  fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg
   help2man dpkg-dev debootstrap
   linux-perf

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Rendering
-public import WaylandClient
+package import WaylandClient
 
 /// The app's link to the display server, as `UIApplication` and
 /// `UIScreen.screens` together: it owns the Wayland connection (on the main
@@ -9,6 +9,7 @@ public import WaylandClient
 /// external screen while an accessory registration is presented.
 @MainActor
 public final class Application {
+    /// The options the application was made with.
     public let options: ApplicationOptions
     /// The connection now; replaced when `CompositorLossBehavior.reconnect`
     /// reconnects.
@@ -106,7 +107,7 @@ public final class Application {
     }
 
     /// Globals the compositor offers, by interface name.
-    public var globals: [GlobalInfo] { compositor.globals.values.sorted { $0.name < $1.name } }
+    package var globals: [GlobalInfo] { compositor.globals.values.sorted { $0.name < $1.name } }
     /// Where the connection went, for messages.
     public var socketDescription: String { connection.socketDescription }
     /// Whether external scenes use wlr-layer-shell.
@@ -339,7 +340,7 @@ public final class Application {
         do {
             let scene = try Scene(
                 host: self, session: session, delegate: configuration.delegateFactory(), screen: screen,
-                layer: configuration.layer)
+                layer: configuration.layer.layer)
             accessoryScenes[screen.id] = scene
             scenes.append(scene)
         } catch {

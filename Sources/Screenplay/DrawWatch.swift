@@ -34,6 +34,7 @@ public final class DrawWatch: @unchecked Sendable {
     private var sequence: UInt64 = 0
     private var watcherWaitsForADraw = false
 
+    /// A watch with no draw in progress; hand it to the application's options.
     public init() {}
 
     /// The draw in progress, if any.

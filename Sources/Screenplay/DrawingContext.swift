@@ -4,7 +4,9 @@ import Rendering
 /// pixels with the origin at the top left, as the viewer sees the screen.
 @MainActor
 public final class DrawingContext {
+    /// Width of the drawing target in device pixels.
     public let pixelWidth: Int
+    /// Height of the drawing target in device pixels.
     public let pixelHeight: Int
     let target: any RenderTarget
     let resources: GraphicsResources

@@ -39,19 +39,26 @@ public protocol SceneDelegate: AnyObject {
 }
 
 extension SceneDelegate {
+    /// Does nothing: implement it to react to the screen changing (mode, scale, transform).
     public func sceneDidUpdateScreen(_ scene: Scene) {}
+    /// Does nothing: implement it to release what the scene used.
     public func sceneDidDisconnect(_ scene: Scene) {}
+    /// Does nothing: the next `draw` gets the new size anyway.
     public func sceneDidResize(_ scene: Scene) {}
+    /// Draws every refresh the display link asks for.
     public func sceneShouldDrawFrame(_ scene: Scene) -> Bool { true }
 }
 
 /// Describes a connected scene, as `UISceneSession`.
 @MainActor
 public final class SceneSession {
+    /// What the scene is for: an external screen or an application window.
     public let role: SceneRole
+    /// The configuration the scene was made from.
     public let configuration: SceneConfiguration
     /// The accessory's user info, for accessory scenes.
     public let userInfo: [String: String]
+    /// A name for logs and stats: the configuration's name and the screen's, as `scoreboard@HDMI-A-1`.
     public let persistentIdentifier: String
 
     init(role: SceneRole, configuration: SceneConfiguration, userInfo: [String: String], identifier: String) {
@@ -67,8 +74,11 @@ public final class SceneSession {
 /// tears it all down through one path.
 @MainActor
 public final class Scene {
+    /// The scene's role, configuration and user info.
     public let session: SceneSession
+    /// The delegate that draws the scene, made by the configuration's factory.
     public let delegate: any SceneDelegate
+    /// The scene's frame clock, keyed to the refresh of the screen it is on (`CADisplayLink`).
     public let displayLink = DisplayLink()
     /// The screen the scene was made for (external scenes) or is on now.
     public private(set) var screen: Screen?
@@ -84,6 +94,7 @@ public final class Scene {
         if let scale120 = fractional?.scale120 { return Double(scale120) / 120 }
         return Double(bufferScale)
     }
+    /// True from `scene(_:willConnectTo:)` until the scene is torn down.
     public private(set) var isConnected = false
     /// What the scene shows, in words (a file name, an item): messages
     /// about it name this, such as the one for a draw that never returns
@@ -675,9 +686,13 @@ public final class Scene {
 
 /// Why a scene could not be shown: the screen, the reason and the fix.
 public struct SceneError: Error, CustomStringConvertible, Sendable {
+    /// The screen's name, when the error concerns one.
     public let screen: String?
+    /// What went wrong.
     public let reason: String
+    /// What to do about it.
     public let fix: String
+    /// `screen NAME: reason; fix` on one line.
     public var description: String {
         "\(screen.map { "screen \($0): " } ?? "")\(reason); \(fix)"
     }

@@ -2,7 +2,12 @@ import Rendering
 
 /// Horizontal placement of a text block within its box.
 public enum TextAlign: Sendable {
-    case left, center, right
+    /// Lines start at the box's left edge.
+    case left
+    /// Lines are centred in the box.
+    case center
+    /// Lines end at the box's right edge.
+    case right
 }
 
 extension DrawingContext {

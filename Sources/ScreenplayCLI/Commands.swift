@@ -100,7 +100,7 @@ enum OutputsRunner {
             "serial": screen.serial as Any? ?? NSNull(), "builtin": screen.isBuiltIn,
             "external": screen.classification.isExternal, "x": info.logicalX, "y": info.logicalY,
             "logical_width": info.logicalWidth, "logical_height": info.logicalHeight,
-            "mode": info.currentMode.map(modeJSON) as Any? ?? NSNull(), "modes": screen.availableModes.map(modeJSON),
+            "mode": screen.currentMode.map(modeJSON) as Any? ?? NSNull(), "modes": screen.availableModes.map(modeJSON),
             "scale": info.scale, "transform": info.transform.description,
             "physical_width_mm": info.physicalWidthMillimeters, "physical_height_mm": info.physicalHeightMillimeters,
             "enabled": screen.isEnabled, "adaptive_sync": screen.adaptiveSync as Any? ?? NSNull(),

@@ -177,7 +177,7 @@ let mainWakeupThunk: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw i
 
 func withCStrings<R>(_ words: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
     let copies = words.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
     return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
 }
