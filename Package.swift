@@ -95,7 +95,8 @@ let package = Package(
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
-        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport", "Documents", "Rendering"], swiftSettings: strict),
+        .executableTarget(
+            name: "ScreenplayBench", dependencies: ["TestSupport", "Documents", "Rendering"], swiftSettings: strict),
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
@@ -133,7 +134,8 @@ let package = Package(
             swiftSettings: strict),
         // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(
-            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
+            name: "ScreenplayCLIIntegrationTests",
+            dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
             swiftSettings: strict),
         // The package as users meet it: a dependent package builds the README's example
         // without warnings, the public interface shows no WaylandClient or C type, the

@@ -200,7 +200,9 @@ package final class Canvas {
     /// merge into runs, and equal runs of consecutive rows into one rectangle.
     package func inkRects(cell: Int = 8) -> [PixelRect] {
         cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return [PixelRect(x: 0, y: 0, width: width, height: height)] }
+        guard let data = cairo_image_surface_get_data(surface) else {
+            return [PixelRect(x: 0, y: 0, width: width, height: height)]
+        }
         let rowBytes = Int(cairo_image_surface_get_stride(surface))
         let columns = (width + cell - 1) / cell
         var rects: [PixelRect] = []
@@ -230,7 +232,8 @@ package final class Canvas {
             // A run under an identical one of the band above extends it.
             var next: [PixelRect] = []
             for run in runs {
-                if let i = open.firstIndex(where: { $0.x == run.x && $0.width == run.width && $0.y + $0.height == band }) {
+                if let i = open.firstIndex(where: { $0.x == run.x && $0.width == run.width && $0.y + $0.height == band }
+                ) {
                     var grown = open.remove(at: i)
                     grown.height += run.height
                     next.append(grown)

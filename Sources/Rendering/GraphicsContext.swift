@@ -126,8 +126,9 @@ package final class GraphicsContext {
         // Made current without a window so GL queries (and GL objects) work
         // before the first surface exists.
         if supportsSurfaceless {
-            guard eglMakeCurrent(display, screenplay_egl_no_surface(), screenplay_egl_no_surface(), created)
-                == EGLBoolean(EGL_TRUE)
+            guard
+                eglMakeCurrent(display, screenplay_egl_no_surface(), screenplay_egl_no_surface(), created)
+                    == EGLBoolean(EGL_TRUE)
             else {
                 let failure = eglFailure("eglMakeCurrent(no surface)")
                 eglDestroyContext(display, created)

@@ -228,7 +228,9 @@ package final class QuadRenderer {
     /// with its top-left at (`x`, `y`): `regions` are rectangles of the
     /// texture (e.g. `Canvas.inkRects`), so fully transparent parts cost
     /// nothing. One draw call for all of them.
-    package func draw(_ texture: Texture, regions parts: [PixelRect], x: Int, y: Int, on target: any RenderTarget) throws {
+    package func draw(_ texture: Texture, regions parts: [PixelRect], x: Int, y: Int, on target: any RenderTarget)
+        throws
+    {
         guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
         guard !parts.isEmpty else { return }
         try target.makeCurrent()
@@ -248,7 +250,9 @@ package final class QuadRenderer {
             let (y0, y1) = (1 - 2 * top / h, 1 - 2 * bottom / h)
             let (u0, u1) = (Float(part.x) / tw, Float(part.x + part.width) / tw)
             let (v0, v1) = (Float(part.y) / th, Float(part.y + part.height) / th)
-            vertices += [x0, y0, u0, v0, x1, y0, u1, v0, x0, y1, u0, v1, x1, y0, u1, v0, x1, y1, u1, v1, x0, y1, u0, v1]
+            vertices += [
+                x0, y0, u0, v0, x1, y0, u1, v0, x0, y1, u0, v1, x1, y0, u1, v0, x1, y1, u1, v1, x0, y1, u0, v1,
+            ]
         }
         glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
         glDisable(GLenum(GL_SCISSOR_TEST))

@@ -32,12 +32,14 @@ package final class Texture {
         }
         let scaled = DecodedImage(width: width, height: height, rgba: rgba).scaledDown(toFit: context.maxTextureSize)
         return try Texture(
-            context: context, width: scaled.width, height: scaled.height, rgba: scaled.rgba, premultiplied: premultiplied)
+            context: context, width: scaled.width, height: scaled.height, rgba: scaled.rgba,
+            premultiplied: premultiplied)
     }
 
     /// Uploads a decoded image.
     package convenience init(context: GraphicsContext, image: DecodedImage) throws {
-        try self.init(context: context, width: image.width, height: image.height, rgba: image.rgba, premultiplied: false)
+        try self.init(
+            context: context, width: image.width, height: image.height, rgba: image.rgba, premultiplied: false)
     }
 
     /// Uploads cairo ARGB32 pixels (premultiplied, native-endian 32-bit words).
@@ -55,7 +57,8 @@ package final class Texture {
             throw RenderingError.invalidSize(what: "texture", detail: "\(width)x\(height)")
         }
         guard width <= context.maxTextureSize, height <= context.maxTextureSize else {
-            throw RenderingError.tooLarge(what: "texture", width: width, height: height, maxSize: context.maxTextureSize)
+            throw RenderingError.tooLarge(
+                what: "texture", width: width, height: height, maxSize: context.maxTextureSize)
         }
         if let byteCount, byteCount != width * height * 4 {
             throw RenderingError.invalidSize(

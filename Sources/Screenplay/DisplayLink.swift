@@ -102,7 +102,8 @@ public final class DisplayLink {
     }
 
     private func resolve() {
-        let next = RefreshRate.resolve(presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz)
+        let next = RefreshRate.resolve(
+            presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz)
         guard next != refresh else { return }
         let changed = next.durationNs != refresh.durationNs
         refresh = next

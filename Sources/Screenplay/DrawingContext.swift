@@ -32,7 +32,8 @@ public final class DrawingContext {
 
     /// Fills a rectangle with `color`.
     public func fill(x: Int, y: Int, width: Int, height: Int, color: RGBColor) throws {
-        try resources.quads().fill(PixelRect(x: x, y: y, width: width, height: height), color: color.rendering, on: target)
+        try resources.quads().fill(
+            PixelRect(x: x, y: y, width: width, height: height), color: color.rendering, on: target)
     }
 
     /// Draws a picture fitted to the buffer, aspect kept, letterboxed in

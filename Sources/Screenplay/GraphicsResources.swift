@@ -35,7 +35,8 @@ final class GraphicsResources {
         }
         textLayouts += 1
         let canvas = try render()
-        let made = CachedText(texture: try canvas.makeTexture(context: context), ink: canvas.inkRects(), lastUse: textClock)
+        let made = CachedText(
+            texture: try canvas.makeTexture(context: context), ink: canvas.inkRects(), lastUse: textClock)
         if texts.count >= textCapacity, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             oldest.value.texture.destroy()
             texts[oldest.key] = nil
@@ -68,7 +69,8 @@ final class GraphicsResources {
         textures[key]?.texture.destroy()
         // A picture beyond the GPU's texture limit (a panorama the app made)
         // is scaled down to fit rather than failing to upload.
-        let texture = try Texture.fitted(context: context, width: picture.width, height: picture.height, rgba: picture.rgba)
+        let texture = try Texture.fitted(
+            context: context, width: picture.width, height: picture.height, rgba: picture.rgba)
         textures[key] = (picture.generation, texture)
         return texture
     }

@@ -17,7 +17,10 @@ public struct KeyEvent: Sendable, Equatable {
     public var alt: Bool
 
     /// A key event as Screenplay delivers it; for tests and for apps that feed keys from elsewhere.
-    public init(keysym: String, text: String = "", isPressed: Bool = true, shift: Bool = false, control: Bool = false, alt: Bool = false) {
+    public init(
+        keysym: String, text: String = "", isPressed: Bool = true, shift: Bool = false, control: Bool = false,
+        alt: Bool = false
+    ) {
         self.keysym = keysym
         self.text = text
         self.isPressed = isPressed

@@ -73,7 +73,8 @@ public final class LoadedImage: Sendable {
     /// RGBA rows, top first. Rendering an SVG or scaling a large photo takes
     /// a while; prepare the next item's pixels off the main thread, then
     /// make the `Picture` from them on it.
-    public func pixels(fitting width: Int, height: Int) throws(PictureError) -> (width: Int, height: Int, rgba: [UInt8]) {
+    public func pixels(fitting width: Int, height: Int) throws(PictureError) -> (width: Int, height: Int, rgba: [UInt8])
+    {
         do {
             let image = try source.image(fitting: width, height: height)
             return (image.width, image.height, image.rgba)

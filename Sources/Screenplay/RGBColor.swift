@@ -22,7 +22,9 @@ public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
     /// Parses `RRGGBB` or `#RRGGBB`; nil for anything else.
     public init?(parsing text: String) {
         let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else {
+            return nil
+        }
         self.init(hex: value)
     }
     /// `0xRRGGBB`, each component rounded to a byte (the inverse of `init(hex:)`).
@@ -37,11 +39,12 @@ public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
     public static let white = RGBColor(hex: 0xffffff)
     /// `#RRGGBB` in upper case, each component rounded to a byte.
     public var description: String {
-        "#" + [red, green, blue].map { component in
-            let byte = Int((min(max(component, 0), 1) * 255).rounded())
-            let text = String(byte, radix: 16, uppercase: true)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        "#"
+            + [red, green, blue].map { component in
+                let byte = Int((min(max(component, 0), 1) * 255).rounded())
+                let text = String(byte, radix: 16, uppercase: true)
+                return byte < 16 ? "0" + text : text
+            }.joined()
     }
     var rendering: Color { Color(red: red, green: green, blue: blue) }
 }

@@ -102,7 +102,9 @@ public final class Scene {
     public var contentDescription: String? {
         // Set during a draw (a delegate naming what it is about to draw),
         // the watched draw takes the new name.
-        didSet { if isDrawing { host.drawWatch?.describe(contentDescription ?? session.configuration.name ?? "scene") } }
+        didSet {
+            if isDrawing { host.drawWatch?.describe(contentDescription ?? session.configuration.name ?? "scene") }
+        }
     }
     private var isDrawing = false
     /// How many frames reached the compositor's presentation feedback.
@@ -159,7 +161,8 @@ public final class Scene {
         do {
             surface = try Surface(compositor: host.compositor)
         } catch {
-            throw SceneError(screen: screen?.name, reason: error.description, fix: "use a compositor with wl_compositor")
+            throw SceneError(
+                screen: screen?.name, reason: error.description, fix: "use a compositor with wl_compositor")
         }
         displayLink.onResume = { [weak self] in self?.linkResumed() }
         displayLink.panelPower = { [weak self] nowNs, recheck in
@@ -185,7 +188,9 @@ public final class Scene {
             do {
                 let toplevel = try Toplevel(
                     surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay-scene")
-                toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
+                toplevel.onConfigure = { [weak self] serial, w, h, _ in
+                    self?.configured(serial: serial, width: w, height: h)
+                }
                 toplevel.onClose = { [weak self] in self?.recordClosed() }
                 toplevel.setFullscreen(on: screen?.output)
                 self.toplevel = toplevel
@@ -194,28 +199,36 @@ public final class Scene {
                 surface.destroy()
                 throw SceneError(
                     screen: screen?.name, reason: "the compositor offers neither zwlr_layer_shell_v1 nor xdg_wm_base",
-                    fix: "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river) or xdg-shell")
+                    fix:
+                        "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river) or xdg-shell"
+                )
             }
             surface.setEmptyInputRegion()
         case .externalDisplayNonInteractive:
             do {
                 let layerSurface = try LayerSurface(
                     surface: surface, output: screen?.output, layer: layer, namespace: "screenplay")
-                layerSurface.onConfigure = { [weak self] serial, w, h in self?.configured(serial: serial, width: w, height: h) }
+                layerSurface.onConfigure = { [weak self] serial, w, h in
+                    self?.configured(serial: serial, width: w, height: h)
+                }
                 layerSurface.onClosed = { [weak self] in self?.recordClosed() }
                 self.layerSurface = layerSurface
             } catch {
                 surface.destroy()
                 throw SceneError(
                     screen: screen?.name, reason: error.description,
-                    fix: "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river), or use --preview")
+                    fix:
+                        "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river), or use --preview"
+                )
             }
             surface.setEmptyInputRegion()
         case .application:
             do {
                 let toplevel = try Toplevel(
                     surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay")
-                toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
+                toplevel.onConfigure = { [weak self] serial, w, h, _ in
+                    self?.configured(serial: serial, width: w, height: h)
+                }
                 toplevel.onClose = { [weak self] in self?.recordClosed() }
                 self.toplevel = toplevel
             } catch {
@@ -284,7 +297,10 @@ public final class Scene {
                     width: pixels.0, height: pixels.1)
             }
         } catch {
-            host.report(SceneError(screen: screen?.name, reason: "cannot create the EGL surface: \(error)", fix: "check the Mesa EGL installation (`screenplay doctor`)"))
+            host.report(
+                SceneError(
+                    screen: screen?.name, reason: "cannot create the EGL surface: \(error)",
+                    fix: "check the Mesa EGL installation (`screenplay doctor`)"))
             host.sceneDidClose(self)
             return
         }
@@ -341,7 +357,8 @@ public final class Scene {
     /// viewport where the compositor offers one, else the integer scale.
     private func pixelSize(forLogical logical: (width: Int, height: Int)) -> (width: Int, height: Int) {
         if let scale120 = fractional?.scale120 {
-            return FractionalScaleMath.bufferSize(logicalWidth: logical.width, logicalHeight: logical.height, scale120: scale120)
+            return FractionalScaleMath.bufferSize(
+                logicalWidth: logical.width, logicalHeight: logical.height, scale120: scale120)
         }
         return (logical.width * bufferScale, logical.height * bufferScale)
     }
@@ -412,13 +429,18 @@ public final class Scene {
         // The fallback asked for fullscreen on one output; some compositors
         // ignore the hint (Hyprland #8944). Say so rather than show content
         // silently on the wrong screen.
-        if isFullscreenFallback, let screen, let last = surface.enteredOutputs.last, last != screen.id, !reportedMisplacement {
+        if isFullscreenFallback, let screen, let last = surface.enteredOutputs.last, last != screen.id,
+            !reportedMisplacement
+        {
             reportedMisplacement = true
             let actual = host.screen(withID: last)?.name ?? "another output"
             host.report(
                 SceneError(
-                    screen: screen.name, reason: "the compositor put the fullscreen fallback window on \(actual) instead",
-                    fix: "the compositor ignores set_fullscreen's output hint; move the window by hand or use a compositor with wlr-layer-shell"))
+                    screen: screen.name,
+                    reason: "the compositor put the fullscreen fallback window on \(actual) instead",
+                    fix:
+                        "the compositor ignores set_fullscreen's output hint; move the window by hand or use a compositor with wlr-layer-shell"
+                ))
         }
         // Windows follow the output they entered last; external scenes stay
         // keyed to the screen they were made for.
@@ -574,7 +596,8 @@ public final class Scene {
             }
         }
         if let watch = host.drawWatch {
-            watch.begin(screen: screen?.name ?? "window", content: contentDescription ?? session.configuration.name ?? "scene")
+            watch.begin(
+                screen: screen?.name ?? "window", content: contentDescription ?? session.configuration.name ?? "scene")
         }
         isDrawing = true
         defer {
@@ -595,7 +618,9 @@ public final class Scene {
             for action in context.afterPresent { action() }
             if !displayLink.isPaused { noteFrameTime(monotonicNanoseconds() - now) }
         } catch {
-            host.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
+            host.report(
+                SceneError(
+                    screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
         }
     }
 

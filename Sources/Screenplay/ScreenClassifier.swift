@@ -28,7 +28,8 @@ public struct ScreenClassifier: Sendable {
                 mainIndex != nil
                 ? "no built-in panel found, so the screen at logical position (0,0) keeps the app's controls"
                 : "no built-in panel found and none at (0,0), so the first announced screen keeps the app's controls"
-            result[index] = ScreenClassification(kind: .main, reason: why + " (mark the real panel with --builtin or SCREENPLAY_BUILTIN)")
+            result[index] = ScreenClassification(
+                kind: .main, reason: why + " (mark the real panel with --builtin or SCREENPLAY_BUILTIN)")
         }
         return result.map {
             $0 ?? ScreenClassification(kind: .external, reason: "not built-in: external-display scenes go here")

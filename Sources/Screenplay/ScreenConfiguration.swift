@@ -135,7 +135,9 @@ extension Application {
     /// once the compositor reported the new mode (or after 2 s); scenes on
     /// the screen re-key their display links to its refresh.
     @discardableResult
-    public func setMode(_ request: ScreenModeRequest, for screen: Screen) throws(ScreenConfigurationError) -> ScreenMode? {
+    public func setMode(_ request: ScreenModeRequest, for screen: Screen) throws(ScreenConfigurationError)
+        -> ScreenMode?
+    {
         try requireModeControl(screen)
         let modes = screen.availableModes
         let choice: HeadModeChoice
@@ -146,7 +148,9 @@ extension Application {
         } else {
             throw ScreenConfigurationError(
                 kind: .notListed,
-                description: "screen \(screen.name) does not list the mode \(request); it lists \(modes.map { "\($0)" }.joined(separator: ", "))")
+                description:
+                    "screen \(screen.name) does not list the mode \(request); it lists \(modes.map { "\($0)" }.joined(separator: ", "))"
+            )
         }
         return try configure(screen, choice, asked: request.description)
     }
@@ -160,24 +164,33 @@ extension Application {
             $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz
         }
         let choice: HeadModeChoice =
-            listed ? .listed(mode.outputMode) : .custom(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
+            listed
+            ? .listed(mode.outputMode)
+            : .custom(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
         return try configure(screen, choice, asked: mode.description)
     }
 
     private func requireModeControl(_ screen: Screen) throws(ScreenConfigurationError) {
         guard canSetModes else {
             throw ScreenConfigurationError(
-                kind: .unsupported, description: Self.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
+                kind: .unsupported,
+                description: Self.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
         }
         guard screen.isConnected, screen.head != nil else {
             throw ScreenConfigurationError(
                 kind: .unknownScreen,
-                description: "screen \(screen.name) has no output-management head (it is gone, or the compositor names it differently); its mode cannot be set")
+                description:
+                    "screen \(screen.name) has no output-management head (it is gone, or the compositor names it differently); its mode cannot be set"
+            )
         }
     }
 
-    private func configure(_ screen: Screen, _ choice: HeadModeChoice, asked: String) throws(ScreenConfigurationError) -> ScreenMode? {
-        guard let manager = compositor.outputManager else { throw ScreenConfigurationError(kind: .unsupported, description: "") }
+    private func configure(_ screen: Screen, _ choice: HeadModeChoice, asked: String) throws(ScreenConfigurationError)
+        -> ScreenMode?
+    {
+        guard let manager = compositor.outputManager else {
+            throw ScreenConfigurationError(kind: .unsupported, description: "")
+        }
         let shown = Set(screens.filter(\.isEnabled).map(\.name))
         for (step, test) in [("test", true), ("apply", false)] {
             let serialBefore = manager.serial
@@ -194,15 +207,21 @@ extension Application {
             case .failed:
                 throw ScreenConfigurationError(
                     kind: .refused,
-                    description: "the compositor refused the mode \(asked) (\(choice)) for screen \(screen.name): its \(step) answered `failed`; the mode stays \(screen.currentMode.map { "\($0)" } ?? "unknown")")
+                    description:
+                        "the compositor refused the mode \(asked) (\(choice)) for screen \(screen.name): its \(step) answered `failed`; the mode stays \(screen.currentMode.map { "\($0)" } ?? "unknown")"
+                )
             case .cancelled:
                 throw ScreenConfigurationError(
                     kind: .refused,
-                    description: "the compositor cancelled the mode \(asked) for screen \(screen.name) twice (its \(step) answered `cancelled`: the output configuration kept changing, e.g. another tool such as kanshi is changing it); try again")
+                    description:
+                        "the compositor cancelled the mode \(asked) for screen \(screen.name) twice (its \(step) answered `cancelled`: the output configuration kept changing, e.g. another tool such as kanshi is changing it); try again"
+                )
             case .noAnswer:
                 throw ScreenConfigurationError(
                     kind: .unconfirmed,
-                    description: "the compositor did not answer the \(step) of the mode \(asked) for screen \(screen.name) within 3 s")
+                    description:
+                        "the compositor did not answer the \(step) of the mode \(asked) for screen \(screen.name) within 3 s"
+                )
             }
         }
         // The compositor announces the new mode on wl_output; wait for it so
@@ -256,12 +275,16 @@ extension Application {
         case .failed:
             throw ScreenConfigurationError(
                 kind: .refused,
-                description: "the compositor answered `failed` to switching screen \(screen.name) \(state): it has no power control for this output, another client holds it, or the output went away")
+                description:
+                    "the compositor answered `failed` to switching screen \(screen.name) \(state): it has no power control for this output, another client holds it, or the output went away"
+            )
         case let .unconfirmed(last):
             screen.powerState = last.map(ScreenPowerState.init)
             throw ScreenConfigurationError(
                 kind: .unconfirmed,
-                description: "the compositor did not switch screen \(screen.name) \(state): it still reports \(last.map(\.rawValue) ?? "nothing") after 2 s (it could not commit the change; sway 1.7 cannot switch headless or nested outputs off, its log says \"Failed to commit output\")")
+                description:
+                    "the compositor did not switch screen \(screen.name) \(state): it still reports \(last.map(\.rawValue) ?? "nothing") after 2 s (it could not commit the change; sway 1.7 cannot switch headless or nested outputs off, its log says \"Failed to commit output\")"
+            )
         }
     }
 

@@ -100,7 +100,9 @@ public struct ScreenPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Evaluates the bracket expression starting at `index`; `nil` if unclosed.
-    private static func matchClass(pattern: [Character], at index: Int, character: Character) -> (matched: Bool, next: Int)? {
+    private static func matchClass(pattern: [Character], at index: Int, character: Character) -> (
+        matched: Bool, next: Int
+    )? {
         var i = index + 1
         var negated = false
         if i < pattern.count, pattern[i] == "!" || pattern[i] == "^" {

@@ -237,7 +237,9 @@ public struct VideoDecodingReport: Sendable {
     /// `mpv-version` of the linked libmpv.
     public let mpvVersion: String
     /// Whether a hardware decoder is in use.
-    public var usesHardware: Bool { hardwareDecoder != "no" && !hardwareDecoder.isEmpty && !hardwareDecoder.hasPrefix("unknown") }
+    public var usesHardware: Bool {
+        hardwareDecoder != "no" && !hardwareDecoder.isEmpty && !hardwareDecoder.hasPrefix("unknown")
+    }
 }
 
 extension VideoPlayer {
@@ -247,14 +249,19 @@ extension VideoPlayer {
     public static func checkDecoding(on application: Application) throws -> VideoDecodingReport {
         let context = try application.graphics()
         let report = try DecoderCheck.run(context: context)
-        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("renderD") }
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter {
+            $0.hasPrefix("renderD")
+        }
         var why: [String] = []
-        if nodes.isEmpty { why.append("this machine has no GPU render node (/dev/dri/renderD*), which VA-API and VDPAU need") }
+        if nodes.isEmpty {
+            why.append("this machine has no GPU render node (/dev/dri/renderD*), which VA-API and VDPAU need")
+        }
         if context.renderer.contains("llvmpipe") || context.renderer.contains("softpipe") {
             why.append("the GL renderer is \(context.renderer), a software rasteriser with no hardware-frame interop")
         }
         if !report.log.isEmpty { why.append("mpv: " + report.log.suffix(3).joined(separator: "; ")) }
         return VideoDecodingReport(
-            hardwareDecoder: report.hardwareDecoder, explanation: why.joined(separator: "; "), mpvVersion: report.mpvVersion)
+            hardwareDecoder: report.hardwareDecoder, explanation: why.joined(separator: "; "),
+            mpvVersion: report.mpvVersion)
     }
 }

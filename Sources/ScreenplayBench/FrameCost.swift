@@ -64,7 +64,9 @@ extension BenchRunner {
             }
 
             """
-        if !FileManager.default.fileExists(atPath: path), !FileManager.default.createFile(atPath: path, contents: Data(source.utf8)) {
+        if !FileManager.default.fileExists(atPath: path),
+            !FileManager.default.createFile(atPath: path, contents: Data(source.utf8))
+        {
             say("cannot write \(path)")
         }
         return path
@@ -85,18 +87,27 @@ extension BenchRunner {
             ("clear", "`present color 204060`, redrawn every refresh", ["color", "204060"], true, nil),
             ("solid-shader", "`present solid.frag`: a shader writing #204060", [solidShaderPath], false, nil),
             ("plasma", "`present plasma.frag`", [shaderPath], false, nil),
-            ("clear-30fps", "`present color 204060 --fps 30`, redrawn every other refresh", ["color", "204060", "--fps", "30"], true, nil),
-            ("text-30fps", "the same with one line of text (\"Score 42\", a fifth of the height)", ["color", "204060", "--fps", "30"], true, "Score 42"),
+            (
+                "clear-30fps", "`present color 204060 --fps 30`, redrawn every other refresh",
+                ["color", "204060", "--fps", "30"], true, nil
+            ),
+            (
+                "text-30fps", "the same with one line of text (\"Score 42\", a fifth of the height)",
+                ["color", "204060", "--fps", "30"], true, "Score 42"
+            ),
         ]
         var runs: [FrameCostRun] = []
         for round in 1...frameCostRounds {
             let last = round == frameCostRounds
-            say("frame cost round \(round)/\(frameCostRounds): simple-egl and five scenes, \(seconds) s each\(last ? ", perf after each" : "")")
+            say(
+                "frame cost round \(round)/\(frameCostRounds): simple-egl and five scenes, \(seconds) s each\(last ? ", perf after each" : "")"
+            )
             runs.append(try frameCostSimpleEGL(rig, seconds: seconds, profiled: last))
             for c in cases {
                 var environment = rig.clientEnvironment
                 if let text = c.text { environment["SCREENPLAY_BENCH_TEXT"] = text }
-                let presenter = try Presenter(binary: screenplay, arguments: c.arguments, environment: environment, continuous: c.continuous)
+                let presenter = try Presenter(
+                    binary: screenplay, arguments: c.arguments, environment: environment, continuous: c.continuous)
                 defer { presenter.stop() }
                 try presenter.waitForFrames(outputs: 1, timeout: 30)
                 runs.append(try measureAligned(presenter, scene: c.scene, what: c.what, seconds: seconds))
@@ -106,7 +117,9 @@ extension BenchRunner {
         results.pixelWork = try pixelWork(frames: settings.quick ? 30 : 120)
         // One row per scene: the median round, with every round's figure beside it.
         for scene in ["simple-egl"] + cases.map(\.scene) {
-            let mine = runs.filter { $0.scene == scene }.sorted { ($0.cpuMsPerFrame ?? .infinity) < ($1.cpuMsPerFrame ?? .infinity) }
+            let mine = runs.filter { $0.scene == scene }.sorted {
+                ($0.cpuMsPerFrame ?? .infinity) < ($1.cpuMsPerFrame ?? .infinity)
+            }
             guard var median = mine.isEmpty ? nil : mine[(mine.count - 1) / 2] else { continue }
             median.roundsMsPerFrame = runs.filter { $0.scene == scene }.compactMap(\.cpuMsPerFrame)
             results.frameCost.append(median)
@@ -120,25 +133,33 @@ extension BenchRunner {
     /// thread's run time in nanoseconds (/proc/PID/task/*/schedstat), not
     /// /proc/PID/stat's 10 ms ticks, which at 5 % CPU over a few seconds
     /// are a ±5 % error on their own.
-    private func measureAligned(_ presenter: Presenter, scene: String, what: String, seconds: Double) throws -> FrameCostRun {
+    private func measureAligned(_ presenter: Presenter, scene: String, what: String, seconds: Double) throws
+        -> FrameCostRun
+    {
         let windows = max(2, Int(seconds.rounded()))
         func lines() -> [FramesLine] { presenter.frames(from: 0) }
         let start = lines().count
-        guard waitUntil(timeout: 5, poll: 0.005, { lines().count > start }), let cpu0 = taskCPUNanoseconds(presenter.pid) else {
+        guard waitUntil(timeout: 5, poll: 0.005, { lines().count > start }),
+            let cpu0 = taskCPUNanoseconds(presenter.pid)
+        else {
             throw RigError("no frames line from screenplay (\(scene)): \(presenter.process.stderr.suffix(1500))")
         }
         let t0 = now()
         let first = lines().count
         guard waitUntil(timeout: Double(windows) + 5, poll: 0.005, { lines().count >= first + windows }),
             let cpu1 = taskCPUNanoseconds(presenter.pid)
-        else { throw RigError("screenplay stopped writing frames lines (\(scene)): \(presenter.process.stderr.suffix(1500))") }
+        else {
+            throw RigError(
+                "screenplay stopped writing frames lines (\(scene)): \(presenter.process.stderr.suffix(1500))")
+        }
         let elapsed = now() - t0
         let counted = Array(lines()[first..<(first + windows)])
         let frames = counted.reduce(0) { $0 + $1.presented }
         let cpuSeconds = Double(cpu1 - cpu0) / 1e9
         return FrameCostRun(
             scene: scene, program: "screenplay", what: what, seconds: elapsed, frames: frames, cpuSeconds: cpuSeconds,
-            cpuMsPerFrame: frames > 0 ? 1000 * cpuSeconds / Double(frames) : nil, cpuPercent: 100 * cpuSeconds / elapsed,
+            cpuMsPerFrame: frames > 0 ? 1000 * cpuSeconds / Double(frames) : nil,
+            cpuPercent: 100 * cpuSeconds / elapsed,
             roundsMsPerFrame: nil)
     }
 
@@ -170,7 +191,9 @@ extension BenchRunner {
     }
 
     private func frameCostSimpleEGL(_ rig: SwayRig, seconds: Double, profiled: Bool) throws -> FrameCostRun {
-        let peer = try Peer("weston-simple-egl", "/usr/bin/stdbuf", ["-oL", "weston-simple-egl", "-f"], environment: rig.clientEnvironment)
+        let peer = try Peer(
+            "weston-simple-egl", "/usr/bin/stdbuf", ["-oL", "weston-simple-egl", "-f"],
+            environment: rig.clientEnvironment)
         defer { peer.stop() }
         // It reports every 5 s; the first report covers start-up and is skipped.
         let reports = max(1, Int((seconds / 5).rounded()))
@@ -184,9 +207,11 @@ extension BenchRunner {
         let frames = peer.simpleEGLReports[1...reports].reduce(0) { $0 + $1.frames }
         let delta = ProcDelta(from: before, to: after)
         let run = FrameCostRun(
-            scene: "simple-egl", program: "weston-simple-egl", what: "`weston-simple-egl -f`: a clear and a triangle each frame",
+            scene: "simple-egl", program: "weston-simple-egl",
+            what: "`weston-simple-egl -f`: a clear and a triangle each frame",
             seconds: delta.seconds, frames: frames, cpuSeconds: cpuSeconds,
-            cpuMsPerFrame: frames > 0 ? 1000 * cpuSeconds / Double(frames) : nil, cpuPercent: 100 * cpuSeconds / delta.seconds,
+            cpuMsPerFrame: frames > 0 ? 1000 * cpuSeconds / Double(frames) : nil,
+            cpuPercent: 100 * cpuSeconds / delta.seconds,
             roundsMsPerFrame: nil)
         if profiled { profile(pid: peer.pid, scene: "simple-egl", program: "weston-simple-egl") }
         return run
@@ -197,15 +222,19 @@ extension BenchRunner {
     private func profile(pid: Int32, scene: String, program: String) {
         let data = workDirectory + "/perf-\(scene).data"
         let record = try? runProcess(
-            "perf", ["record", "-q", "-F", "499", "-p", String(pid), "-o", data, "--", "sleep", settings.quick ? "2" : "4"],
+            "perf",
+            ["record", "-q", "-F", "499", "-p", String(pid), "-o", data, "--", "sleep", settings.quick ? "2" : "4"],
             timeout: 30)
         guard let record, record.status == 0 else {
-            results.errors.append("perf record of \(scene): \(record?.stderr.suffix(500) ?? "perf did not run") (install linux-perf)")
+            results.errors.append(
+                "perf record of \(scene): \(record?.stderr.suffix(500) ?? "perf did not run") (install linux-perf)")
             return
         }
         func shares(_ sort: String, limit: Int) -> (samples: Int, shares: [PerfShare]) {
-            guard let report = try? runProcess(
-                "perf", ["report", "-i", data, "--stdio", "--no-children", "--sort", sort, "--percent-limit", "1"], timeout: 60),
+            guard
+                let report = try? runProcess(
+                    "perf", ["report", "-i", data, "--stdio", "--no-children", "--sort", sort, "--percent-limit", "1"],
+                    timeout: 60),
                 report.status == 0
             else { return (0, []) }
             var samples = 0
@@ -218,15 +247,19 @@ extension BenchRunner {
                 }
                 guard !line.hasPrefix("#") else { continue }
                 let words = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard words.count >= 2, words[0].hasSuffix("%"), let percent = Double(words[0].dropLast()) else { continue }
+                guard words.count >= 2, words[0].hasSuffix("%"), let percent = Double(words[0].dropLast()) else {
+                    continue
+                }
                 out.append(PerfShare(name: words.dropFirst().joined(separator: " "), percent: percent))
             }
             return (samples, Array(out.prefix(limit)))
         }
         let libraries = shares("dso", limit: 12)
         let symbols = shares("dso,sym", limit: 12)
-        results.perf.append(PerfBreakdown(
-            scene: scene, program: program, samples: libraries.samples, byLibrary: libraries.shares, bySymbol: symbols.shares))
+        results.perf.append(
+            PerfBreakdown(
+                scene: scene, program: program, samples: libraries.samples, byLibrary: libraries.shares,
+                bySymbol: symbols.shares))
     }
 
     private func computeFrameCostRatios() {
@@ -239,17 +272,26 @@ extension BenchRunner {
         results.frameCostRatios = [
             FrameCostRatio(
                 name: "clear-only ÷ weston-simple-egl", value: ratio(clear, egl), goal: 1.0,
-                method: "CPU ms per presented frame, same sway output, same run; simple-egl clears and draws a triangle each frame"),
+                method:
+                    "CPU ms per presented frame, same sway output, same run; simple-egl clears and draws a triangle each frame"
+            ),
             FrameCostRatio(
-                name: "(plasma − clear-only) ÷ plasma's pixel work", value: ratio(plasma.flatMap { p in clear.map { p - $0 } }, results.pixelWork?.cpuMsPerFrame),
+                name: "(plasma − clear-only) ÷ plasma's pixel work",
+                value: ratio(plasma.flatMap { p in clear.map { p - $0 } }, results.pixelWork?.cpuMsPerFrame),
                 goal: 1.0,
-                method: "pixel work = the plasma drawn into a 1280x720 offscreen target in the benchmark's own process (llvmpipe, no Wayland, no swap, glFinish per frame); at most 1 means presenting the shader adds nothing beyond its pixels to the clear-only scene"),
+                method:
+                    "pixel work = the plasma drawn into a 1280x720 offscreen target in the benchmark's own process (llvmpipe, no Wayland, no swap, glFinish per frame); at most 1 means presenting the shader adds nothing beyond its pixels to the clear-only scene"
+            ),
             FrameCostRatio(
                 name: "clear ÷ shader writing the same colour", value: ratio(clear, solid), goal: 1.1,
-                method: "`present color` redrawn every refresh against `present solid.frag`, CPU ms per presented frame"),
+                method: "`present color` redrawn every refresh against `present solid.frag`, CPU ms per presented frame"
+            ),
             FrameCostRatio(
-                name: "text scene ÷ same scene without text (30 fps)", value: ratio(cost("text-30fps"), cost("clear-30fps")), goal: 1.2,
-                method: "clear plus one unchanging line of text at --fps 30 against the clear alone at --fps 30, CPU ms per presented frame"),
+                name: "text scene ÷ same scene without text (30 fps)",
+                value: ratio(cost("text-30fps"), cost("clear-30fps")), goal: 1.2,
+                method:
+                    "clear plus one unchanging line of text at --fps 30 against the clear alone at --fps 30, CPU ms per presented frame"
+            ),
         ]
     }
 }
@@ -259,22 +301,27 @@ extension Report {
         guard !r.frameCost.isEmpty else { return "" }
         var md = "\n## Frame cost (one sway output, one run)\n\n"
         md += "Each program runs alone on the same 1280x720@60 sway output, one after another; CPU = run time of every "
-        md += "thread of the client (/proc/PID/task/*/schedstat, nanoseconds) over whole reporting windows, divided by the "
-        md += "frames presented in them (Screenplay: the `--stats` frames lines, frame-callback counts, CPU read as each line "
+        md +=
+            "thread of the client (/proc/PID/task/*/schedstat, nanoseconds) over whole reporting windows, divided by the "
+        md +=
+            "frames presented in them (Screenplay: the `--stats` frames lines, frame-callback counts, CPU read as each line "
         md += "arrives; weston-simple-egl: its own 5-second reports, CPU read as each arrives).\n\n"
         md += "The cases run in rounds, each in turn, so a drift in machine load hits all alike; a row is the median "
         md += "round, with every round's figure beside it.\n\n"
-        md += "| scene | what | window s | frames | CPU ms / frame | rounds | CPU % |\n|---|---|---:|---:|---:|---|---:|\n"
+        md +=
+            "| scene | what | window s | frames | CPU ms / frame | rounds | CPU % |\n|---|---|---:|---:|---:|---|---:|\n"
         for run in r.frameCost {
             let rounds = (run.roundsMsPerFrame ?? []).map { n($0) }.joined(separator: ", ")
-            md += "| \(run.scene) | \(run.what) | \(n(run.seconds)) | \(run.frames) | \(opt(run.cpuMsPerFrame)) | \(rounds) | \(n(run.cpuPercent)) |\n"
+            md +=
+                "| \(run.scene) | \(run.what) | \(n(run.seconds)) | \(run.frames) | \(opt(run.cpuMsPerFrame)) | \(rounds) | \(n(run.cpuPercent)) |\n"
         }
         if let w = r.pixelWork {
             md += "\nPlasma pixel work (offscreen, \(w.frames) frames): \(opt(w.cpuMsPerFrame)) CPU ms per frame.\n"
         }
         md += "\n| ratio | value | goal | met? | method |\n|---|---:|---:|---|---|\n"
         for ratio in r.frameCostRatios {
-            md += "| \(ratio.name) | \(opt(ratio.value)) | ≤ \(n(ratio.goal)) | \(ratio.met.map { $0 ? "yes" : "no" } ?? "–") | \(ratio.method) |\n"
+            md +=
+                "| \(ratio.name) | \(opt(ratio.value)) | ≤ \(n(ratio.goal)) | \(ratio.met.map { $0 ? "yes" : "no" } ?? "–") | \(ratio.method) |\n"
         }
         if !r.perf.isEmpty {
             md += "\n### Where the time goes (perf)\n\n"
@@ -283,7 +330,9 @@ extension Report {
             for p in r.perf {
                 md += "**\(p.program), \(p.scene)** (\(p.samples) samples): "
                 md += p.byLibrary.map { "\(shortName($0.name)) \(n($0.percent)) %" }.joined(separator: ", ") + "\n\n"
-                md += p.bySymbol.prefix(8).map { "- \(n($0.percent)) % \(shortName($0.name))" }.joined(separator: "\n") + "\n\n"
+                md +=
+                    p.bySymbol.prefix(8).map { "- \(n($0.percent)) % \(shortName($0.name))" }.joined(separator: "\n")
+                    + "\n\n"
             }
         }
         return md

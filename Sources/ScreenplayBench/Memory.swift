@@ -27,7 +27,8 @@ struct MemoryBreakdown: Codable, Sendable {
         guard let rss = fields["Rss"], let pss = fields["Pss"] else { return nil }
         return MemoryBreakdown(
             rssKiB: rss, pssKiB: pss, privateKiB: (fields["Private_Clean"] ?? 0) + (fields["Private_Dirty"] ?? 0),
-            anonymousKiB: fields["Anonymous"] ?? 0, sharedKiB: (fields["Shared_Clean"] ?? 0) + (fields["Shared_Dirty"] ?? 0))
+            anonymousKiB: fields["Anonymous"] ?? 0,
+            sharedKiB: (fields["Shared_Clean"] ?? 0) + (fields["Shared_Dirty"] ?? 0))
     }
 }
 
@@ -39,16 +40,23 @@ extension Report {
         guard !points.isEmpty else { return "" }
         var md = "\n## Memory: RSS, proportional and private (MiB)\n\n"
         md += "From /proc/PID/smaps_rollup right after each output was added (first hot-plug round, `present color` "
-        md += "against `swaybg -c`). RSS counts every page of every shared library mapped; PSS divides shared pages among "
-        md += "the processes using them; private = Private_Clean + Private_Dirty (pages no other process maps); anonymous = "
-        md += "heap, stacks and buffers. Shared = file-backed pages other processes map too (libLLVM, Mesa, the Swift runtime).\n\n"
+        md +=
+            "against `swaybg -c`). RSS counts every page of every shared library mapped; PSS divides shared pages among "
+        md +=
+            "the processes using them; private = Private_Clean + Private_Dirty (pages no other process maps); anonymous = "
+        md +=
+            "heap, stacks and buffers. Shared = file-backed pages other processes map too (libLLVM, Mesa, the Swift runtime).\n\n"
         md += "| outputs | measure | screenplay | swaybg | ratio |\n|---:|---|---:|---:|---:|\n"
         let counts = Set(points.map(\.outputs)).sorted()
         let shown = Array(Set([counts.first, counts.last].compactMap { $0 })).sorted()
         for count in shown {
-            guard let mine = points.first(where: { $0.program == "screenplay" && $0.outputs == count })?.breakdown else { continue }
+            guard let mine = points.first(where: { $0.program == "screenplay" && $0.outputs == count })?.breakdown
+            else { continue }
             let peer = points.first { $0.program == "swaybg" && $0.outputs == count }?.breakdown
-            for (name, value) in [("RSS", \MemoryBreakdown.rssKiB), ("PSS", \.pssKiB), ("private", \.privateKiB), ("anonymous", \.anonymousKiB), ("shared", \.sharedKiB)] {
+            for (name, value) in [
+                ("RSS", \MemoryBreakdown.rssKiB), ("PSS", \.pssKiB), ("private", \.privateKiB),
+                ("anonymous", \.anonymousKiB), ("shared", \.sharedKiB),
+            ] {
                 let a = Double(mine[keyPath: value]) / 1024
                 let b = peer.map { Double($0[keyPath: value]) / 1024 }
                 md += "| \(count) | \(name) | \(n(a)) | \(opt(b)) | \(opt(b.flatMap { $0 > 0 ? a / $0 : nil })) |\n"

@@ -28,9 +28,9 @@ extension BenchRunner {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let playlist = folder + "/bench.json"
         try """
-            {"playlists": {"b": [{"color": "ff8000"}, {"file": "\(image.path)"}, {"color": "2040ff"}, {"file": "\(image.path)"}]},
-             "default": "b"}
-            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        {"playlists": {"b": [{"color": "ff8000"}, {"file": "\(image.path)"}, {"color": "2040ff"}, {"file": "\(image.path)"}]},
+         "default": "b"}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
         let itemSeconds = 0.1
         let process = try RunningProcess(
             screenplay, ["play", playlist, "--duration", "\(itemSeconds)", "--stats", "-", "--all"],

@@ -87,13 +87,15 @@ final class ContentDelegate: SceneDelegate {
     private func tick(_ scene: Scene) {
         let now = monotonicNanoseconds()
         let window = scene.displayLink.drainStatistics(nowNs: now)
-        stats?.write([
-            "event": "frames", "output": statsLabel(scene), "presented": window.presented,
-            "discarded": window.discarded, "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
-            "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
-            "intervals_us": newIntervalsMicroseconds(scene.displayLink),
-            "draws": scene.drawCount - reportedDraws,
-        ].merging(video?.framesFields() ?? [:]) { first, _ in first })
+        stats?.write(
+            [
+                "event": "frames", "output": statsLabel(scene), "presented": window.presented,
+                "discarded": window.discarded,
+                "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
+                "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
+                "intervals_us": newIntervalsMicroseconds(scene.displayLink),
+                "draws": scene.drawCount - reportedDraws,
+            ].merging(video?.framesFields() ?? [:]) { first, _ in first })
         reportedDraws = scene.drawCount
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.

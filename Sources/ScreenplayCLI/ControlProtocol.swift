@@ -24,28 +24,36 @@ struct ControlRequest: Equatable, Sendable {
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
-            return .failure(ControlError("malformed JSON: a request is one JSON object per line, such as {\"command\":\"status\"}"))
+            return .failure(
+                ControlError("malformed JSON: a request is one JSON object per line, such as {\"command\":\"status\"}"))
         }
         guard let fields = object as? [String: Any] else {
             return .failure(ControlError("a request is a JSON object, such as {\"command\":\"status\"}"))
         }
         if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) }) {
-            return .failure(ControlError("unknown key \"\(unknown)\": a request has \"command\", \"output\" and \"item\""))
+            return .failure(
+                ControlError("unknown key \"\(unknown)\": a request has \"command\", \"output\" and \"item\""))
         }
         guard let name = fields["command"] as? String else {
             return .failure(ControlError("\"command\" is missing or not a string"))
         }
         guard let command = Command(rawValue: name) else {
-            return .failure(ControlError("unknown command \"\(name.prefix(64))\": expected \(Command.allCases.map(\.rawValue).joined(separator: ", "))"))
+            return .failure(
+                ControlError(
+                    "unknown command \"\(name.prefix(64))\": expected \(Command.allCases.map(\.rawValue).joined(separator: ", "))"
+                ))
         }
         var request = ControlRequest(command: command)
         for key in ["output", "item"] {
             guard let value = fields[key] else { continue }
-            guard let text = value as? String, !text.isEmpty else { return .failure(ControlError("\"\(key)\" must be a non-empty string")) }
+            guard let text = value as? String, !text.isEmpty else {
+                return .failure(ControlError("\"\(key)\" must be a non-empty string"))
+            }
             if key == "output" { request.output = text } else { request.item = text }
         }
         if command == .show, request.item == nil {
-            return .failure(ControlError("show needs \"item\": a position in the playlist (1 is the first) or a file name"))
+            return .failure(
+                ControlError("show needs \"item\": a position in the playlist (1 is the first) or a file name"))
         }
         if command != .show, request.item != nil {
             return .failure(ControlError("\"item\" belongs to show only"))
@@ -71,7 +79,8 @@ struct ControlError: Error, Equatable, Sendable {
 enum ControlReply {
     /// One JSON line (newline included).
     static func encode(_ fields: [String: Any]) -> Data {
-        var data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
+        var data =
+            (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data(#"{"error":"the reply could not be encoded","ok":false}"#.utf8)
         data.append(0x0A)
         return data

@@ -49,12 +49,18 @@ final class ControlServer {
         self.path = path
         self.handle = handle
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            throw CommandFailure(.usage, "the control socket path \(path) is longer than a Unix socket allows (107 bytes); give a shorter --socket")
+            throw CommandFailure(
+                .usage,
+                "the control socket path \(path) is longer than a Unix socket allows (107 bytes); give a shorter --socket"
+            )
         }
         try Self.prepareDirectory(of: path)
         try Self.removeStale(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw CommandFailure(.unavailable, "cannot make the control socket: \(String(cString: strerror(errno)))") }
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else {
+            throw CommandFailure(.unavailable, "cannot make the control socket: \(String(cString: strerror(errno)))")
+        }
         // The socket is born 0600: no moment where another user may connect.
         let previous = umask(0o177)
         let bound = Self.withAddress(path) { bind(fd, $0, $1) }
@@ -62,7 +68,8 @@ final class ControlServer {
         guard bound == 0, chmod(path, 0o600) == 0, listen(fd, 16) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
-            throw CommandFailure(.unavailable, "cannot listen on the control socket \(path): \(reason); give another --socket")
+            throw CommandFailure(
+                .unavailable, "cannot listen on the control socket \(path): \(reason); give another --socket")
         }
         listenFD = fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
@@ -99,7 +106,9 @@ final class ControlServer {
         var info = stat()
         if stat(directory, &info) != 0 {
             guard errno == ENOENT, mkdir(directory, 0o700) == 0 || errno == EEXIST else {
-                throw CommandFailure(.unavailable, "cannot make the control socket's directory \(directory): \(String(cString: strerror(errno)))")
+                throw CommandFailure(
+                    .unavailable,
+                    "cannot make the control socket's directory \(directory): \(String(cString: strerror(errno)))")
             }
             _ = chmod(directory, 0o700)
             return
@@ -108,7 +117,10 @@ final class ControlServer {
             throw CommandFailure(.unavailable, "the control socket's directory \(directory) is not a directory")
         }
         if directory.hasSuffix("/screenplay"), info.st_uid != getuid() {
-            throw CommandFailure(.unavailable, "\(directory) belongs to uid \(info.st_uid), not to this user (\(getuid())); give --socket a path of your own")
+            throw CommandFailure(
+                .unavailable,
+                "\(directory) belongs to uid \(info.st_uid), not to this user (\(getuid())); give --socket a path of your own"
+            )
         }
     }
 
@@ -123,13 +135,16 @@ final class ControlServer {
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { Glibc.close(probe) }
         if withAddress(path, { connect(probe, $0, $1) }) == 0 {
-            throw CommandFailure(.unavailable, "another screenplay play is listening on \(path); stop it, or give this one another --socket")
+            throw CommandFailure(
+                .unavailable,
+                "another screenplay play is listening on \(path); stop it, or give this one another --socket")
         }
         unlink(path)
     }
 
     /// Calls `body` with `path` as a sockaddr_un.
-    nonisolated static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    nonisolated static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32
+    {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -137,7 +152,9 @@ final class ControlServer {
             for (i, byte) in bytes.prefix(raw.count - 1).enumerated() { raw[i] = byte }
         }
         return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
     }
 
@@ -160,7 +177,8 @@ final class ControlServer {
             }
             guard clients.count < Limits.clients else {
                 refusedCount += 1
-                warn("control socket: \(Limits.clients) clients are connected; refused one more (pid \(peer?.pid ?? 0))")
+                warn(
+                    "control socket: \(Limits.clients) clients are connected; refused one more (pid \(peer?.pid ?? 0))")
                 refuse(fd, "busy: \(Limits.clients) clients are connected; try again")
                 continue
             }
@@ -285,7 +303,8 @@ final class ControlClient {
         if partial > ControlServer.Limits.lineBytes {
             server.dropped(self, "a request longer than \(ControlServer.Limits.lineBytes) bytes")
             input = []
-            return refuseAndClose("request longer than \(ControlServer.Limits.lineBytes) bytes; one JSON object per line")
+            return refuseAndClose(
+                "request longer than \(ControlServer.Limits.lineBytes) bytes; one JSON object per line")
         }
         if input.count > 4 * ControlServer.Limits.lineBytes {
             server.dropped(self, "more than \(4 * ControlServer.Limits.lineBytes) bytes of requests waiting")
@@ -333,7 +352,9 @@ final class ControlClient {
 
     private func flush() {
         while !output.isEmpty, !closed {
-            let sent = output.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            let sent = output.withUnsafeBytes {
+                send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
             if sent < 0 {
                 if errno == EAGAIN || errno == EINTR {
                     if !writing, let writeSource {
@@ -377,7 +398,8 @@ final class ControlClient {
             server.dropped(self, "a request still incomplete after \(Int(ControlServer.Limits.requestSeconds)) s")
             input = []
             partialSince = nil
-            return refuseAndClose("request incomplete after \(Int(ControlServer.Limits.requestSeconds)) s; send one whole line")
+            return refuseAndClose(
+                "request incomplete after \(Int(ControlServer.Limits.requestSeconds)) s; send one whole line")
         }
         if partialSince == nil, output.isEmpty, now - lastActivity > ControlServer.Limits.idleSeconds {
             close()

@@ -55,15 +55,21 @@ public struct CtlCommand: CLICommand {
 
     public init(parsing arguments: ParsedArguments) throws(UsageError) {
         guard let first = arguments.positionals.first else {
-            throw Self.usageError("missing command: expected one of \(ControlRequest.Command.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw Self.usageError(
+                "missing command: expected one of \(ControlRequest.Command.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         guard let command = ControlRequest.Command(rawValue: first) else {
-            throw Self.usageError("unknown command '\(first)': expected one of \(ControlRequest.Command.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw Self.usageError(
+                "unknown command '\(first)': expected one of \(ControlRequest.Command.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         request = first
         let rest = arguments.positionals.dropFirst()
         if command == .show {
-            guard let item = rest.first else { throw Self.usageError("show needs an item: its position (1 is the first) or its file name") }
+            guard let item = rest.first else {
+                throw Self.usageError("show needs an item: its position (1 is the first) or its file name")
+            }
             self.item = item
             if rest.count > 1 { throw Self.usageError("unexpected argument '\(rest[rest.startIndex + 1])'") }
         } else if let extra = rest.first {
@@ -89,7 +95,8 @@ enum CtlRunner {
         let request = ControlRequest(command: name, output: command.output, item: command.item)
         let reply = try exchange(request.line, path: path)
         guard let fields = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
-            throw CommandFailure(.unavailable, "\(path) answered something that is not a JSON reply; is it a screenplay play socket?")
+            throw CommandFailure(
+                .unavailable, "\(path) answered something that is not a JSON reply; is it a screenplay play socket?")
         }
         guard fields["ok"] as? Bool == true else {
             let reason = fields["error"] as? String ?? "no reason given"
@@ -97,12 +104,17 @@ enum CtlRunner {
             throw CommandFailure(refused ? .unavailable : .dataError, "play refused '\(command.request)': \(reason)")
         }
         if command.json {
-            let data = try JSONSerialization.data(withJSONObject: fields, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let data = try JSONSerialization.data(
+                withJSONObject: fields, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return 0
         }
         if let message = fields["message"] as? String { print(message) }
-        if let path = fields["path"] as? String { print("\(path) (pid \(fields["pid"] ?? "?"))\(fields["connected"] as? Bool == false ? ": waiting for the compositor" : "")") }
+        if let path = fields["path"] as? String {
+            print(
+                "\(path) (pid \(fields["pid"] ?? "?"))\(fields["connected"] as? Bool == false ? ": waiting for the compositor" : "")"
+            )
+        }
         let panels = fields["panels"] as? [[String: Any]] ?? []
         if panels.isEmpty, name == .status { print("no panel connected") }
         for panel in panels { print(line(for: panel)) }
@@ -126,13 +138,18 @@ enum CtlRunner {
     /// Connects, sends `line`, and reads one reply line (5 s at most each).
     static func exchange(_ line: Data, path: String) throws -> Data {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw CommandFailure(.unavailable, "cannot make a socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw CommandFailure(.unavailable, "cannot make a socket: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard ControlServer.withAddress(path, { connect(fd, $0, $1) }) == 0 else {
-            throw CommandFailure(.unavailable, "no screenplay play answers on \(path) (\(String(cString: strerror(errno)))); is it running? (give --socket the path play uses)")
+            throw CommandFailure(
+                .unavailable,
+                "no screenplay play answers on \(path) (\(String(cString: strerror(errno)))); is it running? (give --socket the path play uses)"
+            )
         }
         let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         // A refused connection (another uid, too many clients) is answered
@@ -150,7 +167,9 @@ enum CtlRunner {
             throw CommandFailure(.unavailable, "no reply from \(path) within 5 s (\(String(cString: strerror(errno))))")
         }
         guard let end = reply.firstIndex(of: 0x0A) else {
-            throw CommandFailure(.unavailable, sendError.map { "cannot send to \(path): \($0)" } ?? "\(path) closed the connection without a reply")
+            throw CommandFailure(
+                .unavailable,
+                sendError.map { "cannot send to \(path): \($0)" } ?? "\(path) closed the connection without a reply")
         }
         return reply[..<end]
     }

@@ -42,7 +42,8 @@ final class HangGuard: Sendable {
         let thread = Thread { [watch, grace] in
             let draw = watch.waitForDraw(runningLongerThan: grace)
             var message = String(
-                format: "the draw on %@ (%@) has not returned for %.1f s (--stall-grace %@): the renderer is stuck; exiting with status 70 so a service manager restarts screenplay",
+                format:
+                    "the draw on %@ (%@) has not returned for %.1f s (--stall-grace %@): the renderer is stuck; exiting with status 70 so a service manager restarts screenplay",
                 draw.screen, draw.content, draw.seconds(), formatSeconds(grace))
             if let extra = onHang(draw) { message += "; " + extra }
             writeStandardError("screenplay: " + message + "\n")
@@ -65,11 +66,15 @@ final class HangGuard: Sendable {
                 DispatchQueue.main.async { MainActor.assumeIsolated { stop(sig) } }
                 signalQueue.asyncAfter(deadline: .now() + Self.teardownSeconds) {
                     let name = sig == SIGINT ? "SIGINT" : "SIGTERM"
-                    let stuck = watch.drawInProgress.map {
-                        String(format: "it is inside the draw on %@ (%@) for %.1f s", $0.screen, $0.content, $0.seconds())
-                    } ?? "the main thread is busy"
+                    let stuck =
+                        watch.drawInProgress.map {
+                            String(
+                                format: "it is inside the draw on %@ (%@) for %.1f s", $0.screen, $0.content,
+                                $0.seconds())
+                        } ?? "the main thread is busy"
                     writeStandardError(
-                        "screenplay: \(name): no teardown after \(formatSeconds(Self.teardownSeconds)) s (\(stuck)); exiting at once with status 70\n")
+                        "screenplay: \(name): no teardown after \(formatSeconds(Self.teardownSeconds)) s (\(stuck)); exiting at once with status 70\n"
+                    )
                     _exit(ExitCode.software.rawValue)
                 }
             }

@@ -41,7 +41,9 @@ struct HungItems: Sendable {
             let entries = try? JSONDecoder().decode([Entry].self, from: data)
         else { return [:] }
         var current: [String: Entry] = [:]
-        for entry in entries where fileStamp(Self.file(ofLabel: entry.source)) == entry.stamp { current[entry.source] = entry }
+        for entry in entries where fileStamp(Self.file(ofLabel: entry.source)) == entry.stamp {
+            current[entry.source] = entry
+        }
         return current
     }
 

@@ -20,7 +20,8 @@ enum Log {
         guard let value = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
         let parts = value.split(separator: ":")
         var status = stat()
-        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &status) == 0 else {
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &status) == 0
+        else {
             return false
         }
         return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode

@@ -105,7 +105,8 @@ public struct PlayCommand: CLICommand {
         proofPath = arguments.last("proof")
         if let value = arguments.last("duration") {
             guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
-                throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of seconds")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--duration': expected a positive number of seconds")
             }
             itemSeconds = seconds
         }
@@ -119,7 +120,9 @@ public struct PlayCommand: CLICommand {
         guard let first = arguments.positionals.first else {
             throw Self.usageError("missing path: expected a folder of media or a .json playlist")
         }
-        if arguments.positionals.count > 1 { throw Self.usageError("unexpected argument '\(arguments.positionals[1])'") }
+        if arguments.positionals.count > 1 {
+            throw Self.usageError("unexpected argument '\(arguments.positionals[1])'")
+        }
         path = first
     }
 

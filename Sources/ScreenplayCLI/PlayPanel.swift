@@ -55,14 +55,17 @@ final class PlayPanel: SceneDelegate {
         self.scene = scene
         // Clock alignment: the epoch is every panel's origin, so a panel that
         // appears (or comes back) starts at the clock's item.
-        schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: runner.config.sync ? 0 : wallSeconds())
+        schedule = PlaySchedule(
+            durations: playlist.items.map(\.duration), origin: runner.config.sync ? 0 : wallSeconds())
         runner.panelConnected(self, scene)
         if runner.isHeld(outputName) { heldSince = runner.now() }
         evaluate(now: runner.now())
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
-        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) { media.release(from: runner.app) }
+        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) {
+            media.release(from: runner.app)
+        }
         current = nil
         incoming = nil
         next = nil
@@ -185,7 +188,8 @@ final class PlayPanel: SceneDelegate {
                 hasShownFirstItem = true
                 runner.placeholderShown(self, reason: reason)
                 current = Shown(
-                    index: -1, media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
+                    index: -1,
+                    media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
                     since: now)
                 showingPlaceholder = true
                 scene.displayLink.isPaused = true
@@ -315,7 +319,8 @@ final class PlayPanel: SceneDelegate {
         let left: Any = heldSince != nil || index != position.index ? NSNull() : max(0, position.end - now)
         let stall = PanelHealth.stall(of: scene)
         return [
-            "output": outputName, "playlist": playlist.name, "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
+            "output": outputName, "playlist": playlist.name,
+            "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
             "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
             "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
             "items": playlist.items.count,
@@ -326,7 +331,8 @@ final class PlayPanel: SceneDelegate {
     var health: PanelHealth {
         let label = current.flatMap { playlist.items.indices.contains($0.index) ? playlist.items[$0.index].label : nil }
         return PanelHealth(
-            output: outputName, showing: showingPlaceholder ? "(placeholder)" : label, stalledSeconds: PanelHealth.stall(of: scene))
+            output: outputName, showing: showingPlaceholder ? "(placeholder)" : label,
+            stalledSeconds: PanelHealth.stall(of: scene))
     }
 
     /// The scene's frames since the last call, and its stall events, for `--stats`.
@@ -397,7 +403,8 @@ final class PlayPanel: SceneDelegate {
                 scene.whenNextFrameShown { [weak self] shown in
                     guard let self else { return }
                     self.hasShownFirstItem = true
-                    self.runner.itemShown(output: self.outputName, playlist: name, index: index, item: item, shown: shown)
+                    self.runner.itemShown(
+                        output: self.outputName, playlist: name, index: index, item: item, shown: shown)
                 }
                 afterDraw = afterDraw ?? { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
             }
@@ -423,6 +430,12 @@ final class PlayPanel: SceneDelegate {
 
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
         if probe { runner.probeFrame(output: outputName, context: context) }
-        if let afterDraw { DispatchQueue.main.async { MainActor.assumeIsolated { afterDraw(); self.runner.scheduleTick() } } }
+        if let afterDraw {
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    afterDraw(); self.runner.scheduleTick()
+                }
+            }
+        }
     }
 }

@@ -61,7 +61,10 @@ final class PlayRunner {
         stats = try openStats()
         if let path = command.proofPath {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw CommandFailure(.noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw CommandFailure(
+                    .noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))")
+            }
             proof = StatsWriter(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         }
         hung = hungItems?.load() ?? [:]
@@ -80,7 +83,10 @@ final class PlayRunner {
         if !patterns.isEmpty, !app.screens.contains(where: matchesOutputOption) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
-            throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
+            throw CommandFailure(
+                .usage,
+                "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
+            )
         }
         do {
             try openControlSocket()
@@ -89,7 +95,9 @@ final class PlayRunner {
             throw error
         }
         installSignalHandlers()
-        watcher = FileWatcher(path: command.path) { [weak self] in _ = self?.reload(because: "\(self?.command.path ?? "") changed") }
+        watcher = FileWatcher(path: command.path) { [weak self] in
+            _ = self?.reload(because: "\(self?.command.path ?? "") changed")
+        }
         attach(app)
         let monitor = ServiceMonitor(
             stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
@@ -103,7 +111,9 @@ final class PlayRunner {
     /// `$XDG_RUNTIME_DIR` (none, with a warning, when that is unset).
     private func openControlSocket() throws(CommandFailure) {
         guard let path = command.socketPath ?? ControlSocketPath.default else {
-            warn("XDG_RUNTIME_DIR is not set, so there is no control socket (screenplay ctl); give --socket PATH for one")
+            warn(
+                "XDG_RUNTIME_DIR is not set, so there is no control socket (screenplay ctl); give --socket PATH for one"
+            )
             return
         }
         control = try ControlServer(path: path) { [weak self] line in
@@ -118,14 +128,17 @@ final class PlayRunner {
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in
             guard let self, self.command.reconnect else {
-                printError("\(error.description); exiting (--no-reconnect; without it play waits for the compositor to come back)")
+                printError(
+                    "\(error.description); exiting (--no-reconnect; without it play waits for the compositor to come back)"
+                )
                 self?.monitor?.stopping()
                 self?.control?.close()
                 exit(ExitCode.unavailable.rawValue)
             }
             // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
             // and connects the registration's scenes on the new screens.
-            printError("\(error.description); waiting for a compositor on the same socket (--no-reconnect exits instead)")
+            printError(
+                "\(error.description); waiting for a compositor on the same socket (--no-reconnect exits instead)")
             self.compositorGone = true
             self.monitor?.update()
         }
@@ -164,9 +177,10 @@ final class PlayRunner {
     }
 
     private func matchesOutputOption(_ screen: Screen) -> Bool {
-        command.outputPatterns.isEmpty || command.outputPatterns.contains { pattern in
-            ScreenPattern(pattern).matches(screen)
-        }
+        command.outputPatterns.isEmpty
+            || command.outputPatterns.contains { pattern in
+                ScreenPattern(pattern).matches(screen)
+            }
     }
 
     func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
@@ -181,7 +195,9 @@ final class PlayRunner {
             screen.classification.isExternal || command.allOutputs
         else { return }
         toldUnmatched.insert(screen.name)
-        warn("\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing")
+        warn(
+            "\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing"
+        )
     }
 
     func panelConnected(_ panel: PlayPanel, _ scene: Scene) {
@@ -191,7 +207,8 @@ final class PlayRunner {
             panel.takeAssignmentNow()
         }
         stats?.write([
-            "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width, "height": scene.pixelSize.height,
+            "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
+            "height": scene.pixelSize.height,
             "playlist": panel.playlist.name, "rotate": panel.rotate, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
         ])
     }
@@ -290,7 +307,8 @@ final class PlayRunner {
         guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
         reportBad(
             item,
-            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)")
+            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)"
+        )
         return true
     }
 
@@ -306,8 +324,12 @@ final class PlayRunner {
     }
 
     func placeholderShown(_ panel: PlayPanel, reason: String) {
-        warn("\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder")
-        stats?.write(["event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason])
+        warn(
+            "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
+        )
+        stats?.write([
+            "event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason,
+        ])
     }
 
     // MARK: proof of play
@@ -325,7 +347,9 @@ final class PlayRunner {
     }
 
     func probeFrame(output: String, context: DrawingContext) {
-        guard let stats, let rgba = try? context.readPixels(x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
+        guard let stats,
+            let rgba = try? context.readPixels(
+                x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
             rgba.count >= 3
         else { return }
         stats.write([
@@ -349,7 +373,9 @@ final class PlayRunner {
             log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
             stats?.write(["event": "reload", "ok": true, "path": command.path])
             for panel in panels.values {
-                guard let scene = panel.sceneForReload, let screen = scene.screen, let assigned = assignment(for: screen) else { continue }
+                guard let scene = panel.sceneForReload, let screen = scene.screen,
+                    let assigned = assignment(for: screen)
+                else { continue }
                 panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate)
             }
             app?.reevaluateScreens()
@@ -380,7 +406,9 @@ final class PlayRunner {
     private func execute(_ request: ControlRequest) -> Result<[String: Any], ControlError> {
         let now = self.now()
         if request.command == .reload {
-            if let error = reload(because: "screenplay ctl reload") { return .failure(ControlError("reload refused: \(error)")) }
+            if let error = reload(because: "screenplay ctl reload") {
+                return .failure(ControlError("reload refused: \(error)"))
+            }
             return .success(["message": "reloaded \(command.path); it takes over at each panel's next item"])
         }
         var chosen = panels.values.sorted { $0.outputName < $1.outputName }
@@ -389,7 +417,10 @@ final class PlayRunner {
             chosen = chosen.filter { panel in panel.screen.map(matcher.matches) ?? false }
             if chosen.isEmpty, request.command != .status {
                 let names = panels.values.map(\.outputName).sorted()
-                return .failure(ControlError("no panel matches '\(pattern)'; the panels are: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))"))
+                return .failure(
+                    ControlError(
+                        "no panel matches '\(pattern)'; the panels are: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))"
+                    ))
             }
         }
         switch request.command {
@@ -402,7 +433,11 @@ final class PlayRunner {
             for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
         case .pause, .resume:
             for panel in chosen {
-                if request.command == .pause { heldOutputs.insert(panel.outputName) } else { heldOutputs.remove(panel.outputName) }
+                if request.command == .pause {
+                    heldOutputs.insert(panel.outputName)
+                } else {
+                    heldOutputs.remove(panel.outputName)
+                }
                 panel.hold(request.command == .pause, now: now)
             }
             if request.output == nil, request.command == .resume { heldOutputs = [] }
@@ -410,15 +445,22 @@ final class PlayRunner {
             let item = request.item ?? ""
             let targets = chosen.compactMap { panel in panel.index(of: item).map { (panel, $0) } }
             guard targets.count == chosen.count else {
-                let missing = chosen.filter { $0.index(of: item) == nil }.map { "\($0.outputName) (playlist \"\($0.playlist.name)\", \($0.playlist.items.count) items)" }
-                return .failure(ControlError("no item '\(item)' on \(missing.joined(separator: ", ")): give its position (1 is the first) or its file name"))
+                let missing = chosen.filter { $0.index(of: item) == nil }.map {
+                    "\($0.outputName) (playlist \"\($0.playlist.name)\", \($0.playlist.items.count) items)"
+                }
+                return .failure(
+                    ControlError(
+                        "no item '\(item)' on \(missing.joined(separator: ", ")): give its position (1 is the first) or its file name"
+                    ))
             }
             for (panel, index) in targets { panel.show(index: index, now: now) }
         case .reload:
             break
         }
         scheduleTick()
-        log("screenplay ctl \(request.command.rawValue)\(request.item.map { " \($0)" } ?? "")\(request.output.map { " --output \($0)" } ?? ""): \(chosen.map(\.outputName).joined(separator: ", "))")
+        log(
+            "screenplay ctl \(request.command.rawValue)\(request.item.map { " \($0)" } ?? "")\(request.output.map { " --output \($0)" } ?? ""): \(chosen.map(\.outputName).joined(separator: ", "))"
+        )
         return .success(["panels": chosen.map { $0.status(now: now) }])
     }
 
@@ -429,7 +471,9 @@ final class PlayRunner {
         case nil: return nil
         case .standardOutput: return StatsWriter(handle: .standardOutput)
         case let .file(path):
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
                 throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))")
             }
             return StatsWriter(handle: handle)
@@ -448,7 +492,9 @@ final class PlayRunner {
         source.resume()
         signalSources = [source] + hangGuard.installStopSignals { [weak self] sig in self?.stop(signal: sig) }
         hangGuard.start { [hungItems] draw in
-            guard let hungItems, let file = HungItems.file(ofLabel: draw.content), FileManager.default.fileExists(atPath: file) else {
+            guard let hungItems, let file = HungItems.file(ofLabel: draw.content),
+                FileManager.default.fileExists(atPath: file)
+            else {
                 return nil
             }
             if let failure = hungItems.remember(label: draw.content, output: draw.screen) { return failure }

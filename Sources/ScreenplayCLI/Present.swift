@@ -14,8 +14,11 @@ final class PresentRunner {
     private var presenter: Presenter?
     /// Ends `present` when video stops (see VideoLifecycle).
     private lazy var videoLifecycle = VideoLifecycle(
-        onAllEnded: { [weak self] in self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)") },
-        onFailure: { [weak self] reason in self?.session?.finish(status: ExitCode.dataError.rawValue, message: reason) })
+        onAllEnded: { [weak self] in
+            self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)")
+        },
+        onFailure: { [weak self] reason in self?.session?.finish(status: ExitCode.dataError.rawValue, message: reason) }
+    )
 
     init(_ command: PresentCommand) { self.command = command }
 
@@ -45,7 +48,10 @@ final class PresentRunner {
         if !patterns.isEmpty, !app.screens.contains(where: command.matchesOutputPatterns) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
-            throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
+            throw CommandFailure(
+                .usage,
+                "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
+            )
         }
         session.installSignalHandlers()
         session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
@@ -101,14 +107,15 @@ final class PresentRunner {
                 ContentDelegate(
                     kind: kind, image: image, shader: shader, stats: stats, videoLifecycle: videoLifecycle,
                     statsLabel: { scene in
-                    scene.screen?.name ?? "window"
-                })
+                        scene.screen?.name ?? "window"
+                    })
             })
         if command.preview {
             session.windows = [try app.openWindow(configuration: configuration)]
             log("previewing in a window")
         } else {
-            session.registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
+            session.registration = app.registerSceneAccessory(
+                .externalNonInteractive(sceneConfiguration: configuration))
             explainWhenNothingShows(app)
         }
     }

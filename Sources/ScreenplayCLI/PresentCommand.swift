@@ -100,7 +100,8 @@ public struct PresentCommand: CLICommand {
         .value("stall-grace"),
     ]
     /// Supported content, for help and error messages.
-    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
+    static let contentKinds =
+        "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
     public static let usage = """
         OVERVIEW: \(abstract)
 
@@ -209,13 +210,15 @@ public struct PresentCommand: CLICommand {
         reconnect = arguments.flag("reconnect")
         if let value = arguments.last("duration") {
             guard let minutes = Double(value), minutes.isFinite, minutes > 0 else {
-                throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of minutes")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--duration': expected a positive number of minutes")
             }
             durationMinutes = minutes
         }
         if let value = arguments.last("end-time") {
             guard let time = ClockTime(parsing: value) else {
-                throw Self.usageError("invalid value '\(value)' for '--end-time': expected a time of day HH:MM (24-hour clock)")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--end-time': expected a time of day HH:MM (24-hour clock)")
             }
             endTime = time
         }
@@ -227,7 +230,8 @@ public struct PresentCommand: CLICommand {
         }
         if let value = arguments.last("notes-position") {
             guard let position = NotesPosition(rawValue: value.lowercased()) else {
-                throw Self.usageError("invalid value '\(value)' for '--notes-position': expected right, left, top or bottom")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--notes-position': expected right, left, top or bottom")
             }
             notesPosition = position
         }

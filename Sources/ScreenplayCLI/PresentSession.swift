@@ -65,7 +65,8 @@ final class PresentSession {
                 guard let self else { return [] }
                 return (self.app?.scenes ?? []).map { scene in
                     PanelHealth(
-                        output: scene.screen?.name ?? "window", showing: self.shown.contains(ObjectIdentifier(scene)) ? label : nil,
+                        output: scene.screen?.name ?? "window",
+                        showing: self.shown.contains(ObjectIdentifier(scene)) ? label : nil,
                         stalledSeconds: PanelHealth.stall(of: scene))
                 }
             },
@@ -74,7 +75,8 @@ final class PresentSession {
                 for scene in app.scenes { self.watchFirstFrame(of: scene) }
                 let shown = app.scenes.filter { self.shown.contains(ObjectIdentifier($0)) }
                 guard shown.count == app.scenes.count else { return false }
-                return self.registration == nil || app.externalScreens.allSatisfy { screen in shown.contains { $0.screen === screen } }
+                return self.registration == nil
+                    || app.externalScreens.allSatisfy { screen in shown.contains { $0.screen === screen } }
             })
         self.monitor = monitor
         monitor.start()

@@ -69,7 +69,9 @@ final class Presenter {
             }
         }
         if slides.hasOverlays {
-            log("\(document.pageCount) pages make \(slides.count) slides (pages sharing a page label are overlays of one slide)")
+            log(
+                "\(document.pageCount) pages make \(slides.count) slides (pages sharing a page label are overlays of one slide)"
+            )
         }
     }
 
@@ -162,7 +164,9 @@ final class Presenter {
             printError("\(error.description); exiting")
             exit(ExitCode.unavailable.rawValue)
         }
-        app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
+        app.onScreenConnect = { screen in
+            log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
+        }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
         session.installSignalHandlers()
         session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
@@ -180,7 +184,8 @@ final class Presenter {
             session.windows.append(try app.openWindow(configuration: audienceConfiguration))
             log("rehearsing: the audience view is a window")
         } else {
-            let registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: audienceConfiguration))
+            let registration = app.registerSceneAccessory(
+                .externalNonInteractive(sceneConfiguration: audienceConfiguration))
             registration.onAvailabilityChange = { [weak self] available in
                 log(available ? "audience display connected" : "no audience display; the console keeps running")
                 self?.emit(["event": "audience-available", "available": available])
@@ -189,7 +194,9 @@ final class Presenter {
             session.registration = registration
             if !registration.isAvailable { log("no external screen yet; the console runs and waits for one") }
             if !app.hasLayerShell {
-                printError("the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window")
+                printError(
+                    "the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window"
+                )
             }
         }
         // The clock and timers change once a second; nothing else redraws
@@ -214,7 +221,8 @@ final class Presenter {
 
     func handle(_ event: KeyEvent) {
         guard event.isPressed else { return }
-        let action = PresenterKeys.action(keysym: event.keysym, text: event.text, shift: event.shift, overview: state.isOverviewShown)
+        let action = PresenterKeys.action(
+            keysym: event.keysym, text: event.text, shift: event.shift, overview: state.isOverviewShown)
         emit(["event": "key", "keysym": event.keysym, "text": event.text, "action": action.map { "\($0)" } ?? "none"])
         guard let action else { return }
         let now = monotonicNanoseconds()
@@ -286,7 +294,9 @@ final class Presenter {
     /// Slide sizes on screen now: every audience scene and the console's
     /// two slide views; and the console's notes view for beamer notes.
     private var wantedSizes: (slides: [PixelSize], notes: PixelSize?) {
-        var sizes = audienceScenes.values.filter(\.isConnected).map { PixelSize(width: $0.pixelSize.width, height: $0.pixelSize.height) }
+        var sizes = audienceScenes.values.filter(\.isConnected).map {
+            PixelSize(width: $0.pixelSize.width, height: $0.pixelSize.height)
+        }
         var notes: PixelSize?
         if let console, console.isConnected {
             let layout = ConsoleLayout(width: console.pixelSize.width, height: console.pixelSize.height)
@@ -294,7 +304,9 @@ final class Presenter {
             sizes.append(layout.next.size)
             if notesPosition != nil { notes = layout.notes.size }
         }
-        return (sizes.filter { $0.width > 0 && $0.height > 0 }, notes.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil })
+        return (
+            sizes.filter { $0.width > 0 && $0.height > 0 }, notes.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
+        )
     }
 
     /// Renders ahead: the current page first, then the pages the next keys
@@ -314,7 +326,9 @@ final class Presenter {
         // Audience sizes first: they are what the room sees.
         for page in valid {
             for size in sizes { add(SlideKey(page: page, size: size, region: slideRegion)) }
-            if let notesSize, let position = notesPosition { add(SlideKey(page: page, size: notesSize, region: position.notesRegion)) }
+            if let notesSize, let position = notesPosition {
+                add(SlideKey(page: page, size: notesSize, region: position.notesRegion))
+            }
         }
         cache.want(keys) { [weak self] picture in self?.app?.releaseResources(of: picture) }
     }
@@ -325,9 +339,12 @@ final class Presenter {
         let selected = state.overviewSelection ?? state.slide
         var order = [selected]
         for distance in 1..<max(1, slides.count) {
-            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) { order.append(slide) }
+            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) {
+                order.append(slide)
+            }
         }
-        thumbnails.want(pages: order.map { slides.lastPage(ofSlide: $0) }, size: size, region: slideRegion) { [weak self] picture in
+        thumbnails.want(pages: order.map { slides.lastPage(ofSlide: $0) }, size: size, region: slideRegion) {
+            [weak self] picture in
             self?.app?.releaseResources(of: picture)
         }
     }
@@ -340,7 +357,8 @@ final class Presenter {
         if case let .page(p) = state.audience { audiencePage = p }
         for scene in audienceScenes.values where key.page == audiencePage {
             let exact = SlideKey(
-                page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height), region: slideRegion)
+                page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height),
+                region: slideRegion)
             if key == exact || cache.picture(exact) == nil { scene.setNeedsDisplay() }
         }
         // The console shows the current page, the next slide and the notes
@@ -368,7 +386,8 @@ final class Presenter {
         }
         var line: [String: Any] = [
             "event": "state", "page": state.page + 1, "pages": document.pageCount, "audience": audience,
-            "frozen": state.frozenPage != nil, "typed": state.typed, "slide": state.slide + 1, "slides": state.slides.count,
+            "frozen": state.frozenPage != nil, "typed": state.typed, "slide": state.slide + 1,
+            "slides": state.slides.count,
         ]
         if let selection = state.overviewSelection { line["overview_selected"] = selection + 1 }
         emit(line)
@@ -456,10 +475,12 @@ final class SlideCache {
             let rgba: [UInt8]
             var failure: String?
             do {
-                rgba = try document.render(page: key.page, width: key.size.width, height: key.size.height, region: key.region)
+                rgba = try document.render(
+                    page: key.page, width: key.size.width, height: key.size.height, region: key.region)
             } catch {
                 failure = "\(error)"
-                rgba = Placeholder.render(page: key.page, reason: "\(error)", width: key.size.width, height: key.size.height)
+                rgba = Placeholder.render(
+                    page: key.page, reason: "\(error)", width: key.size.width, height: key.size.height)
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.finished(key, rgba: rgba, failure: failure) }

@@ -86,7 +86,8 @@ final class ServiceMonitor {
         let stuck = health.filter { ($0.stalledSeconds ?? 0) > stallGrace }
         for panel in stuck where !toldStalled.contains(panel.output) {
             printError(
-                "\(panel.output) has shown no frame for \(Int(panel.stalledSeconds ?? 0)) s (more than --stall-grace \(Self.format(stallGrace)) s); no more watchdog pings, so systemd restarts the service")
+                "\(panel.output) has shown no frame for \(Int(panel.stalledSeconds ?? 0)) s (more than --stall-grace \(Self.format(stallGrace)) s); no more watchdog pings, so systemd restarts the service"
+            )
             toldStalled.insert(panel.output)
         }
         toldStalled.formIntersection(stuck.map(\.output))

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSystemd
+import Foundation
 
 /// systemd's notify protocol through libsystemd's sd_notify: the only file
 /// that sees libsystemd. Exists only when the service manager asked for it

@@ -40,7 +40,8 @@ package final class Connection {
             let reason = String(cString: strerror(errno))
             let hint: String
             if requested == nil && env["WAYLAND_DISPLAY"] == nil {
-                hint = "WAYLAND_DISPLAY is not set; run inside a Wayland session, set WAYLAND_DISPLAY to a compositor's socket, or use `screenplay demo`, which starts its own headless compositor"
+                hint =
+                    "WAYLAND_DISPLAY is not set; run inside a Wayland session, set WAYLAND_DISPLAY to a compositor's socket, or use `screenplay demo`, which starts its own headless compositor"
             } else {
                 hint = "is the compositor running, and is WAYLAND_DISPLAY (and XDG_RUNTIME_DIR) the one it created?"
             }
@@ -189,7 +190,8 @@ package final class Connection {
     package func roundtrip() throws(ConnectionError) {
         if let failure { throw failure }
         if isDisconnected {
-            throw ConnectionError(kind: .lost, description: "the connection to \(socketDescription) was closed (shutdown)")
+            throw ConnectionError(
+                kind: .lost, description: "the connection to \(socketDescription) was closed (shutdown)")
         }
         if wl_display_roundtrip(display) < 0 {
             fail()
@@ -208,12 +210,16 @@ package final class Connection {
             let name = String(cString: interface.pointee.name)
             error = ConnectionError(
                 kind: .protocolError,
-                description: "the compositor raised protocol error \(protocolCode) on \(name)#\(objectID); this is a Screenplay bug, please report it with the output of `WAYLAND_DEBUG=1 screenplay ...`")
+                description:
+                    "the compositor raised protocol error \(protocolCode) on \(name)#\(objectID); this is a Screenplay bug, please report it with the output of `WAYLAND_DEBUG=1 screenplay ...`"
+            )
         } else {
             let reason = code == 0 ? "connection closed" : String(cString: strerror(code))
             error = ConnectionError(
                 kind: .lost,
-                description: "lost the connection to the compositor at \(socketDescription): \(reason) (did the compositor exit or crash?)")
+                description:
+                    "lost the connection to the compositor at \(socketDescription): \(reason) (did the compositor exit or crash?)"
+            )
         }
         failure = error
         readSource?.cancel()

@@ -82,8 +82,9 @@ package final class Keyboard {
         let text = mapped.assumingMemoryBound(to: CChar.self)
         // size includes the terminating NUL; new_from_buffer tolerates both.
         let length = strnlen(text, Int(size))
-        guard let newKeymap = xkb_keymap_new_from_buffer(
-            context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS),
+        guard
+            let newKeymap = xkb_keymap_new_from_buffer(
+                context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS),
             let newState = xkb_state_new(newKeymap)
         else { return }
         if let state { xkb_state_unref(state) }

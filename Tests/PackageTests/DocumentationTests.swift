@@ -45,7 +45,8 @@ final class DocumentationTests: XCTestCase {
         // The three articles of the catalog are in the output.
         for article in ["showingcontentonanexternalscreen", "displaylinksandpacing", "runningunattended"] {
             let data = docs.html + "/data/documentation/screenplay/\(article).json"
-            XCTAssertTrue(FileManager.default.fileExists(atPath: data), "the article \(article) is missing from the HTML")
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: data), "the article \(article) is missing from the HTML")
         }
     }
 }

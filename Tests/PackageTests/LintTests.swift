@@ -6,8 +6,11 @@ import XCTest
 /// reports no finding.
 final class LintTests: XCTestCase {
     func testLintScriptFindsNothing() throws {
-        let lint = try runProcess(PackageCheckout.root + "/scripts/lint.sh", [], timeout: 600, directory: PackageCheckout.root)
+        let lint = try runProcess(
+            PackageCheckout.root + "/scripts/lint.sh", [], timeout: 600, directory: PackageCheckout.root)
         XCTAssertFalse(lint.timedOut, "scripts/lint.sh timed out")
-        XCTAssertEqual(lint.status, 0, "scripts/lint.sh found code that does not follow .swift-format:\n\(lint.stdout)\(lint.stderr)")
+        XCTAssertEqual(
+            lint.status, 0,
+            "scripts/lint.sh found code that does not follow .swift-format:\n\(lint.stdout)\(lint.stderr)")
     }
 }

@@ -23,9 +23,11 @@ enum PackageCheckout {
         var index = start + 1
         while index < lines.count, !lines[index].hasPrefix("## ") {
             if lines[index].trimmingCharacters(in: .whitespaces) == "```swift" {
-                guard let end = lines[(index + 1)...].firstIndex(where: {
-                    $0.trimmingCharacters(in: .whitespaces) == "```"
-                }) else {
+                guard
+                    let end = lines[(index + 1)...].firstIndex(where: {
+                        $0.trimmingCharacters(in: .whitespaces) == "```"
+                    })
+                else {
                     throw CheckoutError("the ```swift block at README.md line \(index + 1) is never closed")
                 }
                 return lines[(index + 1)..<end].joined(separator: "\n") + "\n"

@@ -46,7 +46,8 @@ final class PublicInterfaceTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(leaks, [], "Screenplay's public interface shows types it should wrap:\n" + leaks.joined(separator: "\n"))
+        XCTAssertEqual(
+            leaks, [], "Screenplay's public interface shows types it should wrap:\n" + leaks.joined(separator: "\n"))
     }
 
     /// Every `preciseIdentifier` in a symbol's declaration, signature and generics.

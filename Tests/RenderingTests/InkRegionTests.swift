@@ -7,14 +7,18 @@ final class InkRegionTests: OffscreenTestCase {
     func testInkRectsCoverEveryInkedPixelAndSkipEmptyCells() throws {
         let canvas = try Canvas(width: 300, height: 120)
         canvas.clear()
-        canvas.drawText("Score 42", x: 150, y: 10, font: "Sans 64px", color: Color(red: 1, green: 1, blue: 1, alpha: 1), alignment: .center, maxWidth: 300)
+        canvas.drawText(
+            "Score 42", x: 150, y: 10, font: "Sans 64px", color: Color(red: 1, green: 1, blue: 1, alpha: 1),
+            alignment: .center, maxWidth: 300)
         let rects = canvas.inkRects(cell: 16)
         let pixels = canvas.rgbaPixels()
         var inked = 0
         for y in 0..<120 {
             for x in 0..<300 where pixels[(y * 300 + x) * 4 + 3] != 0 {
                 inked += 1
-                XCTAssertTrue(rects.contains { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }, "ink at \(x),\(y) outside every rect")
+                XCTAssertTrue(
+                    rects.contains { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height },
+                    "ink at \(x),\(y) outside every rect")
             }
         }
         XCTAssertGreaterThan(inked, 500, "the text was drawn")

@@ -20,14 +20,18 @@ final class ControlAbuseTests: XCTestCase {
         func fail(_ text: String) { lock.withLock { failures.append(text) } }
         func latency(_ seconds: Double) { lock.withLock { latencies.append(seconds) } }
         subscript(_ key: String) -> Int { lock.withLock { counts[key] ?? 0 } }
-        var summary: String { lock.withLock { counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") } }
+        var summary: String {
+            lock.withLock { counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        }
     }
 
     /// An error reply (ok false) or a closed connection: what every abuser
     /// must get. The reason is `text`, or "busy" when all slots are taken.
     static func refusedOrDropped(_ connection: ControlConnection, contains text: String? = nil) -> Bool {
         guard let line = connection.readLine() else { return true }  // dropped
-        guard let reply = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { return false }
+        guard let reply = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+            return false
+        }
         guard reply["ok"] as? Bool == false, let error = reply["error"] as? String else { return false }
         return error.hasPrefix("busy") || text.map { error.contains($0) } ?? true
     }
@@ -43,18 +47,31 @@ final class ControlAbuseTests: XCTestCase {
                 continue
             }
             let reply = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-            if reply?["ok"] as? Bool == true { tally.count("crowd-ok") } else if (reply?["error"] as? String)?.hasPrefix("busy") == true { tally.count("crowd-busy") } else { tally.fail("crowd: \(line.prefix(80))") }
+            if reply?["ok"] as? Bool == true {
+                tally.count("crowd-ok")
+            } else if (reply?["error"] as? String)?.hasPrefix("busy") == true {
+                tally.count("crowd-busy")
+            } else {
+                tally.fail("crowd: \(line.prefix(80))")
+            }
         }
         tally.count("crowd")
     }
 
     func testAbuseAtTheSocketDoesNotHurtPlayback() throws {
         let seconds = Double(ProcessInfo.processInfo.environment["CONTROL_ABUSE_SECONDS"] ?? "") ?? 60
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240)])
-        let frag = try temporaryShader("abuse", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime * 3.0), p.x / iResolution.x, 0.4, 1.0); }")
-        let (_, playlist) = try signagePlaylist("{\"playlists\": {\"s\": [{\"file\": \"\(frag)\", \"duration\": 86400}]}, \"default\": \"s\"}")
+        let rig = try startSway([
+            .init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240),
+        ])
+        let frag = try temporaryShader(
+            "abuse",
+            "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime * 3.0), p.x / iResolution.x, 0.4, 1.0); }"
+        )
+        let (_, playlist) = try signagePlaylist(
+            "{\"playlists\": {\"s\": [{\"file\": \"\(frag)\", \"duration\": 86400}]}, \"default\": \"s\"}")
         let socket = controlSocketPath()
-        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["play", playlist, "--stats", "-", "--socket", socket], environment: env(rig, builtin: "HEADLESS-1"))
         let outputs = ["HEADLESS-2", "HEADLESS-3"]
         XCTAssertTrue(waitUntil(timeout: 20) { outputs.allSatisfy { p.frames(for: $0).count >= 5 } }, p.stderr)
         let baseline = outputs.map { o in p.frames(for: o).suffix(3).map { $0.int("presented") }.reduce(0, +) / 3 }
@@ -80,14 +97,22 @@ final class ControlAbuseTests: XCTestCase {
                 ("\u{00}\u{ff}\u{fe}garbage", "malformed JSON"),
             ] {
                 c.send(request + "\n")
-                if Self.refusedOrDropped(c, contains: expected) { tally.count("malformed") } else { tally.fail("malformed: \(request.prefix(20)) got no error reply") }
+                if Self.refusedOrDropped(c, contains: expected) {
+                    tally.count("malformed")
+                } else {
+                    tally.fail("malformed: \(request.prefix(20)) got no error reply")
+                }
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
         abuser("huge") {
             guard let c = try? ControlConnection(socket, timeout: 3) else { return tally.fail("huge: cannot connect") }
             c.send([UInt8](repeating: 0x61, count: 1 << 20) + [0x0A])  // fails part-way once the server drops it
-            if Self.refusedOrDropped(c, contains: "longer than") { tally.count("huge") } else { tally.fail("huge: neither refused nor dropped") }
+            if Self.refusedOrDropped(c, contains: "longer than") {
+                tally.count("huge")
+            } else {
+                tally.fail("huge: neither refused nor dropped")
+            }
             Thread.sleep(forTimeInterval: 0.5)
         }
         abuser("slow") {
@@ -99,7 +124,9 @@ final class ControlAbuseTests: XCTestCase {
             }
             if Self.refusedOrDropped(c) || c.isClosedByServer(within: 1) {
                 tally.count("slow")
-                if Date().timeIntervalSince(started) > 16 { tally.fail("slow: held for \(Date().timeIntervalSince(started)) s") }
+                if Date().timeIntervalSince(started) > 16 {
+                    tally.fail("slow: held for \(Date().timeIntervalSince(started)) s")
+                }
             } else {
                 tally.fail("slow: a one-byte-a-second request was answered as if whole")
             }
@@ -119,7 +146,8 @@ final class ControlAbuseTests: XCTestCase {
         }
         abuser("good") {
             let started = Date()
-            guard let c = try? ControlConnection(socket, timeout: 3), let reply = c.request("{\"command\": \"status\"}") else {
+            guard let c = try? ControlConnection(socket, timeout: 3), let reply = c.request("{\"command\": \"status\"}")
+            else {
                 return tally.fail("a well-formed status request went unanswered at \(Date())")
             }
             tally.latency(Date().timeIntervalSince(started))
@@ -137,9 +165,12 @@ final class ControlAbuseTests: XCTestCase {
         XCTAssertTrue(p.isRunning, "play died: \(p.stderr.suffix(2000))")
 
         XCTAssertEqual(tally.failures, [], tally.summary)
-        for key in ["malformed", "huge", "slow", "deaf", "crowd", "good-ok"] { XCTAssertGreaterThan(tally[key], 0, "\(key) never ran: \(tally.summary)") }
+        for key in ["malformed", "huge", "slow", "deaf", "crowd", "good-ok"] {
+            XCTAssertGreaterThan(tally[key], 0, "\(key) never ran: \(tally.summary)")
+        }
         XCTAssertGreaterThan(tally["crowd-ok"], 0, tally.summary)
-        XCTAssertGreaterThanOrEqual(Double(tally["good-ok"]), 0.9 * Double(tally["good-ok"] + tally["good-busy"]), tally.summary)
+        XCTAssertGreaterThanOrEqual(
+            Double(tally["good-ok"]), 0.9 * Double(tally["good-ok"] + tally["good-busy"]), tally.summary)
         XCTAssertLessThan(tally.latencies.max() ?? 0, 2, "a status took \(tally.latencies.max() ?? 0) s")
 
         // Every panel presented every second, at no less than half its rate before.
@@ -148,11 +179,13 @@ final class ControlAbuseTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(during.count, Int(seconds) - 5, "\(output): frames lines \(during)")
             XCTAssertFalse(during.contains(0), "\(output) showed no frame in some second: \(during)")
             let mean = Double(during.reduce(0, +)) / Double(max(during.count, 1))
-            XCTAssertGreaterThanOrEqual(mean, 0.5 * Double(baseline[k]), "\(output): \(mean) frames/s during, \(baseline[k]) before")
+            XCTAssertGreaterThanOrEqual(
+                mean, 0.5 * Double(baseline[k]), "\(output): \(mean) frames/s during, \(baseline[k]) before")
         }
         // Bounded: file descriptors come back, memory grows by less than the buffers allow.
-        XCTAssertTrue(waitUntil(timeout: 15) { ProcessUsage.openFileDescriptors(p.pid) <= fdsBefore + 2 },
-                      "fds \(fdsBefore) before, \(ProcessUsage.openFileDescriptors(p.pid)) after")
+        XCTAssertTrue(
+            waitUntil(timeout: 15) { ProcessUsage.openFileDescriptors(p.pid) <= fdsBefore + 2 },
+            "fds \(fdsBefore) before, \(ProcessUsage.openFileDescriptors(p.pid)) after")
         let grown = ProcessUsage.residentKiB(p.pid) - rssBefore
         XCTAssertLessThan(grown, 16 * 1024, "RSS grew \(grown) KiB (before \(rssBefore) KiB)")
         XCTAssertNotNil(try? ControlConnection(socket).request("{\"command\": \"status\"}"), "answers after the abuse")

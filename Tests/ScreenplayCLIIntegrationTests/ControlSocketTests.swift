@@ -21,12 +21,17 @@ final class ControlSocketTests: XCTestCase {
     }
 
     func testCommandsSwitchHoldAndReportThePanels() throws {
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240)])
-        let items = Self.colours.map { "{\"color\": \"\(String(String($0 | 0x1000000, radix: 16).dropFirst()))\"}" }.joined(separator: ", ")
+        let rig = try startSway([
+            .init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240),
+        ])
+        let items = Self.colours.map { "{\"color\": \"\(String(String($0 | 0x1000000, radix: 16).dropFirst()))\"}" }
+            .joined(separator: ", ")
         let (_, playlist) = try signagePlaylist("{\"playlists\": {\"s\": [\(items)]}, \"default\": \"s\"}")
         let socket = controlSocketPath()
         // 600 s items: nothing moves unless ctl says so.
-        let p = try CLI.start(["play", playlist, "--duration", "600", "--stats", "-", "--socket", socket], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["play", playlist, "--duration", "600", "--stats", "-", "--socket", socket],
+            environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-3" }, p.stderr)
 
         // The directory 0700, the socket 0600.
@@ -45,7 +50,8 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertTrue(left > 0 && left <= 600, "\(left)")
 
         // next on one panel only.
-        XCTAssertEqual(try CLI.run(["ctl", "next", "--output", "HEADLESS-2", "--socket", socket], environment: env(rig)).status, 0)
+        XCTAssertEqual(
+            try CLI.run(["ctl", "next", "--output", "HEADLESS-2", "--socket", socket], environment: env(rig)).status, 0)
         let second = first % 4 + 1
         XCTAssertTrue(shows(rig, "HEADLESS-2", Self.colours[second - 1]), "next")
         XCTAssertTrue(shows(rig, "HEADLESS-3", Self.colours[first - 1]), "the other panel stays")
@@ -130,13 +136,18 @@ final class ControlSocketTests: XCTestCase {
         let socket = controlSocketPath()
         var environment = env(rig, builtin: "HEADLESS-1")
         environment["XDG_RUNTIME_DIR"] = (rig.waylandDisplay as NSString).deletingLastPathComponent
-        let p = try RunningProcess("/usr/sbin/runuser", ["-u", rigUserName, "--", CLI.binary, "play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        let p = try RunningProcess(
+            "/usr/sbin/runuser",
+            ["-u", rigUserName, "--", CLI.binary, "play", playlist, "--stats", "-", "--socket", socket],
+            environment: environment)
         XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
         let asRoot = try CLI.run(["ctl", "status", "--socket", socket], environment: env(rig))
         XCTAssertEqual(asRoot.status, 69, asRoot.stderr)
         XCTAssertTrue(asRoot.stderr.contains("refused"), asRoot.stderr)
         XCTAssertTrue(waitUntil(timeout: 2) { p.stderr.contains("control socket: refused uid 0") }, p.stderr)
-        let asOwner = try runProcess("/usr/sbin/runuser", ["-u", rigUserName, "--", CLI.binary, "ctl", "status", "--socket", socket], environment: environment, timeout: 10)
+        let asOwner = try runProcess(
+            "/usr/sbin/runuser", ["-u", rigUserName, "--", CLI.binary, "ctl", "status", "--socket", socket],
+            environment: environment, timeout: 10)
         XCTAssertEqual(asOwner.status, 0, asOwner.stderr)
         XCTAssertTrue(asOwner.stdout.contains("HEADLESS-2"), asOwner.stdout)
         // runuser answers SIGTERM with 143 once play has exited; play's own word is on stderr.

@@ -11,7 +11,9 @@ final class JournalLogTests: XCTestCase {
     func start(_ args: [String], environment: [String: String], matching: Bool = true) throws -> RunningProcess {
         try CLI.requireBinary()
         let stream = matching ? "$(stat -L -c %d:%i /proc/self/fd/2)" : "1:1"
-        return try RunningProcess("/bin/sh", ["-c", "JOURNAL_STREAM=\(stream) exec \"$0\" \"$@\"", CLI.binary] + args, environment: environment)
+        return try RunningProcess(
+            "/bin/sh", ["-c", "JOURNAL_STREAM=\(stream) exec \"$0\" \"$@\"", CLI.binary] + args,
+            environment: environment)
     }
 
     func testLinesCarryPrioritiesWhenStderrIsTheJournal() throws {
@@ -19,10 +21,13 @@ final class JournalLogTests: XCTestCase {
         let folder = NSTemporaryDirectory() + "unattended-journal-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        try RigImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 3)).writePNG(to: folder + "/a.png")
+        try RigImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 3)).writePNG(
+            to: folder + "/a.png")
         try "not media".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
 
-        let p = try start(["play", folder, "--stats", "-", "--socket", controlSocketPath()], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try start(
+            ["play", folder, "--stats", "-", "--socket", controlSocketPath()],
+            environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
         p.terminate()
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
@@ -30,7 +35,10 @@ final class JournalLogTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("<4>screenplay: ") && $0.contains("notes.txt: skipped") }, p.stderr)
         XCTAssertTrue(lines.contains { $0.hasPrefix("<6>screenplay: control socket: ") }, p.stderr)
         XCTAssertTrue(lines.contains("<6>screenplay: SIGTERM: tearing down"), p.stderr)
-        for line in lines { XCTAssertTrue(line.range(of: #"^<[346]>screenplay: "#, options: .regularExpression) != nil, "no priority: \(line)") }
+        for line in lines {
+            XCTAssertTrue(
+                line.range(of: #"^<[346]>screenplay: "#, options: .regularExpression) != nil, "no priority: \(line)")
+        }
 
         // An error that ends the command: <3>, one line, even for a list.
         let bad = try start(["play", folder + "/missing.json"], environment: env(rig, builtin: "HEADLESS-1"))
@@ -41,7 +49,8 @@ final class JournalLogTests: XCTestCase {
         // The screens are listed on the error's own line.
         let error = unmatched.stderr.split(separator: "\n").filter { $0.hasPrefix("<3>") }
         XCTAssertEqual(error.count, 1, unmatched.stderr)
-        XCTAssertTrue(error.first?.contains("matches no screen; the screens are:; HEADLESS-1") == true, unmatched.stderr)
+        XCTAssertTrue(
+            error.first?.contains("matches no screen; the screens are:; HEADLESS-1") == true, unmatched.stderr)
     }
 
     func testNoPrefixesWhenStderrIsNotTheJournal() throws {

@@ -23,10 +23,13 @@ final class PlayReconnectTests: XCTestCase {
     func testWaitsForARestartedCompositorAndResumesAtTheClocksItem() throws {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
         let socket = controlSocketPath()
-        let p = try CLI.start(["play", try playlist(), "--duration", "1", "--stats", "-", "--socket", socket], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["play", try playlist(), "--duration", "1", "--stats", "-", "--socket", socket],
+            environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertTrue(waitUntil(timeout: 15) { p.statsEvents.filter { $0.event == "item" }.count >= 2 }, p.stderr)
         rig.kill()
-        XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor on the same socket") }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor on the same socket") }, p.stderr)
         // Waiting costs almost nothing and the control socket still answers.
         let before = ProcessUsage.cpuTicks(p.pid)
         Thread.sleep(forTimeInterval: 1.5)
@@ -38,21 +41,28 @@ final class PlayReconnectTests: XCTestCase {
         let itemsBefore = p.statsEvents.filter { $0.event == "item" }.count
 
         try rig.restart()
-        XCTAssertTrue(waitUntil(timeout: 10) { p.statsEvents.filter { $0.event == "item" }.count >= itemsBefore + 3 }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { p.statsEvents.filter { $0.event == "item" }.count >= itemsBefore + 3 }, p.stderr)
         XCTAssertEqual(p.statsEvents.filter { $0.event == "connect" && $0.output == "HEADLESS-2" }.count, 2)
         // Every item after the restart is the clock's, the first one included.
         for item in p.statsEvents.filter({ $0.event == "item" }).dropFirst(itemsBefore) {
             let at = item.raw["at"] as? String ?? ""
             XCTAssertEqual(item.int("index"), clockIndex(at, seconds: 1), "item at \(at)")
         }
-        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)).map { pixel in
-            Self.colours.contains { RGB(hex: UInt32($0, radix: 16)!) == pixel } } ?? false }, "a playlist colour is on the panel again")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)).map { pixel in
+                    Self.colours.contains { RGB(hex: UInt32($0, radix: 16)!) == pixel }
+                } ?? false
+            }, "a playlist colour is on the panel again")
         assertCleanStop(p)
     }
 
     func testNoReconnectExits69() throws {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
-        let p = try CLI.start(["play", try playlist(), "--no-reconnect", "--stats", "-", "--socket", controlSocketPath()], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["play", try playlist(), "--no-reconnect", "--stats", "-", "--socket", controlSocketPath()],
+            environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
         rig.kill()
         XCTAssertEqual(p.wait(timeout: 5), 69, p.stderr)

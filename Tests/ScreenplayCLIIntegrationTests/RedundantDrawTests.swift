@@ -28,13 +28,16 @@ final class RedundantDrawTests: XCTestCase {
             let content = ["color", "336699"]
             let p = try CLI.start(["present", "--all"] + content + ["--stats", "-"], environment: env(rig))
             let outputs = ["HEADLESS-1", "HEADLESS-2"]
-            for output in outputs { XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == output }, p.stderr) }
+            for output in outputs {
+                XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == output }, p.stderr)
+            }
             settle(p, outputs)
             XCTAssertEqual(draws(p, "HEADLESS-1"), 1, "\(content): one draw after connecting, none repeated")
             XCTAssertEqual(draws(p, "HEADLESS-2"), 1, "\(content): one draw after connecting, none repeated")
 
             try rig.setMode("HEADLESS-2", .init(width: 1024, height: 768))
-            XCTAssertNotNil(p.waitForEvent { $0.event == "configure" && $0.output == "HEADLESS-2" && $0.int("width") == 1024 })
+            XCTAssertNotNil(
+                p.waitForEvent { $0.event == "configure" && $0.output == "HEADLESS-2" && $0.int("width") == 1024 })
             settle(p, outputs)
             XCTAssertEqual(draws(p, "HEADLESS-2"), 2, "a new size: one more draw")
             XCTAssertEqual(draws(p, "HEADLESS-1"), 1, "the other output did not change")
@@ -45,7 +48,8 @@ final class RedundantDrawTests: XCTestCase {
             XCTAssertEqual(draws(p, "HEADLESS-2"), 2, "the same mode set again is no change")
 
             try rig.setScale("HEADLESS-2", 2)
-            XCTAssertNotNil(p.waitForEvent { $0.event == "configure" && $0.output == "HEADLESS-2" && $0.int("scale") == 2 })
+            XCTAssertNotNil(
+                p.waitForEvent { $0.event == "configure" && $0.output == "HEADLESS-2" && $0.int("scale") == 2 })
             settle(p, outputs)
             XCTAssertEqual(draws(p, "HEADLESS-2"), 3, "a new scale: one more draw")
             XCTAssertEqual(draws(p, "HEADLESS-1"), 1, "the other output still did not change")
@@ -62,14 +66,17 @@ final class RedundantDrawTests: XCTestCase {
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)
         func audienceDraws() -> [String] {
-            p.statsEvents.filter { $0.event == "drawn" && $0.output == "HEADLESS-2" }.map { $0.raw["content"] as? String ?? "" }
+            p.statsEvents.filter { $0.event == "drawn" && $0.output == "HEADLESS-2" }.map {
+                $0.raw["content"] as? String ?? ""
+            }
         }
         XCTAssertTrue(waitUntil(timeout: 15) { audienceDraws().contains("page 1") }, p.stderr)
         // Long enough for every slide the presenter renders ahead (three pages
         // at three sizes) to have arrived.
         Thread.sleep(forTimeInterval: 2)
         var drawn = audienceDraws()
-        XCTAssertEqual(drawn.filter { $0 == "page 1" }.count, 1, "page 1 drawn once, not once per slide rendered ahead: \(drawn)")
+        XCTAssertEqual(
+            drawn.filter { $0 == "page 1" }.count, 1, "page 1 drawn once, not once per slide rendered ahead: \(drawn)")
         // Before the exact size arrives the audience may show a placeholder
         // and another size of page 1, scaled: each is new content.
         XCTAssertEqual(Set(drawn).count, drawn.count, "no content drawn twice: \(drawn)")

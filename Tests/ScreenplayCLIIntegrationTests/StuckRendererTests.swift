@@ -30,13 +30,16 @@ final class StuckRendererTests: XCTestCase {
         let dir = try folder()
         let shader = dir + "/hang.frag"
         try Self.hangSource.write(toFile: shader, atomically: true, encoding: .utf8)
-        let p = try CLI.start(["present", "--stats", "-"] + extra + [shader], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["present", "--stats", "-"] + extra + [shader], environment: env(rig, builtin: "HEADLESS-1"))
         addTeardownBlock { p.kill() }
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == "HEADLESS-2" }, p.stderr)
         Thread.sleep(forTimeInterval: 1.5)
         XCTAssertTrue(p.isRunning, p.stderr)
         // The once-a-second stats timer runs on the stuck main queue: silent.
-        XCTAssertTrue(p.frames(for: "HEADLESS-2").allSatisfy { $0.int("presented") == 0 }, "the shader must never finish a frame: \(p.stdout)")
+        XCTAssertTrue(
+            p.frames(for: "HEADLESS-2").allSatisfy { $0.int("presented") == 0 },
+            "the shader must never finish a frame: \(p.stdout)")
         return (p, shader)
     }
 
@@ -65,7 +68,10 @@ final class StuckRendererTests: XCTestCase {
         XCTAssertTrue(message.contains("the draw on HEADLESS-2 (\(shader))"), p.stderr)
         XCTAssertTrue(message.contains("--stall-grace 3"), message)
         // The measured time is the draw's own, at least the grace.
-        let seconds = message.range(of: #"for [0-9.]+ s"#, options: .regularExpression).map { Double(message[$0].dropFirst(4).dropLast(2)) ?? 0 } ?? 0
+        let seconds =
+            message.range(of: #"for [0-9.]+ s"#, options: .regularExpression).map {
+                Double(message[$0].dropFirst(4).dropLast(2)) ?? 0
+            } ?? 0
         XCTAssertGreaterThanOrEqual(seconds, 3, message)
         XCTAssertLessThan(seconds, 6, message)
     }
@@ -75,7 +81,9 @@ final class StuckRendererTests: XCTestCase {
     /// runs on well past a three-second grace with its slow-frame warning.
     func testSlowShaderKeepsItsWarningAndIsNoHang() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 1280, height: 720)])
-        let shader = try temporaryShader("slow-not-stuck", """
+        let shader = try temporaryShader(
+            "slow-not-stuck",
+            """
             void mainImage(out vec4 c, in vec2 p) {
                 float v = 0.0;
                 for (int i = 0; i < 150; i++) { v += sin(p.x * 0.01 + float(i) + iTime) * cos(p.y * 0.01 - float(i)); }
@@ -96,7 +104,8 @@ final class StuckRendererTests: XCTestCase {
         let dir = try folder()
         try Self.hangSource.write(toFile: dir + "/hang.frag", atomically: true, encoding: .utf8)
         let playlist = dir + "/signage.json"
-        try #"{"playlists": {"s": [{"file": "hang.frag", "duration": 1}, {"color": "ff0000", "duration": 1}]}, "default": "s"}"#
+        try
+            #"{"playlists": {"s": [{"file": "hang.frag", "duration": 1}, {"color": "ff0000", "duration": 1}]}, "default": "s"}"#
             .write(toFile: playlist, atomically: true, encoding: .utf8)
         var environment = env(rig, builtin: "HEADLESS-1")
         environment["XDG_STATE_HOME"] = dir + "/state"
@@ -114,11 +123,15 @@ final class StuckRendererTests: XCTestCase {
         // What systemd's Restart=on-failure does: the same command again.
         let second = try CLI.start(["play", "--stall-grace", "2", "--stats", "-", playlist], environment: environment)
         addTeardownBlock { second.kill() }
-        XCTAssertTrue(waitUntil(timeout: 10) { second.stderr.contains("hang.frag: skipped: it hung the renderer on HEADLESS-2") }, second.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { second.stderr.contains("hang.frag: skipped: it hung the renderer on HEADLESS-2") },
+            second.stderr)
         XCTAssertTrue(second.stderr.contains(stateFile), second.stderr)
         Thread.sleep(forTimeInterval: 4)  // two turns of the playlist: the hang's slot keeps the red item
         XCTAssertTrue(second.isRunning, second.stderr)
-        let shown = second.statsEvents.filter { $0.event == "item" && $0.output == "HEADLESS-2" }.compactMap { $0.raw["source"] as? String }
+        let shown = second.statsEvents.filter { $0.event == "item" && $0.output == "HEADLESS-2" }.compactMap {
+            $0.raw["source"] as? String
+        }
         XCTAssertEqual(Set(shown), ["#FF0000"], second.stdout)
         assertCleanStop(second)
 

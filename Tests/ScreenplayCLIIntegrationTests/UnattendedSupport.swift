@@ -16,7 +16,9 @@ final class NotifyListener: @unchecked Sendable {
     init() throws {
         path = NSTemporaryDirectory() + "unattended-notify-\(getpid())-\(UUID().uuidString.prefix(8)).sock"
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0, testSocketAddress(path, { bind(fd, $0, $1) }) == 0 else { throw RigError("cannot bind \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0, testSocketAddress(path, { bind(fd, $0, $1) }) == 0 else {
+            throw RigError("cannot bind \(path): \(String(cString: strerror(errno)))")
+        }
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let thread = Thread { [weak self] in self?.receive() }
@@ -93,7 +95,9 @@ final class ControlConnection: @unchecked Sendable {
     func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { return false }
             offset += sent
         }

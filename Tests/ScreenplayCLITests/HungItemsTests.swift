@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ScreenplayCLI
 
 /// The state file of items that hung the renderer: where it lives, what
@@ -15,10 +16,13 @@ final class HungItemsTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
 
     func testTheStateFileFollowsXDGStateHomeThenHome() {
-        XCTAssertEqual(HungItems(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.path, "/s/screenplay/hung-items.json")
+        XCTAssertEqual(
+            HungItems(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.path, "/s/screenplay/hung-items.json")
         XCTAssertEqual(HungItems(environment: ["HOME": "/h"])?.path, "/h/.local/state/screenplay/hung-items.json")
         // The spec ignores a relative XDG_STATE_HOME.
-        XCTAssertEqual(HungItems(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"])?.path, "/h/.local/state/screenplay/hung-items.json")
+        XCTAssertEqual(
+            HungItems(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"])?.path,
+            "/h/.local/state/screenplay/hung-items.json")
         XCTAssertNil(HungItems(environment: [:]))
     }
 
@@ -35,7 +39,8 @@ final class HungItemsTests: XCTestCase {
         XCTAssertEqual(Set(loaded.keys), [shader, deck + "#page=3"])
         XCTAssertEqual(loaded[shader]?.output, "HDMI-A-2")
         XCTAssertEqual(loaded[shader]?.stamp, fileStamp(shader))
-        let mode = try FileManager.default.attributesOfItem(atPath: folder + "/state/screenplay")[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: folder + "/state/screenplay")[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o700)
 
         try "edited, longer".write(toFile: shader, atomically: true, encoding: .utf8)

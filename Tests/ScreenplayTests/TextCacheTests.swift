@@ -1,5 +1,6 @@
 import Rendering
 import XCTest
+
 @testable import Screenplay
 
 /// drawText keeps laid-out text as textures: text that does not change is
@@ -71,7 +72,9 @@ final class TextCacheTests: XCTestCase {
             try c.drawText("Notes for this page", x: 10, y: 60, maxWidth: 200, pixelHeight: 16, color: .white)
         }
         XCTAssertEqual(bench.resources.textLayouts, 3, "only the clock changed")
-        _ = try bench.frame { try $0.drawText("Notes for this page", x: 10, y: 60, maxWidth: 100, pixelHeight: 16, color: .white) }
+        _ = try bench.frame {
+            try $0.drawText("Notes for this page", x: 10, y: 60, maxWidth: 100, pixelHeight: 16, color: .white)
+        }
         XCTAssertEqual(bench.resources.textLayouts, 4, "a narrower box wraps differently: laid out again")
     }
 
@@ -81,11 +84,15 @@ final class TextCacheTests: XCTestCase {
         defer { bench.close() }
         let capacity = bench.resources.textCapacity
         for i in 0..<(capacity + 10) {
-            _ = try bench.frame { try $0.drawText("label \(i)", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white) }
+            _ = try bench.frame {
+                try $0.drawText("label \(i)", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white)
+            }
         }
         XCTAssertEqual(bench.resources.textLayouts, capacity + 10)
         // The newest are still there, the oldest were evicted.
-        _ = try bench.frame { try $0.drawText("label \(capacity + 9)", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white) }
+        _ = try bench.frame {
+            try $0.drawText("label \(capacity + 9)", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white)
+        }
         XCTAssertEqual(bench.resources.textLayouts, capacity + 10)
         _ = try bench.frame { try $0.drawText("label 0", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white) }
         XCTAssertEqual(bench.resources.textLayouts, capacity + 11)

@@ -44,7 +44,8 @@ public struct MemoryTrend: Sendable, CustomStringConvertible {
         let first = measured.first?.kib ?? -1
         let last = samples.last?.kib ?? -1
         let slope = slopeKiBPerMinute.map { String(format: "%.2f KiB/min", $0) } ?? "no slope"
-        return "\(label): \(slope) after \(Int(warmupSeconds)) s warm-up, RSS \(first) -> \(last) KiB, \(samples.count) samples"
+        return
+            "\(label): \(slope) after \(Int(warmupSeconds)) s warm-up, RSS \(first) -> \(last) KiB, \(samples.count) samples"
     }
 
     /// Samples the RSS of every process in `pids` every `interval` seconds

@@ -57,17 +57,20 @@ public struct SignageDayResult: Codable, Sendable {
     public var completeness: Double { Double(slotsLoggedOnce) / Double(max(1, slotsExpected)) }
     public var summary: String {
         String(
-            format: "%.0f s: %d restarts, %d unplugs, %d plugs, %d reloads, ctl status %d answered / %d not; RSS %d -> %d KiB (%+.1f %%), fds %d -> %d; proof %d/%d slots logged once (%d missing, %d twice, %d wrong item); %@",
-            schedule.seconds, restarts, unplugs, plugs, reloads, statusAnswered, statusUnanswered, rssKiBAfterWarmUp, rssKiBAtEnd,
-            rssGrowth * 100, fdsAfterWarmUp, fdsAtEnd, slotsLoggedOnce, slotsExpected, slotsMissing, slotsDuplicated, slotsWrongItem,
+            format:
+                "%.0f s: %d restarts, %d unplugs, %d plugs, %d reloads, ctl status %d answered / %d not; RSS %d -> %d KiB (%+.1f %%), fds %d -> %d; proof %d/%d slots logged once (%d missing, %d twice, %d wrong item); %@",
+            schedule.seconds, restarts, unplugs, plugs, reloads, statusAnswered, statusUnanswered, rssKiBAfterWarmUp,
+            rssKiBAtEnd,
+            rssGrowth * 100, fdsAfterWarmUp, fdsAtEnd, slotsLoggedOnce, slotsExpected, slotsMissing, slotsDuplicated,
+            slotsWrongItem,
             survived && exitStatus == 0 ? "no crash" : "play ended with \(exitStatus.map(String.init) ?? "nothing")")
     }
 }
 
 public enum SignageDay {
     /// Writes the day's media into `folder` next to `deck.pdf` (which the
-    /// caller writes: TestSupport cannot make PDFs) and its playlist: 7
-    /// items of 1 s (colours, two images, two PDF pages), cuts.
+    /// caller writes: TestSupport cannot make PDFs) and its playlist: 8
+    /// items of 1 s (colours, two images, two PDF pages, a video clip), cuts.
     /// - Returns: the playlist's path and its item count.
     public static func writePlaylist(in folder: String) throws -> (playlist: String, items: Int) {
         for (name, hex) in [("a", 0xc03030), ("b", 0x30c030)] as [(String, Int)] {
@@ -79,13 +82,16 @@ public enum SignageDay {
             }
             try RigImage(width: 640, height: 360, pixels: pixels).writePNG(to: "\(folder)/\(name).png")
         }
+        // Two seconds of ffmpeg's test pattern, cut at 1 s by the item's duration.
+        _ = try TestMedia.pattern(in: folder, name: "clip", seconds: 2, fps: 30, width: 320, height: 180)
         let playlist = folder + "/day.json"
         try """
-            {"playlists": {"day": [{"file": "a.png"}, {"color": "2040ff"}, {"file": "deck.pdf", "pages": "1-2"},
-                                   {"color": "ff8000"}, {"file": "b.png"}, {"color": "20a0a0"}]},
-             "default": "day"}
-            """.write(toFile: playlist, atomically: true, encoding: .utf8)
-        return (playlist, 7)
+        {"playlists": {"day": [{"file": "a.png"}, {"color": "2040ff"}, {"file": "deck.pdf", "pages": "1-2"},
+                               {"file": "clip.mp4", "duration": 1}, {"color": "ff8000"}, {"file": "b.png"},
+                               {"color": "20a0a0"}]},
+         "default": "day"}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        return (playlist, 8)
     }
 
     /// Runs the day. `playlist` is a playlist file whose default playlist has
@@ -95,7 +101,9 @@ public enum SignageDay {
         screenplay: String, playlist: String, items: Int, schedule: SignageDaySchedule, log: (String) -> Void = { _ in }
     ) throws -> SignageDayResult {
         var result = SignageDayResult(schedule: schedule)
-        let rig = try NestedSwayRig.start(outputs: 4, outputSize: OutputMode(width: 320, height: 240), parentMode: OutputMode(width: 1280, height: 960))
+        let rig = try NestedSwayRig.start(
+            outputs: 4, outputSize: OutputMode(width: 320, height: 240),
+            parentMode: OutputMode(width: 1280, height: 960))
         defer { rig.stop() }
         let work = try RigFiles.makeTempDirectory(label: "signage-day")
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -104,7 +112,8 @@ public enum SignageDay {
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "WL-1"
         let play = try RunningProcess(
-            screenplay, ["play", playlist, "--duration", "1", "--proof", proofPath, "--socket", socket], environment: environment)
+            screenplay, ["play", playlist, "--duration", "1", "--proof", proofPath, "--socket", socket],
+            environment: environment)
         defer { play.kill(grace: 2) }
         let started = Date()
         func elapsed() -> Double { Date().timeIntervalSince(started) }
@@ -128,11 +137,17 @@ public enum SignageDay {
         let ctlThread = Thread {
             while ctlStop.withLock({ ctlRunning }) {
                 let reply = controlRequest(socket, #"{"command": "status"}"#)
-                ctlStop.withLock { if reply?.contains("\"ok\":true") == true { answered += 1 } else { unanswered += 1 } }
+                ctlStop.withLock {
+                    if reply?.contains("\"ok\":true") == true { answered += 1 } else { unanswered += 1 }
+                }
                 Thread.sleep(forTimeInterval: schedule.statusEvery)
             }
         }
-        guard waitUntil(timeout: 20, { (try? String(contentsOfFile: proofPath, encoding: .utf8))?.split(separator: "\n").count ?? 0 >= 3 }) else {
+        guard
+            waitUntil(
+                timeout: 20,
+                { (try? String(contentsOfFile: proofPath, encoding: .utf8))?.split(separator: "\n").count ?? 0 >= 3 })
+        else {
             throw RigError("play showed nothing within 20 s: \(play.stderr)")
         }
         ctlThread.start()
@@ -144,10 +159,11 @@ public enum SignageDay {
         var warmedUp = false
         func sample() -> (rss: Int, fds: Int) {
             // A page being rendered holds its PDF open for a moment: the fewest of a few samples.
-            let fds = (0..<5).map { _ in
-                Thread.sleep(forTimeInterval: 0.05)
-                return ProcessUsage.openFileDescriptors(play.pid)
-            }.min() ?? -1
+            let fds =
+                (0..<5).map { _ in
+                    Thread.sleep(forTimeInterval: 0.05)
+                    return ProcessUsage.openFileDescriptors(play.pid)
+                }.min() ?? -1
             return (ProcessUsage.residentKiB(play.pid), fds)
         }
         func calm(_ t: Double) -> Bool {
@@ -195,7 +211,10 @@ public enum SignageDay {
             } else if !warmedUp, t >= warmUpAt, calm(t) {
                 (result.rssKiBAfterWarmUp, result.fdsAfterWarmUp) = sample()
                 warmedUp = true
-                log(String(format: "%.0f s: after warm-up RSS %d KiB, fds %d", t, result.rssKiBAfterWarmUp, result.fdsAfterWarmUp))
+                log(
+                    String(
+                        format: "%.0f s: after warm-up RSS %d KiB, fds %d", t, result.rssKiBAfterWarmUp,
+                        result.fdsAfterWarmUp))
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -245,15 +264,24 @@ public enum SignageDay {
                 switch indices.count {
                 case 0:
                     result.slotsMissing += 1
-                    if result.examples.count < 10 { result.examples.append(String(format: "%@ at %.0f s: no line", span.output, t)) }
+                    if result.examples.count < 10 {
+                        result.examples.append(String(format: "%@ at %.0f s: no line", span.output, t))
+                    }
                 case 1 where indices[0] == expected:
                     result.slotsLoggedOnce += 1
                 case 1:
                     result.slotsWrongItem += 1
-                    if result.examples.count < 10 { result.examples.append(String(format: "%@ at %.0f s: item %d, the clock says %d", span.output, t, indices[0], expected)) }
+                    if result.examples.count < 10 {
+                        result.examples.append(
+                            String(
+                                format: "%@ at %.0f s: item %d, the clock says %d", span.output, t, indices[0], expected
+                            ))
+                    }
                 default:
                     result.slotsDuplicated += 1
-                    if result.examples.count < 10 { result.examples.append(String(format: "%@ at %.0f s: %d lines", span.output, t, indices.count)) }
+                    if result.examples.count < 10 {
+                        result.examples.append(String(format: "%@ at %.0f s: %d lines", span.output, t, indices.count))
+                    }
                 }
             }
         }
@@ -275,11 +303,14 @@ public enum SignageDay {
             for (i, byte) in Array(path.utf8).prefix(raw.count - 1).enumerated() { raw[i] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else { return nil }
         let request = Array((json + "\n").utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else { return nil }
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count
+        else { return nil }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !reply.contains(0x0A) {

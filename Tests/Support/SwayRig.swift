@@ -106,7 +106,8 @@ public final class SwayRig: @unchecked Sendable {
             }
         }
         let backend = ["WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs.count)"]
-        let sway = try SwayInstance.launch(label: "sway", config: config, backend: backend, timeout: timeout, ready: ready)
+        let sway = try SwayInstance.launch(
+            label: "sway", config: config, backend: backend, timeout: timeout, ready: ready)
         let rig = SwayRig(sway: sway)
         let directory = sway.directory
         rig.relaunch = {
@@ -281,8 +282,10 @@ public final class NestedSwayRig: @unchecked Sendable {
         let launchNested = { (directory: String?) throws -> SwayInstance in
             try SwayInstance.launch(
                 label: "sway-nested", config: nestedConfig,
-                backend: ["WLR_BACKENDS": "wayland", "WLR_WL_OUTPUTS": "\(outputs)",
-                          "WAYLAND_DISPLAY": parent.waylandDisplay],
+                backend: [
+                    "WLR_BACKENDS": "wayland", "WLR_WL_OUTPUTS": "\(outputs)",
+                    "WAYLAND_DISPLAY": parent.waylandDisplay,
+                ],
                 timeout: timeout, existingDirectory: directory
             ) { listed in
                 (1...outputs).allSatisfy { i in
@@ -503,7 +506,8 @@ final class SwayInstance: @unchecked Sendable {
         env.merge(backend) { $1 }
         let process: ChildProcess
         do {
-            process = try user.spawn(["sway", "-c", configPath], environment: env, directory: directory, logPath: logPath)
+            process = try user.spawn(
+                ["sway", "-c", configPath], environment: env, directory: directory, logPath: logPath)
         } catch {
             RigFiles.remove(directory)
             throw error
@@ -741,7 +745,9 @@ private struct RawOutput: Decodable {
             name: name, make: make ?? "", model: model ?? "", serial: serial ?? "",
             active: active ?? false, width: current_mode?.width ?? 0, height: current_mode?.height ?? 0,
             refreshMilliHz: current_mode?.refresh ?? 0, transform: transform ?? "normal",
-            scale: scale ?? 1, rect: PixelRect(x: rect?.x ?? 0, y: rect?.y ?? 0, width: rect?.width ?? 0,
-                                               height: rect?.height ?? 0))
+            scale: scale ?? 1,
+            rect: PixelRect(
+                x: rect?.x ?? 0, y: rect?.y ?? 0, width: rect?.width ?? 0,
+                height: rect?.height ?? 0))
     }
 }
