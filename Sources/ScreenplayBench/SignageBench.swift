@@ -88,7 +88,7 @@ extension BenchRunner {
         let folder = workDirectory + "/day"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try SampleDeck.writePDF(to: folder + "/deck.pdf")
-        let (playlist, items) = try SignageDay.writePlaylist(in: folder)
+        let (playlist, items) = try SignageDay.writePlaylist(in: folder, video: true)
         let result = try SignageDay.run(
             screenplay: screenplay, playlist: playlist, items: items, schedule: SignageDaySchedule(seconds: seconds),
             log: { self.say("a day of signage: \($0)") })

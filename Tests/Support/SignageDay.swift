@@ -69,10 +69,11 @@ public struct SignageDayResult: Codable, Sendable {
 
 public enum SignageDay {
     /// Writes the day's media into `folder` next to `deck.pdf` (which the
-    /// caller writes: TestSupport cannot make PDFs) and its playlist: 8
-    /// items of 1 s (colours, two images, two PDF pages, a video clip), cuts.
+    /// caller writes: TestSupport cannot make PDFs) and its playlist: items
+    /// of 1 s (three colours, two images, two PDF pages, and with `video` a
+    /// clip cut at 1 s), cuts.
     /// - Returns: the playlist's path and its item count.
-    public static func writePlaylist(in folder: String) throws -> (playlist: String, items: Int) {
+    public static func writePlaylist(in folder: String, video: Bool) throws -> (playlist: String, items: Int) {
         for (name, hex) in [("a", 0xc03030), ("b", 0x30c030)] as [(String, Int)] {
             var pixels = [UInt8](repeating: 0, count: 640 * 360 * 3)
             for i in stride(from: 0, to: pixels.count, by: 3) {
@@ -82,16 +83,20 @@ public enum SignageDay {
             }
             try RigImage(width: 640, height: 360, pixels: pixels).writePNG(to: "\(folder)/\(name).png")
         }
-        // Two seconds of ffmpeg's test pattern, cut at 1 s by the item's duration.
-        _ = try TestMedia.pattern(in: folder, name: "clip", seconds: 2, fps: 30, width: 320, height: 180)
+        var items = [
+            #"{"file": "a.png"}"#, #"{"color": "2040ff"}"#, #"{"file": "deck.pdf", "pages": "1-2"}"#,
+            #"{"color": "ff8000"}"#, #"{"file": "b.png"}"#, #"{"color": "20a0a0"}"#,
+        ]
+        if video {
+            // Two seconds of ffmpeg's test pattern, cut at 1 s by the item's duration.
+            _ = try TestMedia.pattern(in: folder, name: "clip", seconds: 2, fps: 30, width: 320, height: 180)
+            items.insert(#"{"file": "clip.mp4", "duration": 1}"#, at: 3)
+        }
         let playlist = folder + "/day.json"
-        try """
-        {"playlists": {"day": [{"file": "a.png"}, {"color": "2040ff"}, {"file": "deck.pdf", "pages": "1-2"},
-                               {"file": "clip.mp4", "duration": 1}, {"color": "ff8000"}, {"file": "b.png"},
-                               {"color": "20a0a0"}]},
-         "default": "day"}
-        """.write(toFile: playlist, atomically: true, encoding: .utf8)
-        return (playlist, 8)
+        try "{\"playlists\": {\"day\": [\(items.joined(separator: ", "))]}, \"default\": \"day\"}"
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        // The PDF gives two items.
+        return (playlist, items.count + 1)
     }
 
     /// Runs the day. `playlist` is a playlist file whose default playlist has
