@@ -69,9 +69,12 @@ extension RunningProcess {
 }
 
 extension XCTestCase {
-    func startSway(_ modes: [TestSupport.OutputMode]) throws -> SwayRig {
+    /// `keyboard`: a keyboard on the seat from the start (``SwayRig/attachKeyboard(timeout:)``),
+    /// for tests that type keys with wtype.
+    func startSway(_ modes: [TestSupport.OutputMode], keyboard: Bool = false) throws -> SwayRig {
         let rig = try SwayRig.start(outputs: modes)
         addTeardownBlock { rig.stop() }
+        if keyboard { try rig.attachKeyboard() }
         return rig
     }
 

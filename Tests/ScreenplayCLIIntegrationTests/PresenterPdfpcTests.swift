@@ -71,7 +71,7 @@ extension PresenterTests {
         try pdfpc.write(toFile: dir + "/talk.pdfpc", atomically: true, encoding: .utf8)
         try "## 2\nFrom notes.md: ours\n".write(toFile: dir + "/talk.notes.md", atomically: true, encoding: .utf8)
 
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
@@ -90,7 +90,9 @@ extension PresenterTests {
             p.stderr)
         waitForConsoleFocus(rig)
         try type(["-k", "Right"], e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "2" }, p.stderr)
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["page"] as? String == "2" },
+            "\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
         XCTAssertEqual(
             lastConsole(p)?.raw["notes"] as? String, "From notes.md: ours", "talk.notes.md wins where both have notes")
         try type(["-k", "Right"], e)
@@ -119,7 +121,7 @@ extension PresenterTests {
     /// half. Without the option such a page shape gets a hint.
     func testBeamerNotesPagesSplitForEachPosition() throws {
         let slide: UInt32 = 0x1f4e9c, notes: UInt32 = 0xd4a017
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         for position in ["right", "left", "top", "bottom"] {
@@ -195,7 +197,7 @@ extension PresenterTests {
         // (DocumentsTests/testPageLabelsAndRegionsOfAPage).
         let colors = Array(Self.pageColors.prefix(5))
         let pdf = try writeDeck("overlays", colors: colors, labels: ["Title", "2", "2", "2", "3"])
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
@@ -242,7 +244,7 @@ extension PresenterTests {
     func testOverviewChoosesASlideWithoutShowingTheAudience() throws {
         let colors = Array(Self.pageColors.prefix(7))
         let pdf = try writeDeck("overview", colors: colors)
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)

@@ -21,11 +21,12 @@ final class PresenterTests: XCTestCase {
     func background(_ page: Int) -> RGB { RGB(hex: SampleDeck.backgrounds[page - 1]) }
 
     /// Sends keys with wtype (a virtual keyboard; the focused window gets them).
-    /// The headless seat has no keyboard of its own: wtype's virtual keyboard
-    /// gives it one, and the client's wl_keyboard is made only when the seat
-    /// announces it. Without the pause a press and release that come at once
-    /// can both be over before that wl_keyboard exists (a lost key); with it
-    /// the keys come once the app listens, as with a real keyboard.
+    /// The headless seat has no keyboard of its own, so tests that type start
+    /// sway with `keyboard: true` (`SwayRig.attachKeyboard`): the presenter
+    /// then holds its wl_keyboard from the start. Without it each wtype call
+    /// brings the seat's only keyboard, and a key pressed and released before
+    /// the client's wl_keyboard request reaches sway is lost, whatever the
+    /// pause (on a loaded machine 120 ms is not always enough).
     func type(_ args: [String], _ env: [String: String]) throws {
         let r = try runProcess("wtype", ["-s", "120"] + args, environment: env, timeout: 5)
         XCTAssertEqual(r.status, 0, "wtype \(args): \(r.stderr)")
@@ -53,7 +54,7 @@ final class PresenterTests: XCTestCase {
 
     /// Pages, black/white/freeze, jumps and notes.
     func testKeysDriveTheAudienceOutputAndConsoleShowsNotes() throws {
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", deck.pdf, "--duration", "20", "--stats", "-"], environment: e)
@@ -130,12 +131,39 @@ final class PresenterTests: XCTestCase {
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
     }
 
-    /// Unplugging the only external output leaves the console
-    /// with the banner and the timer running; a new output gets the current page.
+    /// A keyboard that appears with its keys already down (a clicker
+    /// plugged in, or the presenter too busy to bind the new keyboard before
+    /// the press) delivers that first press with the keyboard's enter; the
+    /// Shift held with it comes in the modifiers event after the enter and
+    /// still counts: Shift+Right is "next slide", not "next".
+    func testFirstKeyOfANewKeyboardKeepsItsShift() throws {
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        try rig.focusOutput("HEADLESS-1")
+        let e = env(rig, builtin: "HEADLESS-1")
+        XCTAssertFalse(rig.seatHasKeyboard(), "the seat starts without a keyboard")
+        let p = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "audience" }, p.stderr)
+        waitForConsoleFocus(rig)
+        // Stopped, the presenter cannot ask for the keyboard before Shift and
+        // Right go down; they stay down while it wakes.
+        kill(p.pid, SIGSTOP)
+        let typing = try RunningProcess(
+            "/usr/bin/wtype", ["-M", "shift", "-P", "Right", "-s", "2000", "-p", "Right", "-m", "shift"], environment: e
+        )
+        XCTAssertTrue(waitUntil(timeout: 5) { rig.seatHasKeyboard() }, typing.stderr)
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(p.pid, SIGCONT)
+        let key = p.waitForEvent(timeout: 5) { $0.event == "key" }
+        XCTAssertEqual(key?.raw["keysym"] as? String, "Right", p.stderr)
+        XCTAssertEqual(key?.raw["action"] as? String, "nextSlide", "the Shift held with the first key counts")
+        XCTAssertEqual(typing.wait(timeout: 5), 0, typing.stderr)
+        assertCleanStop(p)
+    }
+
     /// `s` swaps the screens: the audience slide goes to the
     /// screen the console was on, the console to the other one.
     func testSwapMovesConsoleAndAudience() throws {
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)
@@ -159,9 +187,12 @@ final class PresenterTests: XCTestCase {
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
     }
 
+    /// Unplugging the only external output leaves the console
+    /// with the banner and the timer running; a new output gets the current page.
     func testUnplugShowsBannerAndReplugShowsCurrentPage() throws {
         let rig = try NestedSwayRig.start(outputs: 2, outputSize: .init(width: 1280, height: 720))
         addTeardownBlock { rig.stop() }
+        try rig.attachKeyboard()
         try rig.focusOutput("WL-1")
         var e = rig.clientEnvironment
         e["SCREENPLAY_BUILTIN"] = "WL-1"
@@ -258,7 +289,8 @@ final class PresenterTests: XCTestCase {
     /// The assertion only guards against rendering on demand; the numbers are
     /// printed for the record.
     func testBenchmarkKeyToExternalOutput() throws {
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720, refreshHz: 60)])
+        let rig = try startSway(
+            [.init(width: 1280, height: 720), .init(width: 1280, height: 720, refreshHz: 60)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)

@@ -38,6 +38,7 @@ final class PresenterVideoTests: XCTestCase {
         return path
     }
 
+    /// As `PresenterTests.type`: the rig holds a keyboard on the seat (`keyboard: true`).
     func type(_ args: [String], _ env: [String: String]) throws {
         let r = try runProcess("wtype", ["-s", "120"] + args, environment: env, timeout: 5)
         XCTAssertEqual(r.status, 0, "wtype \(args): \(r.stderr)")
@@ -55,7 +56,7 @@ final class PresenterVideoTests: XCTestCase {
     func testLinkedVideoPlaysInItsRectangleAndConsoleShowsAStill() throws {
         let clip = try TestMedia.colourSequence(in: media, name: "clip")
         let pdf = try writeDeck(linkingTo: clip)
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 640, height: 360)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 640, height: 360)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)

@@ -65,7 +65,9 @@ final class ScoreboardTests: XCTestCase {
     }
 
     func testKeysChangeTheScoreOnTheTVAndSIGTERMStopsCleanly() throws {
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        // A keyboard on the seat from the start, as a laptop has: keys typed
+        // by wtype's keyboards then cannot arrive before the app binds one.
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         let p = try start(rig)
         XCTAssertTrue(waitUntil(timeout: 10) { p.stderr.contains("showing the score on HEADLESS-2") }, p.stderr)
         waitForLeader(nil, rig, p, "0:0 at start")

@@ -101,8 +101,15 @@ final class ApplicationRunTests: XCTestCase {
         let app = try start(rig, model)
         when({ model.events.count == 3 }) { kill(getpid(), SIGTERM) }
         // A watchdog, so a run() that never returns fails instead of hanging.
-        DispatchQueue.main.asyncAfter(deadline: .now() + 20) { MainActor.assumeIsolated { app.shutdown() } }
+        var watchdogFired = false
+        DispatchQueue.main.asyncAfter(deadline: .now() + 20) {
+            MainActor.assumeIsolated {
+                watchdogFired = !app.scenes.isEmpty
+                app.shutdown()
+            }
+        }
         try app.run()
+        XCTAssertFalse(watchdogFired, "run() returned because of the watchdog, not because of SIGTERM")
         XCTAssertEqual(
             Set(model.events.prefix(3)), ["connect window", "connect tv HEADLESS-2", "connect tv HEADLESS-3"])
         XCTAssertEqual(
@@ -117,6 +124,7 @@ final class ApplicationRunTests: XCTestCase {
     private static func keyReachesTheTV() throws {
         let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600)])
         defer { rig.stop() }
+        try rig.attachKeyboard()
         try rig.focusOutput("HEADLESS-1")
         let model = RunModel()
         model.keysWanted = 6

@@ -70,6 +70,21 @@ public final class SwayRig: @unchecked Sendable {
 
     deinit { sway.stop() }
 
+    /// Puts a keyboard on the seat until sway stops, as a laptop has one.
+    ///
+    /// The headless seat has no keyboard of its own, so each `wtype` call
+    /// brings one and takes it away again: a client binds `wl_keyboard` only
+    /// when that keyboard appears, and a key typed before the client's
+    /// request reaches sway (the client busy drawing, the machine loaded) is
+    /// lost, whatever `wtype -s` waits. With a keyboard that stays, clients
+    /// started afterwards hold their `wl_keyboard` from the start and every
+    /// `wtype` key reaches the focused window. (A restarted sway starts
+    /// without it.)
+    public func attachKeyboard(timeout: TimeInterval = 5) throws { try sway.attachKeyboard(timeout: timeout) }
+
+    /// Whether the seat has a keyboard now (`swaymsg -t get_inputs`).
+    public func seatHasKeyboard() -> Bool { sway.seatHasKeyboard() }
+
     /// Kills sway (the whole process tree) but keeps its runtime directory,
     /// as when a compositor crashes: clients lose their connection.
     public func kill() { sway.kill() }
@@ -401,6 +416,9 @@ public final class NestedSwayRig: @unchecked Sendable {
         parent.stop()
     }
 
+    /// Puts a keyboard on the nested sway's seat (see ``SwayRig/attachKeyboard(timeout:)``).
+    public func attachKeyboard(timeout: TimeInterval = 5) throws { try nested.attachKeyboard(timeout: timeout) }
+
     /// Places an output's window in the next free slot of a grid inside the parent's output.
     private func placeWindow(of output: String) throws {
         let criteria = SwayInstance.windowCriteria(for: output)
@@ -442,6 +460,9 @@ final class SwayInstance: @unchecked Sendable {
     private let process: ChildProcess
     private let lock = NSLock()
     private var stopped = false
+    /// The keyboard `attachKeyboard` put on the seat: a `wtype -` that
+    /// waits on its standard input and types nothing.
+    private var keyboard: RunningProcess?
 
     var compositorPID: Int32? { process.find(named: "sway") }
 
@@ -656,11 +677,38 @@ final class SwayInstance: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Whether `swaymsg -t get_inputs` lists a keyboard.
+    func seatHasKeyboard() -> Bool {
+        guard let text = try? swaymsg(["-t", "get_inputs"]), let data = text.data(using: .utf8),
+            let inputs = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return false }
+        return inputs.contains { $0["type"] as? String == "keyboard" }
+    }
+
+    func attachKeyboard(timeout: TimeInterval) throws {
+        lock.lock()
+        let present = keyboard != nil
+        lock.unlock()
+        if present { return }
+        let holder = try RunningProcess("/usr/bin/wtype", ["-"], environment: clientEnvironment, keepStdinOpen: true)
+        lock.lock()
+        keyboard = holder
+        lock.unlock()
+        guard waitUntil(timeout: timeout, { self.seatHasKeyboard() }) else {
+            throw RigError(
+                "wtype - put no keyboard on the seat within \(timeout) s (swaymsg -t get_inputs lists none): \(holder.stderr)"
+            )
+        }
+    }
+
     func stop() {
         lock.lock()
         let already = stopped
         stopped = true
+        let holder = keyboard
+        keyboard = nil
         lock.unlock()
+        holder?.kill(grace: 0)
         if already { return }
         process.terminateTree(grace: 3, descendantsFirst: true)
         RigFiles.remove(directory)
