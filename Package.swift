@@ -5,6 +5,7 @@ import PackageDescription
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo
+//                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering (every mpv C type stays inside Video)
@@ -60,6 +61,10 @@ let package = Package(
         // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
         // pipewire), which SwiftPM rejects with a warning on every build.
         .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
+        // sd_notify for `play` and `present` under systemd (Type=notify, watchdog).
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         .target(name: "CSystemHeaders"),
         // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
@@ -81,7 +86,7 @@ let package = Package(
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders"], swiftSettings: strict),
-        .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
+        .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
         // The example app the README walks through: a keypad window, a scoreboard on the TV.
         .executableTarget(

@@ -12,6 +12,7 @@ packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
   libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader librsvg2-dev libxkbcommon-dev libpoppler-glib-dev
+  libsystemd-dev
   sway swaybg weston cage xwayland grim wtype
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core jq

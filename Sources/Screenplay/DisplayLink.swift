@@ -215,6 +215,17 @@ public final class DisplayLink {
         }
     }
 
+    /// How long a running link on a panel that is on has been stalled at
+    /// `nowNs`, or nil (ticking, paused, or its panel switched off, which
+    /// it asks the compositor only once the silence counts as a stall).
+    /// Unlike `checkStall(nowNs:)` it reports no events and changes
+    /// nothing, so a watchdog and a stats timer can both ask.
+    package func currentStall(nowNs: UInt64 = monotonicNanoseconds()) -> Double? {
+        guard !isPaused, !isPanelOff, let silent = stall.stalledDurationNs(nowNs: nowNs) else { return nil }
+        if panelPower?(nowNs, false) == true { return nil }
+        return Double(silent) / 1e9
+    }
+
     /// How long the link's frame callbacks have been silent, while stalled.
     public func stalledDuration(nowNs: UInt64 = monotonicNanoseconds()) -> Double? {
         stall.stalledDurationNs(nowNs: nowNs).map { Double($0) / 1e9 }

@@ -1,5 +1,6 @@
 // Turns BenchResults into results.json, summary.md, SVG charts and the README's table.
 import Foundation
+import TestSupport
 
 enum Report {
     /// Writes everything into `directory` and returns the summary's Markdown.
@@ -130,6 +131,20 @@ enum Report {
                 let latency = s.boundaryToShownMs.map { "\(n($0.median)) / \(n($0.p95)) / \(n($0.max))" } ?? "–"
                 md +=
                     "| \(s.switches) | \(n(s.cpuMsPerSwitch)) | \(latency) | \(s.rssKiBAt100) → \(s.rssKiBAtEnd) | \(s.fdsAt100) → \(s.fdsAtEnd) |\n"
+            }
+        }
+
+        if !r.day.isEmpty {
+            md += "\n## A day of signage in minutes (`play`, 1 s items, three panels)\n\n"
+            md +=
+                "| seconds | restarts | unplugs / plugs | reloads | ctl status answered / not | crash | RSS KiB after warm-up → end | fds | proof: slots logged once / due (missing, twice, wrong) |\n"
+            md += "|---:|---:|---|---:|---|---|---|---|---|\n"
+            for d in r.day {
+                md +=
+                    "| \(Int(d.schedule.seconds)) | \(d.restarts) | \(d.unplugs) / \(d.plugs) | \(d.reloads) | \(d.statusAnswered) / \(d.statusUnanswered) | \(d.survived && d.exitStatus == 0 ? "none" : "**yes**") | \(d.rssKiBAfterWarmUp) → \(d.rssKiBAtEnd) (\(String(format: "%+.1f", d.rssGrowth * 100)) %, goal within 5 %) | \(d.fdsAfterWarmUp) → \(d.fdsAtEnd) | \(d.slotsLoggedOnce) / \(d.slotsExpected) (\(d.slotsMissing), \(d.slotsDuplicated), \(d.slotsWrongItem)) |\n"
+            }
+            for d in r.day where !d.examples.isEmpty {
+                md += "\nProblems seen: \(d.examples.joined(separator: "; "))\n"
             }
         }
 

@@ -1,6 +1,8 @@
 // What the benchmark writes to bench-results/results.json. Every number in the summary,
 // the charts and the README table is derived from these values, never typed in.
 
+import TestSupport
+
 /// Order statistics of a sample.
 struct Distribution: Codable, Sendable {
     var count: Int
@@ -173,6 +175,8 @@ struct BenchResults: Codable, Sendable {
     /// Video against mpv (VideoBench.swift); nil when not run.
     var video: VideoComparison?
     var signage: [SignageRun] = []
+    /// A day of signage in minutes (`--only day`).
+    var day: [SignageDayResult] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

@@ -15,8 +15,8 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak.
-                         Default: all but soak, which takes half an hour on its own.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak, day.
+                         Default: all but soak (half an hour) and day (ten minutes).
       --soak-minutes N   Length of the memory soak (default 30).
       --readme PATH      README whose bench markers get the headline table after a
                          full run (default README.md; skipped when missing or --quick).
@@ -134,6 +134,9 @@ if only.contains("video") {
 if only.contains("signage") {
     runner.attempt("signage") { runner.results.signage.append(try runner.signage(switches: quick ? 300 : 1000)) }
 }
+if only.contains("day") {
+    runner.attempt("a day of signage") { runner.results.day.append(try runner.signageDay(seconds: quick ? 120 : 600)) }
+}
 runner.collectShaderMemory()
 runner.scalingVerdicts()
 runner.results.methods = [
@@ -159,6 +162,8 @@ runner.results.methods = [
         "the same H.264 clip (1280x720, 30 fps, made by ffmpeg) on one 1280x720@60 sway output: `screenplay present CLIP` (libmpv render API on Screenplay's GLES context, video_frames from --stats) against `mpv --fs --loop --vo=gpu --gpu-context=wayland --hwdec=auto-safe --no-audio` (frames: estimated-frame-number minus frame-drop-count over its IPC socket). CPU per video frame = user+sys over the window / new video frames shown; the ratio is Screenplay / mpv, goal ≤ 1. mpv's default video-sync=audio draws each video frame once; Screenplay's display sync keeps repeats without drawing.",
     "signage":
         "`screenplay play` of four 0.1 s items (two colours, two 1280x720 images, cuts, clock-aligned) on one sway output; CPU per switch is user+sys over the switches after the 100th divided by their count; boundary to shown is each item's proof-of-play time (frame-callback arrival on sway) less its slot's start on the wall clock; RSS (VmRSS) and open fds after 100 switches and after the last. No peer: no signage player runs on this machine.",
+    "a day of signage":
+        "`screenplay play` of 1 s items (three colours, two 640x360 images, two PDF pages, a 320x180 H.264 clip cut at 1 s; cuts, clock-aligned) on three panels of a nested sway (WL-2..4; WL-1 counts as built in), for ten minutes: a panel unplugged or plugged (the nested output's window closed in the parent, or create_output) every 20 s, the nested sway killed and restarted on the same socket every 2 min, a reload every 30 s (the file saved, then `ctl reload`, in turn), `ctl status` every 0.3 s. RSS and fds are sampled with all three panels plugged and settled, after warm-up (2 min 10 s, past the first restart) and at the end. Proof of play: every second of every plugged panel, except from 1 s before to 6 s after each plug, unplug or restart, must have exactly one line in the --proof file naming the clock's item.",
     "idle":
         "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering":

@@ -14,7 +14,9 @@ public enum ScreenplayTool {
         do {
             invocation = try ScreenplayCommandLine.parse(arguments)
         } catch {
-            FileHandle.standardError.write(Data("screenplay: \(error.message)\n\n\(error.usage)\n".utf8))
+            // The mistake is the event (one line); the usage after it is help for a person.
+            printError(error.message)
+            FileHandle.standardError.write(Data("\n\(error.usage)\n".utf8))
             exit(ExitCode.usage.rawValue)
         }
         // Reading the command line starts no thread; anything after may (a
@@ -36,6 +38,8 @@ public enum ScreenplayTool {
                 exit(DoctorRunner.run(command))
             case let .power(command):
                 exit(try PowerRunner.run(command))
+            case let .ctl(command):
+                exit(try CtlRunner.run(command))
             case let .present(command):
                 let runner = PresentRunner(command)
                 try runner.start()

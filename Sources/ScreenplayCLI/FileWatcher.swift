@@ -20,14 +20,14 @@ final class FileWatcher {
         let name = isDirectory.boolValue ? nil : (path as NSString).lastPathComponent
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
-            log(
+            warn(
                 "cannot watch \(path) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload"
             )
             return nil
         }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
         guard inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) >= 0 else {
-            log(
+            warn(
                 "cannot watch \(folder) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload"
             )
             close(fd)

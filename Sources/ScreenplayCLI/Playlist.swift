@@ -144,7 +144,7 @@ enum SignageConfigLoader {
                 // Anything else is video if libmpv decodes a frame of it.
                 let (source, length) = videoItem(file, duration: nil, itemSeconds: itemSeconds)
                 if case let .video(_, _, problem?) = source {
-                    log("\(file): skipped, not an image, PDF, shader or video (\(problem))")
+                    warn("\(file): skipped, not an image, PDF, shader or video (\(problem))")
                 } else {
                     items.append(PlayItem(source: source, duration: length, transition: 0))
                 }

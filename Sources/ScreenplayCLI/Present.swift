@@ -49,6 +49,7 @@ final class PresentRunner {
             )
         }
         session.installSignalHandlers()
+        session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
         if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
             // Before any scene connects, as UIKit apps choose a screen's mode
             // before attaching a window to it.
@@ -162,10 +163,6 @@ final class PresentRunner {
         }
     }
 
-}
-
-func log(_ text: String) {
-    FileHandle.standardError.write(Data("screenplay: \(text)\n".utf8))
 }
 
 /// Why a path cannot be read, in words (errno of open(2)).

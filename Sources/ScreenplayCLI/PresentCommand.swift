@@ -83,7 +83,8 @@ public struct PresentCommand: CLICommand {
     /// `--no-loop`: video plays once, then `present` exits 0.
     public var loops = true
     /// `--stall-grace`: seconds one draw may take before the renderer counts
-    /// as stuck (the process then exits 70).
+    /// as stuck (the process then exits 70), and seconds a panel that is on
+    /// may show no frame before the systemd watchdog pings stop.
     public var stallGrace: Double = 30
 
     /// Creates the command with the given content and default options.
@@ -147,6 +148,9 @@ public struct PresentCommand: CLICommand {
           --stall-grace SECONDS   A draw that has not returned after this long
                                   (default 30) is a stuck renderer: say which
                                   output and content, exit 70 (EX_SOFTWARE).
+                                  Under systemd's watchdog, also how long a
+                                  panel that is on may show no frame before
+                                  the pings stop.
 
         SLIDES:
           --duration MIN          Length of the talk in minutes: a countdown that
@@ -288,6 +292,17 @@ public struct PresentCommand: CLICommand {
         }
         if !loops, !content.isVideo {
             throw Self.usageError("'--no-loop' only applies to video content")
+        }
+    }
+}
+
+extension PresentCommand.Content {
+    /// What `present` shows, in a few words (systemd's status line).
+    var label: String {
+        switch self {
+        case .testCard: "test card"
+        case let .color(color): "colour \(color)"
+        case let .shader(path), let .image(path), let .pdf(path), let .video(path): path
         }
     }
 }

@@ -19,6 +19,7 @@ final class PresentSession {
     /// Runs first when stopping, for timers that must not fire in teardown.
     var onStop: (() -> Void)?
     private var signalSources: [any DispatchSourceSignal] = []
+    private var monitor: ServiceMonitor?
     /// Signals and stuck draws, off the main thread (`--stall-grace`).
     let hangGuard: HangGuard
 
@@ -54,6 +55,52 @@ final class PresentSession {
         hangGuard.start()
     }
 
+    /// Under systemd (`NOTIFY_SOCKET`): READY=1 once every scene has shown
+    /// a frame and every external screen has one, STATUS=, and watchdog
+    /// pings while no scene on a panel that is on is stalled beyond `stallGrace`.
+    func startServiceMonitor(stallGrace: Double, showing label: String) {
+        let monitor = ServiceMonitor(
+            stallGrace: stallGrace,
+            panels: { [weak self] in
+                guard let self else { return [] }
+                return (self.app?.scenes ?? []).map { scene in
+                    PanelHealth(
+                        output: scene.screen?.name ?? "window",
+                        showing: self.shown.contains(ObjectIdentifier(scene)) ? label : nil,
+                        stalledSeconds: PanelHealth.stall(of: scene))
+                }
+            },
+            isReady: { [weak self] in
+                guard let self, let app = self.app else { return false }
+                for scene in app.scenes { self.watchFirstFrame(of: scene) }
+                let shown = app.scenes.filter { self.shown.contains(ObjectIdentifier($0)) }
+                guard shown.count == app.scenes.count else { return false }
+                return self.registration == nil
+                    || app.externalScreens.allSatisfy { screen in shown.contains { $0.screen === screen } }
+            })
+        self.monitor = monitor
+        monitor.start()
+    }
+
+    /// Scenes whose first frame reached the screen (by presentation
+    /// feedback, or the frame callback where the compositor gives none),
+    /// and those being watched for it.
+    private var shown: Set<ObjectIdentifier> = []
+    private var watched: Set<ObjectIdentifier> = []
+
+    /// Static content asks for no frame callbacks, so the first frame is
+    /// drawn once more with a watcher on it (once per scene, at start).
+    private func watchFirstFrame(of scene: Scene) {
+        let id = ObjectIdentifier(scene)
+        guard !watched.contains(id) else { return }
+        watched.insert(id)
+        scene.whenNextFrameShown { [weak self] _ in
+            self?.shown.insert(id)
+            self?.monitor?.update()
+        }
+        scene.setNeedsDisplay()
+    }
+
     /// Tears down what the command made, in order, and exits 0.
     func stop(reason: String) -> Never {
         log("\(reason): tearing down")
@@ -71,6 +118,7 @@ final class PresentSession {
     }
 
     private func tearDown() {
+        monitor?.stopping()
         onStop?()
         for window in windows { app?.close(window) }
         if let registration { app?.unregisterSceneAccessory(registration) }

@@ -169,6 +169,7 @@ final class Presenter {
         }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
         session.installSignalHandlers()
+        session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
 
         let consoleConfiguration = SceneConfiguration(name: "Presenter — \(title)") { [unowned self] in
             ConsoleDelegate(presenter: self)
@@ -491,7 +492,7 @@ final class SlideCache {
         inFlight = nil
         if let failure {
             failures[key.page] = failure
-            log("page \(key.page + 1) could not be rendered: \(failure); showing a placeholder")
+            warn("page \(key.page + 1) could not be rendered: \(failure); showing a placeholder")
         }
         // A slide nobody wants any more (the speaker moved on) is dropped.
         if wanted.contains(key) {

@@ -76,7 +76,7 @@ final class ThumbnailCache {
                     self.opening = false
                     guard let document else {
                         self.openFailed = true
-                        log("the overview cannot open a second copy of \(path); it shows no thumbnails")
+                        warn("the overview cannot open a second copy of \(path); it shows no thumbnails")
                         return
                     }
                     self.document = document

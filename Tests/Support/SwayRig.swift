@@ -248,7 +248,15 @@ public final class SwayRig: @unchecked Sendable {
 /// show gets no frame callbacks and the nested output would stop repainting.
 public final class NestedSwayRig: @unchecked Sendable {
     let parent: SwayInstance
-    let nested: SwayInstance
+    private let nestedLock = NSLock()
+    private var nestedInstance: SwayInstance
+    /// The nested sway now (a restart replaces it).
+    var nested: SwayInstance {
+        nestedLock.lock()
+        defer { nestedLock.unlock() }
+        return nestedInstance
+    }
+    private var relaunchNested: (() throws -> SwayInstance)?
     private let outputSize: OutputMode
     private let parentMode: OutputMode
     private let layoutLock = NSLock()
@@ -256,7 +264,7 @@ public final class NestedSwayRig: @unchecked Sendable {
 
     private init(parent: SwayInstance, nested: SwayInstance, outputSize: OutputMode, parentMode: OutputMode) {
         self.parent = parent
-        self.nested = nested
+        self.nestedInstance = nested
         self.outputSize = outputSize
         self.parentMode = parentMode
     }
@@ -286,15 +294,14 @@ public final class NestedSwayRig: @unchecked Sendable {
             nestedConfig +=
                 "output WL-\(i + 1) mode \(outputSize.width)x\(outputSize.height) position \(i * outputSize.width) 0\n"
         }
-        let nested: SwayInstance
-        do {
-            nested = try SwayInstance.launch(
+        let launchNested = { (directory: String?) throws -> SwayInstance in
+            try SwayInstance.launch(
                 label: "sway-nested", config: nestedConfig,
                 backend: [
                     "WLR_BACKENDS": "wayland", "WLR_WL_OUTPUTS": "\(outputs)",
                     "WAYLAND_DISPLAY": parent.waylandDisplay,
                 ],
-                timeout: timeout
+                timeout: timeout, existingDirectory: directory
             ) { listed in
                 (1...outputs).allSatisfy { i in
                     listed.contains {
@@ -302,13 +309,38 @@ public final class NestedSwayRig: @unchecked Sendable {
                     }
                 }
             }
+        }
+        let nested: SwayInstance
+        do {
+            nested = try launchNested(nil)
         } catch {
             parent.stop()
             throw error
         }
         let rig = NestedSwayRig(parent: parent, nested: nested, outputSize: outputSize, parentMode: parentMode)
+        let directory = nested.directory
+        rig.relaunchNested = { try launchNested(directory) }
         for i in 1...outputs { try rig.placeWindow(of: "WL-\(i)") }
         return rig
+    }
+
+    /// Kills the nested sway (its whole process tree), keeping its runtime
+    /// directory, as when the session's compositor crashes: clients lose
+    /// their connection; the parent keeps running.
+    public func killNested() { nested.kill() }
+
+    /// Starts the nested sway again in the same runtime directory (the same
+    /// socket), with the outputs it started with (WL-1, WL-2, ...), placed again.
+    public func restartNested() throws {
+        guard let relaunchNested else { throw RigError("this rig cannot restart") }
+        let next = try relaunchNested()
+        nestedLock.lock()
+        nestedInstance = next
+        nestedLock.unlock()
+        layoutLock.lock()
+        nextSlot = 0
+        layoutLock.unlock()
+        for output in try next.outputs() { try placeWindow(of: output.name) }
     }
 
     /// Absolute path of the nested sway's Wayland socket.
