@@ -14,7 +14,7 @@ extension DrawingContext {
     /// Lays out `text` with Pango, wrapped at words to `maxWidth`, and draws
     /// it with its box's top-left at (`x`, `y`). Lines beyond `maxHeight`
     /// are cut off. The laid-out block is kept as a texture (per text, font,
-    /// size, colour, box and alignment; the 64 most recently drawn are kept)
+    /// size, colour, box and alignment; the 16 most recently drawn are kept)
     /// and drawn only where it has ink, so text that does not change costs a
     /// few textured rectangles a frame and a change costs one layout.
     /// - Returns: the height drawn, in pixels.

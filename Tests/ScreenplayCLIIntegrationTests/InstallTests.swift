@@ -33,7 +33,8 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(
             pages,
             [
-                "screenplay-demo.1.gz", "screenplay-doctor.1.gz", "screenplay-outputs.1.gz", "screenplay-play.1.gz",
+                "screenplay-ctl.1.gz", "screenplay-demo.1.gz", "screenplay-doctor.1.gz", "screenplay-outputs.1.gz",
+                "screenplay-play.1.gz",
                 "screenplay-power.1.gz", "screenplay-present.1.gz", "screenplay.1.gz",
             ])
         // The page is the help text: an option added to `play` is in it.
