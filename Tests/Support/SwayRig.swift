@@ -369,7 +369,15 @@ public final class NestedSwayRig: @unchecked Sendable {
     /// - Returns: its name, once listed with that size.
     @discardableResult
     public func addOutput() throws -> String {
-        let name = try nested.addOutput(mode: outputSize)
+        let name: String
+        do {
+            name = try nested.addOutput(mode: outputSize)
+        } catch let error as RigError where "\(error)".contains("Unable to receive IPC response") {
+            // A loaded nested sway sometimes drops an IPC reply; once more
+            // tells that apart from a compositor that is gone.
+            Thread.sleep(forTimeInterval: 0.3)
+            name = try nested.addOutput(mode: outputSize)
+        }
         try placeWindow(of: name)
         return name
     }
