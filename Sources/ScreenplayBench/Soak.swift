@@ -26,7 +26,7 @@ extension BenchRunner {
     /// Shader, static picture, presenter, a playlist (image, colour and a
     /// video, crossfading) and a looping video on one sway; shader and static
     /// picture each on its own weston (one output each, the fullscreen
-    /// fallback); all at once for `minutes`, sampled every 10 s.
+    /// fallback); all at once for `minutes`, sampled every second.
     func memorySoak(minutes: Double) throws {
         let seconds = minutes * 60
         let warmup = min(120, seconds / 4)
@@ -74,7 +74,7 @@ extension BenchRunner {
 
         let trends = MemoryTrend.watch(
             watched.map { ("\($0.label) · \($0.compositor)", $0.pid) }, seconds: seconds, warmupSeconds: warmup,
-            interval: 10, check: { clients.allSatisfy { $0.process.isRunning } })
+            interval: 1, windowSeconds: 30, check: { clients.allSatisfy { $0.process.isRunning } })
         for c in clients where !c.process.isRunning {
             results.errors.append("memory soak: \(c.label) on \(c.compositor) exited: \(c.process.stderr.suffix(1500))")
         }
@@ -84,7 +84,7 @@ extension BenchRunner {
                 SoakTrend(
                     label: entry.label, compositor: entry.compositor, minutes: (trend.samples.last?.seconds ?? 0) / 60,
                     warmupMinutes: warmup / 60, slopeKiBPerMinute: trend.slopeKiBPerMinute,
-                    rssFirstKiB: trend.measured.first?.kib, rssLastKiB: trend.samples.last?.kib, samples: trend.samples.count))
+                    rssFirstKiB: trend.medians.first?.kib, rssLastKiB: trend.medians.last?.kib, samples: trend.samples.count))
         }
     }
 }
@@ -94,9 +94,9 @@ extension Report {
     static func soakMarkdown(_ soak: [SoakTrend]) -> String {
         guard !soak.isEmpty else { return "" }
         var md = "\n## Memory over time (soak)\n\n"
-        md += "Every program runs at once for the whole window; RSS (VmRSS) is sampled every 10 s and the slope is "
-        md += "a least-squares fit after the warm-up. Goal: below 1 KiB per minute for Screenplay and for the compositor.\n\n"
-        md += "| process | compositor | minutes | warm-up min | RSS after warm-up → end KiB | slope KiB/min | < 1 KiB/min? |\n"
+        md += "Every program runs at once for the whole window; RSS (VmRSS) is sampled every second and the slope is "
+        md += "a least-squares fit to the median of each 30 s after the warm-up. Goal: below 1 KiB per minute for Screenplay and for the compositor.\n\n"
+        md += "| process | compositor | minutes | warm-up min | 30 s median RSS after warm-up → end KiB | slope KiB/min | < 1 KiB/min? |\n"
         md += "|---|---|---:|---:|---|---:|---|\n"
         for t in soak {
             let slope = t.slopeKiBPerMinute.map { String(format: "%.2f", $0) } ?? "–"
