@@ -5,7 +5,9 @@ import PackageDescription
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo
+//                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
+//   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering (every mpv C type stays inside Video)
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
@@ -26,7 +28,14 @@ let package = Package(
         .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
     ],
     targets: [
-        // System libraries, found through pkg-config.
+        // System libraries. pkg-config only where the .pc file chain is clean:
+        // pangocairo's, gdk-pixbuf's and librsvg's reach gio-2.0 and so
+        // gmodule-no-export-2.0, whose -pthread SwiftPM rejects with a warning in
+        // every build of every package that depends on Screenplay. Those three
+        // name their libraries with `link` in their module maps and get
+        // glib's and cairo's header directories from cairo.pc / glib-2.0.pc (clean),
+        // and pango's, gdk-pixbuf's, librsvg's and harfbuzz's from CSystemHeaders,
+        // a C target whose include directory links them (see its anchor.c).
         .systemLibrary(
             name: "CWayland", pkgConfig: "wayland-client",
             providers: [.apt(["libwayland-dev"])]),
@@ -34,13 +43,13 @@ let package = Package(
             name: "CEGL", pkgConfig: "egl",
             providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(
-            name: "CCairo", pkgConfig: "pangocairo",
+            name: "CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(
-            name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+            name: "CPixbuf", pkgConfig: "glib-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
-            name: "CRsvg", pkgConfig: "librsvg-2.0",
+            name: "CRsvg", pkgConfig: "cairo",
             providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(
             name: "CXkb", pkgConfig: "xkbcommon",
@@ -52,6 +61,11 @@ let package = Package(
         // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
         // pipewire), which SwiftPM rejects with a warning on every build.
         .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
+        // sd_notify for `play` and `present` under systemd (Type=notify, watchdog).
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CSystemHeaders"),
         // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
@@ -62,7 +76,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Rendering",
-            dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CWayland"],
+            dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CSystemHeaders", "CWayland"],
             swiftSettings: strict),
         // Video through libmpv's render API on Rendering's GL context.
         .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering"], swiftSettings: strict),
@@ -71,8 +85,8 @@ let package = Package(
             dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video"],
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
-        .target(name: "Documents", dependencies: ["CPoppler", "CCairo"], swiftSettings: strict),
-        .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
+        .target(name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders"], swiftSettings: strict),
+        .target(name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd"], swiftSettings: strict),
         .executableTarget(name: "screenplay", dependencies: ["ScreenplayCLI"], swiftSettings: strict),
         // The example app the README walks through: a keypad window, a scoreboard on the TV.
         .executableTarget(
@@ -81,7 +95,8 @@ let package = Package(
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
-        .executableTarget(name: "ScreenplayBench", dependencies: ["TestSupport", "Documents"], swiftSettings: strict),
+        .executableTarget(
+            name: "ScreenplayBench", dependencies: ["TestSupport", "Documents", "Rendering"], swiftSettings: strict),
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
@@ -119,8 +134,14 @@ let package = Package(
             swiftSettings: strict),
         // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(
-            name: "ScreenplayCLIIntegrationTests", dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
+            name: "ScreenplayCLIIntegrationTests",
+            dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
             swiftSettings: strict),
+        // The package as users meet it: a dependent package builds the README's example
+        // without warnings, the public interface shows no WaylandClient or C type, the
+        // documentation builds with every public symbol documented, the code passes
+        // swift-format's lint. No compositor; minutes (each builds in a scratch directory).
+        .testTarget(name: "PackageTests", dependencies: ["TestSupport"], swiftSettings: strict),
         // The rig's own tests: the compositors start, hot-plug and capture as promised.
         .testTarget(name: "RigTests", dependencies: ["TestSupport"], swiftSettings: strict),
     ]

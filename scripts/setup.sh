@@ -4,16 +4,21 @@
 # cage 0.1.4 will not start without Xwayland, hence xwayland; mutter and
 # KWin run in their own D-Bus session, hence dbus-daemon. libmpv-dev plays
 # video (installing it upgrades Mesa to 22.3.6-1+deb12u2); ffmpeg makes the
-# test clips; mpv is the video benchmark's peer.
+# test clips; mpv is the video benchmark's peer. help2man, dpkg-dev and
+# debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh.
+# linux-perf: the frame-cost benchmark's breakdown of where the time goes.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
   libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader librsvg2-dev libxkbcommon-dev libpoppler-glib-dev
-  sway swaybg weston cage xwayland grim wtype ffmpeg
+  libsystemd-dev
+  sway swaybg weston cage xwayland grim wtype
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
-  fonts-dejavu-core
+  fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg
+  help2man dpkg-dev debootstrap
+  linux-perf
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -74,8 +74,11 @@ final class Scoreboard: SceneDelegate {
         if game.away > game.home { try context.fill(x: w / 2, y: 0, width: w - w / 2, height: h, color: Palette.away) }
         for (column, (name, score)) in [("HOME", game.home), ("AWAY", game.away)].enumerated() {
             let x = column * w / 2
-            try context.drawText(name, x: x, y: h / 6, maxWidth: w / 2, pixelHeight: h / 10, color: Palette.text, alignment: .center)
-            try context.drawText("\(score)", x: x, y: h / 3, maxWidth: w / 2, pixelHeight: h / 3, color: Palette.text, alignment: .center)
+            try context.drawText(
+                name, x: x, y: h / 6, maxWidth: w / 2, pixelHeight: h / 10, color: Palette.text, alignment: .center)
+            try context.drawText(
+                "\(score)", x: x, y: h / 3, maxWidth: w / 2, pixelHeight: h / 3, color: Palette.text, alignment: .center
+            )
         }
     }
 }
@@ -222,7 +225,8 @@ final class Keypad: SceneDelegate {
 let arguments = CommandLine.arguments.dropFirst()
 let preview = arguments.contains("--preview")
 if let unknown = arguments.first(where: { $0 != "--preview" }) {
-    FileHandle.standardError.write(Data("screenplay-scoreboard: unknown argument \(unknown); usage: screenplay-scoreboard [--preview]\n".utf8))
+    FileHandle.standardError.write(
+        Data("screenplay-scoreboard: unknown argument \(unknown); usage: screenplay-scoreboard [--preview]\n".utf8))
     exit(64)
 }
 
@@ -242,13 +246,21 @@ if preview {
 } else {
     let registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: scoreboard))
     registration.onAvailabilityChange = { available in
-        FileHandle.standardError.write(Data("screenplay-scoreboard: \(available ? "showing the score on the external screens" : "no external screen; plug in a TV, or use --preview")\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "screenplay-scoreboard: \(available ? "showing the score on the external screens" : "no external screen; plug in a TV, or use --preview")\n"
+                    .utf8))
     }
     let names = app.externalScreens.map(\.name).joined(separator: ", ")
-    FileHandle.standardError.write(Data("screenplay-scoreboard: \(registration.isAvailable ? "showing the score on \(names)" : "no external screen yet; plug in a TV, or use --preview")\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "screenplay-scoreboard: \(registration.isAvailable ? "showing the score on \(names)" : "no external screen yet; plug in a TV, or use --preview")\n"
+                .utf8))
 }
-_ = try app.openWindow(configuration: SceneConfiguration(name: "Scoreboard keypad") { Keypad(game: game, onQuit: quit) })
-FileHandle.standardError.write(Data("screenplay-scoreboard: keys a/z home +1/-1, k/m away +1/-1, r reset, Escape quits\n".utf8))
+_ = try app.openWindow(
+    configuration: SceneConfiguration(name: "Scoreboard keypad") { Keypad(game: game, onQuit: quit) })
+FileHandle.standardError.write(
+    Data("screenplay-scoreboard: keys a/z home +1/-1, k/m away +1/-1, r reset, Escape quits\n".utf8))
 do {
     try app.run()
 } catch {

@@ -41,7 +41,8 @@ public struct DeckPage: Sendable {
 public enum DeckWriter {
     public static func write(_ pages: [DeckPage], to path: String) throws(DocumentError) {
         guard let first = pages.first else {
-            throw DocumentError(kind: .renderFailed, description: "cannot write \(path): a deck needs at least one page")
+            throw DocumentError(
+                kind: .renderFailed, description: "cannot write \(path): a deck needs at least one page")
         }
         let surface = cairo_pdf_surface_create(path, first.width, first.height)!
         defer { cairo_surface_destroy(surface) }
@@ -52,14 +53,17 @@ public enum DeckWriter {
             if let label = page.label { cairo_pdf_surface_set_page_label(surface, label) }
             for fill in page.fills {
                 let c = fill.color
-                cairo_set_source_rgb(cr, Double(c >> 16 & 0xff) / 255, Double(c >> 8 & 0xff) / 255, Double(c & 0xff) / 255)
+                cairo_set_source_rgb(
+                    cr, Double(c >> 16 & 0xff) / 255, Double(c >> 8 & 0xff) / 255, Double(c & 0xff) / 255)
                 cairo_rectangle(
                     cr, fill.region.x * page.width, fill.region.y * page.height, fill.region.width * page.width,
                     fill.region.height * page.height)
                 cairo_fill(cr)
             }
             if let caption = page.caption {
-                Draw.text(cr, caption, font: "Sans \(Int(page.height / 20))px", x: 0, y: page.height / 40, width: page.width, rgb: (1, 1, 1))
+                Draw.text(
+                    cr, caption, font: "Sans \(Int(page.height / 20))px", x: 0, y: page.height / 40, width: page.width,
+                    rgb: (1, 1, 1))
             }
             cairo_show_page(cr)
         }
@@ -68,7 +72,8 @@ public enum DeckWriter {
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw DocumentError(
-                kind: .renderFailed, description: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
+                kind: .renderFailed,
+                description: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
         }
     }
 }

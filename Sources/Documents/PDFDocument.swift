@@ -72,14 +72,16 @@ public final class PDFDocument: @unchecked Sendable {
     public static func open(path: String, password: String? = nil) throws(DocumentError) -> PDFDocument {
         var info = stat()
         if stat(path, &info) != 0 {
-            throw DocumentError(kind: .unreadable, description: "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw DocumentError(
+                kind: .unreadable, description: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             throw DocumentError(kind: .unreadable, description: "cannot read \(path): it is a directory")
         }
         let fd = Glibc.open(path, O_RDONLY)
         if fd < 0 {
-            throw DocumentError(kind: .unreadable, description: "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw DocumentError(
+                kind: .unreadable, description: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         close(fd)
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -95,7 +97,8 @@ public final class PDFDocument: @unchecked Sendable {
             let message = gerror.map { String(cString: $0.pointee.message) } ?? "unknown error"
             g_clear_error(&gerror)
             if code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
-                let why = password == nil
+                let why =
+                    password == nil
                     ? "\(path) is encrypted; give its password with --password"
                     : "\(path) is encrypted and the password given does not open it"
                 throw DocumentError(kind: .encrypted, description: why)
@@ -118,12 +121,15 @@ public final class PDFDocument: @unchecked Sendable {
     /// scaled to fit with its aspect kept, centred, the rest black. Returns
     /// straight RGBA rows, top first (opaque). `region` picks part of the
     /// page (the slide or the notes half of a beamer page) to fit instead.
-    public func render(page index: Int, width: Int, height: Int, region: PageRegion = .whole) throws(DocumentError) -> [UInt8] {
+    public func render(page index: Int, width: Int, height: Int, region: PageRegion = .whole) throws(DocumentError)
+        -> [UInt8]
+    {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw DocumentError(kind: .renderFailed, description: "page \(index + 1): bad size \(width)x\(height)")
         }
         guard (0..<pageCount).contains(index) else {
-            throw DocumentError(kind: .renderFailed, description: "page \(index + 1) does not exist (the document has \(pageCount))")
+            throw DocumentError(
+                kind: .renderFailed, description: "page \(index + 1) does not exist (the document has \(pageCount))")
         }
         let pageSize = pageSize(index)
         guard pageSize.width > 0, pageSize.height > 0 else {
@@ -155,12 +161,14 @@ public final class PDFDocument: @unchecked Sendable {
         lock.unlock()
         cairo_restore(cr)
         guard page != nil else {
-            throw DocumentError(kind: .renderFailed, description: "page \(index + 1) could not be read from the document")
+            throw DocumentError(
+                kind: .renderFailed, description: "page \(index + 1) could not be read from the document")
         }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw DocumentError(
-                kind: .renderFailed, description: "page \(index + 1): cairo: \(String(cString: cairo_status_to_string(status)))")
+                kind: .renderFailed,
+                description: "page \(index + 1): cairo: \(String(cString: cairo_status_to_string(status)))")
         }
         return image.rgba()
     }
@@ -190,7 +198,9 @@ public struct PageRegion: Hashable, Sendable {
 
 /// The largest rectangle of the content's aspect that fits, centred, in
 /// whole pixels.
-public func fitRect(contentWidth: Double, contentHeight: Double, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+public func fitRect(contentWidth: Double, contentHeight: Double, width: Int, height: Int) -> (
+    x: Int, y: Int, width: Int, height: Int
+) {
     guard contentWidth > 0, contentHeight > 0 else { return (0, 0, width, height) }
     let scale = min(Double(width) / contentWidth, Double(height) / contentHeight)
     let w = min(width, max(1, Int((contentWidth * scale).rounded())))
@@ -212,7 +222,8 @@ final class CairoImage {
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
             cairo = OpaquePointer(bitPattern: 1)!
-            throw DocumentError(kind: .renderFailed, description: "cannot make a \(width)x\(height) image (out of memory?)")
+            throw DocumentError(
+                kind: .renderFailed, description: "cannot make a \(width)x\(height) image (out of memory?)")
         }
         cairo = cairo_create(surface)
     }
@@ -292,7 +303,8 @@ extension PDFDocument {
                 let action = mapping.action
             {
                 switch action.pointee.type {
-                case POPPLER_ACTION_LAUNCH: add(mapping.area, action.pointee.launch.file_name.map { String(cString: $0) })
+                case POPPLER_ACTION_LAUNCH:
+                    add(mapping.area, action.pointee.launch.file_name.map { String(cString: $0) })
                 case POPPLER_ACTION_URI: add(mapping.area, action.pointee.uri.uri.map { String(cString: $0) })
                 default: break
                 }
@@ -323,7 +335,8 @@ extension PDFDocument {
             defer { g_free(raw) }
             return String(cString: raw)
         }
-        if let colon = target.firstIndex(of: ":"), target[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
+        if let colon = target.firstIndex(of: ":"),
+            target[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
             target.distance(from: target.startIndex, to: colon) > 1
         {
             return nil  // another scheme

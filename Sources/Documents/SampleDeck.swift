@@ -50,7 +50,8 @@ public enum Placeholder {
             cr, "Page \(index + 1) could not be shown", font: "Sans Bold \(Int(max(12, h * 0.07)))px", x: 0,
             y: h * 0.35, width: Double(width), rgb: (1, 1, 1))
         Draw.text(
-            cr, reason, font: "Sans \(Int(max(10, h * 0.035)))px", x: Double(width) * 0.1, y: h * 0.35 + titleHeight + h * 0.03,
+            cr, reason, font: "Sans \(Int(max(10, h * 0.035)))px", x: Double(width) * 0.1,
+            y: h * 0.35 + titleHeight + h * 0.03,
             width: Double(width) * 0.8, rgb: (0.85, 0.85, 0.85))
         return image.rgba()
     }
@@ -116,13 +117,16 @@ public enum SampleDeck {
         let cr = cairo_create(surface)!
         for (i, background) in backgrounds.enumerated() {
             let rgb = (
-                Double(background >> 16 & 0xff) / 255, Double(background >> 8 & 0xff) / 255, Double(background & 0xff) / 255
+                Double(background >> 16 & 0xff) / 255, Double(background >> 8 & 0xff) / 255,
+                Double(background & 0xff) / 255
             )
             cairo_set_source_rgb(cr, rgb.0, rgb.1, rgb.2)
             cairo_paint(cr)
             let titleHeight = Draw.text(cr, titles[i], font: "Sans Bold 72px", x: 0, y: 150, width: w, rgb: (1, 1, 1))
-            Draw.text(cr, bodies[i], font: "Sans 32px", x: 60, y: 150 + titleHeight + 30, width: w - 120, rgb: (1, 1, 1))
-            Draw.text(cr, "\(i + 1) / \(backgrounds.count)", font: "Sans 24px", x: 0, y: h - 60, width: w, rgb: (1, 1, 1))
+            Draw.text(
+                cr, bodies[i], font: "Sans 32px", x: 60, y: 150 + titleHeight + 30, width: w - 120, rgb: (1, 1, 1))
+            Draw.text(
+                cr, "\(i + 1) / \(backgrounds.count)", font: "Sans 24px", x: 0, y: h - 60, width: w, rgb: (1, 1, 1))
             cairo_show_page(cr)
         }
         cairo_destroy(cr)
@@ -130,7 +134,8 @@ public enum SampleDeck {
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw DocumentError(
-                kind: .renderFailed, description: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
+                kind: .renderFailed,
+                description: "cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
         }
     }
 }

@@ -52,7 +52,8 @@ public struct FrameWindow: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let fps = framesPerSecond.map { formatFixed($0, digits: 1) } ?? "-"
         let hz = refreshHertz.map { " @ \(formatFixed($0, digits: 2)) Hz" } ?? ""
-        return "\(fps) fps (\(presented) presented, \(discarded) discarded in \(formatFixed(windowSeconds, digits: 2)) s)\(hz)"
+        return
+            "\(fps) fps (\(presented) presented, \(discarded) discarded in \(formatFixed(windowSeconds, digits: 2)) s)\(hz)"
     }
 }
 

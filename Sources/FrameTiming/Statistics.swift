@@ -108,9 +108,9 @@ public enum Statistics {
     public static func summary(_ values: [Double]) -> Summary? {
         let sorted = finiteSorted(values)
         guard let first = sorted.first, let last = sorted.last,
-              let mean = mean(sorted), let median = median(sorted),
-              let p95 = percentile(sorted, 95), let p99 = percentile(sorted, 99),
-              let sd = standardDeviation(sorted)
+            let mean = mean(sorted), let median = median(sorted),
+            let p95 = percentile(sorted, 95), let p99 = percentile(sorted, 99),
+            let sd = standardDeviation(sorted)
         else { return nil }
         return Summary(
             count: sorted.count, mean: mean, median: median, p95: p95, p99: p99,

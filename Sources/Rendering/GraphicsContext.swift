@@ -126,8 +126,9 @@ package final class GraphicsContext {
         // Made current without a window so GL queries (and GL objects) work
         // before the first surface exists.
         if supportsSurfaceless {
-            guard eglMakeCurrent(display, screenplay_egl_no_surface(), screenplay_egl_no_surface(), created)
-                == EGLBoolean(EGL_TRUE)
+            guard
+                eglMakeCurrent(display, screenplay_egl_no_surface(), screenplay_egl_no_surface(), created)
+                    == EGLBoolean(EGL_TRUE)
             else {
                 let failure = eglFailure("eglMakeCurrent(no surface)")
                 eglDestroyContext(display, created)
@@ -194,6 +195,7 @@ package final class GraphicsContext {
             return value
         }
         var withAlpha: EGLConfig?
+        var withoutAlpha: EGLConfig?
         for case let config? in configs.prefix(Int(count)) {
             guard attribute(config, EGL_RED_SIZE) == 8, attribute(config, EGL_GREEN_SIZE) == 8,
                 attribute(config, EGL_BLUE_SIZE) == 8
@@ -201,11 +203,20 @@ package final class GraphicsContext {
             // Multisampled configs cost fill rate for nothing here.
             guard attribute(config, EGL_SAMPLES) == 0 else { continue }
             switch attribute(config, EGL_ALPHA_SIZE) {
-            case 0: return (config, true)
+            case 0: if withoutAlpha == nil { withoutAlpha = config }
             case 8: if withAlpha == nil { withAlpha = config }
             default: break
             }
         }
+        // Window surfaces take the alpha config (ARGB8888 buffers, kept
+        // opaque: every draw leaves alpha at 1 and the surface declares an
+        // opaque region). With Mesa 22.3's llvmpipe, a glClear of an
+        // XRGB8888 window buffer never reached weston (white or black
+        // instead of the colour; sway and cage showed it), so there a clear
+        // had to be shaded, at several times glClear's cost. On ARGB8888 the
+        // glClear arrives everywhere (WestonTests, CageTests, sway).
+        if surfaceBit == EGL_WINDOW_BIT, let withAlpha { return (withAlpha, false) }
+        if let withoutAlpha { return (withoutAlpha, true) }
         if let withAlpha { return (withAlpha, false) }
         throw RenderingError.egl(
             call: "eglChooseConfig", error: "no RGB888 or RGBA8888 config",

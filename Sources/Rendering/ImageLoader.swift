@@ -21,11 +21,13 @@ package struct DecodedImage: Equatable, Sendable {
     /// neither side exceeds `maxDimension`; itself when it already fits.
     package func scaledDown(toFit maxDimension: Int) -> DecodedImage {
         guard maxDimension > 0, max(width, height) > maxDimension else { return self }
-        let fit = aspectFit(contentWidth: width, contentHeight: height, intoWidth: maxDimension, intoHeight: maxDimension)
+        let fit = aspectFit(
+            contentWidth: width, contentHeight: height, intoWidth: maxDimension, intoHeight: maxDimension)
         return rgba.withUnsafeBufferPointer { pixels -> DecodedImage in
             guard
                 let wrapped = gdk_pixbuf_new_from_data(
-                    pixels.baseAddress, GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height), Int32(width * 4), nil, nil),
+                    pixels.baseAddress, GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height), Int32(width * 4), nil,
+                    nil),
                 let scaled = gdk_pixbuf_scale_simple(
                     wrapped, Int32(max(1, fit.width)), Int32(max(1, fit.height)), GDK_INTERP_BILINEAR)
             else { return self }
@@ -142,12 +144,14 @@ package final class ImageSource: @unchecked Sendable {
         var headerHeight: Int32 = 0
         guard let format = gdk_pixbuf_get_file_info(path, &headerWidth, &headerHeight) else {
             throw .corrupt(
-                path: path, reason: "not a recognised image format (PNG, JPEG, GIF, WebP or SVG), or the header is damaged")
+                path: path,
+                reason: "not a recognised image format (PNG, JPEG, GIF, WebP or SVG), or the header is damaged")
         }
-        let formatName = gdk_pixbuf_format_get_name(format).map { name in
-            defer { g_free(name) }
-            return String(cString: name)
-        } ?? "unknown"
+        let formatName =
+            gdk_pixbuf_format_get_name(format).map { name in
+                defer { g_free(name) }
+                return String(cString: name)
+            } ?? "unknown"
         if formatName == "svg" { return try loadSVG(path: path) }
         guard headerWidth > 0, headerHeight > 0 else {
             throw .corrupt(path: path, reason: "the header gives no image size")
@@ -165,7 +169,9 @@ package final class ImageSource: @unchecked Sendable {
     private static func loadRaster(path: String, format: String, maxPixels: Int) throws(ImageError) -> ImageSource {
         var error: UnsafeMutablePointer<GError>?
         guard animatedFormats.contains(format) else {
-            guard let loaded = quietly({ gdk_pixbuf_new_from_file(path, &error) }) else { throw translate(error, path: path) }
+            guard let loaded = quietly({ gdk_pixbuf_new_from_file(path, &error) }) else {
+                throw translate(error, path: path)
+            }
             if let error { g_error_free(error) }
             defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
             return try still(loaded, path: path, format: format, maxPixels: maxPixels)
@@ -268,7 +274,8 @@ package final class ImageSource: @unchecked Sendable {
     /// own size, whichever is smaller.
     package func size(fitting targetWidth: Int, height targetHeight: Int) -> (width: Int, height: Int) {
         guard width > 0, height > 0 else { return (max(1, targetWidth), max(1, targetHeight)) }
-        let fit = aspectFit(contentWidth: width, contentHeight: height, intoWidth: targetWidth, intoHeight: targetHeight)
+        let fit = aspectFit(
+            contentWidth: width, contentHeight: height, intoWidth: targetWidth, intoHeight: targetHeight)
         let fitted = (max(1, fit.width), max(1, fit.height))
         if kind == .vector || fitted.0 < width { return fitted }
         return (width, height)
@@ -445,7 +452,8 @@ package final class ImageSource: @unchecked Sendable {
         let actual = Int(info.st_size)
         if actual < stated + 8 {
             throw .corrupt(
-                path: path, reason: "the WebP file is cut short: its header says \(stated + 8) bytes, the file has \(actual)")
+                path: path,
+                reason: "the WebP file is cut short: its header says \(stated + 8) bytes, the file has \(actual)")
         }
     }
 
@@ -461,7 +469,8 @@ package final class ImageSource: @unchecked Sendable {
         }
         if error.pointee.domain == gdk_pixbuf_error_quark() {
             let code = UInt32(bitPattern: error.pointee.code)
-            if code == GDK_PIXBUF_ERROR_UNKNOWN_TYPE.rawValue || code == GDK_PIXBUF_ERROR_UNSUPPORTED_OPERATION.rawValue {
+            if code == GDK_PIXBUF_ERROR_UNKNOWN_TYPE.rawValue || code == GDK_PIXBUF_ERROR_UNSUPPORTED_OPERATION.rawValue
+            {
                 return .unsupported(path: path, reason: message)
             }
         }

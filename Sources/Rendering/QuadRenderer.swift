@@ -9,7 +9,13 @@ import CEGL
 package final class QuadRenderer {
     package let context: GraphicsContext
     private let textured: ShaderProgram
+    /// Copies texels as they are: for textures drawn at their own size.
+    private let blit: ShaderProgram
+    /// The same for parts of a texture, each with its own position.
+    private let regions: ShaderProgram
     private let solid: ShaderProgram
+    /// Writes one opaque colour, unblended: what `clear` draws.
+    private let opaque: ShaderProgram
     private var quad: GLuint = 0
 
     package init(context: GraphicsContext) throws {
@@ -43,6 +49,36 @@ package final class QuadRenderer {
                 void main() { gl_FragColor = texture2D(image, uv) * opacity; }
                 """,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer texture shader")
+        blit = try ShaderProgram(
+            context: context, vertexSource: vertex,
+            fragmentSource: """
+                #version 100
+                precision mediump float;
+                uniform sampler2D image;
+                varying vec2 uv;
+                void main() { gl_FragColor = texture2D(image, uv); }
+                """,
+            attributeBindings: ["position": 0], sourceName: "QuadRenderer blit shader")
+        regions = try ShaderProgram(
+            context: context,
+            vertexSource: """
+                #version 100
+                attribute vec2 position;
+                attribute vec2 texcoord;
+                varying vec2 uv;
+                void main() {
+                    uv = texcoord;
+                    gl_Position = vec4(position, 0.0, 1.0);
+                }
+                """,
+            fragmentSource: """
+                #version 100
+                precision mediump float;
+                uniform sampler2D image;
+                varying vec2 uv;
+                void main() { gl_FragColor = texture2D(image, uv); }
+                """,
+            attributeBindings: ["position": 0, "texcoord": 1], sourceName: "QuadRenderer regions shader")
         solid = try ShaderProgram(
             context: context, vertexSource: vertex,
             fragmentSource: """
@@ -58,6 +94,15 @@ package final class QuadRenderer {
                 void main() { gl_FragColor = vec4(color.rgb * color.a, color.a) * step(0.0, gl_FragCoord.x); }
                 """,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer colour shader")
+        opaque = try ShaderProgram(
+            context: context, vertexSource: vertex,
+            fragmentSource: """
+                #version 100
+                precision mediump float;
+                uniform vec4 color;
+                void main() { gl_FragColor = color; }
+                """,
+            attributeBindings: ["position": 0], sourceName: "QuadRenderer clear shader")
         try context.ensureCurrent()
         let corners: [GLfloat] = [0, 0, 1, 0, 0, 1, 1, 1]
         glGenBuffers(1, &quad)
@@ -68,11 +113,45 @@ package final class QuadRenderer {
     }
 
     /// Fills the whole target with an opaque colour (components 0...1).
+    ///
+    /// glClear where it works: llvmpipe then writes each tile at memory
+    /// speed. On a window whose config has no alpha channel (XRGB8888, only
+    /// when the driver offers no ARGB config, see GraphicsContext), Mesa
+    /// 22.3's glClear never reached weston, so there the colour is drawn as
+    /// one unblended quad of a shader writing it (what a fragment shader of
+    /// the same colour costs; unlike the blended fill, it stays off
+    /// llvmpipe's linear blend path, which scaled the red channel in wide
+    /// BGRX windows on cage).
     package func clear(red: Double, green: Double, blue: Double, on target: any RenderTarget) throws {
         try target.makeCurrent()
         glDisable(GLenum(GL_SCISSOR_TEST))
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
-        glClearColor(GLfloat(red), GLfloat(green), GLfloat(blue), 1)
+        guard target is WindowSurface, context.isOpaqueConfig else {
+            glClearColor(GLfloat(red), GLfloat(green), GLfloat(blue), 1)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            return
+        }
+        try opaque.use()
+        glUniform4f(opaque.uniformLocation("color"), GLfloat(red), GLfloat(green), GLfloat(blue), 1)
+        glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
+        glDisable(GLenum(GL_BLEND))
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        try checkGL("glDrawArrays(clear)")
+    }
+
+    /// Starts a frame on a window buffer with an alpha channel: alpha 1
+    /// everywhere (a glClear, at memory speed), so content that does not
+    /// cover the buffer, or a plain shader that writes alpha below 1,
+    /// leaves no translucent pixels in a surface declared opaque.
+    package func beginFrame(on target: any RenderTarget) throws {
+        guard target is WindowSurface, !context.isOpaqueConfig else { return }
+        try target.makeCurrent()
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
     }
 
@@ -80,7 +159,14 @@ package final class QuadRenderer {
     /// the target); use `aspectFit` to letterbox. Scaling is bilinear.
     package func draw(_ texture: Texture, in rect: PixelRect, on target: any RenderTarget, opacity: Double = 1) throws {
         guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
-        try draw(textureName: texture.name, mapping: .image, in: rect, on: target, opacity: opacity)
+        // At its own size a texture maps texel to pixel: nearest sampling
+        // and no opacity multiply give the same pixels for a fraction of
+        // llvmpipe's per-pixel work (text, slides at the screen's size).
+        let exact = rect.width == texture.width && rect.height == texture.height && opacity >= 1
+        try context.ensureCurrent()
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
+        texture.setNearestFiltering(exact)
+        try draw(textureName: texture.name, mapping: .image, in: rect, on: target, opacity: opacity, blitting: exact)
     }
 
     /// How a quad samples its texture: an image (row 0 on top) or a
@@ -122,19 +208,68 @@ package final class QuadRenderer {
 
     private func draw(
         textureName name: GLuint, mapping: TextureMapping, in rect: PixelRect, on target: any RenderTarget,
-        opacity: Double
+        opacity: Double, blitting: Bool = false
     ) throws {
         guard rect.width > 0, rect.height > 0 else { return }
         try target.makeCurrent()
-        try textured.use()
+        let program = blitting ? blit : textured
+        try program.use()
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), name)
-        glUniform1i(textured.uniformLocation("image"), 0)
-        glUniform1f(textured.uniformLocation("opacity"), GLfloat(opacity))
-        glUniform2f(textured.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
-        glUniform2f(textured.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
-        glUniform2f(textured.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
+        glUniform1i(program.uniformLocation("image"), 0)
+        if !blitting { glUniform1f(program.uniformLocation("opacity"), GLfloat(opacity)) }
+        glUniform2f(program.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
+        glUniform2f(program.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
+        glUniform2f(program.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
         try drawQuad(rect, targetHeight: target.pixelHeight)
+    }
+
+    /// Draws parts of `texture` at its own size, blended over the target,
+    /// with its top-left at (`x`, `y`): `regions` are rectangles of the
+    /// texture (e.g. `Canvas.inkRects`), so fully transparent parts cost
+    /// nothing. One draw call for all of them.
+    package func draw(_ texture: Texture, regions parts: [PixelRect], x: Int, y: Int, on target: any RenderTarget)
+        throws
+    {
+        guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
+        guard !parts.isEmpty else { return }
+        try target.makeCurrent()
+        try regions.use()
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
+        texture.setNearestFiltering(true)
+        glUniform1i(regions.uniformLocation("image"), 0)
+        let (w, h) = (Float(target.pixelWidth), Float(target.pixelHeight))
+        let (tw, th) = (Float(texture.width), Float(texture.height))
+        var vertices: [GLfloat] = []
+        vertices.reserveCapacity(parts.count * 24)
+        for part in parts {
+            let left = Float(x + part.x), top = Float(y + part.y)
+            let right = left + Float(part.width), bottom = top + Float(part.height)
+            let (x0, x1) = (2 * left / w - 1, 2 * right / w - 1)
+            let (y0, y1) = (1 - 2 * top / h, 1 - 2 * bottom / h)
+            let (u0, u1) = (Float(part.x) / tw, Float(part.x + part.width) / tw)
+            let (v0, v1) = (Float(part.y) / th, Float(part.y + part.height) / th)
+            vertices += [
+                x0, y0, u0, v0, x1, y0, u1, v0, x0, y1, u0, v1, x1, y0, u1, v0, x1, y1, u1, v1, x0, y1, u0, v1,
+            ]
+        }
+        glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glEnable(GLenum(GL_BLEND))
+        glBlendFuncSeparate(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
+        glEnableVertexAttribArray(0)
+        glEnableVertexAttribArray(1)
+        vertices.withUnsafeBufferPointer { buffer in
+            let stride = GLsizei(4 * MemoryLayout<GLfloat>.size)
+            glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, buffer.baseAddress)
+            glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, buffer.baseAddress! + 2)
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(parts.count * 6))
+        }
+        glDisableVertexAttribArray(1)
+        glDisable(GLenum(GL_BLEND))
+        try checkGL("glDrawArrays(regions)")
     }
 
     /// Fills `rect` with a colour, blended over what is there when alpha < 1.
@@ -165,7 +300,10 @@ package final class QuadRenderer {
     /// Frees the GL objects. Idempotent; also run by deinit.
     package func destroy() {
         textured.destroy()
+        blit.destroy()
+        regions.destroy()
         solid.destroy()
+        opaque.destroy()
         guard quad != 0 else { return }
         if (try? context.ensureCurrent()) != nil { glDeleteBuffers(1, &quad) }
         quad = 0

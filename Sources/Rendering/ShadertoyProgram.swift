@@ -210,7 +210,13 @@ package final class ShadertoyProgram {
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+        // A plain shader may write any alpha; on a window with an alpha
+        // channel that would make an opaque surface translucent, so alpha
+        // keeps the 1 the frame started with (QuadRenderer.beginFrame).
+        let keepAlpha = !isShadertoyStyle && !context.isOpaqueConfig && target is WindowSurface
+        if keepAlpha { glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_FALSE)) }
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        if keepAlpha { glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE)) }
         try checkGL("glDrawArrays(shader)")
     }
 

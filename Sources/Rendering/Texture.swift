@@ -6,6 +6,7 @@ package final class Texture {
     package let width: Int
     package let height: Int
     private(set) var name: GLuint = 0
+    private var nearest = false
 
     /// Uploads `width * height` RGBA pixels (rows top to bottom).
     /// - Parameter premultiplied: whether colour is already multiplied by
@@ -31,12 +32,14 @@ package final class Texture {
         }
         let scaled = DecodedImage(width: width, height: height, rgba: rgba).scaledDown(toFit: context.maxTextureSize)
         return try Texture(
-            context: context, width: scaled.width, height: scaled.height, rgba: scaled.rgba, premultiplied: premultiplied)
+            context: context, width: scaled.width, height: scaled.height, rgba: scaled.rgba,
+            premultiplied: premultiplied)
     }
 
     /// Uploads a decoded image.
     package convenience init(context: GraphicsContext, image: DecodedImage) throws {
-        try self.init(context: context, width: image.width, height: image.height, rgba: image.rgba, premultiplied: false)
+        try self.init(
+            context: context, width: image.width, height: image.height, rgba: image.rgba, premultiplied: false)
     }
 
     /// Uploads cairo ARGB32 pixels (premultiplied, native-endian 32-bit words).
@@ -54,13 +57,24 @@ package final class Texture {
             throw RenderingError.invalidSize(what: "texture", detail: "\(width)x\(height)")
         }
         guard width <= context.maxTextureSize, height <= context.maxTextureSize else {
-            throw RenderingError.tooLarge(what: "texture", width: width, height: height, maxSize: context.maxTextureSize)
+            throw RenderingError.tooLarge(
+                what: "texture", width: width, height: height, maxSize: context.maxTextureSize)
         }
         if let byteCount, byteCount != width * height * 4 {
             throw RenderingError.invalidSize(
                 what: "texture",
                 detail: "\(width)x\(height) RGBA needs \(width * height * 4) bytes, got \(byteCount)")
         }
+    }
+
+    /// Switches the bound texture between nearest and bilinear sampling
+    /// (bilinear after creation); only calls GL when it changes.
+    func setNearestFiltering(_ on: Bool) {
+        guard on != nearest else { return }
+        nearest = on
+        let filter = on ? GL_NEAREST : GL_LINEAR
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
     }
 
     private func create() throws {

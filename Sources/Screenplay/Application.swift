@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Rendering
-public import WaylandClient
+package import WaylandClient
 
 /// The app's link to the display server, as `UIApplication` and
 /// `UIScreen.screens` together: it owns the Wayland connection (on the main
@@ -9,6 +9,7 @@ public import WaylandClient
 /// external screen while an accessory registration is presented.
 @MainActor
 public final class Application {
+    /// The options the application was made with.
     public let options: ApplicationOptions
     /// The connection now; replaced when `CompositorLossBehavior.reconnect`
     /// reconnects.
@@ -106,7 +107,7 @@ public final class Application {
     }
 
     /// Globals the compositor offers, by interface name.
-    public var globals: [GlobalInfo] { compositor.globals.values.sorted { $0.name < $1.name } }
+    package var globals: [GlobalInfo] { compositor.globals.values.sorted { $0.name < $1.name } }
     /// Where the connection went, for messages.
     public var socketDescription: String { connection.socketDescription }
     /// Whether external scenes use wlr-layer-shell.
@@ -249,7 +250,9 @@ public final class Application {
         guard info.interface == "zwlr_layer_shell_v1" else { return }
         report(
             SceneError(
-                screen: nil, reason: "the compositor withdrew zwlr_layer_shell_v1; shown scenes stay until their screens go, new screens get none",
+                screen: nil,
+                reason:
+                    "the compositor withdrew zwlr_layer_shell_v1; shown scenes stay until their screens go, new screens get none",
                 fix: "restart the compositor's layer-shell support or restart Screenplay"))
     }
 
@@ -330,7 +333,9 @@ public final class Application {
             report(
                 SceneError(
                     screen: nil, reason: "warning: \(why), so external scenes are fullscreen windows instead",
-                    fix: "they may take keyboard focus, show in task switchers, and the compositor may place them on another screen than asked"))
+                    fix:
+                        "they may take keyboard focus, show in task switchers, and the compositor may place them on another screen than asked"
+                ))
         }
         let configuration = registration.accessory.sceneConfiguration
         let session = SceneSession(
@@ -339,7 +344,7 @@ public final class Application {
         do {
             let scene = try Scene(
                 host: self, session: session, delegate: configuration.delegateFactory(), screen: screen,
-                layer: configuration.layer)
+                layer: configuration.layer.layer)
             accessoryScenes[screen.id] = scene
             scenes.append(scene)
         } catch {
@@ -373,7 +378,9 @@ public final class Application {
     }
 
     func report(_ error: any Error) {
-        if let onSceneError { onSceneError(error) } else {
+        if let onSceneError {
+            onSceneError(error)
+        } else {
             FileHandle.standardError.write(Data("screenplay: \(error)\n".utf8))
         }
     }
@@ -391,7 +398,8 @@ public final class Application {
     /// `doctor` can say whether rendering will work before any scene exists.
     public func graphicsDescription() throws -> String {
         let context = try graphics()
-        return "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
+        return
+            "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
     }
 
     func resources() throws -> GraphicsResources {
@@ -467,7 +475,9 @@ public final class Application {
     /// no busy loop) until a compositor answers, then shows the
     /// registrations on its screens and reopens the windows.
     private func reconnect(every interval: Duration, windows: [(SceneSession, any SceneDelegate)], attempt: Int) {
-        let delay = DispatchTimeInterval.nanoseconds(Int(clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000))
+        let delay = DispatchTimeInterval.nanoseconds(
+            Int(clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        )
         DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self, !self.isShutDown else { return }
@@ -517,7 +527,9 @@ public final class Application {
 
     /// Runs `body` on every event-loop turn (for tests and tools).
     public func roundtrip() throws {
-        do { try connection.roundtrip() } catch { throw ApplicationError(kind: .connectionLost, description: error.description) }
+        do { try connection.roundtrip() } catch {
+            throw ApplicationError(kind: .connectionLost, description: error.description)
+        }
         connection.dispatchPending()
     }
 }
@@ -534,4 +546,6 @@ extension Application: SceneHost {
     }
 
     func flush() { connection.flush() }
+
+    var drawWatch: DrawWatch? { options.drawWatch }
 }

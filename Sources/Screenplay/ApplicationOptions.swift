@@ -11,6 +11,7 @@ public struct ApplicationOptions: Sendable {
     public var screenFilter: (@MainActor @Sendable (Screen) -> Bool)?
     /// Highest wl_output / xdg-output versions to bind (tests bind lower ones).
     public var maxOutputVersion: UInt32 = 4
+    /// Highest zxdg_output_manager_v1 version to bind (tests bind lower ones).
     public var maxXdgOutputVersion: UInt32 = 3
     /// Highest zwlr_layer_shell_v1 version to bind. 0 makes external scenes
     /// fullscreen windows even where layer shell is offered, as on GNOME:
@@ -22,7 +23,11 @@ public struct ApplicationOptions: Sendable {
     /// application waits for a compositor on the same socket and shows its
     /// registrations and windows again.
     public var whenCompositorGoes: CompositorLossBehavior = .stop
+    /// Told which scene draws and since when, for a thread that watches for
+    /// a renderer stuck in a draw (see `DrawWatch`); nil watches nothing.
+    public var drawWatch: DrawWatch?
 
+    /// The defaults: the newest protocol versions Screenplay knows, every screen a target.
     public init() {}
 }
 

@@ -1,4 +1,4 @@
-public import FrameTiming
+package import FrameTiming
 import Glibc
 
 /// A timer keyed to the refresh of the output a scene is on, as
@@ -19,7 +19,7 @@ public final class DisplayLink {
     public var duration: Double { Double(refresh.durationNs) / 1e9 }
     /// Where `duration` came from: presentation feedback, the output's mode,
     /// or the 60 Hz fallback for outputs that report refresh 0.
-    public var durationSource: RefreshSource { refresh.source }
+    package var durationSource: RefreshSource { refresh.source }
     /// Frames drawn through this link.
     public private(set) var frameCount: UInt64 = 0
     /// Frames per second to draw at; 0 means every refresh. 30 on a 60 Hz
@@ -45,7 +45,7 @@ public final class DisplayLink {
     public var onDurationChange: ((Double) -> Void)?
 
     /// Presentation statistics of this link's scene (for `--stats`).
-    public private(set) var history = PresentationHistory(capacity: 512)
+    package private(set) var history = PresentationHistory(capacity: 512)
 
     private(set) var refresh = RefreshRate.resolve(presentationRefreshNs: nil, modeRefreshMilliHz: nil)
     private var cadence = Cadence(refreshNs: 16_666_667, preferredFramesPerSecond: 0)
@@ -102,7 +102,8 @@ public final class DisplayLink {
     }
 
     private func resolve() {
-        let next = RefreshRate.resolve(presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz)
+        let next = RefreshRate.resolve(
+            presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz)
         guard next != refresh else { return }
         let changed = next.durationNs != refresh.durationNs
         refresh = next
@@ -162,7 +163,7 @@ public final class DisplayLink {
     /// as shown where the compositor answers no presentation feedback
     /// (sway 1.7's headless backend never sends `presented` or `discarded`;
     /// cage and KWin's virtual backend offer no wp_presentation).
-    public private(set) var callbackHistory = PresentationHistory(capacity: 512)
+    package private(set) var callbackHistory = PresentationHistory(capacity: 512)
     private var feedback = FeedbackBudget()
 
     func frameShown(nowNs: UInt64) {
@@ -189,7 +190,7 @@ public final class DisplayLink {
     /// A panel switched off (`zwlr_output_power_manager_v1`, where offered)
     /// is no stall: the check asks the compositor before reporting one, and
     /// while the panel is off it reads the power again once a second.
-    public func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
+    package func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
         if pendingResume {
             pendingResume = false
             return .resumed
@@ -214,6 +215,17 @@ public final class DisplayLink {
         }
     }
 
+    /// How long a running link on a panel that is on has been stalled at
+    /// `nowNs`, or nil (ticking, paused, or its panel switched off, which
+    /// it asks the compositor only once the silence counts as a stall).
+    /// Unlike `checkStall(nowNs:)` it reports no events and changes
+    /// nothing, so a watchdog and a stats timer can both ask.
+    package func currentStall(nowNs: UInt64 = monotonicNanoseconds()) -> Double? {
+        guard !isPaused, !isPanelOff, let silent = stall.stalledDurationNs(nowNs: nowNs) else { return nil }
+        if panelPower?(nowNs, false) == true { return nil }
+        return Double(silent) / 1e9
+    }
+
     /// How long the link's frame callbacks have been silent, while stalled.
     public func stalledDuration(nowNs: UInt64 = monotonicNanoseconds()) -> Double? {
         stall.stalledDurationNs(nowNs: nowNs).map { Double($0) / 1e9 }
@@ -226,7 +238,7 @@ public final class DisplayLink {
     public var countSource: String { feedback.isAnswering ? "presentation" : "frame-callbacks" }
 
     /// Drains the once-a-second statistics window.
-    public func drainStatistics(nowNs: UInt64) -> FrameWindow {
+    package func drainStatistics(nowNs: UInt64) -> FrameWindow {
         let fromFeedback = history.drainWindow(nowNs: nowNs)
         let fromCallbacks = callbackHistory.drainWindow(nowNs: nowNs)
         if feedback.isAnswering { return fromFeedback }

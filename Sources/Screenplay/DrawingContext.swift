@@ -4,7 +4,9 @@ import Rendering
 /// pixels with the origin at the top left, as the viewer sees the screen.
 @MainActor
 public final class DrawingContext {
+    /// Width of the drawing target in device pixels.
     public let pixelWidth: Int
+    /// Height of the drawing target in device pixels.
     public let pixelHeight: Int
     let target: any RenderTarget
     let resources: GraphicsResources
@@ -17,24 +19,21 @@ public final class DrawingContext {
         self.resources = resources
         pixelWidth = target.pixelWidth
         pixelHeight = target.pixelHeight
+        // Alpha 1 across a window buffer before anything is drawn (see
+        // QuadRenderer.beginFrame). A GL failure here fails the frame's
+        // first draw call too, which reports it.
+        try? resources.quads().beginFrame(on: target)
     }
 
     /// Fills the whole buffer with `color`.
     public func clear(_ color: RGBColor) throws {
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
-        // Mesa's software rasterizer keeps tiles that were only cleared (or
-        // covered by one constant colour) as "clear" tiles, and its Wayland
-        // path can hand the compositor a buffer where they were never
-        // written: white or stale 64-px blocks (weston, the presenter
-        // console). A quad whose colour llvmpipe cannot prove constant (see
-        // QuadRenderer's colour shader) shades every tile for real.
-        try resources.quads().fill(
-            PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), color: color.rendering, on: target)
     }
 
     /// Fills a rectangle with `color`.
     public func fill(x: Int, y: Int, width: Int, height: Int, color: RGBColor) throws {
-        try resources.quads().fill(PixelRect(x: x, y: y, width: width, height: height), color: color.rendering, on: target)
+        try resources.quads().fill(
+            PixelRect(x: x, y: y, width: width, height: height), color: color.rendering, on: target)
     }
 
     /// Draws a picture fitted to the buffer, aspect kept, letterboxed in

@@ -4,10 +4,12 @@ import Rendering
 /// `iTime`, `iResolution` and `iFrame`.
 @MainActor
 public final class FragmentShader {
+    /// The GLSL source with a Shadertoy-style `mainImage`.
     public let source: String
     /// Shown in error messages (usually the file path).
     public let name: String
 
+    /// A shader from its source; it is compiled when first drawn (or by `DrawingContext.prepare(_:)`).
     public init(source: String, name: String) {
         self.source = source
         self.name = name

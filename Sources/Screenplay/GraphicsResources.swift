@@ -12,8 +12,38 @@ final class GraphicsResources {
     private var textures: [ObjectIdentifier: (generation: Int, texture: Texture)] = [:]
     /// Offscreen layers for blending and turning (Layers.swift).
     var layers = LayerPool()
+    /// Rendered text blocks, least recently drawn evicted first.
+    private var texts: [TextKey: CachedText] = [:]
+    private var textClock: UInt64 = 0
+    /// Text blocks kept; a console with a clock and a dozen labels fits.
+    let textCapacity = 64
+    /// How many text blocks were laid out and rasterised (cache misses):
+    /// a scene whose text does not change lays it out once.
+    private(set) var textLayouts = 0
 
     init(context: GraphicsContext) { self.context = context }
+
+    /// A text block: cached by everything that decides its pixels; `render`
+    /// (layout and rasterising) runs only on a miss, then the canvas is
+    /// uploaded and its ink found, so drawing skips the empty parts.
+    func text(_ key: TextKey, render: () throws -> Canvas) throws -> CachedText {
+        textClock &+= 1
+        if var cached = texts[key] {
+            cached.lastUse = textClock
+            texts[key] = cached
+            return cached
+        }
+        textLayouts += 1
+        let canvas = try render()
+        let made = CachedText(
+            texture: try canvas.makeTexture(context: context), ink: canvas.inkRects(), lastUse: textClock)
+        if texts.count >= textCapacity, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            oldest.value.texture.destroy()
+            texts[oldest.key] = nil
+        }
+        texts[key] = made
+        return made
+    }
 
     func quads() throws -> QuadRenderer {
         if let quadRenderer { return quadRenderer }
@@ -39,7 +69,8 @@ final class GraphicsResources {
         textures[key]?.texture.destroy()
         // A picture beyond the GPU's texture limit (a panorama the app made)
         // is scaled down to fit rather than failing to upload.
-        let texture = try Texture.fitted(context: context, width: picture.width, height: picture.height, rgba: picture.rgba)
+        let texture = try Texture.fitted(
+            context: context, width: picture.width, height: picture.height, rgba: picture.rgba)
         textures[key] = (picture.generation, texture)
         return texture
     }
@@ -56,8 +87,28 @@ final class GraphicsResources {
         for entry in textures.values { entry.texture.destroy() }
         programs.removeAll()
         textures.removeAll()
+        for text in texts.values { text.texture.destroy() }
+        texts.removeAll()
         layers.destroy()
         quadRenderer?.destroy()
         quadRenderer = nil
     }
+}
+
+/// Everything that decides a text block's pixels.
+struct TextKey: Hashable {
+    var lines: [String]
+    var pixelHeights: [Int]
+    var font: String
+    var color: RGBColor
+    var maxWidth: Int
+    var maxHeight: Int?
+    var alignment: TextAlign
+}
+
+/// A laid-out text block: its texture and the parts of it with ink.
+struct CachedText {
+    var texture: Texture
+    var ink: [PixelRect]
+    var lastUse: UInt64
 }

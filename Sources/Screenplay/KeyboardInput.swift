@@ -9,11 +9,18 @@ public struct KeyEvent: Sendable, Equatable {
     public var text: String
     /// True for a press, false for a release (key repeat is not delivered).
     public var isPressed: Bool
+    /// Whether Shift was held.
     public var shift: Bool
+    /// Whether Control was held.
     public var control: Bool
+    /// Whether Alt was held.
     public var alt: Bool
 
-    public init(keysym: String, text: String = "", isPressed: Bool = true, shift: Bool = false, control: Bool = false, alt: Bool = false) {
+    /// A key event as Screenplay delivers it; for tests and for apps that feed keys from elsewhere.
+    public init(
+        keysym: String, text: String = "", isPressed: Bool = true, shift: Bool = false, control: Bool = false,
+        alt: Bool = false
+    ) {
         self.keysym = keysym
         self.text = text
         self.isPressed = isPressed
@@ -24,6 +31,7 @@ public struct KeyEvent: Sendable, Equatable {
 }
 
 extension SceneDelegate {
+    /// Ignores the key: implement it to take keys in an application window.
     public func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {}
 }
 

@@ -31,7 +31,8 @@ extension DrawingContext {
         // Video in the layer reports its swap after the frame, as on screen.
         afterPresent += layerContext.afterPresent
         try layer.makeOpaque()
-        try resources.quads().draw(layer, mapping: .layer(turnedClockwise: turns), in: rect, on: target, opacity: opacity)
+        try resources.quads().draw(
+            layer, mapping: .layer(turnedClockwise: turns), in: rect, on: target, opacity: opacity)
     }
 }
 

@@ -26,6 +26,7 @@ public final class LoadedImage: Sendable {
     /// an SVG, its own size or its viewBox's; 0x0 when it states neither
     /// (it then fills whatever it is fitted into).
     public var width: Int { source.width }
+    /// The height in pixels, as `width` is the width.
     public var height: Int { source.height }
     /// Whether it has frames to play (`makeAnimation()`).
     public var isAnimated: Bool { source.isAnimated }
@@ -55,8 +56,11 @@ public final class LoadedImage: Sendable {
 
     /// A still picture (an animation's first frame) for a target of
     /// `width` x `height` device pixels, sized as `pictureSize` says.
-    /// - Parameter reusing: a picture to fill instead of making one (its
-    ///   texture is re-uploaded, not made anew): for a scene that resizes.
+    /// - Parameters:
+    ///   - width: the target's width in device pixels.
+    ///   - height: the target's height in device pixels.
+    ///   - reusing: a picture to fill instead of making one (its texture is
+    ///     re-uploaded, not made anew): for a scene that resizes.
     @MainActor
     public func picture(fitting width: Int, height: Int, reusing: Picture? = nil) throws(PictureError) -> Picture {
         let image = try pixels(fitting: width, height: height)
@@ -69,7 +73,8 @@ public final class LoadedImage: Sendable {
     /// RGBA rows, top first. Rendering an SVG or scaling a large photo takes
     /// a while; prepare the next item's pixels off the main thread, then
     /// make the `Picture` from them on it.
-    public func pixels(fitting width: Int, height: Int) throws(PictureError) -> (width: Int, height: Int, rgba: [UInt8]) {
+    public func pixels(fitting width: Int, height: Int) throws(PictureError) -> (width: Int, height: Int, rgba: [UInt8])
+    {
         do {
             let image = try source.image(fitting: width, height: height)
             return (image.width, image.height, image.rgba)

@@ -3,7 +3,9 @@ import Rendering
 /// Decoded RGBA pixels: an image file or pixels the app made.
 @MainActor
 public final class Picture {
+    /// Width in pixels.
     public private(set) var width: Int
+    /// Height in pixels.
     public private(set) var height: Int
     private(set) var rgba: [UInt8]
     /// Counts replacements, so the texture cache knows to upload again.

@@ -114,7 +114,8 @@ extension Application {
             kind = pressed ? .pressed(PointerButton(rawValue: code)) : .released(PointerButton(rawValue: code))
         case let .axis(dx, dy): kind = .scrolled(dx: dx * scale, dy: dy * scale)
         }
-        scene.delegate.scene(scene, didReceivePointer: PointerEvent(kind: kind, x: record.x * scale, y: record.y * scale))
+        scene.delegate.scene(
+            scene, didReceivePointer: PointerEvent(kind: kind, x: record.x * scale, y: record.y * scale))
     }
 
     /// Touch events go to the window each touch point went down on.
@@ -129,6 +130,7 @@ extension Application {
         case .cancel: kind = .cancelled
         }
         scene.delegate.scene(
-            scene, didReceiveTouch: TouchEvent(kind: kind, id: Int(record.id), x: record.x * scale, y: record.y * scale))
+            scene, didReceiveTouch: TouchEvent(kind: kind, id: Int(record.id), x: record.x * scale, y: record.y * scale)
+        )
     }
 }

@@ -2,7 +2,13 @@ import Rendering
 
 /// An sRGB colour with components from 0 to 1.
 public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
-    public var red, green, blue: Double
+    /// The red component, 0 to 1.
+    public var red: Double
+    /// The green component, 0 to 1.
+    public var green: Double
+    /// The blue component, 0 to 1.
+    public var blue: Double
+    /// A colour from its components, each 0 to 1.
     public init(red: Double, green: Double, blue: Double) {
         self.red = red
         self.green = green
@@ -16,7 +22,9 @@ public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
     /// Parses `RRGGBB` or `#RRGGBB`; nil for anything else.
     public init?(parsing text: String) {
         let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else {
+            return nil
+        }
         self.init(hex: value)
     }
     /// `0xRRGGBB`, each component rounded to a byte (the inverse of `init(hex:)`).
@@ -25,15 +33,18 @@ public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
             value << 8 | UInt32((min(max(component, 0), 1) * 255).rounded())
         }
     }
+    /// `#000000`.
     public static let black = RGBColor(hex: 0x000000)
+    /// `#FFFFFF`.
     public static let white = RGBColor(hex: 0xffffff)
     /// `#RRGGBB` in upper case, each component rounded to a byte.
     public var description: String {
-        "#" + [red, green, blue].map { component in
-            let byte = Int((min(max(component, 0), 1) * 255).rounded())
-            let text = String(byte, radix: 16, uppercase: true)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        "#"
+            + [red, green, blue].map { component in
+                let byte = Int((min(max(component, 0), 1) * 255).rounded())
+                let text = String(byte, radix: 16, uppercase: true)
+                return byte < 16 ? "0" + text : text
+            }.joined()
     }
     var rendering: Color { Color(red: red, green: green, blue: blue) }
 }

@@ -2,22 +2,22 @@
 /// unregistered, the one before takes over. A disabled registration keeps
 /// its place and shows nothing (disabling means "stop showing my content",
 /// not "show older content instead"). Pure, for unit tests.
-public struct RegistrationStack: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public var id: Int
-        public var isEnabled: Bool
+package struct RegistrationStack: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
+        package var id: Int
+        package var isEnabled: Bool
     }
-    public private(set) var entries: [Entry] = []
-    public init() {}
+    package private(set) var entries: [Entry] = []
+    package init() {}
 
-    public mutating func register(_ id: Int) { entries.append(Entry(id: id, isEnabled: true)) }
-    public mutating func unregister(_ id: Int) { entries.removeAll { $0.id == id } }
-    public mutating func setEnabled(_ id: Int, _ enabled: Bool) {
+    package mutating func register(_ id: Int) { entries.append(Entry(id: id, isEnabled: true)) }
+    package mutating func unregister(_ id: Int) { entries.removeAll { $0.id == id } }
+    package mutating func setEnabled(_ id: Int, _ enabled: Bool) {
         if let i = entries.firstIndex(where: { $0.id == id }) { entries[i].isEnabled = enabled }
     }
 
     /// The registration whose scenes should be connected, if any.
-    public var presented: Int? {
+    package var presented: Int? {
         guard let top = entries.last, top.isEnabled else { return nil }
         return top.id
     }

@@ -44,25 +44,41 @@ extension Application {
 /// teardown may run), and puts the earlier dispositions back.
 @MainActor
 final class SignalWatch {
-    private var sources: [any DispatchSourceSignal] = []
-    private var previous: [(Int32, sighandler_t?)] = []
+    /// One dispatch source per signal for the life of the process: a
+    /// source made again after an earlier one was cancelled never fired
+    /// here (a second `run()` in one process did not hear SIGTERM), so the
+    /// sources stay and only the handler changes.
+    private static var sources: [Int32: any DispatchSourceSignal] = [:]
+    private static var handlers: [Int32: @MainActor (Int32) -> Void] = [:]
+    private let signals: [Int32]
 
     init(_ signals: [Int32], handler: @escaping @MainActor (Int32) -> Void) {
+        self.signals = signals
         for sig in signals {
+            Self.handlers[sig] = handler
+            guard Self.sources[sig] == nil else { continue }
             // Ignored, so the default action (exit) does not run; the
             // dispatch source still sees each delivery.
-            previous.append((sig, signal(sig, SIG_IGN)))
+            signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { MainActor.assumeIsolated { handler(sig) } }
+            source.setEventHandler { MainActor.assumeIsolated { Self.deliver(sig) } }
             source.resume()
-            sources.append(source)
+            Self.sources[sig] = source
+        }
+    }
+
+    /// A signal while nobody watches does what it would have done: the
+    /// default action (SIGINT and SIGTERM end the process).
+    private static func deliver(_ sig: Int32) {
+        if let handler = handlers[sig] {
+            handler(sig)
+        } else {
+            signal(sig, SIG_DFL)
+            raise(sig)
         }
     }
 
     func restore() {
-        for source in sources { source.cancel() }
-        sources.removeAll()
-        for (sig, handler) in previous { signal(sig, handler) }
-        previous.removeAll()
+        for sig in signals { Self.handlers[sig] = nil }
     }
 }

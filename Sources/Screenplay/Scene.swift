@@ -39,19 +39,26 @@ public protocol SceneDelegate: AnyObject {
 }
 
 extension SceneDelegate {
+    /// Does nothing: implement it to react to the screen changing (mode, scale, transform).
     public func sceneDidUpdateScreen(_ scene: Scene) {}
+    /// Does nothing: implement it to release what the scene used.
     public func sceneDidDisconnect(_ scene: Scene) {}
+    /// Does nothing: the next `draw` gets the new size anyway.
     public func sceneDidResize(_ scene: Scene) {}
+    /// Draws every refresh the display link asks for.
     public func sceneShouldDrawFrame(_ scene: Scene) -> Bool { true }
 }
 
 /// Describes a connected scene, as `UISceneSession`.
 @MainActor
 public final class SceneSession {
+    /// What the scene is for: an external screen or an application window.
     public let role: SceneRole
+    /// The configuration the scene was made from.
     public let configuration: SceneConfiguration
     /// The accessory's user info, for accessory scenes.
     public let userInfo: [String: String]
+    /// A name for logs and stats: the configuration's name and the screen's, as `scoreboard@HDMI-A-1`.
     public let persistentIdentifier: String
 
     init(role: SceneRole, configuration: SceneConfiguration, userInfo: [String: String], identifier: String) {
@@ -67,8 +74,11 @@ public final class SceneSession {
 /// tears it all down through one path.
 @MainActor
 public final class Scene {
+    /// The scene's role, configuration and user info.
     public let session: SceneSession
+    /// The delegate that draws the scene, made by the configuration's factory.
     public let delegate: any SceneDelegate
+    /// The scene's frame clock, keyed to the refresh of the screen it is on (`CADisplayLink`).
     public let displayLink = DisplayLink()
     /// The screen the scene was made for (external scenes) or is on now.
     public private(set) var screen: Screen?
@@ -84,9 +94,24 @@ public final class Scene {
         if let scale120 = fractional?.scale120 { return Double(scale120) / 120 }
         return Double(bufferScale)
     }
+    /// True from `scene(_:willConnectTo:)` until the scene is torn down.
     public private(set) var isConnected = false
+    /// What the scene shows, in words (a file name, an item): messages
+    /// about it name this, such as the one for a draw that never returns
+    /// (`DrawWatch`). Nil names the scene configuration.
+    public var contentDescription: String? {
+        // Set during a draw (a delegate naming what it is about to draw),
+        // the watched draw takes the new name.
+        didSet {
+            if isDrawing { host.drawWatch?.describe(contentDescription ?? session.configuration.name ?? "scene") }
+        }
+    }
+    private var isDrawing = false
     /// How many frames reached the compositor's presentation feedback.
     public private(set) var presentedFrames = 0
+    /// How many times the delegate was asked to draw: once per change for
+    /// static content, once per frame while the display link runs.
+    public private(set) var drawCount = 0
 
     unowned let host: any SceneHost
     let surface: Surface
@@ -136,7 +161,8 @@ public final class Scene {
         do {
             surface = try Surface(compositor: host.compositor)
         } catch {
-            throw SceneError(screen: screen?.name, reason: error.description, fix: "use a compositor with wl_compositor")
+            throw SceneError(
+                screen: screen?.name, reason: error.description, fix: "use a compositor with wl_compositor")
         }
         displayLink.onResume = { [weak self] in self?.linkResumed() }
         displayLink.panelPower = { [weak self] nowNs, recheck in
@@ -162,7 +188,9 @@ public final class Scene {
             do {
                 let toplevel = try Toplevel(
                     surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay-scene")
-                toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
+                toplevel.onConfigure = { [weak self] serial, w, h, _ in
+                    self?.configured(serial: serial, width: w, height: h)
+                }
                 toplevel.onClose = { [weak self] in self?.recordClosed() }
                 toplevel.setFullscreen(on: screen?.output)
                 self.toplevel = toplevel
@@ -171,28 +199,36 @@ public final class Scene {
                 surface.destroy()
                 throw SceneError(
                     screen: screen?.name, reason: "the compositor offers neither zwlr_layer_shell_v1 nor xdg_wm_base",
-                    fix: "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river) or xdg-shell")
+                    fix:
+                        "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river) or xdg-shell"
+                )
             }
             surface.setEmptyInputRegion()
         case .externalDisplayNonInteractive:
             do {
                 let layerSurface = try LayerSurface(
                     surface: surface, output: screen?.output, layer: layer, namespace: "screenplay")
-                layerSurface.onConfigure = { [weak self] serial, w, h in self?.configured(serial: serial, width: w, height: h) }
+                layerSurface.onConfigure = { [weak self] serial, w, h in
+                    self?.configured(serial: serial, width: w, height: h)
+                }
                 layerSurface.onClosed = { [weak self] in self?.recordClosed() }
                 self.layerSurface = layerSurface
             } catch {
                 surface.destroy()
                 throw SceneError(
                     screen: screen?.name, reason: error.description,
-                    fix: "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river), or use --preview")
+                    fix:
+                        "run on a compositor with wlr-layer-shell (sway, Hyprland, KDE, wayfire, labwc, river), or use --preview"
+                )
             }
             surface.setEmptyInputRegion()
         case .application:
             do {
                 let toplevel = try Toplevel(
                     surface: surface, title: session.configuration.name ?? "Screenplay", appID: "screenplay")
-                toplevel.onConfigure = { [weak self] serial, w, h, _ in self?.configured(serial: serial, width: w, height: h) }
+                toplevel.onConfigure = { [weak self] serial, w, h, _ in
+                    self?.configured(serial: serial, width: w, height: h)
+                }
                 toplevel.onClose = { [weak self] in self?.recordClosed() }
                 self.toplevel = toplevel
             } catch {
@@ -261,7 +297,10 @@ public final class Scene {
                     width: pixels.0, height: pixels.1)
             }
         } catch {
-            host.report(SceneError(screen: screen?.name, reason: "cannot create the EGL surface: \(error)", fix: "check the Mesa EGL installation (`screenplay doctor`)"))
+            host.report(
+                SceneError(
+                    screen: screen?.name, reason: "cannot create the EGL surface: \(error)",
+                    fix: "check the Mesa EGL installation (`screenplay doctor`)"))
             host.sceneDidClose(self)
             return
         }
@@ -318,7 +357,8 @@ public final class Scene {
     /// viewport where the compositor offers one, else the integer scale.
     private func pixelSize(forLogical logical: (width: Int, height: Int)) -> (width: Int, height: Int) {
         if let scale120 = fractional?.scale120 {
-            return FractionalScaleMath.bufferSize(logicalWidth: logical.width, logicalHeight: logical.height, scale120: scale120)
+            return FractionalScaleMath.bufferSize(
+                logicalWidth: logical.width, logicalHeight: logical.height, scale120: scale120)
         }
         return (logical.width * bufferScale, logical.height * bufferScale)
     }
@@ -389,13 +429,18 @@ public final class Scene {
         // The fallback asked for fullscreen on one output; some compositors
         // ignore the hint (Hyprland #8944). Say so rather than show content
         // silently on the wrong screen.
-        if isFullscreenFallback, let screen, let last = surface.enteredOutputs.last, last != screen.id, !reportedMisplacement {
+        if isFullscreenFallback, let screen, let last = surface.enteredOutputs.last, last != screen.id,
+            !reportedMisplacement
+        {
             reportedMisplacement = true
             let actual = host.screen(withID: last)?.name ?? "another output"
             host.report(
                 SceneError(
-                    screen: screen.name, reason: "the compositor put the fullscreen fallback window on \(actual) instead",
-                    fix: "the compositor ignores set_fullscreen's output hint; move the window by hand or use a compositor with wlr-layer-shell"))
+                    screen: screen.name,
+                    reason: "the compositor put the fullscreen fallback window on \(actual) instead",
+                    fix:
+                        "the compositor ignores set_fullscreen's output hint; move the window by hand or use a compositor with wlr-layer-shell"
+                ))
         }
         // Windows follow the output they entered last; external scenes stay
         // keyed to the screen they were made for.
@@ -550,9 +595,19 @@ public final class Scene {
                 }
             }
         }
+        if let watch = host.drawWatch {
+            watch.begin(
+                screen: screen?.name ?? "window", content: contentDescription ?? session.configuration.name ?? "scene")
+        }
+        isDrawing = true
+        defer {
+            isDrawing = false
+            host.drawWatch?.end()
+        }
         do {
             try window.makeCurrent()
             let context = DrawingContext(target: window, resources: try host.resources())
+            drawCount += 1
             do {
                 try delegate.draw(self, in: context)
             } catch {
@@ -563,7 +618,9 @@ public final class Scene {
             for action in context.afterPresent { action() }
             if !displayLink.isPaused { noteFrameTime(monotonicNanoseconds() - now) }
         } catch {
-            host.report(SceneError(screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
+            host.report(
+                SceneError(
+                    screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
         }
     }
 
@@ -654,9 +711,13 @@ public final class Scene {
 
 /// Why a scene could not be shown: the screen, the reason and the fix.
 public struct SceneError: Error, CustomStringConvertible, Sendable {
+    /// The screen's name, when the error concerns one.
     public let screen: String?
+    /// What went wrong.
     public let reason: String
+    /// What to do about it.
     public let fix: String
+    /// `screen NAME: reason; fix` on one line.
     public var description: String {
         "\(screen.map { "screen \($0): " } ?? "")\(reason); \(fix)"
     }

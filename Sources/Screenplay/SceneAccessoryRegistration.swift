@@ -2,6 +2,7 @@
 /// observe the accessory, as `UISceneAccessoryRegistration`.
 @MainActor
 public final class SceneAccessoryRegistration {
+    /// The accessory registered.
     public let accessory: SceneAccessory
     weak var application: Application?
     let serial: Int

@@ -27,5 +27,7 @@ protocol SceneHost: AnyObject {
     func flush()
     /// Panel power, where the compositor offers it.
     var canControlPower: Bool { get }
-    func powerState(of screen: Screen) -> PowerState?
+    func powerState(of screen: Screen) -> ScreenPowerState?
+    /// Brackets every draw for a watching thread, if the app has one.
+    var drawWatch: DrawWatch? { get }
 }

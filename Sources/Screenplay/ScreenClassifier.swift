@@ -1,5 +1,5 @@
 import Foundation
-public import WaylandClient
+package import WaylandClient
 
 /// Decides which screens are built-in. Pure, so it is unit tested alone.
 public struct ScreenClassifier: Sendable {
@@ -8,6 +8,7 @@ public struct ScreenClassifier: Sendable {
     /// Patterns (see `ScreenPattern`) the app (or `SCREENPLAY_BUILTIN`) marks built-in.
     public var builtInPatterns: [String]
 
+    /// A classifier that also counts screens matching `builtInPatterns` as built-in.
     public init(builtInPatterns: [String] = []) { self.builtInPatterns = builtInPatterns }
 
     /// Reads `SCREENPLAY_BUILTIN` (comma-separated names or globs).
@@ -18,7 +19,7 @@ public struct ScreenClassifier: Sendable {
 
     /// Classifies every screen together: when none is built-in, the one at
     /// (0,0), else the first announced, is the main screen.
-    public func classify(_ outputs: [OutputInfo]) -> [ScreenClassification] {
+    package func classify(_ outputs: [OutputInfo]) -> [ScreenClassification] {
         var result = outputs.map { builtInReason(for: $0).map { ScreenClassification(kind: .builtIn, reason: $0) } }
         if result.allSatisfy({ $0 == nil }), !outputs.isEmpty {
             let mainIndex = outputs.firstIndex { $0.logicalX == 0 && $0.logicalY == 0 }
@@ -27,7 +28,8 @@ public struct ScreenClassifier: Sendable {
                 mainIndex != nil
                 ? "no built-in panel found, so the screen at logical position (0,0) keeps the app's controls"
                 : "no built-in panel found and none at (0,0), so the first announced screen keeps the app's controls"
-            result[index] = ScreenClassification(kind: .main, reason: why + " (mark the real panel with --builtin or SCREENPLAY_BUILTIN)")
+            result[index] = ScreenClassification(
+                kind: .main, reason: why + " (mark the real panel with --builtin or SCREENPLAY_BUILTIN)")
         }
         return result.map {
             $0 ?? ScreenClassification(kind: .external, reason: "not built-in: external-display scenes go here")

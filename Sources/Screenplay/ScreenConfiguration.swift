@@ -1,15 +1,18 @@
 import Foundation
-public import WaylandClient
+import WaylandClient
 
 /// A mode asked for by size and, optionally, refresh: `1920x1080`,
 /// `1280x720@30`, `1920x1080@59.94Hz` (as `present --mode` and signage
 /// panel entries spell it).
 public struct ScreenModeRequest: Hashable, Sendable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
     /// Refresh in hertz; nil takes the preferred (else the fastest) mode of that size.
     public var refreshHz: Double?
 
+    /// A request for this size and, optionally, refresh.
     public init(width: Int, height: Int, refreshHz: Double? = nil) {
         self.width = width
         self.height = height
@@ -33,6 +36,7 @@ public struct ScreenModeRequest: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `WxH` or `WxH@HZ`, as it parses.
     public var description: String {
         guard let refreshHz else { return "\(width)x\(height)" }
         return "\(width)x\(height)@\(String(format: "%g", refreshHz))Hz"
@@ -58,6 +62,7 @@ public struct ScreenModeRequest: Hashable, Sendable, CustomStringConvertible {
 /// Why a screen's mode or power could not be changed: the screen, what was
 /// asked, and the compositor's answer or what is missing.
 public struct ScreenConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure, for code that reacts differently to each.
     public enum Kind: Sendable, Equatable {
         /// The compositor offers no protocol for it: only its own settings can.
         case unsupported
@@ -70,7 +75,9 @@ public struct ScreenConfigurationError: Error, CustomStringConvertible, Sendable
         /// The screen is gone or has no output-management head.
         case unknownScreen
     }
+    /// What kind of failure.
     public let kind: Kind
+    /// One line: the screen, what was asked and why it failed.
     public let description: String
 }
 
@@ -83,16 +90,16 @@ extension Application {
     /// Heads the compositor announces that are no Screen: outputs it has
     /// disabled (and so withdrew from wl_output). Empty without
     /// `zwlr_output_manager_v1`.
-    public var disabledHeads: [HeadInfo] {
+    public var disabledHeads: [ScreenHead] {
         let names = Set(screens.map(\.name))
-        return (compositor.outputManager?.headInfos ?? []).filter { !names.contains($0.name) }
+        return (compositor.outputManager?.headInfos ?? []).filter { !names.contains($0.name) }.map(ScreenHead.init)
     }
 
     /// The head of `screen`, matched by name: the protocol promises a head's
     /// name equals its enabled output's xdg-output name.
-    func head(for screen: Screen) -> HeadInfo? {
+    func head(for screen: Screen) -> ScreenHead? {
         guard screen.info.hasConnectorName else { return nil }
-        return compositor.outputManager?.head(named: screen.name)
+        return compositor.outputManager?.head(named: screen.name).map(ScreenHead.init)
     }
 
     /// The output manager published a new state: give each screen its head
@@ -128,18 +135,22 @@ extension Application {
     /// once the compositor reported the new mode (or after 2 s); scenes on
     /// the screen re-key their display links to its refresh.
     @discardableResult
-    public func setMode(_ request: ScreenModeRequest, for screen: Screen) throws(ScreenConfigurationError) -> ScreenMode? {
+    public func setMode(_ request: ScreenModeRequest, for screen: Screen) throws(ScreenConfigurationError)
+        -> ScreenMode?
+    {
         try requireModeControl(screen)
         let modes = screen.availableModes
         let choice: HeadModeChoice
         if modes.isEmpty {
             choice = .custom(width: request.width, height: request.height, refreshMilliHz: request.refreshMilliHz)
         } else if let mode = request.match(in: modes) {
-            choice = .listed(mode)
+            choice = .listed(mode.outputMode)
         } else {
             throw ScreenConfigurationError(
                 kind: .notListed,
-                description: "screen \(screen.name) does not list the mode \(request); it lists \(modes.map { "\($0)" }.joined(separator: ", "))")
+                description:
+                    "screen \(screen.name) does not list the mode \(request); it lists \(modes.map { "\($0)" }.joined(separator: ", "))"
+            )
         }
         return try configure(screen, choice, asked: request.description)
     }
@@ -153,24 +164,33 @@ extension Application {
             $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz
         }
         let choice: HeadModeChoice =
-            listed ? .listed(mode) : .custom(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
+            listed
+            ? .listed(mode.outputMode)
+            : .custom(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
         return try configure(screen, choice, asked: mode.description)
     }
 
     private func requireModeControl(_ screen: Screen) throws(ScreenConfigurationError) {
         guard canSetModes else {
             throw ScreenConfigurationError(
-                kind: .unsupported, description: Self.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
+                kind: .unsupported,
+                description: Self.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
         }
         guard screen.isConnected, screen.head != nil else {
             throw ScreenConfigurationError(
                 kind: .unknownScreen,
-                description: "screen \(screen.name) has no output-management head (it is gone, or the compositor names it differently); its mode cannot be set")
+                description:
+                    "screen \(screen.name) has no output-management head (it is gone, or the compositor names it differently); its mode cannot be set"
+            )
         }
     }
 
-    private func configure(_ screen: Screen, _ choice: HeadModeChoice, asked: String) throws(ScreenConfigurationError) -> ScreenMode? {
-        guard let manager = compositor.outputManager else { throw ScreenConfigurationError(kind: .unsupported, description: "") }
+    private func configure(_ screen: Screen, _ choice: HeadModeChoice, asked: String) throws(ScreenConfigurationError)
+        -> ScreenMode?
+    {
+        guard let manager = compositor.outputManager else {
+            throw ScreenConfigurationError(kind: .unsupported, description: "")
+        }
         let shown = Set(screens.filter(\.isEnabled).map(\.name))
         for (step, test) in [("test", true), ("apply", false)] {
             let serialBefore = manager.serial
@@ -187,15 +207,21 @@ extension Application {
             case .failed:
                 throw ScreenConfigurationError(
                     kind: .refused,
-                    description: "the compositor refused the mode \(asked) (\(choice)) for screen \(screen.name): its \(step) answered `failed`; the mode stays \(screen.currentMode.map { "\($0)" } ?? "unknown")")
+                    description:
+                        "the compositor refused the mode \(asked) (\(choice)) for screen \(screen.name): its \(step) answered `failed`; the mode stays \(screen.currentMode.map { "\($0)" } ?? "unknown")"
+                )
             case .cancelled:
                 throw ScreenConfigurationError(
                     kind: .refused,
-                    description: "the compositor cancelled the mode \(asked) for screen \(screen.name) twice (its \(step) answered `cancelled`: the output configuration kept changing, e.g. another tool such as kanshi is changing it); try again")
+                    description:
+                        "the compositor cancelled the mode \(asked) for screen \(screen.name) twice (its \(step) answered `cancelled`: the output configuration kept changing, e.g. another tool such as kanshi is changing it); try again"
+                )
             case .noAnswer:
                 throw ScreenConfigurationError(
                     kind: .unconfirmed,
-                    description: "the compositor did not answer the \(step) of the mode \(asked) for screen \(screen.name) within 3 s")
+                    description:
+                        "the compositor did not answer the \(step) of the mode \(asked) for screen \(screen.name) within 3 s"
+                )
             }
         }
         // The compositor announces the new mode on wl_output; wait for it so
@@ -218,9 +244,9 @@ extension Application {
     /// so other tools such as wlopm keep working). Nil without the protocol
     /// or when the compositor answers `failed`.
     @discardableResult
-    public func powerState(of screen: Screen) -> PowerState? {
+    public func powerState(of screen: Screen) -> ScreenPowerState? {
         guard let manager = compositor.powerManager, screen.isConnected else { return nil }
-        let state = manager.state(of: screen.output)
+        let state = manager.state(of: screen.output).map(ScreenPowerState.init)
         if state != screen.powerState {
             screen.powerState = state
             powerChanged(screen)
@@ -231,7 +257,7 @@ extension Application {
     /// Switches the panel on or off and waits for the compositor to confirm
     /// it. Scenes on a panel that is off ask for no frames and report no
     /// stall; they draw their current content when it comes back on.
-    public func setPower(_ state: PowerState, for screen: Screen) throws(ScreenConfigurationError) {
+    public func setPower(_ state: ScreenPowerState, for screen: Screen) throws(ScreenConfigurationError) {
         guard let manager = compositor.powerManager else {
             throw ScreenConfigurationError(
                 kind: .unsupported,
@@ -240,7 +266,7 @@ extension Application {
         guard screen.isConnected else {
             throw ScreenConfigurationError(kind: .unknownScreen, description: "screen \(screen.name) is gone")
         }
-        switch manager.set(state, on: screen.output) {
+        switch manager.set(state.powerState, on: screen.output) {
         case .done:
             if screen.powerState != state {
                 screen.powerState = state
@@ -249,12 +275,16 @@ extension Application {
         case .failed:
             throw ScreenConfigurationError(
                 kind: .refused,
-                description: "the compositor answered `failed` to switching screen \(screen.name) \(state): it has no power control for this output, another client holds it, or the output went away")
+                description:
+                    "the compositor answered `failed` to switching screen \(screen.name) \(state): it has no power control for this output, another client holds it, or the output went away"
+            )
         case let .unconfirmed(last):
-            screen.powerState = last
+            screen.powerState = last.map(ScreenPowerState.init)
             throw ScreenConfigurationError(
                 kind: .unconfirmed,
-                description: "the compositor did not switch screen \(screen.name) \(state): it still reports \(last.map(\.rawValue) ?? "nothing") after 2 s (it could not commit the change; sway 1.7 cannot switch headless or nested outputs off, its log says \"Failed to commit output\")")
+                description:
+                    "the compositor did not switch screen \(screen.name) \(state): it still reports \(last.map(\.rawValue) ?? "nothing") after 2 s (it could not commit the change; sway 1.7 cannot switch headless or nested outputs off, its log says \"Failed to commit output\")"
+            )
         }
     }
 

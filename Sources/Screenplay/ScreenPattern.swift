@@ -1,4 +1,4 @@
-public import WaylandClient
+package import WaylandClient
 
 /// A pattern naming screens, as `--output`, `--builtin` and
 /// `SCREENPLAY_BUILTIN` take it: the screen's name (`HDMI-A-1`), description
@@ -14,6 +14,7 @@ public struct ScreenPattern: Hashable, Sendable, CustomStringConvertible {
     public let description: String
     private let folded: [Character]
 
+    /// A pattern from its text: a name, description, make, model or serial, or a glob of one.
     public init(_ pattern: String) {
         description = pattern
         folded = Array(pattern.lowercased())
@@ -34,7 +35,7 @@ public struct ScreenPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the pattern names the output `info` describes.
-    public func matches(_ info: OutputInfo) -> Bool {
+    package func matches(_ info: OutputInfo) -> Bool {
         matches(name: info.name, description: info.description, make: info.make, model: info.model, serial: info.serial)
     }
 
@@ -99,7 +100,9 @@ public struct ScreenPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Evaluates the bracket expression starting at `index`; `nil` if unclosed.
-    private static func matchClass(pattern: [Character], at index: Int, character: Character) -> (matched: Bool, next: Int)? {
+    private static func matchClass(pattern: [Character], at index: Int, character: Character) -> (
+        matched: Bool, next: Int
+    )? {
         var i = index + 1
         var negated = false
         if i < pattern.count, pattern[i] == "!" || pattern[i] == "^" {

@@ -5,6 +5,7 @@ import Rendering
 public struct ShaderCompileError: Error, CustomStringConvertible, Sendable {
     /// (line in the user's file, message) for every diagnostic the driver gave.
     public let diagnostics: [(line: Int, message: String)]
+    /// The driver's log with line numbers of the user's file.
     public let description: String
 
     init(_ error: ShaderError) {

@@ -2,14 +2,21 @@ import Rendering
 
 /// Horizontal placement of a text block within its box.
 public enum TextAlign: Sendable {
-    case left, center, right
+    /// Lines start at the box's left edge.
+    case left
+    /// Lines are centred in the box.
+    case center
+    /// Lines end at the box's right edge.
+    case right
 }
 
 extension DrawingContext {
     /// Lays out `text` with Pango, wrapped at words to `maxWidth`, and draws
     /// it with its box's top-left at (`x`, `y`). Lines beyond `maxHeight`
-    /// are cut off. For consoles and labels redrawn now and then (each call
-    /// lays out and uploads the text once), not for per-frame text.
+    /// are cut off. The laid-out block is kept as a texture (per text, font,
+    /// size, colour, box and alignment; the 64 most recently drawn are kept)
+    /// and drawn only where it has ink, so text that does not change costs a
+    /// few textured rectangles a frame and a change costs one layout.
     /// - Returns: the height drawn, in pixels.
     @discardableResult
     public func drawText(
@@ -17,27 +24,30 @@ extension DrawingContext {
         alignment: TextAlign = .left, font: String = "Sans"
     ) throws -> Int {
         guard !text.isEmpty, maxWidth > 0 else { return 0 }
-        let description = "\(font) \(max(1, pixelHeight))px"
-        let probe = try Canvas(width: 1, height: 1)
-        let size = probe.textSize(text, font: description, maxWidth: Double(maxWidth))
-        let height = min(max(1, size.height), max(1, maxHeight ?? size.height), Canvas.maxSide)
-        let canvas = try Canvas(width: min(maxWidth, Canvas.maxSide), height: height)
-        canvas.clear()
-        let anchor: Double
-        let rendering: Rendering.TextAlignment
-        switch alignment {
-        case .left: (anchor, rendering) = (0, .left)
-        case .center: (anchor, rendering) = (Double(canvas.width) / 2, .center)
-        case .right: (anchor, rendering) = (Double(canvas.width), .right)
+        let key = TextKey(
+            lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: maxWidth,
+            maxHeight: maxHeight, alignment: alignment)
+        let block = try resources.text(key) {
+            let description = "\(font) \(max(1, pixelHeight))px"
+            let probe = try Canvas(width: 1, height: 1)
+            let size = probe.textSize(text, font: description, maxWidth: Double(maxWidth))
+            let height = min(max(1, size.height), max(1, maxHeight ?? size.height), Canvas.maxSide)
+            let canvas = try Canvas(width: min(maxWidth, Canvas.maxSide), height: height)
+            canvas.clear()
+            let anchor: Double
+            let rendering: Rendering.TextAlignment
+            switch alignment {
+            case .left: (anchor, rendering) = (0, .left)
+            case .center: (anchor, rendering) = (Double(canvas.width) / 2, .center)
+            case .right: (anchor, rendering) = (Double(canvas.width), .right)
+            }
+            canvas.drawText(
+                text, x: anchor, y: 0, font: description, color: color.rendering, alignment: rendering,
+                maxWidth: Double(canvas.width))
+            return canvas
         }
-        canvas.drawText(
-            text, x: anchor, y: 0, font: description, color: color.rendering, alignment: rendering,
-            maxWidth: Double(canvas.width))
-        let texture = try canvas.makeTexture(context: resources.context)
-        defer { texture.destroy() }
-        try resources.quads().draw(
-            texture, in: PixelRect(x: x, y: y, width: canvas.width, height: height), on: target)
-        return height
+        try resources.quads().draw(block.texture, regions: block.ink, x: x, y: y, on: target)
+        return block.texture.height
     }
 }
 
@@ -52,28 +62,33 @@ extension Application {
 
 extension DrawingContext {
     /// Draws lines of text (pango), centred as a block, each line at its
-    /// own pixel height. For labels and test cards; each call lays out and
-    /// uploads the text once.
+    /// own pixel height. The block is kept as a texture (see
+    /// `drawText(_:x:y:maxWidth:maxHeight:pixelHeight:color:alignment:font:)`):
+    /// a scoreboard redrawn every frame lays its text out only when it changes.
     public func drawText(lines: [(text: String, pixelHeight: Int)], color: RGBColor, font: String = "Sans") throws {
-        let fonts = lines.map { "\(font) \(max(1, $0.pixelHeight))px" }
-        let probe = try Canvas(width: 1, height: 1)
-        let sizes = zip(lines, fonts).map { probe.textSize($0.0.text, font: $0.1, maxWidth: Double(pixelWidth)) }
-        let width = min(pixelWidth, max(1, sizes.map(\.width).max() ?? 1))
-        let height = min(pixelHeight, max(1, sizes.map(\.height).reduce(0, +)))
-        let canvas = try Canvas(width: width, height: height)
-        canvas.clear()
-        var y = 0.0
-        for ((line, font), size) in zip(zip(lines, fonts), sizes) {
-            canvas.drawText(
-                line.text, x: Double(width) / 2, y: y, font: font, color: color.rendering, alignment: .center,
-                maxWidth: Double(width))
-            y += Double(size.height)
+        let key = TextKey(
+            lines: lines.map(\.text), pixelHeights: lines.map { max(1, $0.pixelHeight) }, font: font, color: color,
+            maxWidth: pixelWidth, maxHeight: pixelHeight, alignment: .center)
+        let pixelWidth = pixelWidth, pixelHeight = pixelHeight
+        let block = try resources.text(key) {
+            let fonts = lines.map { "\(font) \(max(1, $0.pixelHeight))px" }
+            let probe = try Canvas(width: 1, height: 1)
+            let sizes = zip(lines, fonts).map { probe.textSize($0.0.text, font: $0.1, maxWidth: Double(pixelWidth)) }
+            let width = min(pixelWidth, max(1, sizes.map(\.width).max() ?? 1))
+            let height = min(pixelHeight, max(1, sizes.map(\.height).reduce(0, +)))
+            let canvas = try Canvas(width: width, height: height)
+            canvas.clear()
+            var y = 0.0
+            for ((line, font), size) in zip(zip(lines, fonts), sizes) {
+                canvas.drawText(
+                    line.text, x: Double(width) / 2, y: y, font: font, color: color.rendering, alignment: .center,
+                    maxWidth: Double(width))
+                y += Double(size.height)
+            }
+            return canvas
         }
-        let texture = try canvas.makeTexture(context: resources.context)
-        defer { texture.destroy() }
+        let (width, height) = (block.texture.width, block.texture.height)
         try resources.quads().draw(
-            texture,
-            in: PixelRect(x: (pixelWidth - width) / 2, y: (pixelHeight - height) / 2, width: width, height: height),
-            on: target)
+            block.texture, regions: block.ink, x: (pixelWidth - width) / 2, y: (pixelHeight - height) / 2, on: target)
     }
 }

@@ -32,6 +32,7 @@ public final class VideoPlayer {
 
     /// The file.
     public let path: String
+    /// Where playback is now.
     public var status: Status { Self.status(player.state) }
     /// Called once the first frame is decoded.
     public var onReady: (() -> Void)?
@@ -190,12 +191,15 @@ extension DrawingContext {
 
 /// What `VideoPlayer.probe` found.
 public struct VideoInfo: Sendable, Equatable {
+    /// Width of the video stream in pixels.
     public let width: Int
+    /// Height of the video stream in pixels.
     public let height: Int
     /// The container's frame rate; 0 when it does not say.
     public let framesPerSecond: Double
     /// Seconds; 0 when unknown.
     public let duration: Double
+    /// The video codec as libmpv names it (`h264`, `vp9`...).
     public let codec: String
 }
 
@@ -203,9 +207,13 @@ public struct VideoInfo: Sendable, Equatable {
 /// or not playable video (not media, corrupt, no decodable video stream),
 /// with libmpv's reason.
 public struct VideoError: Error, CustomStringConvertible, Sendable {
+    /// The file.
     public let path: String
+    /// True when the file is missing or cannot be read (exit 66 in the CLI), false when it is no playable video (exit 65).
     public let isUnreadable: Bool
+    /// Why, in words (libmpv's reason where it gave one).
     public let reason: String
+    /// `path: reason` on one line.
     public var description: String { "\(path): \(reason)" }
 
     init(_ error: Video.VideoError) {
@@ -228,7 +236,10 @@ public struct VideoDecodingReport: Sendable {
     public let explanation: String
     /// `mpv-version` of the linked libmpv.
     public let mpvVersion: String
-    public var usesHardware: Bool { hardwareDecoder != "no" && !hardwareDecoder.isEmpty && !hardwareDecoder.hasPrefix("unknown") }
+    /// Whether a hardware decoder is in use.
+    public var usesHardware: Bool {
+        hardwareDecoder != "no" && !hardwareDecoder.isEmpty && !hardwareDecoder.hasPrefix("unknown")
+    }
 }
 
 extension VideoPlayer {
@@ -238,14 +249,19 @@ extension VideoPlayer {
     public static func checkDecoding(on application: Application) throws -> VideoDecodingReport {
         let context = try application.graphics()
         let report = try DecoderCheck.run(context: context)
-        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("renderD") }
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter {
+            $0.hasPrefix("renderD")
+        }
         var why: [String] = []
-        if nodes.isEmpty { why.append("this machine has no GPU render node (/dev/dri/renderD*), which VA-API and VDPAU need") }
+        if nodes.isEmpty {
+            why.append("this machine has no GPU render node (/dev/dri/renderD*), which VA-API and VDPAU need")
+        }
         if context.renderer.contains("llvmpipe") || context.renderer.contains("softpipe") {
             why.append("the GL renderer is \(context.renderer), a software rasteriser with no hardware-frame interop")
         }
         if !report.log.isEmpty { why.append("mpv: " + report.log.suffix(3).joined(separator: "; ")) }
         return VideoDecodingReport(
-            hardwareDecoder: report.hardwareDecoder, explanation: why.joined(separator: "; "), mpvVersion: report.mpvVersion)
+            hardwareDecoder: report.hardwareDecoder, explanation: why.joined(separator: "; "),
+            mpvVersion: report.mpvVersion)
     }
 }

@@ -158,7 +158,7 @@ final class BenchRunner {
     }
 
     /// Samples /proc and the stats stream over a window of `seconds`.
-    private func measure(
+    func measure(
         _ presenter: Presenter, label: String, compositor: String, scene: String, outputs: Int, seconds: Double
     ) -> PacingRun {
         let firstLine = presenter.lineCount
@@ -167,7 +167,9 @@ final class BenchRunner {
         let after = ProcSample.read(pid: presenter.pid)
         if let status = presenter.process.exitStatus {
             // A zombie's /proc entry has no memory lines; the run is incomplete anyway.
-            results.errors.append("\(label): screenplay exited with status \(status) during the window: \(presenter.process.stderr.suffix(1500))")
+            results.errors.append(
+                "\(label): screenplay exited with status \(status) during the window: \(presenter.process.stderr.suffix(1500))"
+            )
             say("screenplay exited during \(label) (status \(status))")
         }
         let lines = presenter.frames(from: firstLine, to: presenter.lineCount)
@@ -203,14 +205,17 @@ final class BenchRunner {
     func simpleEGL(on compositor: String, seconds: Double) throws {
         say("weston-simple-egl fullscreen on \(compositor) for ≥ \(seconds) s")
         let sway = compositor == "sway" ? try SwayRig.start(outputs: [benchMode], timeout: 20) : nil
-        let weston = compositor == "weston" ? try WestonRig.start(width: benchMode.width, height: benchMode.height, timeout: 20) : nil
+        let weston =
+            compositor == "weston"
+            ? try WestonRig.start(width: benchMode.width, height: benchMode.height, timeout: 20) : nil
         defer {
             sway?.stop()
             weston?.stop()
         }
         let environment = sway?.clientEnvironment ?? weston?.clientEnvironment ?? [:]
         // stdbuf: simple-egl printf()s its reports, which a pipe would buffer until exit.
-        let peer = try Peer("weston-simple-egl", "/usr/bin/stdbuf", ["-oL", "weston-simple-egl", "-f"], environment: environment)
+        let peer = try Peer(
+            "weston-simple-egl", "/usr/bin/stdbuf", ["-oL", "weston-simple-egl", "-f"], environment: environment)
         defer { peer.stop() }
         // The first report covers start-up; the window starts when it appears.
         let reports = max(1, Int((seconds / 5).rounded()))
@@ -230,15 +235,18 @@ final class BenchRunner {
         // Both rigs run their output at 60 Hz (sway by configuration, weston's headless backend always).
         let refreshMs = 1000 / benchMode.refreshHz
         let cycles = windowSeconds * 1000 / refreshMs
-        results.pacing.append(PacingRun(
-            label: "weston-simple-egl · \(compositor) · fullscreen", program: "weston-simple-egl",
-            compositor: compositor == "sway" ? swayName : westonName, scene: "simple-egl", outputs: 1,
-            surfaceSize: "\(benchMode.width)x\(benchMode.height)", source: "self-reported", seconds: process.seconds,
-            presented: frames, discarded: 0, refreshCycles: cycles, presentedPerCycle: Double(frames) / cycles,
-            refreshMs: refreshMs, framesPerSecondSeries: [window.map { Double($0.frames) / (windowSeconds / Double(window.count)) }],
-            intervalsMs: [], intervals: nil, process: process,
-            cpuMsPerFrame: frames > 0 ? 1000 * process.cpuSeconds / Double(frames) : nil,
-            peakRSSMiB: Double(after.peakRSSKiB) / 1024))
+        results.pacing.append(
+            PacingRun(
+                label: "weston-simple-egl · \(compositor) · fullscreen", program: "weston-simple-egl",
+                compositor: compositor == "sway" ? swayName : westonName, scene: "simple-egl", outputs: 1,
+                surfaceSize: "\(benchMode.width)x\(benchMode.height)", source: "self-reported",
+                seconds: process.seconds,
+                presented: frames, discarded: 0, refreshCycles: cycles, presentedPerCycle: Double(frames) / cycles,
+                refreshMs: refreshMs,
+                framesPerSecondSeries: [window.map { Double($0.frames) / (windowSeconds / Double(window.count)) }],
+                intervalsMs: [], intervals: nil, process: process,
+                cpuMsPerFrame: frames > 0 ? 1000 * process.cpuSeconds / Double(frames) : nil,
+                peakRSSMiB: Double(after.peakRSSKiB) / 1024))
     }
 
     // MARK: - Hot-plug to first frame (and memory as outputs are added)
@@ -258,11 +266,14 @@ final class BenchRunner {
         let pid: Int32
         let stop: () -> Void
         if program == "screenplay" {
-            let presenter = try Presenter(binary: screenplay, arguments: ["color", hex], environment: rig.clientEnvironment, stats: false)
+            let presenter = try Presenter(
+                binary: screenplay, arguments: ["color", hex], environment: rig.clientEnvironment, stats: false)
             pid = presenter.pid
             stop = presenter.stop
         } else {
-            let peer = try Peer("swaybg", "swaybg", ["-o", "*", "-c", "#" + hex, "-m", "solid_color"], environment: rig.clientEnvironment)
+            let peer = try Peer(
+                "swaybg", "swaybg", ["-o", "*", "-c", "#" + hex, "-m", "solid_color"],
+                environment: rig.clientEnvironment)
             pid = peer.pid
             stop = peer.stop
         }
@@ -285,10 +296,12 @@ final class BenchRunner {
             let seen = probe.waitFor(
                 expected, x: added.rect.x + added.rect.width / 2, y: added.rect.y + added.rect.height / 2, timeout: 10)
             let latency = seen.map { 1000 * ($0.ended - start) }
-            results.hotplugAdditions.append(HotplugAddition(
-                program: program, round: round, outputs: outputs, output: added.name, latencyMs: latency,
-                latencyRefreshes: latency.map { $0 / (1000 / benchMode.refreshHz) }, ipcReplyMs: 1000 * (replied - start),
-                pollMs: seen.map { 1000 * ($0.ended - $0.started) }, polls: seen?.polls ?? 0))
+            results.hotplugAdditions.append(
+                HotplugAddition(
+                    program: program, round: round, outputs: outputs, output: added.name, latencyMs: latency,
+                    latencyRefreshes: latency.map { $0 / (1000 / benchMode.refreshHz) },
+                    ipcReplyMs: 1000 * (replied - start),
+                    pollMs: seen.map { 1000 * ($0.ended - $0.started) }, polls: seen?.polls ?? 0))
             recordMemory(program: program, pid: pid, outputs: outputs)
         }
     }
@@ -300,9 +313,10 @@ final class BenchRunner {
         guard let sample = ProcSample.read(pid: pid),
             !results.memory.contains(where: { $0.program == program && $0.content == "color" && $0.outputs == outputs })
         else { return }
-        results.memory.append(MemoryPoint(
-            program: program, content: "color", outputs: outputs, peakRSSMiB: Double(sample.peakRSSKiB) / 1024,
-            method: "hot-plugged"))
+        results.memory.append(
+            MemoryPoint(
+                program: program, content: "color", outputs: outputs, peakRSSMiB: Double(sample.peakRSSKiB) / 1024,
+                method: "hot-plugged", breakdown: MemoryBreakdown.read(pid: pid)))
     }
 
     func summarizeHotplug() {
@@ -316,10 +330,11 @@ final class BenchRunner {
                     byOutputs[String(count)] = d.median
                 }
             }
-            results.hotplug.append(HotplugSummary(
-                program: program, additions: mine.count, failures: mine.count - ok.count,
-                latencyMs: Distribution(ok), latencyRefreshes: Distribution(mine.compactMap(\.latencyRefreshes)),
-                pollMs: Distribution(mine.compactMap(\.pollMs)), medianMsByOutputs: byOutputs))
+            results.hotplug.append(
+                HotplugSummary(
+                    program: program, additions: mine.count, failures: mine.count - ok.count,
+                    latencyMs: Distribution(ok), latencyRefreshes: Distribution(mine.compactMap(\.latencyRefreshes)),
+                    pollMs: Distribution(mine.compactMap(\.pollMs)), medianMsByOutputs: byOutputs))
         }
     }
 
@@ -348,7 +363,9 @@ final class BenchRunner {
                 c.rig.stop()
             }
         }
-        for (program, content) in [("screenplay", "color"), ("screenplay", "image"), ("swaybg", "color"), ("swaybg", "image")] {
+        for (program, content) in [
+            ("screenplay", "color"), ("screenplay", "image"), ("swaybg", "color"), ("swaybg", "image"),
+        ] {
             let rig = try SwayRig.start(outputs: [benchMode], timeout: 20)
             let expected = content == "color" ? RGB(hex: probeColorHex) : image.center
             if program == "screenplay" {
@@ -356,16 +373,26 @@ final class BenchRunner {
                 let presenter = try Presenter(
                     binary: screenplay, arguments: content == "color" ? ["color", hex] : [image.path],
                     environment: rig.clientEnvironment, stats: false)
-                cases.append(Case(program: program, content: content, rig: rig, pid: presenter.pid, stop: presenter.stop, expected: expected))
+                cases.append(
+                    Case(
+                        program: program, content: content, rig: rig, pid: presenter.pid, stop: presenter.stop,
+                        expected: expected))
             } else {
-                let what = content == "color" ? ["-c", "#" + hex, "-m", "solid_color"] : ["-i", image.path, "-m", "fit"]
+                let what =
+                    content == "color" ? ["-c", "#" + hex, "-m", "solid_color"] : ["-i", image.path, "-m", "fit"]
                 let peer = try Peer("swaybg", "swaybg", ["-o", "*"] + what, environment: rig.clientEnvironment)
-                cases.append(Case(program: program, content: content, rig: rig, pid: peer.pid, stop: peer.stop, expected: expected))
+                cases.append(
+                    Case(
+                        program: program, content: content, rig: rig, pid: peer.pid, stop: peer.stop, expected: expected
+                    ))
             }
         }
         for c in cases {
             let probe = PixelProbe(environment: c.rig.clientEnvironment)
-            guard probe.waitFor(c.expected, x: benchMode.width / 2, y: benchMode.height / 2, tolerance: 10, timeout: 20) != nil else {
+            guard
+                probe.waitFor(c.expected, x: benchMode.width / 2, y: benchMode.height / 2, tolerance: 10, timeout: 20)
+                    != nil
+            else {
                 throw RigError("\(c.program) \(c.content) never showed its first frame")
             }
         }
@@ -378,10 +405,12 @@ final class BenchRunner {
                 continue
             }
             let delta = ProcDelta(from: b, to: a)
-            results.idle.append(IdleRun(
-                program: c.program, content: c.content, process: delta, cpuPercent: delta.cpuPercent,
-                wakeupsPerSecond: delta.wakeupsPerSecond,
-                involuntarySwitchesPerSecond: delta.seconds > 0 ? Double(delta.involuntarySwitches) / delta.seconds : 0))
+            results.idle.append(
+                IdleRun(
+                    program: c.program, content: c.content, process: delta, cpuPercent: delta.cpuPercent,
+                    wakeupsPerSecond: delta.wakeupsPerSecond,
+                    involuntarySwitchesPerSecond: delta.seconds > 0
+                        ? Double(delta.involuntarySwitches) / delta.seconds : 0))
         }
     }
 
@@ -390,16 +419,21 @@ final class BenchRunner {
     /// Shader peak RSS comes from the pacing and scaling runs, which start
     /// with all their outputs.
     func collectShaderMemory() {
-        for run in results.pacing where run.program == "screenplay" && run.scene == "shader" && run.compositor == swayName {
-            results.memory.append(MemoryPoint(
-                program: "screenplay", content: "shader", outputs: run.outputs, peakRSSMiB: run.peakRSSMiB, method: "at start"))
+        for run in results.pacing
+        where run.program == "screenplay" && run.scene == "shader" && run.compositor == swayName {
+            results.memory.append(
+                MemoryPoint(
+                    program: "screenplay", content: "shader", outputs: run.outputs, peakRSSMiB: run.peakRSSMiB,
+                    method: "at start"))
         }
     }
 
     func scalingVerdicts() {
         for scene in ["shader", "clear"] {
-            let runs = results.pacing.filter { $0.program == "screenplay" && $0.scene == scene && $0.compositor == swayName }
-                .sorted { $0.outputs < $1.outputs }
+            let runs = results.pacing.filter {
+                $0.program == "screenplay" && $0.scene == scene && $0.compositor == swayName
+            }
+            .sorted { $0.outputs < $1.outputs }
             let points = runs.compactMap { run in run.cpuMsPerFrame.map { [Double(run.outputs), $0] } }
             results.scaling.append(verdict("CPU ms per presented frame, \(scene) scene (per output frame)", points))
         }
@@ -415,7 +449,8 @@ final class BenchRunner {
             return ScalingVerdict(metric: metric, points: points, ratio: nil, flat: nil)
         }
         let ratio = last[1] / first[1]
-        return ScalingVerdict(metric: metric, points: points, ratio: ratio, flat: ScalingVerdict.flatBand.contains(ratio))
+        return ScalingVerdict(
+            metric: metric, points: points, ratio: ratio, flat: ScalingVerdict.flatBand.contains(ratio))
     }
 }
 

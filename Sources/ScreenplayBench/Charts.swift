@@ -37,7 +37,11 @@ enum SVGChart {
         let plotW = width - margin.left - margin.right, plotH = height - margin.top - margin.bottom
         func px(_ x: Double) -> Double { margin.left + (x1 > x0 ? (x - x0) / (x1 - x0) : 0.5) * plotW }
         func py(_ y: Double) -> Double { margin.top + plotH - (y1 > y0 ? (y - y0) / (y1 - y0) : 0.5) * plotH }
-        var svg = header(title) + axes(xTicks: xTicks.map { ($0, px($0)) }, yTicks: yTicks.map { ($0, py($0)) }, xLabel: xLabel, yLabel: yLabel)
+        var svg =
+            header(title)
+            + axes(
+                xTicks: xTicks.map { ($0, px($0)) }, yTicks: yTicks.map { ($0, py($0)) }, xLabel: xLabel, yLabel: yLabel
+            )
         for (i, s) in series.enumerated() {
             let color = palette[i % palette.count]
             let visible = s.points.filter { $0.x >= x0 && $0.x <= x1 }
@@ -74,9 +78,12 @@ enum SVGChart {
         for (i, bar) in bars.enumerated() {
             let y = margin.top + Double(i) * rowHeight
             let w = max(1, bar.value / maxValue * plotW)
-            svg += "<text x=\"\(f(labelWidth - 8))\" y=\"\(f(y + 19))\" text-anchor=\"end\">\(escape(bar.label))</text>\n"
-            svg += "<rect x=\"\(f(labelWidth))\" y=\"\(f(y + 5))\" width=\"\(f(w))\" height=\"20\" fill=\"\(palette[i % palette.count])\"/>\n"
-            svg += "<text x=\"\(f(labelWidth + w + 6))\" y=\"\(f(y + 19))\">\(escape(format(bar.value))) \(escape(unit))</text>\n"
+            svg +=
+                "<text x=\"\(f(labelWidth - 8))\" y=\"\(f(y + 19))\" text-anchor=\"end\">\(escape(bar.label))</text>\n"
+            svg +=
+                "<rect x=\"\(f(labelWidth))\" y=\"\(f(y + 5))\" width=\"\(f(w))\" height=\"20\" fill=\"\(palette[i % palette.count])\"/>\n"
+            svg +=
+                "<text x=\"\(f(labelWidth + w + 6))\" y=\"\(f(y + 19))\">\(escape(format(bar.value))) \(escape(unit))</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -103,24 +110,32 @@ enum SVGChart {
     }
 
     private static func empty(_ title: String) -> String {
-        header(title) + "<text x=\"\(f(width / 2))\" y=\"\(f(height / 2))\" text-anchor=\"middle\">no data</text>\n</svg>\n"
+        header(title)
+            + "<text x=\"\(f(width / 2))\" y=\"\(f(height / 2))\" text-anchor=\"middle\">no data</text>\n</svg>\n"
     }
 
-    private static func axes(xTicks: [(Double, Double)], yTicks: [(Double, Double)], xLabel: String, yLabel: String) -> String {
+    private static func axes(xTicks: [(Double, Double)], yTicks: [(Double, Double)], xLabel: String, yLabel: String)
+        -> String
+    {
         let bottom = height - margin.bottom, right = width - margin.right
         var svg = "<g stroke=\"#ddd\">\n"
-        for (_, y) in yTicks { svg += "<line x1=\"\(f(margin.left))\" y1=\"\(f(y))\" x2=\"\(f(right))\" y2=\"\(f(y))\"/>\n" }
+        for (_, y) in yTicks {
+            svg += "<line x1=\"\(f(margin.left))\" y1=\"\(f(y))\" x2=\"\(f(right))\" y2=\"\(f(y))\"/>\n"
+        }
         svg += "</g>\n<g stroke=\"black\">\n"
         svg += "<line x1=\"\(f(margin.left))\" y1=\"\(f(bottom))\" x2=\"\(f(right))\" y2=\"\(f(bottom))\"/>\n"
-        svg += "<line x1=\"\(f(margin.left))\" y1=\"\(f(margin.top))\" x2=\"\(f(margin.left))\" y2=\"\(f(bottom))\"/>\n</g>\n"
+        svg +=
+            "<line x1=\"\(f(margin.left))\" y1=\"\(f(margin.top))\" x2=\"\(f(margin.left))\" y2=\"\(f(bottom))\"/>\n</g>\n"
         for (value, x) in xTicks {
             svg += "<text x=\"\(f(x))\" y=\"\(f(bottom + 16))\" text-anchor=\"middle\">\(format(value))</text>\n"
         }
         for (value, y) in yTicks {
             svg += "<text x=\"\(f(margin.left - 6))\" y=\"\(f(y + 4))\" text-anchor=\"end\">\(format(value))</text>\n"
         }
-        svg += "<text x=\"\(f((margin.left + right) / 2))\" y=\"\(f(height - 18))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
-        svg += "<text transform=\"translate(16 \(f((margin.top + bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
+        svg +=
+            "<text x=\"\(f((margin.left + right) / 2))\" y=\"\(f(height - 18))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
+        svg +=
+            "<text transform=\"translate(16 \(f((margin.top + bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
         return svg
     }
 
@@ -129,7 +144,8 @@ enum SVGChart {
         for (i, name) in names.enumerated() {
             let y = margin.top + 8 + Double(i) * 16
             let x = width - margin.right + 14
-            svg += "<rect x=\"\(f(x))\" y=\"\(f(y - 9))\" width=\"12\" height=\"10\" fill=\"\(palette[i % palette.count])\"/>\n"
+            svg +=
+                "<rect x=\"\(f(x))\" y=\"\(f(y - 9))\" width=\"12\" height=\"10\" fill=\"\(palette[i % palette.count])\"/>\n"
             svg += "<text x=\"\(f(x + 16))\" y=\"\(f(y))\">\(escape(name))</text>\n"
         }
         return svg

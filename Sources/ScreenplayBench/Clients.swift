@@ -49,14 +49,17 @@ final class Presenter {
     /// Starts `screenplay present ARGS --stats -`.
     /// - Parameter continuous: sets the hidden `SCREENPLAY_BENCH_CONTINUOUS`
     ///   so static content redraws every refresh (the clear-only scene).
-    init(binary: String, arguments: [String], environment: [String: String], stats: Bool = true, continuous: Bool = false) throws {
+    init(
+        binary: String, arguments: [String], environment: [String: String], stats: Bool = true, continuous: Bool = false
+    ) throws {
         var env = environment
         // Every headless output counts as external: nothing is left out as "built-in".
         env["SCREENPLAY_BUILTIN"] = nil
         if continuous { env["SCREENPLAY_BENCH_CONTINUOUS"] = "1" }
         // --all: with no built-in panel named, the screen at (0,0) would be kept for the
         // app's controls; the benchmark wants content on every output it creates.
-        process = try RunningProcess(binary, ["present", "--all"] + arguments + (stats ? ["--stats", "-"] : []), environment: env)
+        process = try RunningProcess(
+            binary, ["present", "--all"] + arguments + (stats ? ["--stats", "-"] : []), environment: env)
     }
 
     var pid: Int32 { process.pid }
@@ -92,7 +95,9 @@ final class Presenter {
             return perOutput.count >= outputs && perOutput.values.allSatisfy { $0.count >= count }
         }
         guard ok, process.isRunning else {
-            throw RigError("screenplay did not present on \(outputs) output(s) within \(timeout) s; stderr:\n\(process.stderr.suffix(3000))")
+            throw RigError(
+                "screenplay did not present on \(outputs) output(s) within \(timeout) s; stderr:\n\(process.stderr.suffix(3000))"
+            )
         }
     }
 

@@ -214,7 +214,9 @@ struct PixelProbe {
     /// the output is not in the layout yet).
     func color(x: Int, y: Int) -> RGB? {
         defer { unlink(scratchPath) }
-        guard let result = try? runProcess("grim", ["-g", "\(x),\(y) 1x1", "-t", "ppm", scratchPath], environment: environment, timeout: 10),
+        guard
+            let result = try? runProcess(
+                "grim", ["-g", "\(x),\(y) 1x1", "-t", "ppm", scratchPath], environment: environment, timeout: 10),
             result.status == 0, let image = try? RigImage(contentsOf: scratchPath), image.width >= 1, image.height >= 1
         else { return nil }
         return image.pixel(x: 0, y: 0)

@@ -1,6 +1,8 @@
 // What the benchmark writes to bench-results/results.json. Every number in the summary,
 // the charts and the README table is derived from these values, never typed in.
 
+import TestSupport
+
 /// Order statistics of a sample.
 struct Distribution: Codable, Sendable {
     var count: Int
@@ -108,6 +110,8 @@ struct MemoryPoint: Codable, Sendable {
     var peakRSSMiB: Double
     /// How the outputs came to be: `hot-plugged` one by one or `at start`.
     var method: String
+    /// RSS, PSS, private, anonymous and shared memory at that moment.
+    var breakdown: MemoryBreakdown? = nil
 }
 
 /// A static picture left alone.
@@ -163,9 +167,16 @@ struct BenchResults: Codable, Sendable {
     var scaling: [ScalingVerdict] = []
     /// The memory soak (`--only soak`): RSS slopes over half an hour.
     var soak: [SoakTrend] = []
+    /// Frame cost on one output (`framecost`): runs, perf shares, ratios.
+    var frameCost: [FrameCostRun] = []
+    var perf: [PerfBreakdown] = []
+    var frameCostRatios: [FrameCostRatio] = []
+    var pixelWork: PixelWork?
     /// Video against mpv (VideoBench.swift); nil when not run.
     var video: VideoComparison?
     var signage: [SignageRun] = []
+    /// A day of signage in minutes (`--only day`).
+    var day: [SignageDayResult] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

@@ -1,4 +1,5 @@
 // Signage: `screenplay play` switching short items on one sway output.
+import Documents
 import Foundation
 import TestSupport
 
@@ -27,9 +28,9 @@ extension BenchRunner {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let playlist = folder + "/bench.json"
         try """
-            {"playlists": {"b": [{"color": "ff8000"}, {"file": "\(image.path)"}, {"color": "2040ff"}, {"file": "\(image.path)"}]},
-             "default": "b"}
-            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        {"playlists": {"b": [{"color": "ff8000"}, {"file": "\(image.path)"}, {"color": "2040ff"}, {"file": "\(image.path)"}]},
+         "default": "b"}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
         let itemSeconds = 0.1
         let process = try RunningProcess(
             screenplay, ["play", playlist, "--duration", "\(itemSeconds)", "--stats", "-", "--all"],
@@ -77,5 +78,21 @@ extension BenchRunner {
             boundaryToShownMs: Distribution(latencies), rssKiBAt100: rss100,
             rssKiBAtEnd: ProcessUsage.residentKiB(process.pid), fdsAt100: fds100,
             fdsAtEnd: ProcessUsage.openFileDescriptors(process.pid))
+    }
+}
+
+extension BenchRunner {
+    /// A day of signage compressed into `seconds` (see SignageDay in the rig).
+    func signageDay(seconds: Double) throws -> SignageDayResult {
+        say("a day of signage: \(Int(seconds)) s of 1 s items on three panels, hot-plugs, restarts, reloads, ctl")
+        let folder = workDirectory + "/day"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try SampleDeck.writePDF(to: folder + "/deck.pdf")
+        let (playlist, items) = try SignageDay.writePlaylist(in: folder, video: true)
+        let result = try SignageDay.run(
+            screenplay: screenplay, playlist: playlist, items: items, schedule: SignageDaySchedule(seconds: seconds),
+            log: { self.say("a day of signage: \($0)") })
+        say("a day of signage: \(result.summary)")
+        return result
     }
 }

@@ -39,8 +39,10 @@ extension BenchRunner {
         let length = videoSeconds + 8
         let made = try runProcess(
             "/usr/bin/ffmpeg",
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=\(length)", "-c:v", "libx264",
-             "-preset", "veryfast", "-pix_fmt", "yuv420p", clip], timeout: 300)
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=\(length)", "-c:v", "libx264",
+                "-preset", "veryfast", "-pix_fmt", "yuv420p", clip,
+            ], timeout: 300)
         guard made.status == 0 else { throw RigError("ffmpeg could not make the clip: \(made.stderr)") }
         var runs: [VideoRun] = []
         runs.append(try videoScreenplay(clip))
@@ -48,7 +50,8 @@ extension BenchRunner {
         let mine = runs[0], peer = runs[1]
         let comparison = VideoComparison(
             clip: "H.264 1280x720 30 fps (ffmpeg testsrc2, libx264 veryfast), on one 1280x720@60 sway output",
-            mesa: firstLine("dpkg-query", ["-W", "-f=${Version}", "libgl1-mesa-dri"]), mpvVersion: firstLine("mpv", ["--version"]),
+            mesa: firstLine("dpkg-query", ["-W", "-f=${Version}", "libgl1-mesa-dri"]),
+            mpvVersion: firstLine("mpv", ["--version"]),
             runs: runs,
             cpuRatio: mine.cpuMsPerVideoFrame.flatMap { a in peer.cpuMsPerVideoFrame.map { a / $0 } },
             rssRatio: peer.peakRSSMiB > 0 ? mine.peakRSSMiB / peer.peakRSSMiB : nil)
@@ -68,7 +71,8 @@ extension BenchRunner {
         let after = ProcSample.read(pid: presenter.pid)
         let lines = presenter.process.stdoutLines[first..<presenter.lineCount].compactMap { line -> [String: Any]? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                object["event"] as? String == "frames" else { return nil }
+                object["event"] as? String == "frames"
+            else { return nil }
             return object
         }
         func sum(_ key: String) -> Int { lines.reduce(0) { $0 + (($1[key] as? NSNumber)?.intValue ?? 0) } }
@@ -83,8 +87,10 @@ extension BenchRunner {
         let socket = workDirectory + "/mpv.sock"
         let peer = try Peer(
             "mpv", "/usr/bin/mpv",
-            ["--no-config", "--fs", "--loop", "--vo=gpu", "--gpu-context=wayland", "--hwdec=auto-safe", "--no-audio",
-             "--input-ipc-server=\(socket)", "--really-quiet", clip],
+            [
+                "--no-config", "--fs", "--loop", "--vo=gpu", "--gpu-context=wayland", "--hwdec=auto-safe", "--no-audio",
+                "--input-ipc-server=\(socket)", "--really-quiet", clip,
+            ],
             environment: rig.clientEnvironment)
         defer { peer.stop() }
         let ipc = MpvIPC(path: socket)
@@ -102,8 +108,11 @@ extension BenchRunner {
         return videoRun("mpv", frames: Int(framesAfter - framesBefore) - dropped, dropped: dropped, before, after)
     }
 
-    private func videoRun(_ program: String, frames: Int, dropped: Int, _ before: ProcSample?, _ after: ProcSample?) -> VideoRun {
-        let process = before.flatMap { b in after.map { ProcDelta(from: b, to: $0) } } ?? ProcDelta(from: .zero, to: .zero)
+    private func videoRun(_ program: String, frames: Int, dropped: Int, _ before: ProcSample?, _ after: ProcSample?)
+        -> VideoRun
+    {
+        let process =
+            before.flatMap { b in after.map { ProcDelta(from: b, to: $0) } } ?? ProcDelta(from: .zero, to: .zero)
         return VideoRun(
             program: program, seconds: process.seconds, videoFrames: frames, dropped: dropped, process: process,
             cpuMsPerVideoFrame: frames > 0 ? 1000 * process.cpuSeconds / Double(frames) : nil,
@@ -126,7 +135,9 @@ struct MpvIPC {
             for (i, byte) in bytes.enumerated() { raw[i] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else { return nil }
         let request = Array("{\"command\":[\"get_property\",\"\(property)\"]}\n".utf8)
@@ -142,7 +153,8 @@ struct MpvIPC {
         }
         // Events may come first; take the line that answers.
         for line in reply.split(separator: UInt8(ascii: "\n")) {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any], object["error"] != nil
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                object["error"] != nil
             else { continue }
             return (object["data"] as? NSNumber)?.doubleValue
         }

@@ -15,8 +15,8 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, video, signage, soak.
-                         Default: all but soak, which takes half an hour on its own.
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak, day.
+                         Default: all but soak (half an hour) and day (ten minutes).
       --soak-minutes N   Length of the memory soak (default 30).
       --readme PATH      README whose bench markers get the headline table after a
                          full run (default README.md; skipped when missing or --quick).
@@ -26,7 +26,7 @@ let usage = """
 var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
-let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "video", "signage"]
+let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage"]
 var only = allBenchmarks
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
@@ -49,7 +49,8 @@ while let word = arguments.popFirst() {
     }
 }
 guard FileManager.default.isExecutableFile(atPath: screenplayBinary) else {
-    FileHandle.standardError.write(Data("error: no screenplay binary at \(screenplayBinary); build it first (scripts/bench.sh)\n".utf8))
+    FileHandle.standardError.write(
+        Data("error: no screenplay binary at \(screenplayBinary); build it first (scripts/bench.sh)\n".utf8))
     exit(66)
 }
 
@@ -73,9 +74,12 @@ try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateD
 defer { try? FileManager.default.removeItem(atPath: workDirectory) }
 
 let info = RunInfo(
-    date: ISO8601DateFormatter().string(from: Date()), quick: quick, cores: ProcessInfo.processInfo.activeProcessorCount,
-    kernel: firstLine("uname", ["-r"]), sway: firstLine("sway", ["--version"]), weston: firstLine("weston", ["--version"]),
-    gitCommit: firstLine("git", ["rev-parse", "--short", "HEAD"]), totalSeconds: 0, loadAverageAtStart: loadAverage(), loadAverageAtEnd: 0, settings: settings.asDictionary)
+    date: ISO8601DateFormatter().string(from: Date()), quick: quick,
+    cores: ProcessInfo.processInfo.activeProcessorCount,
+    kernel: firstLine("uname", ["-r"]), sway: firstLine("sway", ["--version"]),
+    weston: firstLine("weston", ["--version"]),
+    gitCommit: firstLine("git", ["rev-parse", "--short", "HEAD"]), totalSeconds: 0, loadAverageAtStart: loadAverage(),
+    loadAverageAtEnd: 0, settings: settings.asDictionary)
 let runner = BenchRunner(settings: settings, screenplay: screenplayBinary, workDirectory: workDirectory, info: info)
 
 if only.contains("pacing") {
@@ -86,7 +90,9 @@ if only.contains("pacing") {
     }
     runner.attempt("pacing weston preview") { try runner.westonPreview(seconds: settings.pacingSeconds) }
     runner.attempt("weston-simple-egl on sway") { try runner.simpleEGL(on: "sway", seconds: settings.pacingSeconds) }
-    runner.attempt("weston-simple-egl on weston") { try runner.simpleEGL(on: "weston", seconds: settings.pacingSeconds) }
+    runner.attempt("weston-simple-egl on weston") {
+        try runner.simpleEGL(on: "weston", seconds: settings.pacingSeconds)
+    }
 }
 if only.contains("scaling") {
     // The shader counts from the pacing runs are reused; only the missing sizes run here.
@@ -106,13 +112,18 @@ if only.contains("hotplug") {
     // Alternating rounds, so a drift in machine load hits both programs alike.
     for round in 1...settings.hotplugRounds {
         for program in ["screenplay", "swaybg"] {
-            runner.attempt("hot-plug \(program) round \(round)") { try runner.hotplugRound(program: program, round: round) }
+            runner.attempt("hot-plug \(program) round \(round)") {
+                try runner.hotplugRound(program: program, round: round)
+            }
         }
     }
     runner.summarizeHotplug()
 }
 if only.contains("idle") {
     runner.attempt("idle") { try runner.idle() }
+}
+if only.contains("framecost") {
+    runner.attempt("frame cost") { try runner.frameCost() }
 }
 if only.contains("soak") {
     runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }
@@ -123,21 +134,40 @@ if only.contains("video") {
 if only.contains("signage") {
     runner.attempt("signage") { runner.results.signage.append(try runner.signage(switches: quick ? 300 : 1000)) }
 }
+if only.contains("day") {
+    runner.attempt("a day of signage") { runner.results.day.append(try runner.signageDay(seconds: quick ? 120 : 600)) }
+}
 runner.collectShaderMemory()
 runner.scalingVerdicts()
 runner.results.methods = [
-    "pacing on sway": "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
-    "pacing on weston": "weston 10 headless delivers wp_presentation feedback but has no layer-shell, so the shader runs in `present --preview` (an xdg_toplevel window, not fullscreen); its counts and intervals are presentation timestamps (source presentation).",
-    "peer weston-simple-egl": "run fullscreen (-f) with eglSwapInterval 1; it reports its own frame count every 5 s (source self-reported), so it has no interval distribution and no discarded count. The first report (start-up) is skipped.",
-    "clear-only scene": "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost.",
-    "CPU per frame": "user+sys of the client from /proc/PID/stat over the window, divided by the frames it presented on all outputs in that window (the compositor's own CPU is not included).",
-    "hot-plug": "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
-    "memory": "VmHWM from /proc/PID/status.",
-    "memory soak": "VmRSS of each Screenplay process and of the compositor process itself (behind runuser), sampled every second while all run at once; slope = least squares over the median of each 30 s after the warm-up (2 min, or a quarter of a shorter run): a playlist's RSS dips by megabytes for part of every cycle (a video's decoder freed), which steadily spaced single samples alias into a slope. On sway the compositor answers no presentation feedback, so this is where unanswered requests would pile up.",
-    "video": "the same H.264 clip (1280x720, 30 fps, made by ffmpeg) on one 1280x720@60 sway output: `screenplay present CLIP` (libmpv render API on Screenplay's GLES context, video_frames from --stats) against `mpv --fs --loop --vo=gpu --gpu-context=wayland --hwdec=auto-safe --no-audio` (frames: estimated-frame-number minus frame-drop-count over its IPC socket). CPU per video frame = user+sys over the window / new video frames shown; the ratio is Screenplay / mpv, goal ≤ 1. mpv's default video-sync=audio draws each video frame once; Screenplay's display sync keeps repeats without drawing.",
-    "signage": "`screenplay play` of four 0.1 s items (two colours, two 1280x720 images, cuts, clock-aligned) on one sway output; CPU per switch is user+sys over the switches after the 100th divided by their count; boundary to shown is each item's proof-of-play time (frame-callback arrival on sway) less its slot's start on the wall clock; RSS (VmRSS) and open fds after 100 switches and after the last. No peer: no signage player runs on this machine.",
-    "idle": "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
-    "software rendering": "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
+    "pacing on sway":
+        "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
+    "pacing on weston":
+        "weston 10 headless delivers wp_presentation feedback but has no layer-shell, so the shader runs in `present --preview` (an xdg_toplevel window, not fullscreen); its counts and intervals are presentation timestamps (source presentation).",
+    "peer weston-simple-egl":
+        "run fullscreen (-f) with eglSwapInterval 1; it reports its own frame count every 5 s (source self-reported), so it has no interval distribution and no discarded count. The first report (start-up) is skipped.",
+    "clear-only scene":
+        "`present color` with the display link kept running (hidden SCREENPLAY_BENCH_CONTINUOUS=1): a glClear and a buffer swap per refresh, the library's per-frame overhead without content cost. The text scene adds one line drawn by drawText (hidden SCREENPLAY_BENCH_TEXT).",
+    "CPU per frame":
+        "user+sys of the client from /proc/PID/stat over the window, divided by the frames it presented on all outputs in that window (the compositor's own CPU is not included).",
+    "hot-plug":
+        "t0 = just before `create_output` is written to sway's IPC socket (the wl_output global is created while sway handles it, so the reply time bounds its appearance); t1 = end of the first grim capture (1x1 at the new output's centre, ~1 refresh each) that shows the expected colour. Screenplay runs `present color FF8000`, swaybg `-c #FF8000 -m solid_color`, on the same sway build with the same probe.",
+    "memory":
+        "VmHWM from /proc/PID/status; and RSS, PSS, private (Private_Clean + Private_Dirty), anonymous and shared from /proc/PID/smaps_rollup right after each hot-plugged output's first frame: RSS counts the shared code of libLLVM and Mesa in full, PSS divides it among the processes that map it.",
+    "frame cost":
+        "one sway output, weston-simple-egl and five Screenplay scenes in turn, in rounds (median round reported); CPU = run time of all threads (/proc/PID/task/*/schedstat) over whole reporting windows divided by the frames presented in them; the plasma's pixel work is the same shader drawn offscreen in the bench's process (llvmpipe, glFinish per frame); perf samples each program after its window (shares by library and symbol; llvmpipe's JIT-compiled shaders show as [JIT]).",
+    "memory soak":
+        "VmRSS of each Screenplay process and of the compositor process itself (behind runuser), sampled every second while all run at once; slope = least squares over the median of each 30 s after the warm-up (2 min, or a quarter of a shorter run): a playlist's RSS dips by megabytes for part of every cycle (a video's decoder freed), which steadily spaced single samples alias into a slope. On sway the compositor answers no presentation feedback, so this is where unanswered requests would pile up.",
+    "video":
+        "the same H.264 clip (1280x720, 30 fps, made by ffmpeg) on one 1280x720@60 sway output: `screenplay present CLIP` (libmpv render API on Screenplay's GLES context, video_frames from --stats) against `mpv --fs --loop --vo=gpu --gpu-context=wayland --hwdec=auto-safe --no-audio` (frames: estimated-frame-number minus frame-drop-count over its IPC socket). CPU per video frame = user+sys over the window / new video frames shown; the ratio is Screenplay / mpv, goal ≤ 1. mpv's default video-sync=audio draws each video frame once; Screenplay's display sync keeps repeats without drawing.",
+    "signage":
+        "`screenplay play` of four 0.1 s items (two colours, two 1280x720 images, cuts, clock-aligned) on one sway output; CPU per switch is user+sys over the switches after the 100th divided by their count; boundary to shown is each item's proof-of-play time (frame-callback arrival on sway) less its slot's start on the wall clock; RSS (VmRSS) and open fds after 100 switches and after the last. No peer: no signage player runs on this machine.",
+    "a day of signage":
+        "`screenplay play` of 1 s items (three colours, two 640x360 images, two PDF pages, a 320x180 H.264 clip cut at 1 s; cuts, clock-aligned) on three panels of a nested sway (WL-2..4; WL-1 counts as built in), for ten minutes: a panel unplugged or plugged (the nested output's window closed in the parent, or create_output) every 20 s, the nested sway killed and restarted on the same socket every 2 min, a reload every 30 s (the file saved, then `ctl reload`, in turn), `ctl status` every 0.3 s. RSS and fds are sampled with all three panels plugged and settled, after warm-up (2 min 10 s, past the first restart) and at the end. Proof of play: every second of every plugged panel, except from 1 s before to 6 s after each plug, unplug or restart, must have exactly one line in the --proof file naming the clock's item.",
+    "idle":
+        "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
+    "software rendering":
+        "no GPU: Mesa's llvmpipe renders the clients, pixman composites; absolute numbers are far above what a GPU desktop costs, comparisons between programs are the point.",
 ]
 runner.results.run.totalSeconds = now() - startedAt
 runner.results.run.loadAverageAtEnd = loadAverage()
@@ -146,11 +176,16 @@ let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
 if !quick, only == allBenchmarks, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
     let updated = Report.updateReadme(readmePath, with: runner.results)
-    runner.say(updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
+    runner.say(
+        updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }
-if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
+if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath,
+    FileManager.default.fileExists(atPath: readmePath)
+{
     let updated = Report.updateReadmeSoak(readmePath, with: runner.results)
-    runner.say(updated ? "updated the memory soak table in \(readmePath)" : "\(readmePath) has no bench-soak markers; left alone")
+    runner.say(
+        updated
+            ? "updated the memory soak table in \(readmePath)" : "\(readmePath) has no bench-soak markers; left alone")
 }
 runner.say("wrote \(outDirectory)/results.json, summary.md and charts in \(Int(now() - startedAt)) s")
 exit(runner.results.errors.isEmpty ? 0 : 1)

@@ -45,7 +45,9 @@ public struct ParsedArguments: Equatable, Sendable {
 /// spelling of standard output), so `--fps --preview` reports the missing
 /// value instead of swallowing the next option; write `--opt=-x` to pass
 /// such a value.
-public func scanArguments(_ arguments: [String], options: [OptionSpec], usage: String) throws(UsageError) -> ParsedArguments {
+public func scanArguments(_ arguments: [String], options: [OptionSpec], usage: String) throws(UsageError)
+    -> ParsedArguments
+{
     var parsed = ParsedArguments()
     var index = arguments.startIndex
     var optionsEnded = false

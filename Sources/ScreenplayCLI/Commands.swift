@@ -14,7 +14,9 @@ public enum ScreenplayTool {
         do {
             invocation = try ScreenplayCommandLine.parse(arguments)
         } catch {
-            FileHandle.standardError.write(Data("screenplay: \(error.message)\n\n\(error.usage)\n".utf8))
+            // The mistake is the event (one line); the usage after it is help for a person.
+            printError(error.message)
+            FileHandle.standardError.write(Data("\n\(error.usage)\n".utf8))
             exit(ExitCode.usage.rawValue)
         }
         // Reading the command line starts no thread; anything after may (a
@@ -36,6 +38,8 @@ public enum ScreenplayTool {
                 exit(DoctorRunner.run(command))
             case let .power(command):
                 exit(try PowerRunner.run(command))
+            case let .ctl(command):
+                exit(try CtlRunner.run(command))
             case let .present(command):
                 let runner = PresentRunner(command)
                 try runner.start()
@@ -79,13 +83,16 @@ enum OutputsRunner {
         // Read each panel's power once (null where the protocol is missing).
         let power = Dictionary(uniqueKeysWithValues: app.screens.map { ($0.id, app.powerState(of: $0)) })
         if command.json {
-            let array = app.screens.map { json(for: $0, power: power[$0.id] ?? nil) } + app.disabledHeads.map(json(for:))
+            let array =
+                app.screens.map { json(for: $0, power: power[$0.id] ?? nil) } + app.disabledHeads.map(json(for:))
             let data = try JSONSerialization.data(withJSONObject: array, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }
         if app.screens.isEmpty && app.disabledHeads.isEmpty { print("no outputs (the compositor announced none)") }
-        for screen in app.screens { print(text(for: screen, power: power[screen.id] ?? nil, powerKnown: app.canControlPower)) }
+        for screen in app.screens {
+            print(text(for: screen, power: power[screen.id] ?? nil, powerKnown: app.canControlPower))
+        }
         for head in app.disabledHeads { print(text(for: head)) }
     }
 
@@ -100,7 +107,7 @@ enum OutputsRunner {
             "serial": screen.serial as Any? ?? NSNull(), "builtin": screen.isBuiltIn,
             "external": screen.classification.isExternal, "x": info.logicalX, "y": info.logicalY,
             "logical_width": info.logicalWidth, "logical_height": info.logicalHeight,
-            "mode": info.currentMode.map(modeJSON) as Any? ?? NSNull(), "modes": screen.availableModes.map(modeJSON),
+            "mode": screen.currentMode.map(modeJSON) as Any? ?? NSNull(), "modes": screen.availableModes.map(modeJSON),
             "scale": info.scale, "transform": info.transform.description,
             "physical_width_mm": info.physicalWidthMillimeters, "physical_height_mm": info.physicalHeightMillimeters,
             "enabled": screen.isEnabled, "adaptive_sync": screen.adaptiveSync as Any? ?? NSNull(),
@@ -114,7 +121,8 @@ enum OutputsRunner {
             "name": head.name, "description": head.description, "make": head.make, "model": head.model,
             "serial": head.serialNumber as Any? ?? NSNull(), "enabled": false, "builtin": false, "external": false,
             "mode": NSNull(), "modes": head.modes.map(modeJSON), "physical_width_mm": head.physicalWidthMillimeters,
-            "physical_height_mm": head.physicalHeightMillimeters, "adaptive_sync": head.adaptiveSync as Any? ?? NSNull(),
+            "physical_height_mm": head.physicalHeightMillimeters,
+            "adaptive_sync": head.adaptiveSync as Any? ?? NSNull(),
             "power": NSNull(),
         ]
     }
@@ -137,8 +145,12 @@ enum OutputsRunner {
         lines.append("  Model: \(screen.model.isEmpty ? "unknown" : screen.model)")
         lines.append("  Serial: \(screen.serial ?? "unknown")")
         lines.append("  Kind: \(screen.classification.kind.rawValue) (\(screen.classification.reason))")
-        lines.append("  Enabled: \(screen.isEnabled ? "yes" : "no (the compositor has this output disabled: no scene goes here)")")
-        lines.append("  Power: \(power?.rawValue ?? (powerKnown ? "unknown (the compositor answered failed)" : "unknown (no zwlr_output_power_manager_v1)"))")
+        lines.append(
+            "  Enabled: \(screen.isEnabled ? "yes" : "no (the compositor has this output disabled: no scene goes here)")"
+        )
+        lines.append(
+            "  Power: \(power?.rawValue ?? (powerKnown ? "unknown (the compositor answered failed)" : "unknown (no zwlr_output_power_manager_v1)"))"
+        )
         lines.append("  Adaptive sync: \(screen.adaptiveSync.map { $0 ? "enabled" : "disabled" } ?? "unknown")")
         lines.append("  Physical size: \(info.physicalWidthMillimeters)x\(info.physicalHeightMillimeters) mm")
         lines.append("  Position: \(info.logicalX),\(info.logicalY)")
@@ -149,7 +161,9 @@ enum OutputsRunner {
             if mode.isPreferred { flags.append("preferred") }
             if let current = info.currentMode, current.width == mode.width, current.height == mode.height,
                 current.refreshMilliHz == mode.refreshMilliHz
-            { flags.append("current") }
+            {
+                flags.append("current")
+            }
             lines.append("    \(mode)\(flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")")
         }
         if screen.availableModes.isEmpty, let current = info.currentMode { lines.append("  Current mode: \(current)") }

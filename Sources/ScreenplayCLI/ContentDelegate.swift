@@ -16,6 +16,8 @@ final class ContentDelegate: SceneDelegate {
     private var start: UInt64 = 0
     private var timer: (any DispatchSourceTimer)?
     private var lastPresented = 0
+    /// Scene draws already counted in a frames line.
+    private var reportedDraws = 0
     private var lastTick: UInt64 = 0
     private var fpsText = "measuring…"
     /// Timestamp of the newest frame whose interval a frames line already
@@ -26,6 +28,10 @@ final class ContentDelegate: SceneDelegate {
     /// the benchmark's clear-only scene, which isolates the per-frame cost
     /// of the library from the cost of the content. Hidden: not for users.
     private let continuous = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_CONTINUOUS"] == "1"
+    /// `SCREENPLAY_BENCH_TEXT=TEXT` draws TEXT over `present color`, as the
+    /// README's scoreboard does: the benchmark's text scene, compared with
+    /// the same scene without text. Hidden: not for users.
+    private let benchText = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_TEXT"]
 
     init(
         kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, stats: StatsWriter?,
@@ -40,6 +46,7 @@ final class ContentDelegate: SceneDelegate {
     }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        scene.contentDescription = kind.description
         start = monotonicNanoseconds()
         lastTick = start
         stats?.write([
@@ -80,12 +87,16 @@ final class ContentDelegate: SceneDelegate {
     private func tick(_ scene: Scene) {
         let now = monotonicNanoseconds()
         let window = scene.displayLink.drainStatistics(nowNs: now)
-        stats?.write([
-            "event": "frames", "output": statsLabel(scene), "presented": window.presented,
-            "discarded": window.discarded, "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
-            "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
-            "intervals_us": newIntervalsMicroseconds(scene.displayLink),
-        ].merging(video?.framesFields() ?? [:]) { first, _ in first })
+        stats?.write(
+            [
+                "event": "frames", "output": statsLabel(scene), "presented": window.presented,
+                "discarded": window.discarded,
+                "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
+                "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
+                "intervals_us": newIntervalsMicroseconds(scene.displayLink),
+                "draws": scene.drawCount - reportedDraws,
+            ].merging(video?.framesFields() ?? [:]) { first, _ in first })
+        reportedDraws = scene.drawCount
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.
         switch scene.displayLink.checkStall(nowNs: now) {
@@ -159,6 +170,7 @@ final class ContentDelegate: SceneDelegate {
         switch kind {
         case let .color(color):
             try context.clear(color)
+            if let benchText { try context.drawText(lines: [(benchText, context.pixelHeight / 5)], color: .white) }
         case .image:
             try imageView?.draw(scene, in: context)
         case .shader:

@@ -38,7 +38,9 @@ enum ContentRecognition {
     /// loaders and librsvg), from a file's first kilobyte.
     static func looksLikeImage(_ head: Data) -> Bool {
         let bytes = [UInt8](head.prefix(16))
-        func starts(_ magic: [UInt8]) -> Bool { bytes.count >= magic.count && Array(bytes.prefix(magic.count)) == magic }
+        func starts(_ magic: [UInt8]) -> Bool {
+            bytes.count >= magic.count && Array(bytes.prefix(magic.count)) == magic
+        }
         if starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF]) || starts(Array("GIF8".utf8))
             || starts(Array("BM".utf8)) || starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
             || starts([0x00, 0x00, 0x01, 0x00])

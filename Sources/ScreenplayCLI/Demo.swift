@@ -44,7 +44,9 @@ final class DemoRunner {
             throw error
         }
         // Pages render in the background; give the first frames time to land.
-        DispatchQueue.main.asyncAfter(deadline: .now() + 3) { MainActor.assumeIsolated { self.finish(deckDir: deckDir) } }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 3) {
+            MainActor.assumeIsolated { self.finish(deckDir: deckDir) }
+        }
     }
 
     private func finish(deckDir: String) {
@@ -53,10 +55,14 @@ final class DemoRunner {
         var status: Int32 = 0
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            print("Screenplay demo: a headless sway with two outputs; HEADLESS-1 plays the laptop's built-in panel, HEADLESS-2 the projector.")
+            print(
+                "Screenplay demo: a headless sway with two outputs; HEADLESS-1 plays the laptop's built-in panel, HEADLESS-2 the projector."
+            )
             let shows = [
-                "HEADLESS-1": "built-in: the presenter console — current and next slide, the notes of slide 1, timer, clock and page 1/5; the audience view never goes here",
-                "HEADLESS-2": "external: slide 1 of the sample deck spanning all 1280x720 pixels (letterboxed 16:9), as the audience sees it",
+                "HEADLESS-1":
+                    "built-in: the presenter console — current and next slide, the notes of slide 1, timer, clock and page 1/5; the audience view never goes here",
+                "HEADLESS-2":
+                    "external: slide 1 of the sample deck spanning all 1280x720 pixels (letterboxed 16:9), as the audience sees it",
             ]
             for name in ["HEADLESS-1", "HEADLESS-2"] {
                 let path = dir.appendingPathComponent("\(name).png").path

@@ -16,23 +16,36 @@ enum DoctorRunner {
     /// Optional protocols and what their absence costs.
     static let protocols: [(interface: String, required: Bool, missing: String)] = [
         ("wl_compositor", true, "no surfaces can be made at all"),
-        ("zwlr_layer_shell_v1", false,
-         "external scenes fall back to fullscreen windows (xdg_toplevel.set_fullscreen on the screen's output): they may take keyboard focus and the compositor may place them elsewhere (GNOME has no layer shell)"),
+        (
+            "zwlr_layer_shell_v1", false,
+            "external scenes fall back to fullscreen windows (xdg_toplevel.set_fullscreen on the screen's output): they may take keyboard focus and the compositor may place them elsewhere (GNOME has no layer shell)"
+        ),
         ("xdg_wm_base", false, "no ordinary windows: --preview and the presenter console cannot open"),
-        ("zxdg_output_manager_v1", false,
-         "no logical positions or connector names from xdg-output: names fall back to wl_output v4, then to make/model"),
-        ("wp_presentation", false,
-         "no presentation timestamps: the display link paces by frame callbacks and --stats counts frame callbacks"),
+        (
+            "zxdg_output_manager_v1", false,
+            "no logical positions or connector names from xdg-output: names fall back to wl_output v4, then to make/model"
+        ),
+        (
+            "wp_presentation", false,
+            "no presentation timestamps: the display link paces by frame callbacks and --stats counts frame callbacks"
+        ),
         ("wp_viewporter", false, "no viewport: fractional scales cannot be shown sharp"),
-        ("wp_fractional_scale_manager_v1", false, "fractional scales are rounded to the integer scale (sharp, but larger)"),
+        (
+            "wp_fractional_scale_manager_v1", false,
+            "fractional scales are rounded to the integer scale (sharp, but larger)"
+        ),
         ("zwp_idle_inhibit_manager_v1", false, "the screen may blank or lock during a talk or signage loop"),
         ("wl_seat", false, "no keyboard: the presenter console cannot take keys"),
-        ("zwlr_output_manager_v1", false,
-         "no modes beyond what wl_output lists, no serial numbers, no disabled outputs; `present --mode` cannot work: "
-            + Application.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1")),
-        ("zwlr_output_power_manager_v1", false,
-         "`screenplay power` cannot work: "
-            + Application.missingProtocolSentence("switch a panel on or off", "zwlr_output_power_manager_v1")),
+        (
+            "zwlr_output_manager_v1", false,
+            "no modes beyond what wl_output lists, no serial numbers, no disabled outputs; `present --mode` cannot work: "
+                + Application.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1")
+        ),
+        (
+            "zwlr_output_power_manager_v1", false,
+            "`screenplay power` cannot work: "
+                + Application.missingProtocolSentence("switch a panel on or off", "zwlr_output_power_manager_v1")
+        ),
     ]
 
     static func run(_ command: DoctorCommand) -> Int32 {
@@ -56,31 +69,47 @@ enum DoctorRunner {
             if let version = offered[p.interface] {
                 findings.append(Finding(level: .ok, topic: p.interface, text: "offered (version \(version))"))
             } else {
-                findings.append(Finding(level: p.required ? .problem : .warning, topic: p.interface, text: "missing: \(p.missing)"))
+                findings.append(
+                    Finding(level: p.required ? .problem : .warning, topic: p.interface, text: "missing: \(p.missing)"))
             }
         }
         if let wlOutput = offered["wl_output"], wlOutput < 4 {
-            findings.append(Finding(level: .warning, topic: "wl_output", text: "version \(wlOutput) has no name/description events: connector names come from xdg-output or make/model, so --output patterns may need the description"))
+            findings.append(
+                Finding(
+                    level: .warning, topic: "wl_output",
+                    text:
+                        "version \(wlOutput) has no name/description events: connector names come from xdg-output or make/model, so --output patterns may need the description"
+                ))
         }
         do {
             findings.append(Finding(level: .ok, topic: "EGL/GLES", text: try app.graphicsDescription()))
         } catch {
-            findings.append(Finding(level: .problem, topic: "EGL/GLES", text: "\(error); nothing can be drawn (install Mesa: libegl1 libgles2 libgl1-mesa-dri)"))
+            findings.append(
+                Finding(
+                    level: .problem, topic: "EGL/GLES",
+                    text: "\(error); nothing can be drawn (install Mesa: libegl1 libgles2 libgl1-mesa-dri)"))
         }
         findings.append(videoFinding(app))
         if let builtin = env["SCREENPLAY_BUILTIN"] {
             findings.append(Finding(level: .ok, topic: "SCREENPLAY_BUILTIN", text: "marks \"\(builtin)\" as built-in"))
         }
         if app.screens.isEmpty {
-            findings.append(Finding(level: .problem, topic: "screens", text: "the compositor announces no outputs: nothing can be shown until one is connected (a headless compositor needs `create_output`; a laptop lid closed with no monitor has none)"))
+            findings.append(
+                Finding(
+                    level: .problem, topic: "screens",
+                    text:
+                        "the compositor announces no outputs: nothing can be shown until one is connected (a headless compositor needs `create_output`; a laptop lid closed with no monitor has none)"
+                ))
         }
         var targets = 0
         for screen in app.screens {
             let (isTarget, reason) = app.targetReason(screen)
             if isTarget { targets += 1 }
-            var text = "\(screen.classification.kind.rawValue): \(screen.classification.reason). present: \(isTarget ? "a scene connects here" : "no scene here") (\(reason))"
+            var text =
+                "\(screen.classification.kind.rawValue): \(screen.classification.reason). present: \(isTarget ? "a scene connects here" : "no scene here") (\(reason))"
             if screen.refreshMilliHz == 0 {
-                text += ". It reports refresh 0 (nested or virtual output): the display link paces by frame callbacks and assumes 60 Hz for timing"
+                text +=
+                    ". It reports refresh 0 (nested or virtual output): the display link paces by frame callbacks and assumes 60 Hz for timing"
             }
             if !screen.info.hasConnectorName {
                 text += ". The compositor gave no connector name; \"\(screen.name)\" is made from make/model"
@@ -88,14 +117,36 @@ enum DoctorRunner {
             findings.append(Finding(level: isTarget ? .ok : .warning, topic: "screen \(screen.name)", text: text))
         }
         if !app.screens.isEmpty && targets == 0 {
-            findings.append(Finding(level: .problem, topic: "present", text: "no screen would get an external scene: every screen is built-in or the main screen. Connect a display, mark the real panel with --builtin NAME (or SCREENPLAY_BUILTIN) so the others count as external, or use --all"))
+            findings.append(
+                Finding(
+                    level: .problem, topic: "present",
+                    text:
+                        "no screen would get an external scene: every screen is built-in or the main screen. Connect a display, mark the real panel with --builtin NAME (or SCREENPLAY_BUILTIN) so the others count as external, or use --all"
+                ))
         } else if targets > 0 && !app.hasLayerShell {
-            findings.append(Finding(level: .warning, topic: "present", text: "would show content on \(targets) screen(s) as fullscreen windows (no layer shell): \(app.externalScreens.map(\.name).joined(separator: ", "))"))
+            findings.append(
+                Finding(
+                    level: .warning, topic: "present",
+                    text:
+                        "would show content on \(targets) screen(s) as fullscreen windows (no layer shell): \(app.externalScreens.map(\.name).joined(separator: ", "))"
+                ))
         } else if targets > 0 {
-            findings.append(Finding(level: .ok, topic: "present", text: "would show content on \(targets) screen(s): \(app.externalScreens.map(\.name).joined(separator: ", "))"))
+            findings.append(
+                Finding(
+                    level: .ok, topic: "present",
+                    text:
+                        "would show content on \(targets) screen(s): \(app.externalScreens.map(\.name).joined(separator: ", "))"
+                ))
         }
-        findings.append(Finding(level: .ok, topic: "note", text: "a screen switched off, an undock or a KVM switch looks like an unplug: the scene goes with the output and comes back when it returns while present runs"))
-        emit(findings, screens: app.screens, globals: app.globals.map { "\($0.interface) v\($0.version)" }, json: command.json)
+        findings.append(
+            Finding(
+                level: .ok, topic: "note",
+                text:
+                    "a screen switched off, an undock or a KVM switch looks like an unplug: the scene goes with the output and comes back when it returns while present runs"
+            ))
+        emit(
+            findings, screens: app.screens, globals: app.globals.map { "\($0.interface) v\($0.version)" },
+            json: command.json)
         return findings.contains { $0.level == .problem } ? ExitCode.failure.rawValue : 0
     }
 
@@ -109,9 +160,13 @@ enum DoctorRunner {
                 : "software decoding (libavcodec; hwdec-current: \(report.hardwareDecoder))"
             return Finding(
                 level: .ok, topic: "video",
-                text: "\(report.mpvVersion) with hwdec=auto-safe will use \(choice)\(report.explanation.isEmpty ? "" : ": \(report.explanation)")")
+                text:
+                    "\(report.mpvVersion) with hwdec=auto-safe will use \(choice)\(report.explanation.isEmpty ? "" : ": \(report.explanation)")"
+            )
         } catch {
-            return Finding(level: .warning, topic: "video", text: "libmpv cannot decode video here: \(error); video content will not play (install libmpv2)")
+            return Finding(
+                level: .warning, topic: "video",
+                text: "libmpv cannot decode video here: \(error); video content will not play (install libmpv2)")
         }
     }
 
@@ -120,7 +175,8 @@ enum DoctorRunner {
         let sockets = ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? [])
             .filter { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }.sorted()
         if sockets.isEmpty {
-            return "no Wayland sockets in \(runtime): no compositor runs for this user (or XDG_RUNTIME_DIR is wrong); `screenplay demo` starts its own"
+            return
+                "no Wayland sockets in \(runtime): no compositor runs for this user (or XDG_RUNTIME_DIR is wrong); `screenplay demo` starts its own"
         }
         return "sockets in \(runtime): \(sockets.joined(separator: ", ")); set WAYLAND_DISPLAY to one of them"
     }
@@ -138,7 +194,12 @@ enum DoctorRunner {
             return
         }
         for f in findings {
-            let mark = switch f.level { case .ok: "ok     "; case .warning: "warning"; case .problem: "PROBLEM" }
+            let mark =
+                switch f.level {
+                case .ok: "ok     ";
+                case .warning: "warning";
+                case .problem: "PROBLEM"
+                }
             print("\(mark) \(f.topic): \(f.text)")
         }
         if !globals.isEmpty { print("\nglobals: \(globals.joined(separator: ", "))") }

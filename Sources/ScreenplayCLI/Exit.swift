@@ -21,10 +21,6 @@ struct CommandFailure: Error, CustomStringConvertible {
     }
 }
 
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data("screenplay: \(text)\n".utf8))
-}
-
 func exitWith(_ failure: CommandFailure) -> Never {
     printError(failure.description)
     exit(failure.code.rawValue)

@@ -20,12 +20,16 @@ final class FileWatcher {
         let name = isDirectory.boolValue ? nil : (path as NSString).lastPathComponent
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
-            log("cannot watch \(path) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload")
+            warn(
+                "cannot watch \(path) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload"
+            )
             return nil
         }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
         guard inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) >= 0 else {
-            log("cannot watch \(folder) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload")
+            warn(
+                "cannot watch \(folder) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload"
+            )
             close(fd)
             return nil
         }
@@ -44,7 +48,9 @@ final class FileWatcher {
             var offset = 0
             // struct inotify_event: wd, mask, cookie, len, then len bytes of name.
             while offset + 16 <= count {
-                let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16 | Int(buffer[offset + 15]) << 24
+                let length =
+                    Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16 | Int(
+                        buffer[offset + 15]) << 24
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                 let eventName = String(decoding: nameBytes, as: UTF8.self)
                 if name == nil || eventName == name { relevant = true }

@@ -12,7 +12,10 @@ final class HeadlessSway {
 
     static func start(outputs: Int) throws -> HeadlessSway {
         guard let sway = findExecutable("sway") else {
-            throw CommandFailure(.unavailable, "the demo needs sway for its headless compositor: apt-get install sway grim (or run it inside a Wayland session)")
+            throw CommandFailure(
+                .unavailable,
+                "the demo needs sway for its headless compositor: apt-get install sway grim (or run it inside a Wayland session)"
+            )
         }
         guard findExecutable("grim") != nil else {
             throw CommandFailure(.unavailable, "the demo needs grim to capture the outputs: apt-get install grim")
@@ -34,7 +37,9 @@ final class HeadlessSway {
         ]
         let process = Process()
         if geteuid() == 0 {
-            guard let pw = getpwnam("nobody") else { throw CommandFailure(.unavailable, "sway refuses root and there is no `nobody` user to run it as") }
+            guard let pw = getpwnam("nobody") else {
+                throw CommandFailure(.unavailable, "sway refuses root and there is no `nobody` user to run it as")
+            }
             chown(runtime, pw.pointee.pw_uid, pw.pointee.pw_gid)
             chmod(runtime, 0o700)
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")

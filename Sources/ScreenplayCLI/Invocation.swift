@@ -16,4 +16,6 @@ public enum Invocation: Equatable, Sendable {
     case play(PlayCommand)
     /// `screenplay power`
     case power(PowerCommand)
+    /// `screenplay ctl`
+    case ctl(CtlCommand)
 }

@@ -7,7 +7,8 @@ extension PresentCommand {
     static func parseModeOption(_ value: String?) throws(UsageError) -> String? {
         guard let value else { return nil }
         guard ScreenModeRequest(parsing: value) != nil else {
-            throw usageError("invalid value '\(value)' for '--mode': expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60")
+            throw usageError(
+                "invalid value '\(value)' for '--mode': expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60")
         }
         return value
     }
@@ -31,11 +32,16 @@ final class ModeSwitcher {
     /// nothing: exit 64 with its list), then switches them.
     func apply(to screens: [Screen]) throws(CommandFailure) {
         guard app.canSetModes else {
-            throw CommandFailure(.unavailable, "cannot set --mode \(request): " + ScreenplayTool.missingProtocol("change a screen's mode", "zwlr_output_manager_v1"))
+            throw CommandFailure(
+                .unavailable,
+                "cannot set --mode \(request): "
+                    + ScreenplayTool.missingProtocol("change a screen's mode", "zwlr_output_manager_v1"))
         }
         for screen in screens where !screen.availableModes.isEmpty && request.match(in: screen.availableModes) == nil {
-            let list = screen.availableModes.map { "  \($0)\($0.isPreferred ? " (preferred)" : "")" }.joined(separator: "\n")
-            throw CommandFailure(.usage, "--mode \(request): screen \(screen.name) does not list this mode; its modes are:\n\(list)")
+            let list = screen.availableModes.map { "  \($0)\($0.isPreferred ? " (preferred)" : "")" }.joined(
+                separator: "\n")
+            throw CommandFailure(
+                .usage, "--mode \(request): screen \(screen.name) does not list this mode; its modes are:\n\(list)")
         }
         for screen in screens { try switchMode(of: screen) }
     }
@@ -54,7 +60,9 @@ final class ModeSwitcher {
         do {
             let now = try app.setMode(request, for: screen)
             if let before, !previous.contains(where: { $0.screen === screen }) { previous.append((screen, before)) }
-            log("screen \(screen.name): mode \(now.map { "\($0)" } ?? "unknown") (was \(before.map { "\($0)" } ?? "unknown"))")
+            log(
+                "screen \(screen.name): mode \(now.map { "\($0)" } ?? "unknown") (was \(before.map { "\($0)" } ?? "unknown"))"
+            )
         } catch {
             let code: ExitCode =
                 switch error.kind {

@@ -28,7 +28,8 @@ public enum NotesPosition: String, CaseIterable, Sendable {
 
     /// Slide shapes beamer offers (`aspectratio=169` and the rest).
     static let slideAspects: [(name: String, ratio: Double)] = [
-        ("16:9", 16.0 / 9), ("16:10", 16.0 / 10), ("14:9", 14.0 / 9), ("4:3", 4.0 / 3), ("3:2", 3.0 / 2), ("5:4", 5.0 / 4),
+        ("16:9", 16.0 / 9), ("16:10", 16.0 / 10), ("14:9", 14.0 / 9), ("4:3", 4.0 / 3), ("3:2", 3.0 / 2),
+        ("5:4", 5.0 / 4),
     ]
 
     /// A page of this size that is exactly two slides side by side or one
@@ -40,10 +41,12 @@ public enum NotesPosition: String, CaseIterable, Sendable {
         func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) / b < 0.005 }
         for aspect in slideAspects {
             if close(ratio, aspect.ratio * 2) {
-                return "pages are two \(aspect.name) slides side by side: if one half holds beamer notes, add --notes-position right (or left)"
+                return
+                    "pages are two \(aspect.name) slides side by side: if one half holds beamer notes, add --notes-position right (or left)"
             }
             if close(ratio, aspect.ratio / 2) {
-                return "pages are two \(aspect.name) slides one above the other: if one half holds beamer notes, add --notes-position bottom (or top)"
+                return
+                    "pages are two \(aspect.name) slides one above the other: if one half holds beamer notes, add --notes-position bottom (or top)"
             }
         }
         return nil
@@ -127,12 +130,18 @@ struct PdfpcFile: Equatable, Sendable {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            if let first = data.first(where: { !($0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09) }), first == UInt8(ascii: "[") {
-                throw fail("this is pdfpc's old text format (before pdfpc 4.5); open the talk once in a newer pdfpc to convert it, or move the notes to a .notes.md file")
+            if let first = data.first(where: { !($0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09) }),
+                first == UInt8(ascii: "[")
+            {
+                throw fail(
+                    "this is pdfpc's old text format (before pdfpc 4.5); open the talk once in a newer pdfpc to convert it, or move the notes to a .notes.md file"
+                )
             }
             throw fail("not valid JSON\(Self.location(of: error, in: data))")
         }
-        guard let object = root as? [String: Any] else { throw fail("expected a JSON object at the top, found \(Self.kind(root))") }
+        guard let object = root as? [String: Any] else {
+            throw fail("expected a JSON object at the top, found \(Self.kind(root))")
+        }
         var file = PdfpcFile()
         let pageCount = pageLabels.count
         for (key, value) in object.sorted(by: { $0.key < $1.key }) {
@@ -148,7 +157,9 @@ struct PdfpcFile: Equatable, Sendable {
                 if minutes > 0 { file.duration = Double(minutes) }
             case "endTime":
                 let text = try Self.string(value, key, fail)
-                guard let time = ClockTime(parsing: text) else { throw fail("endTime '\(Self.oneLine(text))' is not a time HH:MM") }
+                guard let time = ClockTime(parsing: text) else {
+                    throw fail("endTime '\(Self.oneLine(text))' is not a time HH:MM")
+                }
                 file.endTime = time
             case "lastMinutes":
                 let minutes = try Self.integer(value, key, fail)
@@ -158,11 +169,14 @@ struct PdfpcFile: Equatable, Sendable {
                 let text = try Self.string(value, key, fail)
                 if text.lowercased() == "none" { break }
                 guard let position = NotesPosition(rawValue: text.lowercased()) else {
-                    throw fail("beamerNotePosition '\(Self.oneLine(text))' is not one of right, left, top, bottom (or none)")
+                    throw fail(
+                        "beamerNotePosition '\(Self.oneLine(text))' is not one of right, left, top, bottom (or none)")
                 }
                 file.notesPosition = position
             case "pages":
-                guard let pages = value as? [Any] else { throw fail("pages: expected an array, found \(Self.kind(value))") }
+                guard let pages = value as? [Any] else {
+                    throw fail("pages: expected an array, found \(Self.kind(value))")
+                }
                 for (n, entry) in pages.enumerated() {
                     try file.readPage(entry, number: n, labels: pageLabels, pageCount: pageCount, fail: fail)
                 }
@@ -179,7 +193,9 @@ struct PdfpcFile: Equatable, Sendable {
     private mutating func readPage(
         _ entry: Any, number n: Int, labels: [String], pageCount: Int, fail: (String) -> PdfpcError
     ) throws(PdfpcError) {
-        guard let page = entry as? [String: Any] else { throw fail("pages[\(n)]: expected an object, found \(Self.kind(entry))") }
+        guard let page = entry as? [String: Any] else {
+            throw fail("pages[\(n)]: expected an object, found \(Self.kind(entry))")
+        }
         var idx: Int?
         var label = ""
         var overlay = 0
@@ -201,7 +217,9 @@ struct PdfpcFile: Equatable, Sendable {
         guard let idx else { throw fail("pages[\(n)]: no idx (the page's index)") }
         let index = Self.resolve(idx: idx, label: label, overlay: overlay, labels: labels)
         guard (0..<pageCount).contains(index) else {
-            throw fail("pages[\(n)]: page index \(idx)\(label.isEmpty ? "" : " (label '\(Self.oneLine(label))')") is not in the document, which has \(pageCount) page\(pageCount == 1 ? "" : "s")")
+            throw fail(
+                "pages[\(n)]: page index \(idx)\(label.isEmpty ? "" : " (label '\(Self.oneLine(label))')") is not in the document, which has \(pageCount) page\(pageCount == 1 ? "" : "s")"
+            )
         }
         if let note, !note.isEmpty { notes[index] = note }
         if forced, index > 0 { forcedOverlays.insert(index) }
@@ -247,17 +265,21 @@ struct PdfpcFile: Equatable, Sendable {
         }
     }
 
-    private static func integer(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError) -> Int {
+    private static func integer(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError) -> Int
+    {
         if !isBoolean(value), let number = value as? NSNumber, let int = Int(exactly: number.doubleValue) { return int }
         throw fail("\(name): expected a whole number, found \(describe(value))")
     }
 
-    private static func string(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError) -> String {
+    private static func string(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError)
+        -> String
+    {
         if let text = value as? String { return text }
         throw fail("\(name): expected a string, found \(describe(value))")
     }
 
-    private static func boolean(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError) -> Bool {
+    private static func boolean(_ value: Any, _ name: String, _ fail: (String) -> PdfpcError) throws(PdfpcError) -> Bool
+    {
         if isBoolean(value), let flag = value as? Bool { return flag }
         throw fail("\(name): expected true or false, found \(describe(value))")
     }

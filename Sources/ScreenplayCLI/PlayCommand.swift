@@ -24,8 +24,16 @@ public struct PlayCommand: CLICommand {
     /// `--duration`: seconds per item of a folder (and of playlist items
     /// without their own).
     public var itemSeconds: Double = 10
-    /// `--reconnect`
-    public var reconnect = false
+    /// Waits for a compositor that went away (the default for signage);
+    /// `--no-reconnect` exits 69 instead.
+    public var reconnect = true
+    /// `--stall-grace`: seconds one draw may take before the renderer counts
+    /// as stuck (the item is remembered and skipped after the restart), and
+    /// seconds a panel that is on may show no frame before the systemd
+    /// watchdog pings stop.
+    public var stallGrace: Double = 30
+    /// `--socket`: the control socket (default under `$XDG_RUNTIME_DIR`).
+    public var socketPath: String?
 
     /// Creates the command with default options.
     public init(path: String) { self.path = path }
@@ -35,13 +43,16 @@ public struct PlayCommand: CLICommand {
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .flag("fullscreen-window"),
         .value("stats"), .value("proof"), .value("duration"), .flag("reconnect"),
+        .flag("no-reconnect"), .value("stall-grace"), .value("socket"),
     ]
     public static let usage = """
         OVERVIEW: \(abstract)
         PATH is a folder (every image, PDF page, .frag/.glsl shader and video
         in it, in name order; a video lasts its own length) or a playlist file (.json: playlists per panel,
         crossfades, clock alignment; see the README's Signage section).
-        SIGHUP or saving the playlist file reloads it without a restart.
+        SIGHUP or saving the playlist file reloads it without a restart;
+        `screenplay ctl` controls it through a local socket. Under systemd
+        (NOTIFY_SOCKET) it reports readiness, status and watchdog pings.
 
         USAGE: screenplay play [options] <path>
 
@@ -59,7 +70,20 @@ public struct PlayCommand: CLICommand {
                                   skipped, frames.
           --proof FILE            Append an 'item' line to FILE each time an
                                   item is first fully visible on a panel.
-          --reconnect             Wait for a restarted compositor (default: exit 69).
+          --no-reconnect          Exit 69 when the compositor goes away (default:
+                                  wait for one on the same socket and resume
+                                  at the clock's item; --reconnect, the old
+                                  way to ask for that, is still accepted).
+          --stall-grace SECONDS   A draw that has not returned after this long
+                                  (default 30) is a stuck renderer: exit 70
+                                  naming the output and item; the item is
+                                  remembered (in $XDG_STATE_HOME/screenplay)
+                                  and skipped after the restart. Under
+                                  systemd's watchdog, also how long a panel
+                                  that is on may show no frame before the
+                                  pings stop.
+          --socket PATH           The control socket for `screenplay ctl`
+                                  (default $XDG_RUNTIME_DIR/screenplay/play.sock).
           -h, --help              Show this help.
 
         EXAMPLES:
@@ -81,15 +105,24 @@ public struct PlayCommand: CLICommand {
         proofPath = arguments.last("proof")
         if let value = arguments.last("duration") {
             guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
-                throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of seconds")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--duration': expected a positive number of seconds")
             }
             itemSeconds = seconds
         }
-        reconnect = arguments.flag("reconnect")
+        if arguments.flag("reconnect"), arguments.flag("no-reconnect") {
+            throw Self.usageError("'--reconnect' and '--no-reconnect' contradict each other")
+        }
+        reconnect = !arguments.flag("no-reconnect")
+        stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
+        socketPath = arguments.last("socket")
+        if socketPath?.isEmpty == true { throw Self.usageError("'--socket' needs a path") }
         guard let first = arguments.positionals.first else {
             throw Self.usageError("missing path: expected a folder of media or a .json playlist")
         }
-        if arguments.positionals.count > 1 { throw Self.usageError("unexpected argument '\(arguments.positionals[1])'") }
+        if arguments.positionals.count > 1 {
+            throw Self.usageError("unexpected argument '\(arguments.positionals[1])'")
+        }
         path = first
     }
 

@@ -299,7 +299,8 @@ extension PlayItem {
         switch source {
         case let .color(hex): ColorMedia(RGBColor(hex: hex))
         case let .image(path): PictureMedia(path: path)
-        case let .pdfPage(path, page): PDFPageMedia(path: path, page: page, width: width, height: height, synchronously: synchronously)
+        case let .pdfPage(path, page):
+            PDFPageMedia(path: path, page: page, width: width, height: height, synchronously: synchronously)
         case let .shader(path): ShaderMedia(path: path)
         case let .video(_, _, problem?): FailedMedia(problem)
         case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)

@@ -35,6 +35,11 @@ final class PlayPanel: SceneDelegate {
     private let probe: Bool
 
     var outputName: String { scene?.screen?.name ?? "window" }
+    var screen: Screen? { scene?.screen }
+    /// `ctl pause`: the item on screen stays until `resume`; when it began holding.
+    private var heldSince: Double?
+    /// Whether the first item (or the placeholder) has been shown.
+    private(set) var hasShownFirstItem = false
 
     init(runner: PlayRunner, playlist: Playlist, rotate: Int, probe: Bool) {
         self.runner = runner
@@ -50,13 +55,17 @@ final class PlayPanel: SceneDelegate {
         self.scene = scene
         // Clock alignment: the epoch is every panel's origin, so a panel that
         // appears (or comes back) starts at the clock's item.
-        schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: runner.config.sync ? 0 : wallSeconds())
+        schedule = PlaySchedule(
+            durations: playlist.items.map(\.duration), origin: runner.config.sync ? 0 : wallSeconds())
         runner.panelConnected(self, scene)
+        if runner.isHeld(outputName) { heldSince = runner.now() }
         evaluate(now: runner.now())
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
-        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) { media.release(from: runner.app) }
+        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) {
+            media.release(from: runner.app)
+        }
         current = nil
         incoming = nil
         next = nil
@@ -121,6 +130,9 @@ final class PlayPanel: SceneDelegate {
             // A video that failed part-way: skipped like any bad item, and
             // the next good one comes on at once.
             runner.reportBad(playlist.items[current.index], failure)
+        } else if heldSince != nil, showingGoodItem {
+            nextEventTime = nil  // held: no boundary until `resume`
+            return
         }
         var position = schedule.position(at: now)
         if let current, current.index == position.index, showingGoodItem {
@@ -173,9 +185,11 @@ final class PlayPanel: SceneDelegate {
             if !showingPlaceholder {
                 current?.media.release(from: runner.app)
                 let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
+                hasShownFirstItem = true
                 runner.placeholderShown(self, reason: reason)
                 current = Shown(
-                    index: -1, media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
+                    index: -1,
+                    media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
                     since: now)
                 showingPlaceholder = true
                 scene.displayLink.isPaused = true
@@ -243,6 +257,99 @@ final class PlayPanel: SceneDelegate {
         if !media.isReady { scene.setNeedsDisplay() }
     }
 
+    // MARK: control (`screenplay ctl`)
+
+    /// The item on screen, or the one the clock says before the first shows.
+    private func currentIndex(now: Double) -> Int {
+        if let current, current.index >= 0 { return current.index }
+        return schedule.position(at: now).index
+    }
+
+    /// `next` (+1) and `previous` (-1): that item now, for its full duration;
+    /// the playlist goes on from it.
+    func skip(by offset: Int, now: Double) {
+        let count = playlist.items.count
+        show(index: ((currentIndex(now: now) + offset) % count + count) % count, now: now)
+    }
+
+    /// Moves the panel's schedule so item `index` starts now. A held panel
+    /// shows it and stays held.
+    func show(index: Int, now: Double) {
+        if let pending {
+            // A reload waiting for a boundary: this is one.
+            self.pending = nil
+            adopt(pending.playlist, rotate: pending.rotate, origin: schedule.origin)
+        }
+        guard playlist.items.indices.contains(index) else { return }
+        let before = schedule.durations.prefix(index).reduce(0, +)
+        schedule = PlaySchedule(durations: schedule.durations, origin: now - before)
+        let held = heldSince
+        heldSince = nil
+        evaluate(now: now)
+        if held != nil { heldSince = now }
+    }
+
+    /// `pause` (true) holds the item on screen; `resume` (false) lets it
+    /// finish the time it had left and the playlist go on.
+    func hold(_ on: Bool, now: Double) {
+        if on {
+            guard heldSince == nil else { return }
+            heldSince = now
+            nextEventTime = nil
+        } else {
+            guard let since = heldSince else { return }
+            heldSince = nil
+            schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + (now - since))
+            evaluate(now: now)
+        }
+    }
+
+    /// The playlist position `show` means: "3" (1-based) or the end of an
+    /// item's source ("menu.pdf#page=2", "welcome.png").
+    func index(of item: String) -> Int? {
+        if let number = Int(item) { return playlist.items.indices.contains(number - 1) ? number - 1 : nil }
+        return playlist.items.firstIndex { $0.label == item || $0.label.hasSuffix("/" + item) }
+    }
+
+    /// This panel in `ctl status`.
+    func status(now: Double) -> [String: Any] {
+        let index = current.map(\.index)
+        let item = index.flatMap { playlist.items.indices.contains($0) ? playlist.items[$0].label : nil }
+        let position = schedule.position(at: now)
+        let left: Any = heldSince != nil || index != position.index ? NSNull() : max(0, position.end - now)
+        let stall = PanelHealth.stall(of: scene)
+        return [
+            "output": outputName, "playlist": playlist.name,
+            "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
+            "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
+            "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
+            "items": playlist.items.count,
+        ]
+    }
+
+    /// This panel for the service manager's status and watchdog.
+    var health: PanelHealth {
+        let label = current.flatMap { playlist.items.indices.contains($0.index) ? playlist.items[$0.index].label : nil }
+        return PanelHealth(
+            output: outputName, showing: showingPlaceholder ? "(placeholder)" : label,
+            stalledSeconds: PanelHealth.stall(of: scene))
+    }
+
+    /// The scene's frames since the last call, and its stall events, for `--stats`.
+    /// The change is "stalled" or "resumed" (each reported once).
+    func drainStatistics() -> (presented: Int, stallChange: String?)? {
+        guard let scene else { return nil }
+        let now = monotonicNanoseconds()
+        let presented = scene.displayLink.drainStatistics(nowNs: now).presented
+        let change: String? =
+            switch scene.displayLink.checkStall(nowNs: now) {
+            case .stalled: "stalled"
+            case .resumed: "resumed"
+            case nil: nil
+            }
+        return (presented, change)
+    }
+
     // MARK: drawing
 
     func draw(_ scene: Scene, in context: DrawingContext) throws {
@@ -274,6 +381,8 @@ final class PlayPanel: SceneDelegate {
                 scene.displayLink.isPaused = !fade.shown.media.isAnimated
                 afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
             } else {
+                // The item coming in is the one a stuck draw most likely belongs to.
+                scene.contentDescription = describe(fade.shown)
                 try paint(context) { c in
                     try from.media.draw(in: c, seconds: now - from.since, frame: self.frame)
                     try c.drawLayer(opacity: max(0, progress)) { layer in
@@ -285,6 +394,7 @@ final class PlayPanel: SceneDelegate {
             }
         }
         if let current {
+            scene.contentDescription = describe(current)
             try paint(context) { c in try current.media.draw(in: c, seconds: now - current.since, frame: self.frame) }
             if justArrived, current.index >= 0 {
                 justArrived = false
@@ -292,7 +402,9 @@ final class PlayPanel: SceneDelegate {
                 let (name, index) = (playlist.name, current.index)
                 scene.whenNextFrameShown { [weak self] shown in
                     guard let self else { return }
-                    self.runner.itemShown(output: self.outputName, playlist: name, index: index, item: item, shown: shown)
+                    self.hasShownFirstItem = true
+                    self.runner.itemShown(
+                        output: self.outputName, playlist: name, index: index, item: item, shown: shown)
                 }
                 afterDraw = afterDraw ?? { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
             }
@@ -301,6 +413,12 @@ final class PlayPanel: SceneDelegate {
             try context.clear(RGBColor(hex: 0x404040))
         }
         finishFrame(scene, context, afterDraw)
+    }
+
+    /// Names what is drawn for messages about the draw (a stuck one is
+    /// remembered by this label: `HungItems`).
+    private func describe(_ shown: Shown) -> String {
+        shown.index >= 0 && shown.index < playlist.items.count ? playlist.items[shown.index].label : "the placeholder"
     }
 
     /// Draws through a turned layer on a panel mounted rotated.
@@ -312,6 +430,12 @@ final class PlayPanel: SceneDelegate {
 
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
         if probe { runner.probeFrame(output: outputName, context: context) }
-        if let afterDraw { DispatchQueue.main.async { MainActor.assumeIsolated { afterDraw(); self.runner.scheduleTick() } } }
+        if let afterDraw {
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    afterDraw(); self.runner.scheduleTick()
+                }
+            }
+        }
     }
 }

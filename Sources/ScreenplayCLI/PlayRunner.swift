@@ -23,13 +23,29 @@ final class PlayRunner {
     /// Items that failed, with the file's state when they did: tried again
     /// only once the file changes, and reported once.
     private var failures: [String: (stamp: String, reason: String)] = [:]
+    /// Signals and stuck draws, off the main thread (`--stall-grace`).
+    let hangGuard: HangGuard
+    /// Where items that hung the renderer are remembered; nil without HOME.
+    private let hungItems = HungItems()
+    /// Those items, read at start and at each reload.
+    private var hung: [String: HungItems.Entry] = [:]
     /// `SCREENPLAY_PLAY_PROBE=1` (tests only): a `probe` stats line per frame
     /// drawn, with the colour read back from the middle of the buffer before
     /// it is presented, to check every frame of a crossfade.
     private let probe = ProcessInfo.processInfo.environment["SCREENPLAY_PLAY_PROBE"] == "1"
+    /// systemd's notify protocol, when it runs as a service.
+    private var monitor: ServiceMonitor?
+    /// `screenplay ctl`'s socket.
+    private var control: ControlServer?
+    /// Outputs `ctl pause` holds (kept across replugs and reconnects).
+    private var heldOutputs: Set<String> = []
+    private var statsTimer: (any DispatchSourceTimer)?
+    /// Between a lost connection and the reconnect.
+    private var compositorGone = false
 
     init(_ command: PlayCommand) {
         self.command = command
+        hangGuard = HangGuard(grace: command.stallGrace)
         config = SignageConfig(playlists: [:], panels: [], defaultPlaylist: nil, sync: true, source: command.path)
     }
 
@@ -44,10 +60,15 @@ final class PlayRunner {
         stats = try openStats()
         if let path = command.proofPath {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw CommandFailure(.noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw CommandFailure(
+                    .noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))")
+            }
             proof = StatsWriter(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         }
+        hung = hungItems?.load() ?? [:]
         options = ApplicationOptions()
+        options.drawWatch = hangGuard.watch
         options.builtInPatterns = command.builtinPatterns
         options.presentOnAllScreens = command.allOutputs
         if command.fullscreenWindow { options.maxLayerShellVersion = 0 }
@@ -61,11 +82,44 @@ final class PlayRunner {
         if !patterns.isEmpty, !app.screens.contains(where: matchesOutputOption) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
-            throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
+            throw CommandFailure(
+                .usage,
+                "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
+            )
+        }
+        do {
+            try openControlSocket()
+        } catch {
+            app.shutdown()
+            throw error
         }
         installSignalHandlers()
-        watcher = FileWatcher(path: command.path) { [weak self] in self?.reload(because: "\(self?.command.path ?? "") changed") }
+        watcher = FileWatcher(path: command.path) { [weak self] in
+            _ = self?.reload(because: "\(self?.command.path ?? "") changed")
+        }
         attach(app)
+        let monitor = ServiceMonitor(
+            stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
+            isReady: { [weak self] in self?.everyPanelShowsItsFirstItem() ?? false })
+        self.monitor = monitor
+        monitor.start()
+        startStatsTimer()
+    }
+
+    /// The control socket: `--socket`, or the default under
+    /// `$XDG_RUNTIME_DIR` (none, with a warning, when that is unset).
+    private func openControlSocket() throws(CommandFailure) {
+        guard let path = command.socketPath ?? ControlSocketPath.default else {
+            warn(
+                "XDG_RUNTIME_DIR is not set, so there is no control socket (screenplay ctl); give --socket PATH for one"
+            )
+            return
+        }
+        control = try ControlServer(path: path) { [weak self] line in
+            guard let self else { return ControlReply.error("shutting down") }
+            return self.answer(line)
+        }
+        log("control socket: \(path)")
     }
 
     private func attach(_ app: Application) {
@@ -73,14 +127,25 @@ final class PlayRunner {
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in
             guard let self, self.command.reconnect else {
-                printError("\(error.description); exiting (use --reconnect to wait for the compositor to come back)")
+                printError(
+                    "\(error.description); exiting (--no-reconnect; without it play waits for the compositor to come back)"
+                )
+                self?.monitor?.stopping()
+                self?.control?.close()
                 exit(ExitCode.unavailable.rawValue)
             }
             // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
             // and connects the registration's scenes on the new screens.
-            printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
+            printError(
+                "\(error.description); waiting for a compositor on the same socket (--no-reconnect exits instead)")
+            self.compositorGone = true
+            self.monitor?.update()
         }
-        app.onReconnect = { [weak app] in log("reconnected to \(app?.socketDescription ?? "the compositor")") }
+        app.onReconnect = { [weak self, weak app] in
+            log("reconnected to \(app?.socketDescription ?? "the compositor")")
+            self?.compositorGone = false
+            self?.monitor?.update()
+        }
         app.onScreenConnect = { [weak self] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
             self?.explainUnmatched(screen)
@@ -111,9 +176,10 @@ final class PlayRunner {
     }
 
     private func matchesOutputOption(_ screen: Screen) -> Bool {
-        command.outputPatterns.isEmpty || command.outputPatterns.contains { pattern in
-            ScreenPattern(pattern).matches(screen)
-        }
+        command.outputPatterns.isEmpty
+            || command.outputPatterns.contains { pattern in
+                ScreenPattern(pattern).matches(screen)
+            }
     }
 
     func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
@@ -128,7 +194,9 @@ final class PlayRunner {
             screen.classification.isExternal || command.allOutputs
         else { return }
         toldUnmatched.insert(screen.name)
-        log("\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing")
+        warn(
+            "\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing"
+        )
     }
 
     func panelConnected(_ panel: PlayPanel, _ scene: Scene) {
@@ -138,7 +206,8 @@ final class PlayRunner {
             panel.takeAssignmentNow()
         }
         stats?.write([
-            "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width, "height": scene.pixelSize.height,
+            "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
+            "height": scene.pixelSize.height,
             "playlist": panel.playlist.name, "rotate": panel.rotate, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
         ])
     }
@@ -147,6 +216,44 @@ final class PlayRunner {
         panels[ObjectIdentifier(panel)] = nil
         stats?.write(["event": "disconnect", "output": panel.outputName])
         scheduleTick()
+        monitor?.update()
+    }
+
+    func isHeld(_ output: String) -> Bool { heldOutputs.contains(output) }
+
+    // MARK: health
+
+    private func panelHealth() -> [PanelHealth] { panels.values.map(\.health) }
+
+    /// READY=1: every screen play shows on has shown its first item (at
+    /// once when there is none); false while the compositor is gone.
+    private func everyPanelShowsItsFirstItem() -> Bool {
+        guard let app, !compositorGone else { return false }
+        let shown = Set(panels.values.filter(\.hasShownFirstItem).map(\.outputName))
+        return app.externalScreens.allSatisfy { shown.contains($0.name) }
+    }
+
+    /// With `--stats`: a `frames` line per panel once a second, and
+    /// `stalled`/`resumed` lines (also on stderr) when a panel's frames stop
+    /// or come back. Without it no timer runs: a static item costs nothing.
+    private func startStatsTimer() {
+        guard let stats else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                for panel in self.panels.values {
+                    guard let (presented, change) = panel.drainStatistics() else { continue }
+                    stats.write(["event": "frames", "output": panel.outputName, "presented": presented])
+                    if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
+                    if change == "resumed" { log("\(panel.outputName) shows frames again") }
+                    if let change { stats.write(["event": change, "output": panel.outputName]) }
+                }
+            }
+        }
+        timer.resume()
+        statsTimer = timer
     }
 
     // MARK: the clock
@@ -192,15 +299,16 @@ final class PlayRunner {
 
     // MARK: bad media
 
-    private func stamp(_ item: PlayItem) -> String {
-        guard let path = item.path, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return "missing" }
-        let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(date)/\(attributes[.size] ?? 0)"
-    }
+    private func stamp(_ item: PlayItem) -> String { fileStamp(item.path) }
 
     func knownBad(_ item: PlayItem) -> Bool {
-        guard let failure = failures[item.label] else { return false }
-        return failure.stamp == stamp(item)
+        if let failure = failures[item.label], failure.stamp == stamp(item) { return true }
+        guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
+        reportBad(
+            item,
+            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)"
+        )
+        return true
     }
 
     func failureReason(_ item: PlayItem) -> String? { failures[item.label]?.reason }
@@ -210,13 +318,17 @@ final class PlayRunner {
         let stamp = stamp(item)
         if let known = failures[item.label], known.stamp == stamp, known.reason == reason { return }
         failures[item.label] = (stamp, reason)
-        log("\(item.label): skipped: \(reason)")
+        warn("\(item.label): skipped: \(reason)")
         stats?.write(["event": "skipped", "source": item.label, "reason": reason])
     }
 
     func placeholderShown(_ panel: PlayPanel, reason: String) {
-        log("\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder")
-        stats?.write(["event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason])
+        warn(
+            "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
+        )
+        stats?.write([
+            "event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason,
+        ])
     }
 
     // MARK: proof of play
@@ -230,10 +342,13 @@ final class PlayRunner {
         ]
         stats?.write(line)
         proof?.write(line)
+        monitor?.update()
     }
 
     func probeFrame(output: String, context: DrawingContext) {
-        guard let stats, let rgba = try? context.readPixels(x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
+        guard let stats,
+            let rgba = try? context.readPixels(
+                x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
             rgba.count >= 3
         else { return }
         stats.write([
@@ -246,24 +361,106 @@ final class PlayRunner {
 
     /// Re-reads the configuration; a valid one takes over at each panel's
     /// next item boundary, an invalid one is refused and the old one plays on.
-    func reload(because reason: String) {
+    @discardableResult
+    func reload(because reason: String) -> String? {
         do {
             let fresh = try SignageConfigLoader.load(path: command.path, itemSeconds: command.itemSeconds)
             config = fresh
             failures.removeAll()
+            hung = hungItems?.load() ?? [:]
             toldUnmatched.removeAll()
             log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
             stats?.write(["event": "reload", "ok": true, "path": command.path])
             for panel in panels.values {
-                guard let scene = panel.sceneForReload, let screen = scene.screen, let assigned = assignment(for: screen) else { continue }
+                guard let scene = panel.sceneForReload, let screen = scene.screen,
+                    let assigned = assignment(for: screen)
+                else { continue }
                 panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate)
             }
             app?.reevaluateScreens()
             if let app { for screen in app.screens { explainUnmatched(screen) } }
+            return nil
         } catch {
-            log("reload refused (\(reason)): \(error.description); the previous playlist keeps playing")
+            warn("reload refused (\(reason)): \(error.description); the previous playlist keeps playing")
             stats?.write(["event": "reload", "ok": false, "path": command.path, "error": error.description])
+            return error.description
         }
+    }
+
+    // MARK: control (`screenplay ctl`)
+
+    /// One request line in, one reply line out.
+    private func answer(_ line: Data) -> Data {
+        switch ControlRequest.parse(line) {
+        case let .failure(error):
+            return ControlReply.error(error.reason)
+        case let .success(request):
+            switch execute(request) {
+            case let .success(fields): return ControlReply.encode(fields.merging(["ok": true]) { _, new in new })
+            case let .failure(error): return ControlReply.error(error.reason)
+            }
+        }
+    }
+
+    private func execute(_ request: ControlRequest) -> Result<[String: Any], ControlError> {
+        let now = self.now()
+        if request.command == .reload {
+            if let error = reload(because: "screenplay ctl reload") {
+                return .failure(ControlError("reload refused: \(error)"))
+            }
+            return .success(["message": "reloaded \(command.path); it takes over at each panel's next item"])
+        }
+        var chosen = panels.values.sorted { $0.outputName < $1.outputName }
+        if let pattern = request.output {
+            let matcher = ScreenPattern(pattern)
+            chosen = chosen.filter { panel in panel.screen.map(matcher.matches) ?? false }
+            if chosen.isEmpty, request.command != .status {
+                let names = panels.values.map(\.outputName).sorted()
+                return .failure(
+                    ControlError(
+                        "no panel matches '\(pattern)'; the panels are: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))"
+                    ))
+            }
+        }
+        switch request.command {
+        case .status:
+            return .success([
+                "path": command.path, "pid": Int(getpid()), "connected": !compositorGone,
+                "panels": chosen.map { $0.status(now: now) },
+            ])
+        case .next, .previous:
+            for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
+        case .pause, .resume:
+            for panel in chosen {
+                if request.command == .pause {
+                    heldOutputs.insert(panel.outputName)
+                } else {
+                    heldOutputs.remove(panel.outputName)
+                }
+                panel.hold(request.command == .pause, now: now)
+            }
+            if request.output == nil, request.command == .resume { heldOutputs = [] }
+        case .show:
+            let item = request.item ?? ""
+            let targets = chosen.compactMap { panel in panel.index(of: item).map { (panel, $0) } }
+            guard targets.count == chosen.count else {
+                let missing = chosen.filter { $0.index(of: item) == nil }.map {
+                    "\($0.outputName) (playlist \"\($0.playlist.name)\", \($0.playlist.items.count) items)"
+                }
+                return .failure(
+                    ControlError(
+                        "no item '\(item)' on \(missing.joined(separator: ", ")): give its position (1 is the first) or its file name"
+                    ))
+            }
+            for (panel, index) in targets { panel.show(index: index, now: now) }
+        case .reload:
+            break
+        }
+        scheduleTick()
+        log(
+            "screenplay ctl \(request.command.rawValue)\(request.item.map { " \($0)" } ?? "")\(request.output.map { " --output \($0)" } ?? ""): \(chosen.map(\.outputName).joined(separator: ", "))"
+        )
+        return .success(["panels": chosen.map { $0.status(now: now) }])
     }
 
     // MARK: plumbing
@@ -273,29 +470,42 @@ final class PlayRunner {
         case nil: return nil
         case .standardOutput: return StatsWriter(handle: .standardOutput)
         case let .file(path):
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
                 throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))")
             }
             return StatsWriter(handle: handle)
         }
     }
 
+    /// SIGHUP reloads on the main queue; SIGINT and SIGTERM go through the
+    /// hang guard, which also watches for a draw that never returns and
+    /// then remembers its item before the process exits 70.
     private func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    if sig == SIGHUP { self?.reload(because: "SIGHUP") } else { self?.stop(signal: sig) }
-                }
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { _ = self?.reload(because: "SIGHUP") }
+        }
+        source.resume()
+        signalSources = [source] + hangGuard.installStopSignals { [weak self] sig in self?.stop(signal: sig) }
+        hangGuard.start { [hungItems] draw in
+            guard let hungItems, let file = HungItems.file(ofLabel: draw.content),
+                FileManager.default.fileExists(atPath: file)
+            else {
+                return nil
             }
-            source.resume()
-            signalSources.append(source)
+            if let failure = hungItems.remember(label: draw.content, output: draw.screen) { return failure }
+            return "\(draw.content) is remembered in \(hungItems.path) and skipped after the restart"
         }
     }
 
     private func stop(signal: Int32) {
         log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): tearing down")
+        monitor?.stopping()
+        control?.close()
+        statsTimer?.cancel()
         if let registration { app?.unregisterSceneAccessory(registration) }
         app?.shutdown()
         exit(0)

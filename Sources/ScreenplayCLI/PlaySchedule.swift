@@ -13,7 +13,8 @@ struct PlaySchedule: Equatable {
     let origin: Double
 
     init(durations: [Double], origin: Double) {
-        precondition(!durations.isEmpty && durations.allSatisfy { $0 > 0 }, "a schedule needs items with positive durations")
+        precondition(
+            !durations.isEmpty && durations.allSatisfy { $0 > 0 }, "a schedule needs items with positive durations")
         self.durations = durations
         self.origin = origin
     }

@@ -73,7 +73,8 @@ struct SignageConfig: Equatable {
     func assignment(name: String, description: String, make: String, model: String, serial: String?)
         -> (playlist: Playlist, rotate: Int)?
     {
-        for rule in panels where panelMatches(rule.match, name: name, description: description, make: make, model: model, serial: serial) {
+        for rule in panels
+        where panelMatches(rule.match, name: name, description: description, make: make, model: model, serial: serial) {
             if let playlist = playlists[rule.playlist] { return (playlist, rule.rotate) }
         }
         return defaultPlaylist.flatMap { playlists[$0] }.map { ($0, 0) }
@@ -82,7 +83,9 @@ struct SignageConfig: Equatable {
 
 /// A panel pattern matches as `--output` does (`ScreenPattern`: name,
 /// description, make, model or serial, glob, case-insensitive).
-func panelMatches(_ pattern: String, name: String, description: String, make: String, model: String, serial: String?) -> Bool {
+func panelMatches(_ pattern: String, name: String, description: String, make: String, model: String, serial: String?)
+    -> Bool
+{
     ScreenPattern(pattern).matches(name: name, description: description, make: make, model: model, serial: serial)
 }
 
@@ -102,7 +105,9 @@ enum SignageConfigLoader {
     static func load(path: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PlaylistError(code: .noInput, description: "\(path): no such file or folder; give a folder of media or a .json playlist")
+            throw PlaylistError(
+                code: .noInput,
+                description: "\(path): no such file or folder; give a folder of media or a .json playlist")
         }
         if isDirectory.boolValue { return try folder(path, itemSeconds: itemSeconds) }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -125,7 +130,9 @@ enum SignageConfigLoader {
         for name in names {
             let file = (path as NSString).appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
             switch MediaSniffer.kind(of: file) {
             case .pdf:
                 items += pdfPages(file, pages: nil).map { PlayItem(source: $0, duration: itemSeconds, transition: 0) }
@@ -137,18 +144,20 @@ enum SignageConfigLoader {
                 // Anything else is video if libmpv decodes a frame of it.
                 let (source, length) = videoItem(file, duration: nil, itemSeconds: itemSeconds)
                 if case let .video(_, _, problem?) = source {
-                    log("\(file): skipped, not an image, PDF, shader or video (\(problem))")
+                    warn("\(file): skipped, not an image, PDF, shader or video (\(problem))")
                 } else {
                     items.append(PlayItem(source: source, duration: length, transition: 0))
                 }
             }
         }
         guard !items.isEmpty else {
-            throw PlaylistError(code: .noInput, description: "\(path): the folder has no images, PDFs, shaders or videos to play")
+            throw PlaylistError(
+                code: .noInput, description: "\(path): the folder has no images, PDFs, shaders or videos to play")
         }
         let name = (path as NSString).lastPathComponent
         return SignageConfig(
-            playlists: [name: Playlist(name: name, items: items)], panels: [], defaultPlaylist: name, sync: true, source: path)
+            playlists: [name: Playlist(name: name, items: items)], panels: [], defaultPlaylist: name, sync: true,
+            source: path)
     }
 
     /// A video item and the seconds it lasts: its own length as libmpv's
@@ -188,7 +197,9 @@ enum SignageConfigLoader {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw fail("", "not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"))")
+            throw fail(
+                "",
+                "not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"))")
         }
         let object = try dictionary(root, at: "", fail)
         try rejectUnknownKeys(object, allowed: topKeys, at: "", fail)
@@ -198,7 +209,9 @@ enum SignageConfigLoader {
         if let value = object["transition"] { transition = try transitionSeconds(value, at: "transition", fail) }
         var sync = true
         if let value = object["sync"] {
-            guard let flag = boolean(value) else { throw fail("sync", "expected true or false, got \(describe(value))") }
+            guard let flag = boolean(value) else {
+                throw fail("sync", "expected true or false, got \(describe(value))")
+            }
             sync = flag
         }
         guard let playlistsValue = object["playlists"] else {
@@ -215,24 +228,39 @@ enum SignageConfigLoader {
             guard !list.isEmpty else { throw fail(at, "the playlist is empty; add items or remove it") }
             var items: [PlayItem] = []
             for (index, element) in list.enumerated() {
-                items += try parseItem(element, at: "\(at)[\(index)]", folder: folder, itemSeconds: itemSeconds, transition: transition, fail)
+                items += try parseItem(
+                    element, at: "\(at)[\(index)]", folder: folder, itemSeconds: itemSeconds, transition: transition,
+                    fail)
             }
             playlists[name] = Playlist(name: name, items: items)
         }
         var panels: [PanelRule] = []
         if let value = object["panels"] {
-            guard let list = value as? [Any] else { throw fail("panels", "expected a list of panel entries, got \(describe(value))") }
+            guard let list = value as? [Any] else {
+                throw fail("panels", "expected a list of panel entries, got \(describe(value))")
+            }
             for (index, element) in list.enumerated() {
                 let at = "panels[\(index)]"
                 let entry = try dictionary(element, at: at, fail)
                 try rejectUnknownKeys(entry, allowed: panelKeys, at: at, fail)
-                guard let matchValue = entry["match"] else { throw fail(at, "missing \"match\": a screen name, description or glob") }
-                guard let match = matchValue as? String else { throw fail("\(at).match", "expected a string, got \(describe(matchValue))") }
+                guard let matchValue = entry["match"] else {
+                    throw fail(at, "missing \"match\": a screen name, description or glob")
+                }
+                guard let match = matchValue as? String else {
+                    throw fail("\(at).match", "expected a string, got \(describe(matchValue))")
+                }
                 if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
-                guard let playlistValue = entry["playlist"] else { throw fail(at, "missing \"playlist\": the name of a playlist") }
-                guard let playlist = playlistValue as? String else { throw fail("\(at).playlist", "expected a string, got \(describe(playlistValue))") }
+                guard let playlistValue = entry["playlist"] else {
+                    throw fail(at, "missing \"playlist\": the name of a playlist")
+                }
+                guard let playlist = playlistValue as? String else {
+                    throw fail("\(at).playlist", "expected a string, got \(describe(playlistValue))")
+                }
                 guard playlists[playlist] != nil else {
-                    throw fail("\(at).playlist", "no playlist named \"\(playlist)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
+                    throw fail(
+                        "\(at).playlist",
+                        "no playlist named \"\(playlist)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))"
+                    )
                 }
                 var rotate = 0
                 if let rotateValue = entry["rotate"] {
@@ -246,16 +274,22 @@ enum SignageConfigLoader {
         }
         var defaultPlaylist: String?
         if let value = object["default"] {
-            guard let name = value as? String else { throw fail("default", "expected a playlist name, got \(describe(value))") }
+            guard let name = value as? String else {
+                throw fail("default", "expected a playlist name, got \(describe(value))")
+            }
             guard playlists[name] != nil else {
-                throw fail("default", "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
+                throw fail(
+                    "default",
+                    "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))"
+                )
             }
             defaultPlaylist = name
         }
         if panels.isEmpty, defaultPlaylist == nil {
             throw fail("", "no \"panels\" and no \"default\": no screen would play anything")
         }
-        return SignageConfig(playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync, source: file)
+        return SignageConfig(
+            playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync, source: file)
     }
 
     private static func parseItem(
@@ -296,15 +330,20 @@ enum SignageConfigLoader {
                 throw PlaylistError(code: .noInput, description: "\(path) (\(at).file): no such file")
             }
             guard access(path, R_OK) == 0 else {
-                throw PlaylistError(code: .noInput, description: "cannot read \(path) (\(at).file): \(readReason(path))")
+                throw PlaylistError(
+                    code: .noInput, description: "cannot read \(path) (\(at).file): \(readReason(path))")
             }
             let kind = MediaSniffer.kind(of: path)
             if let pagesValue = entry["pages"] {
-                guard kind == .pdf else { throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF") }
+                guard kind == .pdf else {
+                    throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF")
+                }
                 guard let text = pagesValue as? String, let pages = parsePages(text) else {
                     throw fail("\(at).pages", "expected pages like \"1-3\" or \"1,4,6-8\", got \(describe(pagesValue))")
                 }
-                if let count = (try? PDFDocument.open(path: path))?.pageCount, let bad = pages.first(where: { $0 >= count }) {
+                if let count = (try? PDFDocument.open(path: path))?.pageCount,
+                    let bad = pages.first(where: { $0 >= count })
+                {
                     throw fail("\(at).pages", "page \(bad + 1) does not exist: \(path) has \(count) pages")
                 }
                 sources = pdfPages(path, pages: pages)
@@ -323,7 +362,10 @@ enum SignageConfigLoader {
             }
         }
         if fade >= duration {
-            throw fail(at, "the crossfade (\(fade) s) must be shorter than the item's duration (\(duration) s\(ownDuration == nil && sources.first.map(isVideo) == true ? ", the video's length" : ""))")
+            throw fail(
+                at,
+                "the crossfade (\(fade) s) must be shorter than the item's duration (\(duration) s\(ownDuration == nil && sources.first.map(isVideo) == true ? ", the video's length" : ""))"
+            )
         }
         return sources.map { PlayItem(source: $0, duration: duration, transition: fade) }
     }
@@ -337,7 +379,8 @@ enum SignageConfigLoader {
     static func parsePages(_ text: String) -> [Int]? {
         var pages: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+            let bounds = part.trimmingCharacters(in: .whitespaces).split(
+                separator: "-", omittingEmptySubsequences: false)
             guard (1...2).contains(bounds.count), let low = Int(bounds[0]), low >= 1 else { return nil }
             let high = bounds.count == 2 ? Int(bounds[1]) : low
             guard let high, high >= low, high - low < 100_000 else { return nil }
@@ -348,7 +391,9 @@ enum SignageConfigLoader {
 
     /// Why a panel pattern cannot be used, or nil.
     static func patternProblem(_ pattern: String) -> String? {
-        if pattern.trimmingCharacters(in: .whitespaces).isEmpty { return "the pattern is empty; give a screen name, description or glob" }
+        if pattern.trimmingCharacters(in: .whitespaces).isEmpty {
+            return "the pattern is empty; give a screen name, description or glob"
+        }
         var depth = 0
         var escaped = false
         for character in pattern {
@@ -364,7 +409,9 @@ enum SignageConfigLoader {
         return nil
     }
 
-    private static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError) throws(PlaylistError) -> Double {
+    private static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> Double
+    {
         let object = try dictionary(value, at: at, fail)
         try rejectUnknownKeys(object, allowed: transitionKeys, at: at, fail)
         guard let secondsValue = object["seconds"] else { throw fail(at, "missing \"seconds\" (0 for a cut)") }
@@ -374,14 +421,20 @@ enum SignageConfigLoader {
         return seconds
     }
 
-    private static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError) throws(PlaylistError) -> [String: Any] {
+    private static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> [String: Any]
+    {
         guard let object = value as? [String: Any] else { throw fail(at, "expected an object, got \(describe(value))") }
         return object
     }
 
-    private static func rejectUnknownKeys(_ object: [String: Any], allowed: Set<String>, at: String, _ fail: (String, String) -> PlaylistError) throws(PlaylistError) {
+    private static func rejectUnknownKeys(
+        _ object: [String: Any], allowed: Set<String>, at: String, _ fail: (String, String) -> PlaylistError
+    ) throws(PlaylistError) {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw fail(at.isEmpty ? unknown : "\(at).\(unknown)", "unknown key \"\(unknown)\" (expected \(allowed.sorted().joined(separator: ", ")))")
+            throw fail(
+                at.isEmpty ? unknown : "\(at).\(unknown)",
+                "unknown key \"\(unknown)\" (expected \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 

@@ -82,7 +82,9 @@ enum PowerRunner {
         defer { app.shutdown() }
         guard app.canControlPower else {
             throw CommandFailure(
-                .unavailable, "cannot switch panels: " + ScreenplayTool.missingProtocol("switch a panel on or off", "zwlr_output_power_manager_v1"))
+                .unavailable,
+                "cannot switch panels: "
+                    + ScreenplayTool.missingProtocol("switch a panel on or off", "zwlr_output_power_manager_v1"))
         }
         let screens = try ScreenplayTool.select(app.screens, patterns: command.outputPatterns)
         switch command.action {
@@ -93,7 +95,9 @@ enum PowerRunner {
                 let data = try JSONSerialization.data(withJSONObject: array, options: [.prettyPrinted, .sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
             } else {
-                for (name, state) in states { print("\(name): \(state?.rawValue ?? "unknown (the compositor answered failed)")") }
+                for (name, state) in states {
+                    print("\(name): \(state?.rawValue ?? "unknown (the compositor answered failed)")")
+                }
             }
             return 0
         case .on, .off:
@@ -129,6 +133,8 @@ extension ScreenplayTool {
         guard chosen.isEmpty else { return chosen }
         let list = screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
         throw CommandFailure(
-            .usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
+            .usage,
+            "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
+        )
     }
 }

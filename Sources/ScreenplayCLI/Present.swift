@@ -14,8 +14,11 @@ final class PresentRunner {
     private var presenter: Presenter?
     /// Ends `present` when video stops (see VideoLifecycle).
     private lazy var videoLifecycle = VideoLifecycle(
-        onAllEnded: { [weak self] in self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)") },
-        onFailure: { [weak self] reason in self?.session?.finish(status: ExitCode.dataError.rawValue, message: reason) })
+        onAllEnded: { [weak self] in
+            self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)")
+        },
+        onFailure: { [weak self] reason in self?.session?.finish(status: ExitCode.dataError.rawValue, message: reason) }
+    )
 
     init(_ command: PresentCommand) { self.command = command }
 
@@ -30,9 +33,9 @@ final class PresentRunner {
             return
         }
         kind = try loadContent()
-        let session = try PresentSession(stats: command.stats)
+        let session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         self.session = session
-        var options = command.applicationOptions(includingBuiltIn: command.allOutputs)
+        var options = session.watched(command.applicationOptions(includingBuiltIn: command.allOutputs))
         if command.reconnect { options.whenCompositorGoes = .reconnect() }
 
         let app = try ScreenplayTool.connect(options)
@@ -40,9 +43,13 @@ final class PresentRunner {
         if !patterns.isEmpty, !app.screens.contains(where: command.matchesOutputPatterns) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
-            throw CommandFailure(.usage, "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)")
+            throw CommandFailure(
+                .usage,
+                "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
+            )
         }
         session.installSignalHandlers()
+        session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
         if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
             // Before any scene connects, as UIKit apps choose a screen's mode
             // before attaching a window to it.
@@ -95,14 +102,15 @@ final class PresentRunner {
                 ContentDelegate(
                     kind: kind, image: image, shader: shader, stats: stats, videoLifecycle: videoLifecycle,
                     statsLabel: { scene in
-                    scene.screen?.name ?? "window"
-                })
+                        scene.screen?.name ?? "window"
+                    })
             })
         if command.preview {
             session.windows = [try app.openWindow(configuration: configuration)]
             log("previewing in a window")
         } else {
-            session.registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
+            session.registration = app.registerSceneAccessory(
+                .externalNonInteractive(sceneConfiguration: configuration))
             explainWhenNothingShows(app)
         }
     }
@@ -155,10 +163,6 @@ final class PresentRunner {
         }
     }
 
-}
-
-func log(_ text: String) {
-    FileHandle.standardError.write(Data("screenplay: \(text)\n".utf8))
 }
 
 /// Why a path cannot be read, in words (errno of open(2)).

@@ -82,6 +82,10 @@ public struct PresentCommand: CLICommand {
     public var audio = false
     /// `--no-loop`: video plays once, then `present` exits 0.
     public var loops = true
+    /// `--stall-grace`: seconds one draw may take before the renderer counts
+    /// as stuck (the process then exits 70), and seconds a panel that is on
+    /// may show no frame before the systemd watchdog pings stop.
+    public var stallGrace: Double = 30
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -93,9 +97,11 @@ public struct PresentCommand: CLICommand {
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
+        .value("stall-grace"),
     ]
     /// Supported content, for help and error messages.
-    static let contentKinds = "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
+    static let contentKinds =
+        "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
     public static let usage = """
         OVERVIEW: \(abstract)
 
@@ -139,6 +145,12 @@ public struct PresentCommand: CLICommand {
           --stats FILE            Write JSON Lines to FILE ('-' for standard
                                   output): connect/disconnect, and once a second
                                   per scene the frames presented.
+          --stall-grace SECONDS   A draw that has not returned after this long
+                                  (default 30) is a stuck renderer: say which
+                                  output and content, exit 70 (EX_SOFTWARE).
+                                  Under systemd's watchdog, also how long a
+                                  panel that is on may show no frame before
+                                  the pings stop.
 
         SLIDES:
           --duration MIN          Length of the talk in minutes: a countdown that
@@ -198,13 +210,15 @@ public struct PresentCommand: CLICommand {
         reconnect = arguments.flag("reconnect")
         if let value = arguments.last("duration") {
             guard let minutes = Double(value), minutes.isFinite, minutes > 0 else {
-                throw Self.usageError("invalid value '\(value)' for '--duration': expected a positive number of minutes")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--duration': expected a positive number of minutes")
             }
             durationMinutes = minutes
         }
         if let value = arguments.last("end-time") {
             guard let time = ClockTime(parsing: value) else {
-                throw Self.usageError("invalid value '\(value)' for '--end-time': expected a time of day HH:MM (24-hour clock)")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--end-time': expected a time of day HH:MM (24-hour clock)")
             }
             endTime = time
         }
@@ -216,7 +230,8 @@ public struct PresentCommand: CLICommand {
         }
         if let value = arguments.last("notes-position") {
             guard let position = NotesPosition(rawValue: value.lowercased()) else {
-                throw Self.usageError("invalid value '\(value)' for '--notes-position': expected right, left, top or bottom")
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--notes-position': expected right, left, top or bottom")
             }
             notesPosition = position
         }
@@ -226,6 +241,7 @@ public struct PresentCommand: CLICommand {
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
+        stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
         content = try Self.parseContent(arguments.positionals)
     }
 
@@ -276,6 +292,17 @@ public struct PresentCommand: CLICommand {
         }
         if !loops, !content.isVideo {
             throw Self.usageError("'--no-loop' only applies to video content")
+        }
+    }
+}
+
+extension PresentCommand.Content {
+    /// What `present` shows, in a few words (systemd's status line).
+    var label: String {
+        switch self {
+        case .testCard: "test card"
+        case let .color(color): "colour \(color)"
+        case let .shader(path), let .image(path), let .pdf(path), let .video(path): path
         }
     }
 }

@@ -19,10 +19,14 @@ final class PresentSession {
     /// Runs first when stopping, for timers that must not fire in teardown.
     var onStop: (() -> Void)?
     private var signalSources: [any DispatchSourceSignal] = []
+    private var monitor: ServiceMonitor?
+    /// Signals and stuck draws, off the main thread (`--stall-grace`).
+    let hangGuard: HangGuard
 
     /// Opens the stats destination: a file that cannot be written ends the
     /// command (66) before any window opens.
-    init(stats destination: PresentCommand.StatsDestination?) throws {
+    init(stats destination: PresentCommand.StatsDestination?, stallGrace: Double) throws {
+        hangGuard = HangGuard(grace: stallGrace)
         switch destination {
         case nil: stats = nil
         case .standardOutput: stats = StatsWriter(handle: .standardOutput)
@@ -34,21 +38,67 @@ final class PresentSession {
         }
     }
 
+    /// `options` with the session's draw watch, for the application.
+    func watched(_ options: ApplicationOptions) -> ApplicationOptions {
+        var options = options
+        options.drawWatch = hangGuard.watch
+        return options
+    }
+
     /// SIGINT and SIGTERM stop the session from the main queue, so teardown
-    /// never runs inside a signal handler.
+    /// never runs inside a signal handler; a main thread stuck in a draw
+    /// cannot hold them up (`HangGuard`), nor the process past the grace.
     func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { () -> Void in
-                    guard let self else { return }
-                    self.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
-                }
-            }
-            source.resume()
-            signalSources.append(source)
+        signalSources = hangGuard.installStopSignals { [weak self] sig in
+            self?.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
         }
+        hangGuard.start()
+    }
+
+    /// Under systemd (`NOTIFY_SOCKET`): READY=1 once every scene has shown
+    /// a frame and every external screen has one, STATUS=, and watchdog
+    /// pings while no scene on a panel that is on is stalled beyond `stallGrace`.
+    func startServiceMonitor(stallGrace: Double, showing label: String) {
+        let monitor = ServiceMonitor(
+            stallGrace: stallGrace,
+            panels: { [weak self] in
+                guard let self else { return [] }
+                return (self.app?.scenes ?? []).map { scene in
+                    PanelHealth(
+                        output: scene.screen?.name ?? "window",
+                        showing: self.shown.contains(ObjectIdentifier(scene)) ? label : nil,
+                        stalledSeconds: PanelHealth.stall(of: scene))
+                }
+            },
+            isReady: { [weak self] in
+                guard let self, let app = self.app else { return false }
+                for scene in app.scenes { self.watchFirstFrame(of: scene) }
+                let shown = app.scenes.filter { self.shown.contains(ObjectIdentifier($0)) }
+                guard shown.count == app.scenes.count else { return false }
+                return self.registration == nil
+                    || app.externalScreens.allSatisfy { screen in shown.contains { $0.screen === screen } }
+            })
+        self.monitor = monitor
+        monitor.start()
+    }
+
+    /// Scenes whose first frame reached the screen (by presentation
+    /// feedback, or the frame callback where the compositor gives none),
+    /// and those being watched for it.
+    private var shown: Set<ObjectIdentifier> = []
+    private var watched: Set<ObjectIdentifier> = []
+
+    /// Static content asks for no frame callbacks, so the first frame is
+    /// drawn once more with a watcher on it (once per scene, at start).
+    private func watchFirstFrame(of scene: Scene) {
+        let id = ObjectIdentifier(scene)
+        guard !watched.contains(id) else { return }
+        watched.insert(id)
+        scene.whenNextFrameShown { [weak self] _ in
+            self?.shown.insert(id)
+            self?.monitor?.update()
+        }
+        scene.setNeedsDisplay()
     }
 
     /// Tears down what the command made, in order, and exits 0.
@@ -68,6 +118,7 @@ final class PresentSession {
     }
 
     private func tearDown() {
+        monitor?.stopping()
         onStop?()
         for window in windows { app?.close(window) }
         if let registration { app?.unregisterSceneAccessory(registration) }

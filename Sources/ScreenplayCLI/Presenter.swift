@@ -61,7 +61,7 @@ final class Presenter {
         cache = SlideCache(document: document)
         slideVideos = SlideVideoFinder.find(in: document, slideRegion: notesPosition?.slideRegion ?? .whole)
         thumbnails = ThumbnailCache(path: path, password: command.password)
-        session = try PresentSession(stats: command.stats)
+        session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         if notesPosition == nil {
             let size = document.pageSize(0)
             if let hint = NotesPosition.hint(pageWidth: size.width, pageHeight: size.height) {
@@ -69,7 +69,9 @@ final class Presenter {
             }
         }
         if slides.hasOverlays {
-            log("\(document.pageCount) pages make \(slides.count) slides (pages sharing a page label are overlays of one slide)")
+            log(
+                "\(document.pageCount) pages make \(slides.count) slides (pages sharing a page label are overlays of one slide)"
+            )
         }
     }
 
@@ -154,7 +156,7 @@ final class Presenter {
         // Never --all: the audience view must not reach the console's screen.
         // Unlike `present`, an --output that matches nothing yet waits: the
         // projector is often plugged in after the presenter starts.
-        let app = try ScreenplayTool.connect(command.applicationOptions(includingBuiltIn: false))
+        let app = try ScreenplayTool.connect(session.watched(command.applicationOptions(includingBuiltIn: false)))
         session.app = app
         session.onStop = { [weak self] in self?.clock?.cancel() }
         app.onSceneError = { error in printError("\(error)") }
@@ -162,9 +164,12 @@ final class Presenter {
             printError("\(error.description); exiting")
             exit(ExitCode.unavailable.rawValue)
         }
-        app.onScreenConnect = { screen in log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))") }
+        app.onScreenConnect = { screen in
+            log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
+        }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
         session.installSignalHandlers()
+        session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
 
         let consoleConfiguration = SceneConfiguration(name: "Presenter — \(title)") { [unowned self] in
             ConsoleDelegate(presenter: self)
@@ -179,7 +184,8 @@ final class Presenter {
             session.windows.append(try app.openWindow(configuration: audienceConfiguration))
             log("rehearsing: the audience view is a window")
         } else {
-            let registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: audienceConfiguration))
+            let registration = app.registerSceneAccessory(
+                .externalNonInteractive(sceneConfiguration: audienceConfiguration))
             registration.onAvailabilityChange = { [weak self] available in
                 log(available ? "audience display connected" : "no audience display; the console keeps running")
                 self?.emit(["event": "audience-available", "available": available])
@@ -188,7 +194,9 @@ final class Presenter {
             session.registration = registration
             if !registration.isAvailable { log("no external screen yet; the console runs and waits for one") }
             if !app.hasLayerShell {
-                printError("the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window")
+                printError(
+                    "the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window"
+                )
             }
         }
         // The clock and timers change once a second; nothing else redraws
@@ -198,7 +206,7 @@ final class Presenter {
         clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.console?.setNeedsDisplay() } }
         clock.resume()
         self.clock = clock
-        cache.onRendered = { [weak self] in self?.slideRendered() }
+        cache.onRendered = { [weak self] key in self?.slideRendered(key) }
         thumbnails.onRendered = { [weak self] in
             guard let self, self.state.isOverviewShown else { return }
             self.console?.setNeedsDisplay()
@@ -213,7 +221,8 @@ final class Presenter {
 
     func handle(_ event: KeyEvent) {
         guard event.isPressed else { return }
-        let action = PresenterKeys.action(keysym: event.keysym, text: event.text, shift: event.shift, overview: state.isOverviewShown)
+        let action = PresenterKeys.action(
+            keysym: event.keysym, text: event.text, shift: event.shift, overview: state.isOverviewShown)
         emit(["event": "key", "keysym": event.keysym, "text": event.text, "action": action.map { "\($0)" } ?? "none"])
         guard let action else { return }
         let now = monotonicNanoseconds()
@@ -285,7 +294,9 @@ final class Presenter {
     /// Slide sizes on screen now: every audience scene and the console's
     /// two slide views; and the console's notes view for beamer notes.
     private var wantedSizes: (slides: [PixelSize], notes: PixelSize?) {
-        var sizes = audienceScenes.values.filter(\.isConnected).map { PixelSize(width: $0.pixelSize.width, height: $0.pixelSize.height) }
+        var sizes = audienceScenes.values.filter(\.isConnected).map {
+            PixelSize(width: $0.pixelSize.width, height: $0.pixelSize.height)
+        }
         var notes: PixelSize?
         if let console, console.isConnected {
             let layout = ConsoleLayout(width: console.pixelSize.width, height: console.pixelSize.height)
@@ -293,7 +304,9 @@ final class Presenter {
             sizes.append(layout.next.size)
             if notesPosition != nil { notes = layout.notes.size }
         }
-        return (sizes.filter { $0.width > 0 && $0.height > 0 }, notes.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil })
+        return (
+            sizes.filter { $0.width > 0 && $0.height > 0 }, notes.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
+        )
     }
 
     /// Renders ahead: the current page first, then the pages the next keys
@@ -313,7 +326,9 @@ final class Presenter {
         // Audience sizes first: they are what the room sees.
         for page in valid {
             for size in sizes { add(SlideKey(page: page, size: size, region: slideRegion)) }
-            if let notesSize, let position = notesPosition { add(SlideKey(page: page, size: notesSize, region: position.notesRegion)) }
+            if let notesSize, let position = notesPosition {
+                add(SlideKey(page: page, size: notesSize, region: position.notesRegion))
+            }
         }
         cache.want(keys) { [weak self] picture in self?.app?.releaseResources(of: picture) }
     }
@@ -324,16 +339,34 @@ final class Presenter {
         let selected = state.overviewSelection ?? state.slide
         var order = [selected]
         for distance in 1..<max(1, slides.count) {
-            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) { order.append(slide) }
+            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) {
+                order.append(slide)
+            }
         }
-        thumbnails.want(pages: order.map { slides.lastPage(ofSlide: $0) }, size: size, region: slideRegion) { [weak self] picture in
+        thumbnails.want(pages: order.map { slides.lastPage(ofSlide: $0) }, size: size, region: slideRegion) {
+            [weak self] picture in
             self?.app?.releaseResources(of: picture)
         }
     }
 
-    private func slideRendered() {
-        for scene in audienceScenes.values { scene.setNeedsDisplay() }
-        for window in session.windows { window.setNeedsDisplay() }
+    /// A slide arrived: redraw only the scenes it improves. Pages rendered
+    /// ahead (and other sizes of a page already shown exactly) change
+    /// nothing on screen; redrawing for them drew page 1 nine times at start.
+    private func slideRendered(_ key: SlideKey) {
+        var audiencePage: Int?
+        if case let .page(p) = state.audience { audiencePage = p }
+        for scene in audienceScenes.values where key.page == audiencePage {
+            let exact = SlideKey(
+                page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height),
+                region: slideRegion)
+            if key == exact || cache.picture(exact) == nil { scene.setNeedsDisplay() }
+        }
+        // The console shows the current page, the next slide and the notes
+        // (and the --rehearse window the audience page).
+        let shown: Set<Int?> = [state.page, state.nextPage, state.nextSlidePreview, audiencePage]
+        if shown.contains(key.page) {
+            for window in session.windows { window.setNeedsDisplay() }
+        }
     }
 
     // MARK: output
@@ -353,7 +386,8 @@ final class Presenter {
         }
         var line: [String: Any] = [
             "event": "state", "page": state.page + 1, "pages": document.pageCount, "audience": audience,
-            "frozen": state.frozenPage != nil, "typed": state.typed, "slide": state.slide + 1, "slides": state.slides.count,
+            "frozen": state.frozenPage != nil, "typed": state.typed, "slide": state.slide + 1,
+            "slides": state.slides.count,
         ]
         if let selection = state.overviewSelection { line["overview_selected"] = selection + 1 }
         emit(line)
@@ -410,7 +444,7 @@ final class SlideCache {
     private var wanted: [SlideKey] = []
     private var inFlight: SlideKey?
     private let queue = DispatchQueue(label: "screenplay.slides", qos: .userInitiated)
-    var onRendered: (() -> Void)?
+    var onRendered: ((SlideKey) -> Void)?
 
     init(document: PDFDocument) { self.document = document }
 
@@ -441,10 +475,12 @@ final class SlideCache {
             let rgba: [UInt8]
             var failure: String?
             do {
-                rgba = try document.render(page: key.page, width: key.size.width, height: key.size.height, region: key.region)
+                rgba = try document.render(
+                    page: key.page, width: key.size.width, height: key.size.height, region: key.region)
             } catch {
                 failure = "\(error)"
-                rgba = Placeholder.render(page: key.page, reason: "\(error)", width: key.size.width, height: key.size.height)
+                rgba = Placeholder.render(
+                    page: key.page, reason: "\(error)", width: key.size.width, height: key.size.height)
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.finished(key, rgba: rgba, failure: failure) }
@@ -456,12 +492,12 @@ final class SlideCache {
         inFlight = nil
         if let failure {
             failures[key.page] = failure
-            log("page \(key.page + 1) could not be rendered: \(failure); showing a placeholder")
+            warn("page \(key.page + 1) could not be rendered: \(failure); showing a placeholder")
         }
         // A slide nobody wants any more (the speaker moved on) is dropped.
         if wanted.contains(key) {
             pictures[key] = Picture(width: key.size.width, height: key.size.height, rgba: rgba)
-            onRendered?()
+            onRendered?(key)
         }
         pump()
     }

@@ -386,8 +386,11 @@ struct PresenterState: Equatable, Sendable {
         case .next, .nextSlide: return select(selection + 1)
         case .previous, .previousSlide: return select(selection - 1)
         // A row that has no slide below (or above) the selection keeps it.
-        case .rowDown: return selection + max(1, overviewColumns) <= last ? select(selection + max(1, overviewColumns)) : .unchanged
-        case .rowUp: return selection - max(1, overviewColumns) >= 0 ? select(selection - max(1, overviewColumns)) : .unchanged
+        case .rowDown:
+            return selection + max(1, overviewColumns) <= last
+                ? select(selection + max(1, overviewColumns)) : .unchanged
+        case .rowUp:
+            return selection - max(1, overviewColumns) >= 0 ? select(selection - max(1, overviewColumns)) : .unchanged
         case .first: return select(0)
         case .last: return select(last)
         case .toggleOverview:
@@ -463,13 +466,20 @@ struct SpeakerNotes: Equatable, Sendable {
             if isSection {
                 let rest = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
                 guard line.dropFirst(2).first?.isWhitespace == true, let n = Int(rest) else {
-                    throw NotesError(path: path, line: number, reason: "expected a section line '## N' with a page number, found '\(line)'")
+                    throw NotesError(
+                        path: path, line: number,
+                        reason: "expected a section line '## N' with a page number, found '\(line)'")
                 }
                 guard n >= 1, n <= pageCount else {
-                    throw NotesError(path: path, line: number, reason: "page \(n) does not exist: the document has \(pageCount) page\(pageCount == 1 ? "" : "s")")
+                    throw NotesError(
+                        path: path, line: number,
+                        reason:
+                            "page \(n) does not exist: the document has \(pageCount) page\(pageCount == 1 ? "" : "s")")
                 }
                 if let earlier = seen[n] {
-                    throw NotesError(path: path, line: number, reason: "a second section for page \(n) (the first is on line \(earlier))")
+                    throw NotesError(
+                        path: path, line: number,
+                        reason: "a second section for page \(n) (the first is on line \(earlier))")
                 }
                 flush()
                 seen[n] = number
@@ -478,7 +488,9 @@ struct SpeakerNotes: Equatable, Sendable {
             } else if current != nil {
                 body.append(line)
             } else if !line.allSatisfy(\.isWhitespace) && !line.hasPrefix("#") {
-                throw NotesError(path: path, line: number, reason: "text before the first '## N' section (start each page's notes with '## N')")
+                throw NotesError(
+                    path: path, line: number,
+                    reason: "text before the first '## N' section (start each page's notes with '## N')")
             }
         }
         flush()

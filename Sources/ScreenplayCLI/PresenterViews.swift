@@ -65,8 +65,9 @@ struct ConsoleLayout: Equatable {
     /// scrolls a screenful at a time).
     func overview(count: Int, aspect: Double, selected: Int) -> Overview {
         let gap = margin
-        let area = Rect(x: margin, y: bar.height + margin, width: max(1, width - 2 * margin),
-                        height: max(1, footer.y - margin - bar.height - margin))
+        let area = Rect(
+            x: margin, y: bar.height + margin, width: max(1, width - 2 * margin),
+            height: max(1, footer.y - margin - bar.height - margin))
         let ratio = aspect > 0 && aspect.isFinite ? aspect : 16.0 / 9
         let count = max(1, count)
         var best = (columns: 1, width: 0.0)
@@ -96,10 +97,12 @@ struct ConsoleLayout: Equatable {
         var cells: [Overview.Cell] = []
         for slide in first..<min(count, first + perScreen) {
             let i = slide - first
-            cells.append(Overview.Cell(
-                slide: slide,
-                rect: Rect(x: x0 + i % columns * (thumb.width + gap), y: y0 + i / columns * (thumb.height + gap),
-                           width: thumb.width, height: thumb.height)))
+            cells.append(
+                Overview.Cell(
+                    slide: slide,
+                    rect: Rect(
+                        x: x0 + i % columns * (thumb.width + gap), y: y0 + i / columns * (thumb.height + gap),
+                        width: thumb.width, height: thumb.height)))
         }
         return Overview(columns: columns, thumbnail: thumb, cells: cells)
     }
@@ -132,8 +135,10 @@ final class ConsoleDelegate: SceneDelegate {
     init(presenter: Presenter) { self.presenter = presenter }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
-        presenter.emit(["event": "connect", "role": "console", "output": presenter.label(scene),
-                        "width": scene.pixelSize.width, "height": scene.pixelSize.height])
+        presenter.emit([
+            "event": "connect", "role": "console", "output": presenter.label(scene),
+            "width": scene.pixelSize.width, "height": scene.pixelSize.height,
+        ])
         presenter.prefetch()
     }
 
@@ -170,11 +175,15 @@ final class ConsoleDelegate: SceneDelegate {
             pageText = "Page \(state.page + 1) / \(presenter.document.pageCount)"
         }
         if !state.typed.isEmpty { pageText += "  → \(state.typed)_" }
-        try c.drawText(pageText, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
+        try c.drawText(
+            pageText, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
         let elapsed = state.timer.elapsed(at: now)
         var timerText = formatDuration(elapsed)
-        if !state.timer.hasStarted { timerText += " (starts on the first page change)" }
-        else if !state.timer.isRunning { timerText += " paused" }
+        if !state.timer.hasStarted {
+            timerText += " (starts on the first page change)"
+        } else if !state.timer.isRunning {
+            timerText += " paused"
+        }
         var timerColor = ConsoleColors.text
         var phase = "none"
         let countdown = presenter.timing.countdown(elapsed: elapsed, now: Date())
@@ -187,10 +196,13 @@ final class ConsoleDelegate: SceneDelegate {
             }
         }
         let timerSize = state.timer.hasStarted || countdown != nil ? big : max(t, big * 2 / 3)
-        try c.drawText(timerText, x: third / 2, y: barY, maxWidth: third * 2, pixelHeight: timerSize, color: timerColor, alignment: .center)
+        try c.drawText(
+            timerText, x: third / 2, y: barY, maxWidth: third * 2, pixelHeight: timerSize, color: timerColor,
+            alignment: .center)
         let clock = clockFormat.string(from: Date())
-        try c.drawText(clock, x: layout.width - third - layout.margin, y: barY, maxWidth: third, pixelHeight: big,
-                       color: ConsoleColors.text, alignment: .right)
+        try c.drawText(
+            clock, x: layout.width - third - layout.margin, y: barY, maxWidth: third, pixelHeight: big,
+            color: ConsoleColors.text, alignment: .right)
 
         let notes = presenter.notesText(page: state.page)
         var line: [String: Any] = [:]
@@ -199,29 +211,37 @@ final class ConsoleDelegate: SceneDelegate {
             line = try drawOverview(layout, selection: selection, c)
         } else {
             // Slides.
-            try c.drawText("Current", x: layout.current.x, y: layout.current.y - t - layout.margin / 2, maxWidth: layout.current.width,
-                           pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+            try c.drawText(
+                "Current", x: layout.current.x, y: layout.current.y - t - layout.margin / 2,
+                maxWidth: layout.current.width,
+                pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             try drawSlide(page: state.page, in: layout.current, c)
             try drawStills(page: state.page, in: layout.current, scene: scene, c)
-            try c.drawText("Next", x: layout.next.x, y: layout.next.y - t - layout.margin / 2, maxWidth: layout.next.width,
-                           pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+            try c.drawText(
+                "Next", x: layout.next.x, y: layout.next.y - t - layout.margin / 2, maxWidth: layout.next.width,
+                pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             if let next = state.nextSlidePreview {
                 try drawSlide(page: next, in: layout.next, c)
             } else {
-                try c.fill(x: layout.next.x, y: layout.next.y, width: layout.next.width, height: layout.next.height, color: ConsoleColors.slotEmpty)
-                try c.drawText("End of the talk", x: layout.next.x, y: layout.next.y + layout.next.height / 2 - t / 2,
-                               maxWidth: layout.next.width, pixelHeight: t, color: ConsoleColors.dim, alignment: .center)
+                try c.fill(
+                    x: layout.next.x, y: layout.next.y, width: layout.next.width, height: layout.next.height,
+                    color: ConsoleColors.slotEmpty)
+                try c.drawText(
+                    "End of the talk", x: layout.next.x, y: layout.next.y + layout.next.height / 2 - t / 2,
+                    maxWidth: layout.next.width, pixelHeight: t, color: ConsoleColors.dim, alignment: .center)
             }
 
             // Notes: the notes half of a beamer page, else the text.
-            try c.drawText("Notes", x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
-                           pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
+            try c.drawText(
+                "Notes", x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
+                pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             if let position = presenter.notesPosition {
                 try drawSlide(page: state.page, in: layout.notes, region: position.notesRegion, c)
                 notesView = "page"
             } else if !notes.isEmpty {
-                try c.drawText(notes, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
-                               maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+                try c.drawText(
+                    notes, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
+                    maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
                 notesView = "text"
             }
             line["current_rect"] = layout.current.array
@@ -234,24 +254,34 @@ final class ConsoleDelegate: SceneDelegate {
         switch state.audience {
         case .black: audienceText = "Audience: BLACK (b to show the slide)"
         case .white: audienceText = "Audience: WHITE (w to show the slide)"
-        case let .page(p): audienceText = state.frozenPage != nil ? "Audience: FROZEN on page \(p + 1) (f to follow)" : "Audience: page \(p + 1)"
+        case let .page(p):
+            audienceText =
+                state.frozenPage != nil ? "Audience: FROZEN on page \(p + 1) (f to follow)" : "Audience: page \(p + 1)"
         }
         let banner = !presenter.hasAudience
         if banner {
-            try c.fill(x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner)
-            try c.drawText("No audience display — slides show when an external screen connects", x: layout.margin,
-                           y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
-                           pixelHeight: t, color: ConsoleColors.text, alignment: .center)
+            try c.fill(
+                x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner
+            )
+            try c.drawText(
+                "No audience display — slides show when an external screen connects", x: layout.margin,
+                y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
+                pixelHeight: t, color: ConsoleColors.text, alignment: .center)
         } else {
-            let footer = state.isOverviewShown ? "Overview: arrows choose, Return goes there, Tab or Escape leaves. " + audienceText : audienceText
-            try c.drawText(footer, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
-                           maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.dim)
+            let footer =
+                state.isOverviewShown
+                ? "Overview: arrows choose, Return goes there, Tab or Escape leaves. " + audienceText : audienceText
+            try c.drawText(
+                footer, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
+                maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.dim)
         }
 
-        var summary = ["page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": phase,
-                       "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
-                       "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
-                       "overview": "\(state.isOverviewShown)", "notes_view": notesView, "size": "\(c.pixelWidth)x\(c.pixelHeight)"]
+        var summary = [
+            "page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": phase,
+            "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
+            "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
+            "overview": "\(state.isOverviewShown)", "notes_view": notesView, "size": "\(c.pixelWidth)x\(c.pixelHeight)",
+        ]
         if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
         if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }
         if let ready = line["thumbnails"] as? Int { summary["thumbnails"] = "\(ready)" }
@@ -282,7 +312,9 @@ final class ConsoleDelegate: SceneDelegate {
             let r = cell.rect
             if cell.slide == selection {
                 selectedRect = r
-                try c.fill(x: r.x - border, y: r.y - border, width: r.width + 2 * border, height: r.height + 2 * border, color: ConsoleColors.amber)
+                try c.fill(
+                    x: r.x - border, y: r.y - border, width: r.width + 2 * border, height: r.height + 2 * border,
+                    color: ConsoleColors.amber)
             }
             if let picture = presenter.thumbnails.picture(page: slides.lastPage(ofSlide: cell.slide)) {
                 try c.draw(picture, x: r.x, y: r.y, width: r.width, height: r.height)
@@ -302,13 +334,16 @@ final class ConsoleDelegate: SceneDelegate {
         if stills.page != page, !videos.isEmpty || stills.page != nil {
             stills.showSoon { [weak self, weak scene] in
                 guard let self, let scene else { return }
-                self.stills.show(page: videos.isEmpty ? nil : page, videos: videos, in: scene, play: false, audio: false, loops: false)
+                self.stills.show(
+                    page: videos.isEmpty ? nil : page, videos: videos, in: scene, play: false, audio: false,
+                    loops: false)
             }
         }
         guard stills.page == page else { return }
         let slide = presenter.slideSize(page: page)
         for (video, player) in stills.players {
-            let r = video.pixelRect(slideWidth: slide.width, slideHeight: slide.height, in: (rect.x, rect.y, rect.width, rect.height))
+            let r = video.pixelRect(
+                slideWidth: slide.width, slideHeight: slide.height, in: (rect.x, rect.y, rect.width, rect.height))
             guard r.width > 0, r.height > 0 else { continue }
             if player.hasPicture {
                 try c.drawVideo(player, x: r.x, y: r.y, width: r.width, height: r.height)
@@ -317,18 +352,25 @@ final class ConsoleDelegate: SceneDelegate {
             }
             // The play marker: a white triangle on a dark disc-like square.
             let side = max(8, min(r.width, r.height) / 3)
-            try c.fill(x: r.x + (r.width - side) / 2, y: r.y + (r.height - side) / 2, width: side, height: side, color: RGBColor(hex: 0x202020))
-            try c.drawText("▶", x: r.x, y: r.y + (r.height - side) / 2, maxWidth: r.width, pixelHeight: side * 4 / 5,
-                           color: .white, alignment: .center)
+            try c.fill(
+                x: r.x + (r.width - side) / 2, y: r.y + (r.height - side) / 2, width: side, height: side,
+                color: RGBColor(hex: 0x202020))
+            try c.drawText(
+                "▶", x: r.x, y: r.y + (r.height - side) / 2, maxWidth: r.width, pixelHeight: side * 4 / 5,
+                color: .white, alignment: .center)
         }
     }
 
-    private func drawSlide(page: Int, in rect: ConsoleLayout.Rect, region: PageRegion? = nil, _ c: DrawingContext) throws {
+    private func drawSlide(page: Int, in rect: ConsoleLayout.Rect, region: PageRegion? = nil, _ c: DrawingContext)
+        throws
+    {
         let region = region ?? presenter.slideRegion
         if let picture = presenter.cache.picture(SlideKey(page: page, size: rect.size, region: region)) {
             try c.draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         } else if let picture = presenter.cache.anyPicture(page: page, region: region) {
-            let fit = fitRect(contentWidth: Double(picture.width), contentHeight: Double(picture.height), width: rect.width, height: rect.height)
+            let fit = fitRect(
+                contentWidth: Double(picture.width), contentHeight: Double(picture.height), width: rect.width,
+                height: rect.height)
             try c.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: .black)
             try c.draw(picture, x: rect.x + fit.x, y: rect.y + fit.y, width: fit.width, height: fit.height)
         } else {
@@ -400,8 +442,10 @@ final class AudienceDelegate: SceneDelegate {
         // Once per change, not per video frame.
         guard lastDrawn?.content != content || lastDrawn?.keyNs != presenter.lastKeyNs else { return }
         lastDrawn = (content, presenter.lastKeyNs)
-        presenter.emit(["event": "drawn", "output": presenter.label(scene), "content": content,
-                        "key_ns": presenter.lastKeyNs])
+        presenter.emit([
+            "event": "drawn", "output": presenter.label(scene), "content": content,
+            "key_ns": presenter.lastKeyNs,
+        ])
     }
 
     private var lastDrawn: (content: String, keyNs: UInt64)?
@@ -412,7 +456,8 @@ final class AudienceDelegate: SceneDelegate {
         guard videos.page == page else { return }
         let slide = presenter.slideSize(page: page)
         for (video, player) in videos.players where player.hasPicture {
-            let r = video.pixelRect(slideWidth: slide.width, slideHeight: slide.height, in: (0, 0, c.pixelWidth, c.pixelHeight))
+            let r = video.pixelRect(
+                slideWidth: slide.width, slideHeight: slide.height, in: (0, 0, c.pixelWidth, c.pixelHeight))
             try c.drawVideo(player, x: r.x, y: r.y, width: r.width, height: r.height)
         }
     }
@@ -427,7 +472,10 @@ final class AudienceDelegate: SceneDelegate {
                 page: wanted, videos: list, in: scene, play: true, audio: self.presenter.playsSound(scene), loops: true)
             if wanted == nil { scene.displayLink.isPaused = true }
             for (video, _) in self.videos.players {
-                self.presenter.emit(["event": "slide_video", "output": self.presenter.label(scene), "page": (wanted ?? 0) + 1, "path": video.path])
+                self.presenter.emit([
+                    "event": "slide_video", "output": self.presenter.label(scene), "page": (wanted ?? 0) + 1,
+                    "path": video.path,
+                ])
             }
         }
     }

@@ -11,7 +11,9 @@ public enum ScreenplayCommandLine {
 
     /// Subcommands in help order.
     static let commands: [any CLICommand.Type] = [
-        OutputsCommand.self, PresentCommand.self, PlayCommand.self, DoctorCommand.self, DemoCommand.self, PowerCommand.self,
+        OutputsCommand.self, PresentCommand.self, PlayCommand.self, CtlCommand.self, DoctorCommand.self,
+        DemoCommand.self,
+        PowerCommand.self,
     ]
 
     /// Top-level help.

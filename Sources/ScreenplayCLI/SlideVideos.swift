@@ -15,7 +15,8 @@ struct SlideVideo: Equatable {
     {
         let page = fitRect(contentWidth: slideWidth, contentHeight: slideHeight, width: rect.width, height: rect.height)
         let x = Int((Double(page.width) * region.x).rounded()), y = Int((Double(page.height) * region.y).rounded())
-        let w = Int((Double(page.width) * region.width).rounded()), h = Int((Double(page.height) * region.height).rounded())
+        let w = Int((Double(page.width) * region.width).rounded()),
+            h = Int((Double(page.height) * region.height).rounded())
         return (rect.x + page.x + x, rect.y + page.y + y, w, h)
     }
 }
@@ -30,8 +31,9 @@ enum SlideVideoFinder {
         for page in 0..<document.pageCount {
             for link in document.fileLinks(page: page) {
                 let url = URL(fileURLWithPath: link.path)
-                guard case .video? = ContentRecognition.classify(
-                    path: link.path, fileName: url.lastPathComponent, fileExtension: url.pathExtension.lowercased())
+                guard
+                    case .video? = ContentRecognition.classify(
+                        path: link.path, fileName: url.lastPathComponent, fileExtension: url.pathExtension.lowercased())
                 else { continue }
                 let problem: String?
                 if let known = probed[link.path] {
@@ -42,7 +44,9 @@ enum SlideVideoFinder {
                         problem = nil
                     } catch {
                         problem = error.reason
-                        log("page \(page + 1) links to \(link.path), which does not play as video (\(error.reason)); it shows as the page draws it")
+                        log(
+                            "page \(page + 1) links to \(link.path), which does not play as video (\(error.reason)); it shows as the page draws it"
+                        )
                     }
                     probed[link.path] = problem
                 }
@@ -78,7 +82,8 @@ final class SlideVideoPlayers {
         self.page = page
         for video in videos {
             do {
-                let player = try VideoPlayer(path: video.path, scene: scene, loops: loops, audio: audio, startsPaused: true)
+                let player = try VideoPlayer(
+                    path: video.path, scene: scene, loops: loops, audio: audio, startsPaused: true)
                 player.onPicture = { [weak scene] in scene?.setNeedsDisplay() }
                 if play { player.play() }
                 players.append((video, player))

@@ -55,7 +55,9 @@ final class ThumbnailCache {
         inFlight = page
         let key = SlideKey(page: page, size: size, region: region)
         queue.async {
-            let rgba = (try? document.render(page: key.page, width: key.size.width, height: key.size.height, region: key.region))
+            let rgba =
+                (try? document.render(
+                    page: key.page, width: key.size.width, height: key.size.height, region: key.region))
                 ?? Placeholder.render(page: key.page, reason: "", width: key.size.width, height: key.size.height)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.finished(key, rgba: rgba) }
@@ -74,7 +76,7 @@ final class ThumbnailCache {
                     self.opening = false
                     guard let document else {
                         self.openFailed = true
-                        log("the overview cannot open a second copy of \(path); it shows no thumbnails")
+                        warn("the overview cannot open a second copy of \(path); it shows no thumbnails")
                         return
                     }
                     self.document = document

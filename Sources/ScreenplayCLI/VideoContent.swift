@@ -44,7 +44,10 @@ final class SceneVideo {
     private var reportedWaiting = 0
     private let probesPixels = ProcessInfo.processInfo.environment["SCREENPLAY_VIDEO_PROBE"] == "1"
 
-    init(path: String, loops: Bool, audio: Bool, scene: Scene, stats: StatsWriter?, label: String, lifecycle: VideoLifecycle?) throws {
+    init(
+        path: String, loops: Bool, audio: Bool, scene: Scene, stats: StatsWriter?, label: String,
+        lifecycle: VideoLifecycle?
+    ) throws {
         player = try VideoPlayer(path: path, scene: scene, loops: loops, audio: audio)
         self.stats = stats
         self.label = label
@@ -74,7 +77,8 @@ final class SceneVideo {
         }
         return [
             "video_frames": player.framesDrawn - reportedFrames, "video_dropped": player.framesDropped - reportedDrops,
-            "video_kept": player.refreshesKept - reportedKept, "video_waiting": player.refreshesWaiting - reportedWaiting,
+            "video_kept": player.refreshesKept - reportedKept,
+            "video_waiting": player.refreshesWaiting - reportedWaiting,
         ]
     }
 
@@ -107,7 +111,10 @@ extension PresentRunner {
     func probeVideo(_ path: String) throws {
         do {
             let info = try VideoPlayer.probe(path: path)
-            log(String(format: "video %@: %@ %dx%d, %.3g fps, %.2f s", path, info.codec, info.width, info.height, info.framesPerSecond, info.duration))
+            log(
+                String(
+                    format: "video %@: %@ %dx%d, %.3g fps, %.2f s", path, info.codec, info.width, info.height,
+                    info.framesPerSecond, info.duration))
         } catch {
             throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
         }

@@ -64,13 +64,16 @@ final class MpvCore {
                 mpv_terminate_destroy(handle)
                 throw VideoError(
                     path: path, isUnreadable: false,
-                    reason: "libmpv refused the option \(name)=\(value): \(Self.errorString(status)); check the libmpv version (`screenplay doctor`)")
+                    reason:
+                        "libmpv refused the option \(name)=\(value): \(Self.errorString(status)); check the libmpv version (`screenplay doctor`)"
+                )
             }
         }
         let status = mpv_initialize(handle)
         guard status >= 0 else {
             mpv_terminate_destroy(handle)
-            throw VideoError(path: path, isUnreadable: false, reason: "mpv_initialize failed: \(Self.errorString(status))")
+            throw VideoError(
+                path: path, isUnreadable: false, reason: "mpv_initialize failed: \(Self.errorString(status))")
         }
     }
 
@@ -112,12 +115,16 @@ final class MpvCore {
             guard let end = event.data?.assumingMemoryBound(to: mpv_event_end_file.self).pointee else { return .other }
             return .endFile(reason: Int32(end.reason.rawValue), error: end.error)
         case MPV_EVENT_LOG_MESSAGE:
-            guard let log = event.data?.assumingMemoryBound(to: mpv_event_log_message.self).pointee else { return .other }
+            guard let log = event.data?.assumingMemoryBound(to: mpv_event_log_message.self).pointee else {
+                return .other
+            }
             return .log(
                 prefix: String(cString: log.prefix), level: String(cString: log.level),
                 text: String(cString: log.text).trimmingTrailingNewlines)
         case MPV_EVENT_PROPERTY_CHANGE:
-            guard let change = event.data?.assumingMemoryBound(to: mpv_event_property.self).pointee else { return .other }
+            guard let change = event.data?.assumingMemoryBound(to: mpv_event_property.self).pointee else {
+                return .other
+            }
             return .property(name: String(cString: change.name), value: Self.value(change))
         default:
             return .other
@@ -177,7 +184,7 @@ let mainWakeupThunk: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw i
 
 func withCStrings<R>(_ words: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
     let copies = words.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
     return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
 }

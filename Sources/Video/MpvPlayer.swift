@@ -121,12 +121,16 @@ package final class MpvPlayer {
             throw VideoError(path: path, isUnreadable: false, reason: "the GL context cannot be made current: \(error)")
         }
         var created: OpaquePointer?
-        let status = withRenderCreateParams(wlDisplay: wlDisplay) { mpv_render_context_create(&created, core.handle, $0) }
+        let status = withRenderCreateParams(wlDisplay: wlDisplay) {
+            mpv_render_context_create(&created, core.handle, $0)
+        }
         guard status >= 0, let created else {
             core.destroy()
             throw VideoError(
                 path: path, isUnreadable: false,
-                reason: "mpv_render_context_create (OpenGL) failed: \(MpvCore.errorString(status)); see `screenplay doctor`")
+                reason:
+                    "mpv_render_context_create (OpenGL) failed: \(MpvCore.errorString(status)); see `screenplay doctor`"
+            )
         }
         render = created
         let wakeup = MainWakeup { [weak self] in self?.wake() }
@@ -336,7 +340,8 @@ package final class MpvPlayer {
         guard furthestPosition + 0.5 + 2 * frame < duration else { return }
         fail(
             String(
-                format: "playback stopped at %.2f s of its %.2f s: the file is truncated or damaged%@", furthestPosition,
+                format: "playback stopped at %.2f s of its %.2f s: the file is truncated or damaged%@",
+                furthestPosition,
                 duration, lastError.isEmpty ? "" : " (\(lastError))"))
     }
 
@@ -365,7 +370,8 @@ func withRenderCreateParams(
                 mpv_render_param(type: MPV_RENDER_PARAM_OPENGL_INIT_PARAMS, data: glInitPointer),
             ]
             if let wlDisplay {
-                params.append(mpv_render_param(type: MPV_RENDER_PARAM_WL_DISPLAY, data: UnsafeMutableRawPointer(wlDisplay)))
+                params.append(
+                    mpv_render_param(type: MPV_RENDER_PARAM_WL_DISPLAY, data: UnsafeMutableRawPointer(wlDisplay)))
             }
             params.append(mpv_render_param(type: MPV_RENDER_PARAM_INVALID, data: nil))
             return params.withUnsafeMutableBufferPointer { body($0.baseAddress!) }

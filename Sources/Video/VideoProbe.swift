@@ -19,10 +19,12 @@ package enum VideoProbe {
     /// fail here, with libmpv's reason, before any scene shows.
     package static func probe(path: String, timeout: Double = 15) throws(VideoError) -> VideoInfo {
         try checkReadable(path)
-        let core = try MpvCore(path: path, options: [
-            ("vo", "null"), ("ao", "null"), ("aid", "no"), ("sid", "no"), ("idle", "yes"),
-            ("hwdec", "no"), ("msg-level", "all=no"), ("terminal", "no"),
-        ])
+        let core = try MpvCore(
+            path: path,
+            options: [
+                ("vo", "null"), ("ao", "null"), ("aid", "no"), ("sid", "no"), ("idle", "yes"),
+                ("hwdec", "no"), ("msg-level", "all=no"), ("terminal", "no"),
+            ])
         defer { core.destroy() }
         mpv_request_log_messages(core.handle, "error")
         core.command(["loadfile", path])
@@ -37,7 +39,9 @@ package enum VideoProbe {
             case .fileLoaded:
                 loaded = true
                 guard let vid = core.string("vid"), vid != "no", vid != "" else {
-                    throw VideoError(path: path, isUnreadable: false, reason: "has no video stream (libmpv found only \(trackSummary(core)))")
+                    throw VideoError(
+                        path: path, isUnreadable: false,
+                        reason: "has no video stream (libmpv found only \(trackSummary(core)))")
                 }
             case .playbackRestart:
                 // The first frame is decoded: it plays.
@@ -46,15 +50,20 @@ package enum VideoProbe {
                     framesPerSecond: core.double("container-fps") ?? 0, duration: core.double("duration") ?? 0,
                     codec: core.string("video-codec") ?? "unknown")
             case let .endFile(reason, error):
-                let why = reason == Int32(MPV_END_FILE_REASON_ERROR.rawValue) ? MpvCore.errorString(error) : "playback ended before a video frame was decoded"
+                let why =
+                    reason == Int32(MPV_END_FILE_REASON_ERROR.rawValue)
+                    ? MpvCore.errorString(error) : "playback ended before a video frame was decoded"
                 throw VideoError(
                     path: path, isUnreadable: false,
-                    reason: "libmpv cannot play it as video: \(why)\(lastError.isEmpty ? "" : " (\(lastError))")\(loaded ? "" : "; is it a video file?")")
+                    reason:
+                        "libmpv cannot play it as video: \(why)\(lastError.isEmpty ? "" : " (\(lastError))")\(loaded ? "" : "; is it a video file?")"
+                )
             default:
                 break
             }
         }
-        throw VideoError(path: path, isUnreadable: false, reason: "libmpv decoded no video frame within \(Int(timeout)) s")
+        throw VideoError(
+            path: path, isUnreadable: false, reason: "libmpv decoded no video frame within \(Int(timeout)) s")
     }
 
     private static func trackSummary(_ core: MpvCore) -> String {
@@ -68,7 +77,8 @@ package enum VideoProbe {
     static func checkReadable(_ path: String) throws(VideoError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
-            throw VideoError(path: path, isUnreadable: true, reason: "cannot read it: \(String(cString: strerror(errno)))")
+            throw VideoError(
+                path: path, isUnreadable: true, reason: "cannot read it: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var info = stat()

@@ -109,7 +109,9 @@ package final class Compositor {
                 connection: connection, registry: registry, name: name,
                 offeredVersion: min(version, limits.output))
             output.onChange = { [weak self] output, change in self?.outputChanged(output, change) }
-            if let xdgOutputManager { output.attachXdgOutput(manager: xdgOutputManager, managerVersion: xdgOutputManagerVersion) }
+            if let xdgOutputManager {
+                output.attachXdgOutput(manager: xdgOutputManager, managerVersion: xdgOutputManagerVersion)
+            }
             outputs.append(output)
         case "zxdg_output_manager_v1":
             xdgOutputManagerVersion = min(version, limits.xdgOutputManager)
@@ -161,7 +163,9 @@ package final class Compositor {
         if let index = outputs.firstIndex(where: { $0.globalName == name }) {
             let output = outputs.remove(at: index)
             // Ready and removed in one batch: the owner never hears of it.
-            let readyUnheard = events.contains { if case .outputReady(let o) = $0 { return o === output } else { return false } }
+            let readyUnheard = events.contains {
+                if case .outputReady(let o) = $0 { return o === output } else { return false }
+            }
             if readyUnheard {
                 events.removeAll {
                     switch $0 {
@@ -183,7 +187,11 @@ package final class Compositor {
         case "zwlr_layer_shell_v1":
             // Surfaces made from it stay valid; no new ones can be made.
             if let layerShell {
-                if layerShellVersion >= 3 { zwlr_layer_shell_v1_destroy(layerShell) } else { wl_proxy_destroy(layerShell) }
+                if layerShellVersion >= 3 {
+                    zwlr_layer_shell_v1_destroy(layerShell)
+                } else {
+                    wl_proxy_destroy(layerShell)
+                }
             }
             layerShell = nil
         case "xdg_wm_base":
@@ -233,7 +241,6 @@ package final class Compositor {
         return surfaces[wl_proxy_get_id(proxy)]?.surface
     }
 
-
     /// The output whose `wl_output*` is `proxy`, if it is still known.
     package func output(forProxy proxy: OpaquePointer?) -> Output? {
         guard let proxy else { return nil }
@@ -248,8 +255,11 @@ package final class Compositor {
         releaseRemovedOutputs()
         for output in outputs { output.destroy() }
         outputs.removeAll()
-        if let layerShell, layerShellVersion >= 3 { zwlr_layer_shell_v1_destroy(layerShell) }
-        else if let layerShell { wl_proxy_destroy(layerShell) }
+        if let layerShell, layerShellVersion >= 3 {
+            zwlr_layer_shell_v1_destroy(layerShell)
+        } else if let layerShell {
+            wl_proxy_destroy(layerShell)
+        }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let xdgOutputManager { zxdg_output_manager_v1_destroy(xdgOutputManager) }
         if let presentation { wp_presentation_destroy(presentation) }
@@ -268,7 +278,9 @@ package final class Compositor {
         shm = nil; compositor = nil; registry = nil
     }
 
-    private func bind(_ registry: OpaquePointer, _ name: UInt32, _ interface: String, _ version: UInt32) -> OpaquePointer {
+    private func bind(_ registry: OpaquePointer, _ name: UInt32, _ interface: String, _ version: UInt32)
+        -> OpaquePointer
+    {
         // screenplay_interface knows every name passed here.
         OpaquePointer(wl_registry_bind(registry, name, screenplay_interface(interface), version))!
     }
@@ -287,8 +299,6 @@ private nonisolated(unsafe) var registryListener = wl_registry_listener(
 private nonisolated(unsafe) var wmBaseListener = xdg_wm_base_listener(
     ping: { _, base, serial in xdg_wm_base_pong(base, serial) }
 )
-
-
 
 /// A surface held without keeping it alive.
 private struct WeakSurface {

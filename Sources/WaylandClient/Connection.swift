@@ -40,7 +40,8 @@ package final class Connection {
             let reason = String(cString: strerror(errno))
             let hint: String
             if requested == nil && env["WAYLAND_DISPLAY"] == nil {
-                hint = "WAYLAND_DISPLAY is not set; run inside a Wayland session, set WAYLAND_DISPLAY to a compositor's socket, or use `screenplay demo`, which starts its own headless compositor"
+                hint =
+                    "WAYLAND_DISPLAY is not set; run inside a Wayland session, set WAYLAND_DISPLAY to a compositor's socket, or use `screenplay demo`, which starts its own headless compositor"
             } else {
                 hint = "is the compositor running, and is WAYLAND_DISPLAY (and XDG_RUNTIME_DIR) the one it created?"
             }
@@ -63,11 +64,19 @@ package final class Connection {
     /// compositor goes away or raises a protocol error.
     package func startEventSource() {
         guard readSource == nil else { return }
-        let fd = wl_display_get_fd(display)
+        // libdispatch requires a source's fd to stay open until its cancel
+        // handler has run; wl_display_disconnect closes the socket at once,
+        // and a reconnect then opens a new one under the same number, which
+        // the old source's registration can swallow (a reconnected `play`
+        // waited forever). The source watches its own duplicate, closed only
+        // by its cancel handler.
+        let fd = fcntl(wl_display_get_fd(display), F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { return fail() }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated { self?.readAndDispatch() }
         }
+        source.setCancelHandler { close(fd) }
         readSource = source
         source.resume()
         // Events may already sit in the queue from the set-up round trips.
@@ -181,7 +190,8 @@ package final class Connection {
     package func roundtrip() throws(ConnectionError) {
         if let failure { throw failure }
         if isDisconnected {
-            throw ConnectionError(kind: .lost, description: "the connection to \(socketDescription) was closed (shutdown)")
+            throw ConnectionError(
+                kind: .lost, description: "the connection to \(socketDescription) was closed (shutdown)")
         }
         if wl_display_roundtrip(display) < 0 {
             fail()
@@ -200,12 +210,16 @@ package final class Connection {
             let name = String(cString: interface.pointee.name)
             error = ConnectionError(
                 kind: .protocolError,
-                description: "the compositor raised protocol error \(protocolCode) on \(name)#\(objectID); this is a Screenplay bug, please report it with the output of `WAYLAND_DEBUG=1 screenplay ...`")
+                description:
+                    "the compositor raised protocol error \(protocolCode) on \(name)#\(objectID); this is a Screenplay bug, please report it with the output of `WAYLAND_DEBUG=1 screenplay ...`"
+            )
         } else {
             let reason = code == 0 ? "connection closed" : String(cString: strerror(code))
             error = ConnectionError(
                 kind: .lost,
-                description: "lost the connection to the compositor at \(socketDescription): \(reason) (did the compositor exit or crash?)")
+                description:
+                    "lost the connection to the compositor at \(socketDescription): \(reason) (did the compositor exit or crash?)"
+            )
         }
         failure = error
         readSource?.cancel()

@@ -16,7 +16,10 @@ public enum FractionalScaleMath {
     }
 
     public static func bufferSize(logicalWidth: Int, logicalHeight: Int, scale120: Int) -> (width: Int, height: Int) {
-        (bufferLength(logical: logicalWidth, scale120: scale120), bufferLength(logical: logicalHeight, scale120: scale120))
+        (
+            bufferLength(logical: logicalWidth, scale120: scale120),
+            bufferLength(logical: logicalHeight, scale120: scale120)
+        )
     }
 
     /// Whether a scale needs the fractional path (not a whole number).
@@ -35,7 +38,9 @@ package final class FractionalScale {
     /// Nil when the compositor lacks the protocol or wp_viewporter (the
     /// buffer must be shown at its logical size through a viewport).
     package init?(surface: Surface) {
-        guard let manager = surface.compositor.fractionalScaleManager, surface.compositor.viewporter != nil else { return nil }
+        guard let manager = surface.compositor.fractionalScaleManager, surface.compositor.viewporter != nil else {
+            return nil
+        }
         proxy = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface.proxy)
         wp_fractional_scale_v1_add_listener(proxy, &fractionalScaleListener, userData(self))
     }

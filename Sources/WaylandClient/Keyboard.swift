@@ -38,6 +38,9 @@ package final class Keyboard {
     private var isDestroyed = false
     /// Set while a just-made wl_keyboard waits for its first enter (see `entered`).
     private var isFresh = false
+    /// Keys a just-made wl_keyboard found held at its first enter, waiting
+    /// for the modifiers event the compositor sends right after the enter.
+    private var heldAtEnter: [UInt32] = []
     /// The surface that has keyboard focus now, if it is one of ours.
     package private(set) weak var focusedSurface: Surface?
     /// Key presses and releases since the owner last took them.
@@ -82,8 +85,9 @@ package final class Keyboard {
         let text = mapped.assumingMemoryBound(to: CChar.self)
         // size includes the terminating NUL; new_from_buffer tolerates both.
         let length = strnlen(text, Int(size))
-        guard let newKeymap = xkb_keymap_new_from_buffer(
-            context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS),
+        guard
+            let newKeymap = xkb_keymap_new_from_buffer(
+                context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS),
             let newState = xkb_state_new(newKeymap)
         else { return }
         if let state { xkb_state_unref(state) }
@@ -100,14 +104,26 @@ package final class Keyboard {
         // such as wtype's on a seat with none) gains the seat its keyboard
         // capability with its first press: our wl_keyboard is made after that
         // press, which then arrives only in this array. That press is meant
-        // for us, so deliver it.
+        // for us, so deliver it, translated with the modifiers held with it:
+        // they come in the modifiers event that follows the enter (Shift+Left
+        // typed on a keyboard that has just appeared is Shift+Left, not Left).
         if isFresh {
             isFresh = false
-            for code in keys { key(code, pressed: true) }
+            heldAtEnter = keys
         }
     }
 
+    /// The keys held at a fresh keyboard's first enter, translated with the
+    /// state as it is now.
+    private func deliverHeldAtEnter() {
+        guard !heldAtEnter.isEmpty else { return }
+        let keys = heldAtEnter
+        heldAtEnter = []
+        for code in keys { translate(code, pressed: true) }
+    }
+
     func left(_ surface: OpaquePointer?) {
+        deliverHeldAtEnter()
         let left = surfaceForProxy(surface)
         if left == nil || left === focusedSurface {
             focusedSurface = nil
@@ -116,12 +132,20 @@ package final class Keyboard {
 
     /// The key events recorded since the last call, oldest first.
     package func takeEvents() -> [KeyboardEvent] {
+        // A compositor that sent no modifiers after the enter: the held
+        // keys go out with the state there is.
+        deliverHeldAtEnter()
         defer { events.removeAll() }
         return events
     }
 
     func key(_ code: UInt32, pressed: Bool) {
         isFresh = false
+        deliverHeldAtEnter()
+        translate(code, pressed: pressed)
+    }
+
+    private func translate(_ code: UInt32, pressed: Bool) {
         guard !isDestroyed, let state else { return }
         // Wayland sends evdev codes; xkb keycodes are offset by 8.
         let keycode = code + 8
@@ -153,9 +177,11 @@ package final class Keyboard {
     func modifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
         guard !isDestroyed, let state else { return }
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
+        deliverHeldAtEnter()
     }
 
     private func releaseKeyboard() {
+        heldAtEnter = []
         guard let keyboard else { return }
         if seatVersion >= 3 { wl_keyboard_release(keyboard) } else { wl_keyboard_destroy(keyboard) }
         self.keyboard = nil

@@ -59,11 +59,13 @@ private nonisolated(unsafe) var outputListener = wl_output_listener(
         deliver(data, to: Output.self) { $0.handle(event) }
     },
     mode: { data, _, flags, w, h, refresh in
-        deliver(data, to: Output.self) { $0.handle(
+        deliver(data, to: Output.self) {
+            $0.handle(
                 .mode(
                     width: Int(w), height: Int(h), refreshMilliHz: Int(refresh),
                     current: flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0,
-                    preferred: flags & WL_OUTPUT_MODE_PREFERRED.rawValue != 0)) }
+                    preferred: flags & WL_OUTPUT_MODE_PREFERRED.rawValue != 0))
+        }
     },
     done: { data, _ in
         deliver(data, to: Output.self) { $0.handle(.done) }

@@ -120,7 +120,8 @@ package final class Head {
 
     /// The mode object with exactly this size and refresh, if the head lists one.
     func modeObject(matching mode: OutputMode) -> OpaquePointer? {
-        modes.first { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }?.proxy
+        modes.first { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }?
+            .proxy
     }
 
     func destroy() {
@@ -249,7 +250,11 @@ package final class OutputManager {
                 zwlr_output_configuration_v1_disable_head(configuration.proxy, head.proxy)
             }
         }
-        if test { zwlr_output_configuration_v1_test(configuration.proxy) } else { zwlr_output_configuration_v1_apply(configuration.proxy) }
+        if test {
+            zwlr_output_configuration_v1_test(configuration.proxy)
+        } else {
+            zwlr_output_configuration_v1_apply(configuration.proxy)
+        }
         _ = connection.dispatch(until: { configuration.answer != nil }, timeoutMs: timeoutMs)
         zwlr_output_configuration_v1_destroy(configuration.proxy)
         connection.flush()
@@ -336,7 +341,9 @@ private nonisolated(unsafe) var headListener = zwlr_output_head_v1_listener(
         deliver(data, to: Head.self) { $0.handle(.serialNumber(value)) }
     },
     adaptive_sync: { data, _, state in
-        deliver(data, to: Head.self) { $0.handle(.adaptiveSync(state == ZWLR_OUTPUT_HEAD_V1_ADAPTIVE_SYNC_STATE_ENABLED.rawValue)) }
+        deliver(data, to: Head.self) {
+            $0.handle(.adaptiveSync(state == ZWLR_OUTPUT_HEAD_V1_ADAPTIVE_SYNC_STATE_ENABLED.rawValue))
+        }
     }
 )
 

@@ -64,7 +64,8 @@ package final class OutputPowerManager {
         let before = control.state
         control.state = nil
         zwlr_output_power_v1_set_mode(
-            control.proxy, wanted == .on ? ZWLR_OUTPUT_POWER_V1_MODE_ON.rawValue : ZWLR_OUTPUT_POWER_V1_MODE_OFF.rawValue)
+            control.proxy,
+            wanted == .on ? ZWLR_OUTPUT_POWER_V1_MODE_ON.rawValue : ZWLR_OUTPUT_POWER_V1_MODE_OFF.rawValue)
         var last: PowerState?
         _ = connection.dispatch(
             until: {

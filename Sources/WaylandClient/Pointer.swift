@@ -144,7 +144,9 @@ private nonisolated(unsafe) var pointerListener = wl_pointer_listener(
         deliver(data, to: Pointer.self) { $0.moved(x: fixedToDouble(x), y: fixedToDouble(y)) }
     },
     button: { data, _, _, _, button, state in
-        deliver(data, to: Pointer.self) { $0.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue) }
+        deliver(data, to: Pointer.self) {
+            $0.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
+        }
     },
     axis: { data, _, _, axis, value in
         deliver(data, to: Pointer.self) { $0.axis(axis, value: fixedToDouble(value)) }

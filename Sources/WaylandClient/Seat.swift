@@ -32,7 +32,8 @@ package final class Seat {
         keyboard.capabilities(caps)
         let hasPointer = caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
         if hasPointer, pointer == nil {
-            pointer = Pointer(seat: self, compositor: compositor, proxy: wl_seat_get_pointer(proxy)!, seatVersion: version)
+            pointer = Pointer(
+                seat: self, compositor: compositor, proxy: wl_seat_get_pointer(proxy)!, seatVersion: version)
         } else if !hasPointer, let pointer {
             pointer.destroy()
             self.pointer = nil

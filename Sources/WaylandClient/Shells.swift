@@ -23,7 +23,8 @@ package final class LayerSurface {
         proxy = zwlr_layer_shell_v1_get_layer_surface(
             shell, surface.proxy, output?.proxy, layer.rawValue, namespace)
         zwlr_layer_surface_v1_add_listener(proxy, &layerSurfaceListener, userData(self))
-        let all = ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
+        let all =
+            ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
             | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
         zwlr_layer_surface_v1_set_anchor(proxy, all)
         zwlr_layer_surface_v1_set_size(proxy, 0, 0)

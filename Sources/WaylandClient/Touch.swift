@@ -70,7 +70,9 @@ private nonisolated(unsafe) var touchListener = wl_touch_listener(
     down: { data, _, _, _, surface, id, x, y in
         let raw = surface.map { UInt(bitPattern: $0) }
         deliver(data, to: Touch.self) {
-            $0.down(surface: raw.flatMap { OpaquePointer(bitPattern: $0) }, id: id, x: fixedToDouble(x), y: fixedToDouble(y))
+            $0.down(
+                surface: raw.flatMap { OpaquePointer(bitPattern: $0) }, id: id, x: fixedToDouble(x), y: fixedToDouble(y)
+            )
         }
     },
     up: { data, _, _, _, id in

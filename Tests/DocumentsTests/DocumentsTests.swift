@@ -37,15 +37,22 @@ final class DocumentsTests: XCTestCase {
     func testPageLabelsAndRegionsOfAPage() throws {
         let path = dir + "/labels.pdf"
         let labels: [String?] = ["Title", "2", "2", "2", "iv", nil]
-        try DeckWriter.write(labels.map { DeckPage(width: 320, height: 90, label: $0, fills: [
-            .init(.leftHalf, color: 0x1f4e9c), .init(.rightHalf, color: 0xd4a017),
-        ]) }, to: path)
+        try DeckWriter.write(
+            labels.map {
+                DeckPage(
+                    width: 320, height: 90, label: $0,
+                    fills: [
+                        .init(.leftHalf, color: 0x1f4e9c), .init(.rightHalf, color: 0xd4a017),
+                    ])
+            }, to: path)
         let doc = try PDFDocument.open(path: path)
         XCTAssertEqual(doc.pageLabels, ["Title", "2", "2", "2", "iv", "6"])
         let left = try doc.render(page: 0, width: 160, height: 90, region: .leftHalf)
         let right = try doc.render(page: 0, width: 160, height: 90, region: .rightHalf)
         for (x, y) in [(2, 2), (80, 45), (157, 87)] {
-            XCTAssertTrue(near(pixel(left, width: 160, x: x, y: y), 0x1f4e9c), "left half at \(x),\(y): \(pixel(left, width: 160, x: x, y: y))")
+            XCTAssertTrue(
+                near(pixel(left, width: 160, x: x, y: y), 0x1f4e9c),
+                "left half at \(x),\(y): \(pixel(left, width: 160, x: x, y: y))")
             XCTAssertTrue(near(pixel(right, width: 160, x: x, y: y), 0xd4a017), "right half at \(x),\(y)")
         }
         let unlabelled = dir + "/plain.pdf"
@@ -75,7 +82,9 @@ final class DocumentsTests: XCTestCase {
         // 960x540 -> 800x450, centred: 75-px bars.
         XCTAssertTrue(near(pixel(rgba, width: w, x: 400, y: 10), 0x000000), "\(pixel(rgba, width: w, x: 400, y: 10))")
         XCTAssertTrue(near(pixel(rgba, width: w, x: 400, y: 590), 0x000000))
-        XCTAssertTrue(near(pixel(rgba, width: w, x: 5, y: 80), SampleDeck.backgrounds[1]), "\(pixel(rgba, width: w, x: 5, y: 80))")
+        XCTAssertTrue(
+            near(pixel(rgba, width: w, x: 5, y: 80), SampleDeck.backgrounds[1]), "\(pixel(rgba, width: w, x: 5, y: 80))"
+        )
         XCTAssertTrue(near(pixel(rgba, width: w, x: 795, y: 520), SampleDeck.backgrounds[1]))
         XCTAssertEqual(pixel(rgba, width: w, x: 5, y: 80)[3], 255)
         // Pillarbox the other way.

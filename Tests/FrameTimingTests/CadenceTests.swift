@@ -15,7 +15,7 @@ final class CadenceTests: XCTestCase {
         while now < end {
             if c.shouldDraw(targetNs: now) {
                 drawn += 1
-                now += UInt64(refresh) / 3 + jitterNs(i)   // callback soon after the commit
+                now += UInt64(refresh) / 3 + jitterNs(i)  // callback soon after the commit
             } else {
                 now += c.retryDelayNs(nowNs: now)
             }

@@ -64,7 +64,8 @@ final class FeedbackBudgetTests: XCTestCase {
         // Six at the start, then probes after 2, 4, 8, 16, 32, 64, 120, 120...
         // seconds (each wait starts when the previous probe is given up).
         XCTAssertGreaterThanOrEqual(tokens.count, 6 + 6)
-        XCTAssertLessThanOrEqual(tokens.count, 6 + 10, "a silent compositor is asked a handful of times in ten minutes, not 36,000")
+        XCTAssertLessThanOrEqual(
+            tokens.count, 6 + 10, "a silent compositor is asked a handful of times in ten minutes, not 36,000")
         XCTAssertEqual(budget.abandonedCount, tokens.count - budget.outstanding)
     }
 
@@ -131,6 +132,8 @@ final class FeedbackBudgetTests: XCTestCase {
         XCTAssertEqual(budget.expire(nowNs: now).count, 1)
         XCTAssertEqual(budget.mode, .silent)
         XCTAssertFalse(budget.mayRequest(nowNs: now + FeedbackBudget.firstProbeDelayNs - 1))
-        XCTAssertTrue(budget.mayRequest(nowNs: now + FeedbackBudget.firstProbeDelayNs), "the wait starts over after a stable period")
+        XCTAssertTrue(
+            budget.mayRequest(nowNs: now + FeedbackBudget.firstProbeDelayNs),
+            "the wait starts over after a stable period")
     }
 }

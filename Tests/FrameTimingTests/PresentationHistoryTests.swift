@@ -1,5 +1,5 @@
-import XCTest
 import FrameTiming
+import XCTest
 
 final class PresentationHistoryTests: XCTestCase {
     static let refresh: UInt64 = 16_666_667
@@ -11,20 +11,25 @@ final class PresentationHistoryTests: XCTestCase {
         XCTAssertNil(history.measuredFramesPerSecond())
         XCTAssertNil(history.refreshNs)
         XCTAssertEqual(history.intervalsNs, [])
-        XCTAssertEqual(history.drainWindow(nowNs: 5), FrameWindow(presented: 0, discarded: 0, refreshNs: nil, windowSeconds: 0))
+        XCTAssertEqual(
+            history.drainWindow(nowNs: 5), FrameWindow(presented: 0, discarded: 0, refreshNs: nil, windowSeconds: 0))
     }
 
     func testSteadySixtyHertz() {
         var history = PresentationHistory()
         for i in 0...60 {
-            history.presented(timestampNs: 1_000_000_000 + UInt64(i) * Self.refresh, refreshNs: Self.refresh, sequence: 500 + UInt64(i))
+            history.presented(
+                timestampNs: 1_000_000_000 + UInt64(i) * Self.refresh, refreshNs: Self.refresh,
+                sequence: 500 + UInt64(i))
         }
         XCTAssertEqual(history.lastPresentationNs, 1_000_000_000 + 60 * Self.refresh)
         XCTAssertEqual(history.lastSequence, 560)
         XCTAssertEqual(history.refreshNs, Int64(Self.refresh))
         XCTAssertEqual(history.measuredRefreshNs, Int64(Self.refresh))
         XCTAssertEqual(history.predictedNextPresentationNs(), 1_000_000_000 + 61 * Self.refresh)
-        XCTAssertEqual(history.predictedNextPresentationNs(nowNs: 1_000_000_000 + 62 * Self.refresh + 5), 1_000_000_000 + 63 * Self.refresh)
+        XCTAssertEqual(
+            history.predictedNextPresentationNs(nowNs: 1_000_000_000 + 62 * Self.refresh + 5),
+            1_000_000_000 + 63 * Self.refresh)
         XCTAssertEqual(history.measuredFramesPerSecond() ?? 0, 60, accuracy: 0.01)
         XCTAssertEqual(history.intervalsNs.count, 60)
         XCTAssertTrue(history.intervalsNs.allSatisfy { $0 == Self.refresh })
@@ -85,8 +90,12 @@ final class PresentationHistoryTests: XCTestCase {
         var history = PresentationHistory()
         var ts: UInt64 = 1_000_000_000
         // Two seconds at 30 fps, then one second at 60 fps.
-        for _ in 0..<60 { history.presented(timestampNs: ts, refreshNs: Self.refresh, sequence: nil); ts += 2 * Self.refresh }
-        for _ in 0..<60 { history.presented(timestampNs: ts, refreshNs: Self.refresh, sequence: nil); ts += Self.refresh }
+        for _ in 0..<60 {
+            history.presented(timestampNs: ts, refreshNs: Self.refresh, sequence: nil); ts += 2 * Self.refresh
+        }
+        for _ in 0..<60 {
+            history.presented(timestampNs: ts, refreshNs: Self.refresh, sequence: nil); ts += Self.refresh
+        }
         XCTAssertEqual(history.measuredFramesPerSecond() ?? 0, 60, accuracy: 0.5)
         XCTAssertEqual(history.measuredFramesPerSecond(windowNs: 3_000_000_000) ?? 0, 40, accuracy: 0.5)
     }
@@ -94,11 +103,15 @@ final class PresentationHistoryTests: XCTestCase {
     func testDrainWindow() {
         var history = PresentationHistory()
         history.startWindow(nowNs: 1_000_000_000)
-        for i in 0..<58 { history.presented(timestampNs: 1_000_000_000 + UInt64(i + 1) * Self.refresh, refreshNs: Self.refresh, sequence: nil) }
+        for i in 0..<58 {
+            history.presented(
+                timestampNs: 1_000_000_000 + UInt64(i + 1) * Self.refresh, refreshNs: Self.refresh, sequence: nil)
+        }
         history.discarded()
         history.discarded()
         let first = history.drainWindow(nowNs: 2_000_000_000)
-        XCTAssertEqual(first, FrameWindow(presented: 58, discarded: 2, refreshNs: Int64(Self.refresh), windowSeconds: 1))
+        XCTAssertEqual(
+            first, FrameWindow(presented: 58, discarded: 2, refreshNs: Int64(Self.refresh), windowSeconds: 1))
         XCTAssertEqual(first.framesPerSecond ?? 0, 58, accuracy: 1e-9)
         XCTAssertEqual(first.refreshHertz ?? 0, 60, accuracy: 1e-3)
         XCTAssertEqual(first.description, "58.0 fps (58 presented, 2 discarded in 1.00 s) @ 60.00 Hz")
@@ -138,10 +151,12 @@ final class PresentationHistoryTests: XCTestCase {
             history.presented(timestampNs: ts, refreshNs: 0, sequence: nil)
         }
         XCTAssertEqual(history.intervalsMs, [16, 17, 17, 33, 17])
-        XCTAssertEqual(history.intervalHistogram(bucketWidthMs: 5), [
-            HistogramBucket(lowerBound: 15, upperBound: 20, count: 4),
-            HistogramBucket(lowerBound: 30, upperBound: 35, count: 1),
-        ])
+        XCTAssertEqual(
+            history.intervalHistogram(bucketWidthMs: 5),
+            [
+                HistogramBucket(lowerBound: 15, upperBound: 20, count: 4),
+                HistogramBucket(lowerBound: 30, upperBound: 35, count: 1),
+            ])
     }
 
     func testRingBufferOrder() {

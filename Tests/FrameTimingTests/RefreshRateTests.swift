@@ -1,5 +1,5 @@
-import XCTest
 import FrameTiming
+import XCTest
 
 final class RefreshRateTests: XCTestCase {
     func testPresentationRefreshWins() {
@@ -17,40 +17,47 @@ final class RefreshRateTests: XCTestCase {
     func testModeRefreshIsRoundedToNearestNanosecond() {
         XCTAssertEqual(RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 60_000), 16_666_667)
         XCTAssertEqual(RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 144_000), 6_944_444)
-        XCTAssertEqual(RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 1_000), 1_000_000_000)
-        XCTAssertEqual(RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 1_000_000), 1_000_000)
+        XCTAssertEqual(
+            RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 1_000), 1_000_000_000)
+        XCTAssertEqual(
+            RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 1_000_000), 1_000_000)
     }
 
     func testEverythingZeroOrMissingFallsBackTo60Hz() {
         for (presentation, mode) in [(UInt64?.none, Int32?.none), (0, 0), (nil, 0), (0, nil)] {
             let rate = RefreshRate.resolve(presentationRefreshNs: presentation, modeRefreshMilliHz: mode)
-            XCTAssertEqual(rate, RefreshRate(durationNs: 16_666_667, source: .fallback), "\(String(describing: presentation)) \(String(describing: mode))")
+            XCTAssertEqual(
+                rate, RefreshRate(durationNs: 16_666_667, source: .fallback),
+                "\(String(describing: presentation)) \(String(describing: mode))")
         }
     }
 
     func testAbsurdValuesAreRejected() {
         let cases: [(UInt64?, Int32?, Int64, RefreshSource)] = [
-            (1, nil, 16_666_667, .fallback),                  // 1 GHz presentation refresh
-            (999_999, nil, 16_666_667, .fallback),            // just above 1000 Hz
-            (1_000_000_001, nil, 16_666_667, .fallback),      // just below 1 Hz
+            (1, nil, 16_666_667, .fallback),  // 1 GHz presentation refresh
+            (999_999, nil, 16_666_667, .fallback),  // just above 1000 Hz
+            (1_000_000_001, nil, 16_666_667, .fallback),  // just below 1 Hz
             (UInt64.max, nil, 16_666_667, .fallback),
-            (nil, 999, 16_666_667, .fallback),                // 0.999 Hz
-            (nil, 1_000_001, 16_666_667, .fallback),          // 1000.001 Hz
+            (nil, 999, 16_666_667, .fallback),  // 0.999 Hz
+            (nil, 1_000_001, 16_666_667, .fallback),  // 1000.001 Hz
             (nil, -60_000, 16_666_667, .fallback),
             (nil, Int32.max, 16_666_667, .fallback),
-            (UInt64.max, 75_000, 13_333_333, .outputMode),   // bad feedback, good mode
-            (1_000_000, nil, 1_000_000, .presentation),       // exactly 1000 Hz
-            (1_000_000_000, nil, 1_000_000_000, .presentation), // exactly 1 Hz
+            (UInt64.max, 75_000, 13_333_333, .outputMode),  // bad feedback, good mode
+            (1_000_000, nil, 1_000_000, .presentation),  // exactly 1000 Hz
+            (1_000_000_000, nil, 1_000_000_000, .presentation),  // exactly 1 Hz
         ]
         for (presentation, mode, expectedNs, expectedSource) in cases {
             let rate = RefreshRate.resolve(presentationRefreshNs: presentation, modeRefreshMilliHz: mode)
-            XCTAssertEqual(rate.durationNs, expectedNs, "\(String(describing: presentation)) \(String(describing: mode))")
-            XCTAssertEqual(rate.source, expectedSource, "\(String(describing: presentation)) \(String(describing: mode))")
+            XCTAssertEqual(
+                rate.durationNs, expectedNs, "\(String(describing: presentation)) \(String(describing: mode))")
+            XCTAssertEqual(
+                rate.source, expectedSource, "\(String(describing: presentation)) \(String(describing: mode))")
         }
     }
 
     func testNonPositiveDurationIsReplacedByFallback() {
-        XCTAssertEqual(RefreshRate(durationNs: 0, source: .presentation), RefreshRate(durationNs: 16_666_667, source: .fallback))
+        XCTAssertEqual(
+            RefreshRate(durationNs: 0, source: .presentation), RefreshRate(durationNs: 16_666_667, source: .fallback))
         XCTAssertEqual(RefreshRate(durationNs: -5, source: .outputMode).source, .fallback)
     }
 

@@ -1,19 +1,21 @@
-import XCTest
 import FrameTiming
+import XCTest
 
 final class StallDetectorTests: XCTestCase {
     func testThresholdIsMaxOfFourRefreshesAnd250ms() {
         XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 16_666_667), 250_000_000)
         XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 6_944_444), 250_000_000)
-        XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 100_000_000), 400_000_000) // 10 Hz
-        XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 1_000_000_000), 4_000_000_000) // 1 Hz
+        XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 100_000_000), 400_000_000)  // 10 Hz
+        XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 1_000_000_000), 4_000_000_000)  // 1 Hz
         XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 0), 250_000_000)
         XCTAssertEqual(StallDetector.thresholdNs(refreshNs: Int64.max), UInt64.max)
     }
 
     func testStaticCheck() {
-        XCTAssertFalse(StallDetector.isStalled(lastCallbackNs: 1_000_000_000, refreshNs: 16_666_667, nowNs: 1_249_999_999))
-        XCTAssertTrue(StallDetector.isStalled(lastCallbackNs: 1_000_000_000, refreshNs: 16_666_667, nowNs: 1_250_000_000))
+        XCTAssertFalse(
+            StallDetector.isStalled(lastCallbackNs: 1_000_000_000, refreshNs: 16_666_667, nowNs: 1_249_999_999))
+        XCTAssertTrue(
+            StallDetector.isStalled(lastCallbackNs: 1_000_000_000, refreshNs: 16_666_667, nowNs: 1_250_000_000))
         XCTAssertFalse(StallDetector.isStalled(lastCallbackNs: 1_000_000_000, refreshNs: 16_666_667, nowNs: 10))
         XCTAssertFalse(StallDetector.isStalled(lastCallbackNs: 0, refreshNs: 500_000_000, nowNs: 1_999_999_999))
         XCTAssertTrue(StallDetector.isStalled(lastCallbackNs: 0, refreshNs: 500_000_000, nowNs: 2_000_000_000))

@@ -1,5 +1,5 @@
-import XCTest
 import FrameTiming
+import XCTest
 
 final class StatisticsTests: XCTestCase {
     let oneToTen: [Double] = [7, 1, 10, 3, 5, 2, 9, 4, 8, 6]
@@ -65,16 +65,20 @@ final class StatisticsTests: XCTestCase {
 
     func testHistogram() {
         let values: [Double] = [16.6, 16.7, 16.8, 33.3, 16.5, 100, -1, .nan]
-        XCTAssertEqual(Statistics.histogram(values, bucketWidth: 1), [
-            HistogramBucket(lowerBound: -1, upperBound: 0, count: 1),
-            HistogramBucket(lowerBound: 16, upperBound: 17, count: 4),
-            HistogramBucket(lowerBound: 33, upperBound: 34, count: 1),
-            HistogramBucket(lowerBound: 100, upperBound: 101, count: 1),
-        ])
-        XCTAssertEqual(Statistics.histogram([0.5, 1.5, 2.5], bucketWidth: 2, origin: 0.5), [
-            HistogramBucket(lowerBound: 0.5, upperBound: 2.5, count: 2),
-            HistogramBucket(lowerBound: 2.5, upperBound: 4.5, count: 1),
-        ])
+        XCTAssertEqual(
+            Statistics.histogram(values, bucketWidth: 1),
+            [
+                HistogramBucket(lowerBound: -1, upperBound: 0, count: 1),
+                HistogramBucket(lowerBound: 16, upperBound: 17, count: 4),
+                HistogramBucket(lowerBound: 33, upperBound: 34, count: 1),
+                HistogramBucket(lowerBound: 100, upperBound: 101, count: 1),
+            ])
+        XCTAssertEqual(
+            Statistics.histogram([0.5, 1.5, 2.5], bucketWidth: 2, origin: 0.5),
+            [
+                HistogramBucket(lowerBound: 0.5, upperBound: 2.5, count: 2),
+                HistogramBucket(lowerBound: 2.5, upperBound: 4.5, count: 1),
+            ])
         XCTAssertEqual(Statistics.histogram([1, 2], bucketWidth: 0), [])
         XCTAssertEqual(Statistics.histogram([1, 2], bucketWidth: -1), [])
         XCTAssertEqual(Statistics.histogram([1e300], bucketWidth: 1e-300), [])

@@ -3,7 +3,9 @@ import XCTest
 
 final class CanvasTests: OffscreenTestCase {
     /// Bounding box of pixels brighter than the black background.
-    private func inkBounds(_ pixels: [UInt8], width: Int, height: Int) -> (count: Int, minX: Int, minY: Int, maxX: Int, maxY: Int) {
+    private func inkBounds(_ pixels: [UInt8], width: Int, height: Int) -> (
+        count: Int, minX: Int, minY: Int, maxX: Int, maxY: Int
+    ) {
         var result = (count: 0, minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
         for y in 0..<height {
             for x in 0..<width where pixels[(y * width + x) * 4] > 64 {

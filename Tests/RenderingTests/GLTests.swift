@@ -116,7 +116,8 @@ final class QuadRendererTests: OffscreenTestCase {
                 (rgba[i], rgba[i + 1], rgba[i + 2]) = x < width / 2 ? (255, 0, 0) : (0, 0, 255)
             }
         }
-        XCTAssertThrowsError(try Texture(context: context, width: width, height: height, rgba: rgba), "over the limit as is")
+        XCTAssertThrowsError(
+            try Texture(context: context, width: width, height: height, rgba: rgba), "over the limit as is")
         let texture = try Texture.fitted(context: context, width: width, height: height, rgba: rgba)
         XCTAssertEqual(texture.width, limit)
         XCTAssertEqual(texture.height, 6)  // 8 * limit / (1.25 * limit), rounded

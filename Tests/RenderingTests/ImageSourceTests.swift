@@ -65,8 +65,10 @@ final class ImageSourceTests: XCTestCase {
         assertColor(image, 6, 1, blue, tolerance: 0)
 
         let svg = path("drawing.txt")
-        try TestImages.svg(width: "40", height: "20", viewBox: nil, body: "<rect width=\"40\" height=\"20\" fill=\"#00ff00\"/>")
-            .write(toFile: svg, atomically: true, encoding: .utf8)
+        try TestImages.svg(
+            width: "40", height: "20", viewBox: nil, body: "<rect width=\"40\" height=\"20\" fill=\"#00ff00\"/>"
+        )
+        .write(toFile: svg, atomically: true, encoding: .utf8)
         let vector = try ImageSource.load(path: svg)
         XCTAssertEqual(vector.format, "svg")
         XCTAssertEqual(vector.kind, .vector)
@@ -143,8 +145,10 @@ final class ImageSourceTests: XCTestCase {
 
         // Only a viewBox: its size is the natural size, and it scales the same way.
         let viewBoxOnly = path("viewbox.svg")
-        try TestImages.svg(width: nil, height: nil, viewBox: "0 0 30 10", body: "<rect width=\"30\" height=\"10\" fill=\"#0000ff\"/>")
-            .write(toFile: viewBoxOnly, atomically: true, encoding: .utf8)
+        try TestImages.svg(
+            width: nil, height: nil, viewBox: "0 0 30 10", body: "<rect width=\"30\" height=\"10\" fill=\"#0000ff\"/>"
+        )
+        .write(toFile: viewBoxOnly, atomically: true, encoding: .utf8)
         let boxed = try ImageSource.load(path: viewBoxOnly)
         XCTAssertEqual([boxed.width, boxed.height], [30, 10])
         let wide = try boxed.image(fitting: 300, height: 300)
@@ -243,14 +247,18 @@ final class ImageSourceTests: XCTestCase {
         let webp = path("whole.webp")
         try TestImages.webp(top: red, bottom: blue, width: 300, height: 200, to: webp)
         let svg = path("whole.svg")
-        try TestImages.svg(width: "10", height: "10", viewBox: nil, body: "<rect width=\"10\" height=\"10\" fill=\"red\"/>")
-            .write(toFile: svg, atomically: true, encoding: .utf8)
+        try TestImages.svg(
+            width: "10", height: "10", viewBox: nil, body: "<rect width=\"10\" height=\"10\" fill=\"red\"/>"
+        )
+        .write(toFile: svg, atomically: true, encoding: .utf8)
         for whole in [gif, webp, svg] {
             XCTAssertNoThrow(try ImageSource.load(path: whole), whole)
             let cut = whole.replacingOccurrences(of: "whole", with: "cut")
             try TestImages.truncate(whole, to: cut)
             XCTAssertThrowsError(try ImageSource.load(path: cut), cut) { error in
-                guard case .corrupt(let p, let reason)? = error as? ImageError else { return XCTFail("\(cut): \(error)") }
+                guard case .corrupt(let p, let reason)? = error as? ImageError else {
+                    return XCTFail("\(cut): \(error)")
+                }
                 XCTAssertEqual(p, cut)
                 XCTAssertFalse(reason.isEmpty)
                 XCTAssertFalse("\(error)".contains("\n"), "one line: \(error)")

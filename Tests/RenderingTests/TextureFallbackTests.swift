@@ -13,7 +13,8 @@ final class TextureFallbackTests: OffscreenTestCase {
         let quads = try QuadRenderer(context: context)
         // Drawing leaves the target's alpha alone, so it must start opaque.
         try quads.clear(red: 0, green: 0, blue: 0, on: target)
-        try quads.draw(try canvas.makeTexture(context: context), in: PixelRect(x: 0, y: 0, width: 4, height: 2), on: target)
+        try quads.draw(
+            try canvas.makeTexture(context: context), in: PixelRect(x: 0, y: 0, width: 4, height: 2), on: target)
         let pixels = try target.readPixels(x: 0, y: 0, width: 4, height: 2)
         XCTAssertEqual(pixel(pixels, width: 4, x: 0, y: 1), [255, 102, 0, 255])
         XCTAssertEqual(pixel(pixels, width: 4, x: 3, y: 0), [0, 51, 255, 255])

@@ -33,7 +33,8 @@ final class MemoryTrendTests: XCTestCase {
 
     /// Too few whole windows give no slope rather than a guess.
     func testTooFewWindowsGiveNoSlope() {
-        let short = MemoryTrend(label: "short", samples: series(leak: 5, phase: 0).filter { $0.seconds < 65 }, warmupSeconds: 40)
+        let short = MemoryTrend(
+            label: "short", samples: series(leak: 5, phase: 0).filter { $0.seconds < 65 }, warmupSeconds: 40)
         XCTAssertNil(short.slopeKiBPerSecond, "\(short)")
     }
 }

@@ -69,7 +69,10 @@ final class RigTests: XCTestCase {
 
     func testWaitUntil() throws {
         var n = 0
-        XCTAssertTrue(waitUntil(timeout: 2, poll: 0.01) { n += 1; return n == 3 })
+        XCTAssertTrue(
+            waitUntil(timeout: 2, poll: 0.01) {
+                n += 1; return n == 3
+            })
         XCTAssertFalse(waitUntil(timeout: 0.1) { false })
     }
 
@@ -121,10 +124,12 @@ final class RigTests: XCTestCase {
         XCTAssertEqual(outputs.map(\.width), [1280, 1024])
         XCTAssertEqual(outputs.map(\.height), [720, 768])
         XCTAssertEqual(outputs.map(\.refreshMilliHz), [60000, 30000])
-        XCTAssertEqual(outputs.map(\.rect), [
-            PixelRect(x: 0, y: 0, width: 1280, height: 720),
-            PixelRect(x: 1280, y: 0, width: 1024, height: 768),
-        ])
+        XCTAssertEqual(
+            outputs.map(\.rect),
+            [
+                PixelRect(x: 0, y: 0, width: 1280, height: 720),
+                PixelRect(x: 1280, y: 0, width: 1024, height: 768),
+            ])
         XCTAssertEqual(outputs.map(\.transform), ["normal", "normal"])
         XCTAssertEqual(outputs.first?.make, "headless")
         XCTAssertTrue(outputs.allSatisfy(\.active))

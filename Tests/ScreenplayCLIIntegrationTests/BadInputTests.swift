@@ -22,7 +22,9 @@ final class BadInputTests: XCTestCase {
 
     /// A PNG whose header claims 50000x50000 (with a tiny IDAT so libpng reads the header).
     private func hugePNGHeader() -> [UInt8] {
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+        func be(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
+        }
         func crc(_ bytes: [UInt8]) -> UInt32 {
             var c: UInt32 = 0xffff_ffff
             for b in bytes {
@@ -37,7 +39,8 @@ final class BadInputTests: XCTestCase {
         }
         let ihdr = be(50000) + be(50000) + [8, 2, 0, 0, 0]
         let idat: [UInt8] = [0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
-        return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
+        return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", ihdr) + chunk("IDAT", idat)
+            + chunk("IEND", [])
     }
 
     func testBrokenInputsGetTheirExitCodeAndAReason() throws {
@@ -55,8 +58,10 @@ final class BadInputTests: XCTestCase {
         let red = RGB(hex: 0xff0000), blue = RGB(hex: 0x0000ff)
         try TestImages.animation([red, blue], frameSeconds: 0.5, width: 200, height: 100, to: dir + "/whole.gif")
         try TestImages.webp(top: red, bottom: blue, width: 300, height: 200, to: dir + "/whole.webp")
-        try TestImages.svg(width: "10", height: "10", viewBox: nil, body: "<rect width=\"10\" height=\"10\" fill=\"red\"/>")
-            .write(toFile: dir + "/whole.svg", atomically: true, encoding: .utf8)
+        try TestImages.svg(
+            width: "10", height: "10", viewBox: nil, body: "<rect width=\"10\" height=\"10\" fill=\"red\"/>"
+        )
+        .write(toFile: dir + "/whole.svg", atomically: true, encoding: .utf8)
         for format in ["gif", "webp", "svg"] {
             try TestImages.truncate(dir + "/whole." + format, to: dir + "/cut." + format)
         }
@@ -72,16 +77,39 @@ final class BadInputTests: XCTestCase {
             ("empty png", ["present", try write("empty.png", [])], 65, "empty.png"),
             ("empty jpeg", ["present", try write("empty.jpg", [])], 65, "empty.jpg"),
             ("huge png header", ["present", try write("huge.png", hugePNGHeader())], 65, "50000"),
-            ("truncated png", ["present", try write("cut.png", Array(goodPNG.prefix(goodPNG.count / 2)))], 65, "cut.png"),
+            (
+                "truncated png", ["present", try write("cut.png", Array(goodPNG.prefix(goodPNG.count / 2)))], 65,
+                "cut.png"
+            ),
             ("random png", ["present", try write("noise.png", noise)], 65, "noise.png"),
             ("random jpeg", ["present", try write("noise.jpeg", noise)], 65, "noise.jpeg"),
             ("empty shader", ["present", try write("empty.frag", [])], 65, "empty.frag"),
             ("random shader", ["present", try write("noise.glsl", noise)], 65, "noise.glsl"),
-            ("shader over the limits", ["present", try write("limits.frag", Array("uniform vec4 big[100000];\nvoid mainImage(out vec4 c, in vec2 p) { c = big[int(p.x)]; }\n".utf8))], 65, "limits.frag"),
+            (
+                "shader over the limits",
+                [
+                    "present",
+                    try write(
+                        "limits.frag",
+                        Array(
+                            "uniform vec4 big[100000];\nvoid mainImage(out vec4 c, in vec2 p) { c = big[int(p.x)]; }\n"
+                                .utf8)),
+                ], 65, "limits.frag"
+            ),
             ("empty pdf", ["present", try write("empty.pdf", [])], 65, "empty.pdf"),
             ("random pdf", ["present", try write("noise.pdf", noise)], 65, "noise.pdf"),
             ("directory as image", ["present", dir + "/"], 64, dir),
-            ("directory as shader", ["present", try { try FileManager.default.createDirectory(atPath: dir + "/d.frag", withIntermediateDirectories: true); return dir + "/d.frag" }()], 66, "d.frag"),
+            (
+                "directory as shader",
+                [
+                    "present",
+                    try {
+                        try FileManager.default.createDirectory(
+                            atPath: dir + "/d.frag", withIntermediateDirectories: true);
+                        return dir + "/d.frag"
+                    }(),
+                ], 66, "d.frag"
+            ),
             ("missing pdf", ["present", dir + "/none.pdf"], 66, "none.pdf"),
             ("unknown option", ["present", "--frobnicate", "test-card"], 64, "--frobnicate"),
             ("missing value", ["present", "test-card", "--fps"], 64, "--fps"),
@@ -119,12 +147,12 @@ final class BadInputTests: XCTestCase {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 1280, height: 720)])
         let path = dir + "/slow.frag"
         try """
-            void mainImage(out vec4 c, in vec2 p) {
-                float v = 0.0;
-                for (int i = 0; i < 150; i++) { v += sin(p.x * 0.01 + float(i) + iTime) * cos(p.y * 0.01 - float(i)); }
-                c = vec4(0.5 + 0.001 * v, 0.2, 0.3, 1.0);
-            }
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        void mainImage(out vec4 c, in vec2 p) {
+            float v = 0.0;
+            for (int i = 0; i < 150; i++) { v += sin(p.x * 0.01 + float(i) + iTime) * cos(p.y * 0.01 - float(i)); }
+            c = vec4(0.5 + 0.001 * v, 0.2, 0.3, 1.0);
+        }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let p = try CLI.start(["present", path], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertTrue(waitUntil(timeout: 30) { p.stderr.contains("longer than the") }, p.stderr)
         XCTAssertTrue(p.stderr.contains("ms to draw"), p.stderr)

@@ -6,18 +6,22 @@ import XCTest
 enum CLI {
     static var binary: String {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [dir.appendingPathComponent("screenplay").path,
-                          dir.deletingLastPathComponent().appendingPathComponent("screenplay").path]
+        let candidates = [
+            dir.appendingPathComponent("screenplay").path,
+            dir.deletingLastPathComponent().appendingPathComponent("screenplay").path,
+        ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }
 
     static func requireBinary() throws {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw RigError("\(binary) is missing: run `swift build` before `swift test` (the README's test command does)")
+            throw RigError(
+                "\(binary) is missing: run `swift build` before `swift test` (the README's test command does)")
         }
     }
 
-    static func run(_ args: [String], environment: [String: String], timeout: TimeInterval = 20) throws -> ProcessResult {
+    static func run(_ args: [String], environment: [String: String], timeout: TimeInterval = 20) throws -> ProcessResult
+    {
         try requireBinary()
         return try runProcess(binary, args, environment: environment, timeout: timeout)
     }
@@ -65,9 +69,12 @@ extension RunningProcess {
 }
 
 extension XCTestCase {
-    func startSway(_ modes: [TestSupport.OutputMode]) throws -> SwayRig {
+    /// `keyboard`: a keyboard on the seat from the start (``SwayRig/attachKeyboard(timeout:)``),
+    /// for tests that type keys with wtype.
+    func startSway(_ modes: [TestSupport.OutputMode], keyboard: Bool = false) throws -> SwayRig {
         let rig = try SwayRig.start(outputs: modes)
         addTeardownBlock { rig.stop() }
+        if keyboard { try rig.attachKeyboard() }
         return rig
     }
 
@@ -84,14 +91,20 @@ extension XCTestCase {
         XCTAssertEqual(image.pixel(x: 3, y: 3), RGB(hex: 0xff0000), "\(label) top-left", file: file, line: line)
         XCTAssertEqual(image.pixel(x: w - 4, y: 3), RGB(hex: 0x00ff00), "\(label) top-right", file: file, line: line)
         XCTAssertEqual(image.pixel(x: 3, y: h - 4), RGB(hex: 0x0000ff), "\(label) bottom-left", file: file, line: line)
-        XCTAssertEqual(image.pixel(x: w - 4, y: h - 4), RGB(hex: 0xffffff), "\(label) bottom-right", file: file, line: line)
+        XCTAssertEqual(
+            image.pixel(x: w - 4, y: h - 4), RGB(hex: 0xffffff), "\(label) bottom-right", file: file, line: line)
         // The border is exactly one device pixel: no blur, no off-by-one row.
         XCTAssertEqual(image.pixel(x: w / 2, y: 0), RGB(hex: 0xffff00), "\(label) top border", file: file, line: line)
-        XCTAssertEqual(image.pixel(x: w / 2, y: 1), RGB(hex: 0x202020), "\(label) inside top border", file: file, line: line)
-        XCTAssertEqual(image.pixel(x: w / 2, y: h - 1), RGB(hex: 0xffff00), "\(label) bottom border", file: file, line: line)
-        XCTAssertEqual(image.pixel(x: w / 2, y: h - 2), RGB(hex: 0x202020), "\(label) inside bottom border", file: file, line: line)
+        XCTAssertEqual(
+            image.pixel(x: w / 2, y: 1), RGB(hex: 0x202020), "\(label) inside top border", file: file, line: line)
+        XCTAssertEqual(
+            image.pixel(x: w / 2, y: h - 1), RGB(hex: 0xffff00), "\(label) bottom border", file: file, line: line)
+        XCTAssertEqual(
+            image.pixel(x: w / 2, y: h - 2), RGB(hex: 0x202020), "\(label) inside bottom border", file: file, line: line
+        )
         XCTAssertEqual(image.pixel(x: 0, y: h / 3), RGB(hex: 0xffff00), "\(label) left border", file: file, line: line)
-        XCTAssertEqual(image.pixel(x: 1, y: h / 3), RGB(hex: 0x202020), "\(label) inside left border", file: file, line: line)
+        XCTAssertEqual(
+            image.pixel(x: 1, y: h / 3), RGB(hex: 0x202020), "\(label) inside left border", file: file, line: line)
     }
 
     /// Writes a fragment shader for this test; it is removed at teardown.
@@ -106,6 +119,7 @@ extension XCTestCase {
     func assertCleanStop(_ process: RunningProcess, file: StaticString = #filePath, line: UInt = #line) {
         process.terminate()
         let status = process.wait(timeout: 5)
-        XCTAssertEqual(status, 0, "SIGTERM must tear down and exit 0; stderr:\n\(process.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            status, 0, "SIGTERM must tear down and exit 0; stderr:\n\(process.stderr)", file: file, line: line)
     }
 }

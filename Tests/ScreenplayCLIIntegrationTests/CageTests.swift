@@ -19,7 +19,9 @@ final class CageTests: XCTestCase {
     /// 60 Hz by frame callbacks, and is gone after a clean exit.
     func testShaderFillsTheOutputAtItsRefresh() throws {
         let rig = try startCage()
-        let frag = try temporaryShader("cage", "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, p.y / iResolution.y, 0.5, 1.0); }")
+        let frag = try temporaryShader(
+            "cage",
+            "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, p.y / iResolution.y, 0.5, 1.0); }")
         let p = try CLI.start(["present", "--all", frag, "--stats", "-"], environment: rig.clientEnvironment)
         let connect = p.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.int("width"), 1280, p.stderr)
@@ -38,7 +40,8 @@ final class CageTests: XCTestCase {
         XCTAssertEqual(image.map { [$0.width, $0.height] }, [1280, 720])
         if let i = image {
             XCTAssertTrue(i.pixel(x: 2, y: 2).distance(to: RGB(r: 0, g: 255, b: 128)) <= 4, "top-left")
-            XCTAssertTrue(i.pixel(x: i.width - 3, y: i.height - 3).distance(to: RGB(r: 255, g: 0, b: 128)) <= 4, "bottom-right")
+            XCTAssertTrue(
+                i.pixel(x: i.width - 3, y: i.height - 3).distance(to: RGB(r: 255, g: 0, b: 128)) <= 4, "bottom-right")
         }
 
         XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "HEADLESS-1").count >= 4 }, p.stderr)
@@ -59,7 +62,8 @@ final class CageTests: XCTestCase {
     /// (`cage -r`): the color fills it and the test card is upright.
     func testStaticContentIsUprightOnARotatedOutput() throws {
         let rig = try startCage(quarterTurns: 1)
-        let color = try CLI.start(["present", "--all", "color", "ff8000", "--stats", "-"], environment: rig.clientEnvironment)
+        let color = try CLI.start(
+            ["present", "--all", "color", "ff8000", "--stats", "-"], environment: rig.clientEnvironment)
         let connect = color.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.int("width"), 720, "a rotated 1280x720 output is 720 wide; \(color.stderr)")
         XCTAssertEqual(connect?.int("height"), 1280)
@@ -68,7 +72,10 @@ final class CageTests: XCTestCase {
             image = try? rig.capture()
             return image?.fraction(of: RGB(r: 0xff, g: 0x80, b: 0), tolerance: 2) == 1.0
         }
-        XCTAssertTrue(filled, "color did not fill the rotated output: \(String(describing: image?.fraction(of: RGB(r: 0xff, g: 0x80, b: 0), tolerance: 2)))")
+        XCTAssertTrue(
+            filled,
+            "color did not fill the rotated output: \(String(describing: image?.fraction(of: RGB(r: 0xff, g: 0x80, b: 0), tolerance: 2)))"
+        )
         assertCleanStop(color)
 
         let card = try CLI.start(["present", "--all", "test-card", "--stats", "-"], environment: rig.clientEnvironment)
@@ -97,7 +104,9 @@ final class CageTests: XCTestCase {
         let connect = p.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.output, "HEADLESS-2", p.stderr)
         let reported = waitUntil(timeout: 5) {
-            p.stderr.contains("screen HEADLESS-2: the compositor made the fullscreen fallback window 2560x720, not the screen's 1280x720, so it spills onto other screens (HEADLESS-1)")
+            p.stderr.contains(
+                "screen HEADLESS-2: the compositor made the fullscreen fallback window 2560x720, not the screen's 1280x720, so it spills onto other screens (HEADLESS-1)"
+            )
         }
         XCTAssertTrue(reported, p.stderr)
         XCTAssertTrue(p.stderr.contains("cage: run with `-m last`"), "the report names the fix: \(p.stderr)")

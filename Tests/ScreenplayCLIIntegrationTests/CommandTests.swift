@@ -12,9 +12,11 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(array.count, 2)
-        let keys: Set = ["name", "description", "make", "model", "serial", "builtin", "external", "x", "y", "logical_width",
-                         "logical_height", "mode", "modes", "scale", "transform", "physical_width_mm", "physical_height_mm",
-                         "enabled", "adaptive_sync", "power"]
+        let keys: Set = [
+            "name", "description", "make", "model", "serial", "builtin", "external", "x", "y", "logical_width",
+            "logical_height", "mode", "modes", "scale", "transform", "physical_width_mm", "physical_height_mm",
+            "enabled", "adaptive_sync", "power",
+        ]
         XCTAssertEqual(Set(array[0].keys), keys)
         XCTAssertEqual(array[0]["builtin"] as? Bool, true)
         XCTAssertEqual(array[1]["external"] as? Bool, true)
@@ -59,8 +61,10 @@ final class CommandTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "screenplay-errors-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: dir + "/noise.png"))
-        try "void mainImage(out vec4 c, in vec2 p) {\n  c = vec4(1.0);\n  this is not glsl;\n}\n".write(toFile: dir + "/bad.frag", atomically: true, encoding: .utf8)
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(
+            to: URL(fileURLWithPath: dir + "/noise.png"))
+        try "void mainImage(out vec4 c, in vec2 p) {\n  c = vec4(1.0);\n  this is not glsl;\n}\n".write(
+            toFile: dir + "/bad.frag", atomically: true, encoding: .utf8)
         var noCompositor = e
         noCompositor["WAYLAND_DISPLAY"] = dir + "/no-such-socket"
         let cases: [(args: [String], env: [String: String], status: Int32, says: String)] = [
@@ -98,7 +102,8 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
         XCTAssertNotNil(p.statsEvents.first { $0.event == "disconnect" })
         // The scene is gone from the output after teardown.
-        XCTAssertTrue(waitUntil(timeout: 3) { (try? rig.capture(output: "HEADLESS-2").fraction(of: RGB(hex: 0x3f3f3f))) == 1.0 })
+        XCTAssertTrue(
+            waitUntil(timeout: 3) { (try? rig.capture(output: "HEADLESS-2").fraction(of: RGB(hex: 0x3f3f3f))) == 1.0 })
     }
 
     func testDemoWritesCapturesOfBothOutputs() throws {
@@ -116,7 +121,8 @@ final class CommandTests: XCTestCase {
         let builtin = try RigImage(contentsOf: out + "/HEADLESS-1.png")
         XCTAssertLessThan(builtin.fraction(of: RGB(hex: 0x3f3f3f)), 0.01, "the console fills the built-in output")
         XCTAssertGreaterThan(builtin.fraction(of: slideBlue, tolerance: 3), 0.1, "the console shows the current slide")
-        XCTAssertLessThan(builtin.fraction(of: slideBlue, tolerance: 3), 0.6, "…but not as the full-screen audience view")
+        XCTAssertLessThan(
+            builtin.fraction(of: slideBlue, tolerance: 3), 0.6, "…but not as the full-screen audience view")
         XCTAssertTrue(r.stdout.contains("HEADLESS-2.png"), r.stdout)
     }
 }

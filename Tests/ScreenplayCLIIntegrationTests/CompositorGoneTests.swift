@@ -8,7 +8,8 @@ import XCTest
 final class CompositorGoneTests: XCTestCase {
     func testExitsWith69WhenTheCompositorDies() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
-        let p = try CLI.start(["present", "color", "aa3300", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["present", "color", "aa3300", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
         let killed = Date()
         rig.kill()
@@ -23,7 +24,8 @@ final class CompositorGoneTests: XCTestCase {
 
     func testReconnectRestoresTheContent() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 800, height: 600)])
-        let p = try CLI.start(["present", "color", "aa3300", "--reconnect", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["present", "color", "aa3300", "--reconnect", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
         rig.kill()
         XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor") }, p.stderr)
@@ -37,10 +39,38 @@ final class CompositorGoneTests: XCTestCase {
         try rig.restart()
         let restarted = Date()
         let color = RGB(hex: 0xaa3300)
-        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").fraction(of: color, tolerance: 1)) == 1.0 },
-                      "content not restored: \(p.stderr)")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").fraction(of: color, tolerance: 1)) == 1.0 },
+            "content not restored: \(p.stderr)")
         XCTAssertLessThan(Date().timeIntervalSince(restarted), 2.5)
         XCTAssertEqual(p.statsEvents.filter { $0.event == "connect" && $0.output == "HEADLESS-2" }.count, 2)
+        assertCleanStop(p)
+    }
+
+    /// `play --reconnect` takes the same library path (`whenCompositorGoes`):
+    /// the playlist shows again on the restarted compositor's panel. (It
+    /// once hung in one run of three: the old read source's registration
+    /// swallowed the new socket that took the closed one's number.)
+    func testPlayReconnectRestoresThePlaylist() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 800, height: 600)])
+        let dir = NSTemporaryDirectory() + "screenplay-play-reconnect-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        let playlist = dir + "/signage.json"
+        try #"{"playlists": {"a": [{"color": "aa3300"}]}, "default": "a"}"#.write(
+            toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(
+            ["play", "--reconnect", "--stats", "-", playlist], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
+        rig.kill()
+        XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor") }, p.stderr)
+        XCTAssertTrue(p.isRunning)
+        try rig.restart()
+        let color = RGB(hex: 0xaa3300)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").fraction(of: color, tolerance: 1)) == 1.0 },
+            "playlist not restored: \(p.stderr)")
+        XCTAssertTrue(p.stderr.contains("reconnected to"), p.stderr)
         assertCleanStop(p)
     }
 }

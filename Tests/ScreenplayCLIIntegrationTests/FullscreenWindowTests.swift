@@ -11,11 +11,13 @@ final class FullscreenWindowTests: XCTestCase {
     func testWindowOnTheAskedOutputAndAMoveIsReported() throws {
         let rig = try startSway([.init(width: 800, height: 600), .init(width: 800, height: 600)])
         let p = try CLI.start(
-            ["present", "--fullscreen-window", "color", "33aa55", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+            ["present", "--fullscreen-window", "color", "33aa55", "--stats", "-"],
+            environment: env(rig, builtin: "HEADLESS-1"))
         let connect = p.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.output, "HEADLESS-2", p.stderr)
         XCTAssertTrue(
-            waitUntil(timeout: 5) { p.stderr.contains("layer shell is turned off (fullscreen window asked for)") }, p.stderr)
+            waitUntil(timeout: 5) { p.stderr.contains("layer shell is turned off (fullscreen window asked for)") },
+            p.stderr)
         let filled = waitUntil(timeout: 8) {
             (try? rig.capture(output: "HEADLESS-2"))?.fraction(of: RGB(hex: 0x33aa55), tolerance: 2) == 1.0
         }
@@ -25,7 +27,8 @@ final class FullscreenWindowTests: XCTestCase {
 
         try rig.swaymsg("[app_id=screenplay-scene]", "move", "container", "to", "output", "HEADLESS-1")
         let reported = waitUntil(timeout: 5) {
-            p.stderr.contains("screen HEADLESS-2: the compositor put the fullscreen fallback window on HEADLESS-1 instead")
+            p.stderr.contains(
+                "screen HEADLESS-2: the compositor put the fullscreen fallback window on HEADLESS-1 instead")
         }
         XCTAssertTrue(reported, p.stderr)
         assertCleanStop(p)

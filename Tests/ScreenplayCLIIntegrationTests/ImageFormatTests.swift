@@ -55,7 +55,9 @@ final class ImageFormatTests: XCTestCase {
             (0..<image.width).filter { image.pixel(x: $0, y: row) == black }
         }
         func blurred(_ image: RigImage, column: Int) -> Int {
-            (0..<image.height).filter { let c = image.pixel(x: column, y: $0); return c != black && c != white }.count
+            (0..<image.height).filter {
+                let c = image.pixel(x: column, y: $0); return c != black && c != white
+            }.count
         }
 
         let image = try XCTUnwrap(capture(rig, "HEADLESS-2") { $0.pixel(x: 100, y: 360) == self.black }, p.stderr)
@@ -67,7 +69,8 @@ final class ImageFormatTests: XCTestCase {
         // Twice the pixels: rendered again, the line is two device rows.
         try rig.setMode("HEADLESS-2", .init(width: 2560, height: 1440))
         XCTAssertNotNil(p.waitForEvent { $0.event == "configure" && $0.int("width") == 2560 }, p.stderr)
-        let larger = try XCTUnwrap(capture(rig, "HEADLESS-2") { $0.width == 2560 && $0.pixel(x: 100, y: 721) == self.black })
+        let larger = try XCTUnwrap(
+            capture(rig, "HEADLESS-2") { $0.width == 2560 && $0.pixel(x: 100, y: 721) == self.black })
         XCTAssertEqual(darkRows(larger, column: 100), [720, 721], "rendered for 2560x1440, not scaled up")
         XCTAssertEqual(blurred(larger, column: 100), 0)
         XCTAssertFalse(p.stderr.contains("error"), p.stderr)
@@ -104,7 +107,8 @@ final class ImageFormatTests: XCTestCase {
         let perSecond = p.frames(for: "HEADLESS-2").dropFirst().map { $0.int("presented") }
         XCTAssertFalse(perSecond.isEmpty)
         for presented in perSecond {
-            XCTAssertLessThanOrEqual(presented, 4, "a GIF of 0.5 s frames asked for \(presented) frames in a second: \(perSecond)")
+            XCTAssertLessThanOrEqual(
+                presented, 4, "a GIF of 0.5 s frames asked for \(presented) frames in a second: \(perSecond)")
         }
         XCTAssertGreaterThan(perSecond.reduce(0, +), 0, "the animation presented nothing: \(perSecond)")
         assertCleanStop(p)
@@ -135,12 +139,14 @@ final class ImageFormatTests: XCTestCase {
         let p = try CLI.start(["present", png], environment: env(rig, builtin: "HEADLESS-1"))
         // Fitted into 1280x720: 1280x64, rows 328 to 391.
         let image = try XCTUnwrap(
-            capture(rig, "HEADLESS-2") { self.near($0.pixel(x: 320, y: 360), self.red) }, "panel stayed dark: \(p.stderr)")
+            capture(rig, "HEADLESS-2") { self.near($0.pixel(x: 320, y: 360), self.red) },
+            "panel stayed dark: \(p.stderr)")
         XCTAssertTrue(near(image.pixel(x: 320, y: 360), red), "\(image.pixel(x: 320, y: 360))")
         XCTAssertTrue(near(image.pixel(x: 960, y: 360), blue), "\(image.pixel(x: 960, y: 360))")
         XCTAssertEqual(image.pixel(x: 640, y: 200), black, "letterbox above")
         XCTAssertEqual(image.pixel(x: 640, y: 520), black, "letterbox below")
-        XCTAssertTrue(near(image.pixel(x: 10, y: 330), red) && near(image.pixel(x: 10, y: 389), red), "the strip is 64 rows")
+        XCTAssertTrue(
+            near(image.pixel(x: 10, y: 330), red) && near(image.pixel(x: 10, y: 389), red), "the strip is 64 rows")
         XCTAssertEqual(image.pixel(x: 10, y: 325), black)
         XCTAssertEqual(image.pixel(x: 10, y: 394), black)
         XCTAssertFalse(p.stderr.contains("texture"), p.stderr)
@@ -171,13 +177,16 @@ final class ImageFormatTests: XCTestCase {
         let webp = dir + "/photo.jpg"
         try TestImages.webp(top: red, bottom: blue, width: 64, height: 48, to: webp)
         let p = try CLI.start(["present", webp], environment: env(rig, builtin: "HEADLESS-1"))
-        let image = try XCTUnwrap(capture(rig, "HEADLESS-2") { self.near($0.pixel(x: 320, y: 100), self.red) }, p.stderr)
+        let image = try XCTUnwrap(
+            capture(rig, "HEADLESS-2") { self.near($0.pixel(x: 320, y: 100), self.red) }, p.stderr)
         XCTAssertTrue(near(image.pixel(x: 320, y: 380), blue), "\(image.pixel(x: 320, y: 380))")
         assertCleanStop(p)
 
         let svg = dir + "/drawing.txt"
-        try TestImages.svg(width: "4", height: "3", viewBox: nil, body: "<rect width=\"4\" height=\"3\" fill=\"#00ff00\"/>")
-            .write(toFile: svg, atomically: true, encoding: .utf8)
+        try TestImages.svg(
+            width: "4", height: "3", viewBox: nil, body: "<rect width=\"4\" height=\"3\" fill=\"#00ff00\"/>"
+        )
+        .write(toFile: svg, atomically: true, encoding: .utf8)
         let q = try CLI.start(["present", svg], environment: env(rig, builtin: "HEADLESS-1"))
         let drawn = try XCTUnwrap(capture(rig, "HEADLESS-2") { $0.fraction(of: self.green) == 1 }, q.stderr)
         XCTAssertEqual(drawn.fraction(of: green), 1, "a 4:3 SVG fills the 4:3 panel edge to edge")

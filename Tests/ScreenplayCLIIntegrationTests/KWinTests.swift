@@ -17,14 +17,18 @@ final class KWinTests: XCTestCase {
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "Virtual-0"
         environment["WAYLAND_DEBUG"] = "client"
-        let frag = try temporaryShader("kwin", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), p.x / iResolution.x, 0.0, 1.0); }")
+        let frag = try temporaryShader(
+            "kwin",
+            "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), p.x / iResolution.x, 0.0, 1.0); }"
+        )
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         let connect = p.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.output, "Virtual-1", "\(rig.log)")
         XCTAssertEqual(connect.map { [$0.int("width"), $0.int("height")] }, [960, 540], "the output's pixels")
         XCTAssertEqual(connect.map { [$0.int("logical_width"), $0.int("logical_height")] }, [640, 360])
         XCTAssertEqual(connect?.raw["content_scale"] as? Double, 1.5)
-        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "Virtual-1").count >= 4 }, p.stderr.suffix(3000).description)
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { p.frames(for: "Virtual-1").count >= 4 }, p.stderr.suffix(3000).description)
         for w in p.frames(for: "Virtual-1").dropFirst(2) {
             let fps = Double(w.int("presented")) / ((w.raw["window_s"] as? Double) ?? 1)
             XCTAssertEqual(fps, 60, accuracy: 6, "one frame per refresh; source \(w.raw["source"] ?? "?")")
@@ -37,8 +41,12 @@ final class KWinTests: XCTestCase {
         XCTAssertTrue(trace.contains("zwlr_layer_shell_v1@"), "a layer surface")
         XCTAssertTrue(trace.contains(".preferred_scale(180)"), "KWin offers 1.5 as 180/120")
         XCTAssertTrue(trace.contains(".set_destination(640, 360)"), "viewport at the logical size")
-        XCTAssertTrue(trace.contains("create_buffer(new id wl_buffer@") && trace.contains(", 960, 540, 3840, "), "a 960x540 buffer")
+        XCTAssertTrue(
+            trace.contains("create_buffer(new id wl_buffer@") && trace.contains(", 960, 540, 3840, "),
+            "a 960x540 buffer")
         let bufferScales = trace.components(separatedBy: "\n").filter { $0.contains(".set_buffer_scale(") }
-        XCTAssertEqual(bufferScales.last.map { $0.hasSuffix(".set_buffer_scale(1)") }, true, "buffer scale 1 with a viewport: \(bufferScales)")
+        XCTAssertEqual(
+            bufferScales.last.map { $0.hasSuffix(".set_buffer_scale(1)") }, true,
+            "buffer scale 1 with a viewport: \(bufferScales)")
     }
 }

@@ -37,9 +37,9 @@ final class MemoryFlatTests: XCTestCase {
         try RigImage(width: 64, height: 36, pixels: [UInt8](repeating: 0xc0, count: 64 * 36 * 3)).writePNG(to: poster)
         let playlist = dir + "/signage.json"
         try """
-            {"playlists": {"loop": [{"file": "poster.png", "duration": 0.5}, {"color": "204080", "duration": 0.5}, {"file": "clip.mp4"}]},
-             "default": "loop", "transition": {"seconds": 0.2}}
-            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        {"playlists": {"loop": [{"file": "poster.png", "duration": 0.5}, {"color": "204080", "duration": 0.5}, {"file": "clip.mp4"}]},
+         "default": "loop", "transition": {"seconds": 0.2}}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
 
         let animated = try CLI.start(["present", shader, "--output", "HEADLESS-2", "--stats", "-"], environment: e)
         let still = try CLI.start(["present", "test-card", "--output", "HEADLESS-3", "--stats", "-"], environment: e)
@@ -77,7 +77,9 @@ final class MemoryFlatTests: XCTestCase {
         let videoFrames = video.frames(for: "HEADLESS-6").suffix(10).map { $0.int("video_frames") }
         XCTAssertGreaterThan(videoFrames.reduce(0, +), 150, "video frames in the last ten seconds: \(videoFrames)")
         let shown = signage.statsEvents.filter { $0.event == "item" }
-        XCTAssertGreaterThan(shown.filter { ($0.raw["source"] as? String ?? "").hasSuffix("clip.mp4") }.count, Int(seconds / 5) / 2, "passes of the playlist")
+        XCTAssertGreaterThan(
+            shown.filter { ($0.raw["source"] as? String ?? "").hasSuffix("clip.mp4") }.count, Int(seconds / 5) / 2,
+            "passes of the playlist")
         XCTAssertFalse(signage.statsEvents.contains { $0.event == "skipped" }, signage.stderr)
         for (_, p) in programs { assertCleanStop(p) }
     }

@@ -17,10 +17,15 @@ final class MutterTests: XCTestCase {
     /// (no misplacement report), paced by presentation feedback to that
     /// monitor's refresh, and exits cleanly.
     func testFallbackLandsOnTheAskedMonitorAndPacesToItsRefresh() throws {
-        let rig = try startMutter([OutputMode(width: 1280, height: 720), OutputMode(width: 1024, height: 768, refreshHz: 30)])
+        let rig = try startMutter([
+            OutputMode(width: 1280, height: 720), OutputMode(width: 1024, height: 768, refreshHz: 30),
+        ])
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "Meta-0"
-        let frag = try temporaryShader("mutter", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), p.x / iResolution.x, 0.0, 1.0); }")
+        let frag = try temporaryShader(
+            "mutter",
+            "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), p.x / iResolution.x, 0.0, 1.0); }"
+        )
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         let connect = p.waitForEvent { $0.event == "connect" }
         XCTAssertEqual(connect?.output, "Meta-1", p.stderr)
@@ -34,22 +39,26 @@ final class MutterTests: XCTestCase {
             let fps = Double(w.int("presented")) / ((w.raw["window_s"] as? Double) ?? 1)
             XCTAssertEqual(fps, 30, accuracy: 4, "one frame per refresh of the 30 Hz monitor")
         }
-        XCTAssertEqual(p.stderr.components(separatedBy: "no zwlr_layer_shell_v1").count - 1, 1, "warned once: \(p.stderr)")
+        XCTAssertEqual(
+            p.stderr.components(separatedBy: "no zwlr_layer_shell_v1").count - 1, 1, "warned once: \(p.stderr)")
         XCTAssertFalse(p.stderr.contains("the compositor put"), "mutter honours the output hint: \(p.stderr)")
         XCTAssertFalse(p.stderr.contains("the compositor made"), p.stderr)
         assertCleanStop(p)
-        XCTAssertNotNil(p.statsEvents.first { $0.event == "disconnect" && $0.output == "Meta-1" }, "disconnect reported")
+        XCTAssertNotNil(
+            p.statsEvents.first { $0.event == "disconnect" && $0.output == "Meta-1" }, "disconnect reported")
     }
 
     /// On GNOME, static content is presented once, then no
     /// frames at all.
     func testStaticContentPresentsOnceThenIdles() throws {
         let rig = try startMutter([OutputMode(width: 1280, height: 720)])
-        let p = try CLI.start(["present", "--all", "color", "ff8000", "--stats", "-"], environment: rig.clientEnvironment)
+        let p = try CLI.start(
+            ["present", "--all", "color", "ff8000", "--stats", "-"], environment: rig.clientEnvironment)
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
         XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "Meta-0").count >= 4 }, p.stderr)
         let windows = p.frames(for: "Meta-0")
-        XCTAssertEqual(windows.map { $0.int("presented") }.reduce(0, +), 1, "one frame in all: \(windows.map { $0.raw })")
+        XCTAssertEqual(
+            windows.map { $0.int("presented") }.reduce(0, +), 1, "one frame in all: \(windows.map { $0.raw })")
         XCTAssertEqual(windows.first?.raw["source"] as? String, "presentation")
         for w in windows.dropFirst() { XCTAssertEqual(w.int("presented"), 0, "idle after the first frame") }
         assertCleanStop(p)

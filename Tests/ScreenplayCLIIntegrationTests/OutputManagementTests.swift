@@ -35,7 +35,8 @@ final class OutputManagementTests: XCTestCase {
             XCTAssertEqual(Double(refreshNs), 1e9 / 30, accuracy: 1e5, "the display link runs at the new 30 Hz")
             p.send(signal)
             XCTAssertEqual(p.wait(timeout: 10), 0, p.stderr)
-            XCTAssertEqual(try swayMode(rig, "HEADLESS-2"), [1280, 720, 60000], "the mode is back after signal \(signal)")
+            XCTAssertEqual(
+                try swayMode(rig, "HEADLESS-2"), [1280, 720, 60000], "the mode is back after signal \(signal)")
             XCTAssertTrue(p.stderr.contains("HEADLESS-2: mode 1280x720 @ 60.000 Hz restored"), p.stderr)
         }
     }

@@ -35,9 +35,12 @@ final class PlayTests: XCTestCase {
         try writePNG(folder + "/a.png", 0xff0000)
         try writePNG(folder + "/c.png", 0x0000ff)
         try "not media".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
-        let p = try CLI.start(["play", folder, "--duration", "1", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["play", folder, "--duration", "1", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertTrue(waitUntil(timeout: 15) { self.items(p).count >= 5 }, p.stderr)
-        let sources = items(p).map { ($0.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "" }
+        let sources = items(p).map {
+            ($0.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
+        }
         let order = ["a.png", "b.png", "c.png"]
         // Clock-aligned: it starts at the clock's item, then goes on in name order.
         guard let first = order.firstIndex(of: sources[0]) else { return XCTFail("unexpected source \(sources)") }
@@ -68,15 +71,22 @@ extension PlayTests {
     }
 
     func testJSONPanelsByNameByDescriptionAndDefault() throws {
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let rig = try startSway([
+            .init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240),
+            .init(width: 320, height: 240),
+        ])
         let folder = try mediaFolder()
         try writePNG(folder + "/poster.png", 0x20c040)
         // HEADLESS-3's description ("Headless output 2" in sway 1.7), in lower case.
         let listing = try CLI.run(["outputs", "--json"], environment: env(rig)).stdout
         let screens = try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]] ?? []
-        let description = try XCTUnwrap(screens.first { $0["name"] as? String == "HEADLESS-3" }?["description"] as? String).lowercased()
+        let description = try XCTUnwrap(
+            screens.first { $0["name"] as? String == "HEADLESS-3" }?["description"] as? String
+        ).lowercased()
         XCTAssertFalse(description.contains("headless-3"), "the pattern must match by description only")
-        let playlist = try writePlaylist(folder, """
+        let playlist = try writePlaylist(
+            folder,
+            """
             {
               "playlists": {
                 "lobby": [{"file": "poster.png"}],
@@ -95,7 +105,9 @@ extension PlayTests {
         for (output, hex) in expected {
             XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == output }, "\(output): \(p.stderr)")
             XCTAssertTrue(
-                waitUntil(timeout: 5) { (try? rig.capture(output: output).pixel(x: 160, y: 120)) == RGB(hex: UInt32(hex)) },
+                waitUntil(timeout: 5) {
+                    (try? rig.capture(output: output).pixel(x: 160, y: 120)) == RGB(hex: UInt32(hex))
+                },
                 "\(output) shows \(String(describing: try? rig.capture(output: output).pixel(x: 160, y: 120)))")
         }
         XCTAssertEqual(items(p, "HEADLESS-2").first?.raw["playlist"] as? String, "lobby")
@@ -111,7 +123,9 @@ extension PlayTests {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
         let folder = try mediaFolder()
         try writePNG(folder + "/blue.png", 0x0000ff)
-        let playlist = try writePlaylist(folder, """
+        let playlist = try writePlaylist(
+            folder,
+            """
             {"playlists": {"fade": [{"color": "ff0000", "duration": 0.5}, {"file": "blue.png", "duration": 0.5}]},
              "default": "fade", "transition": {"seconds": 0.25}}
             """)
@@ -130,7 +144,8 @@ extension PlayTests {
             let (r, g, b) = (hex >> 16 & 0xff, hex >> 8 & 0xff, hex & 0xff)
             // On the line from red to blue: no green, red + blue = 255.
             XCTAssertLessThanOrEqual(g, 2, "frame \(String(format: "%06x", hex)) is off the blend")
-            XCTAssertEqual(r + b, 255, accuracy: 4, "frame \(String(format: "%06x", hex)) is off the blend (black would be 0)")
+            XCTAssertEqual(
+                r + b, 255, accuracy: 4, "frame \(String(format: "%06x", hex)) is off the blend (black would be 0)")
             if r > 8 && b > 8 { blended += 1 }
             if let previous, previous.r > 8, previous.b > 8, r > 8, b > 8, (r - previous.r).signum() != 0 {
                 // Within a fade the mix moves one way only.
@@ -146,22 +161,31 @@ extension PlayTests {
         XCTAssertEqual(reversals, 0, "a fade went back and forth")
         // 0.25 s at 60 Hz is about 15 refreshes: one blended frame per
         // refresh, so well over a handful per fade even on a loaded machine.
-        XCTAssertGreaterThan(Double(blended) / Double(switches), 7, "blended frames per fade: \(blended) over \(switches) fades")
+        XCTAssertGreaterThan(
+            Double(blended) / Double(switches), 7, "blended frames per fade: \(blended) over \(switches) fades")
     }
 }
-
 
 extension PlayTests {
     /// Two panels on the same playlist switch on the same refresh: their
     /// proof-of-play times for each switch are within one refresh.
     func testTwoPanelsSwitchOnTheSameRefresh() throws {
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240, refreshHz: 60), .init(width: 320, height: 240, refreshHz: 60)])
+        let rig = try startSway([
+            .init(width: 320, height: 240), .init(width: 320, height: 240, refreshHz: 60),
+            .init(width: 320, height: 240, refreshHz: 60),
+        ])
         let folder = try mediaFolder()
-        let playlist = try writePlaylist(folder, """
+        let playlist = try writePlaylist(
+            folder,
+            """
             {"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}, {"color": "0000ff"}]}, "default": "s"}
             """)
-        let p = try CLI.start(["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
-        XCTAssertTrue(waitUntil(timeout: 20) { self.items(p, "HEADLESS-2").count >= 12 && self.items(p, "HEADLESS-3").count >= 12 }, p.stderr)
+        let p = try CLI.start(
+            ["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertTrue(
+            waitUntil(timeout: 20) {
+                self.items(p, "HEADLESS-2").count >= 12 && self.items(p, "HEADLESS-3").count >= 12
+            }, p.stderr)
         assertCleanStop(p)
         // Pair the switches by their clock slot (the "at" time rounded to the 0.5 s slot).
         func slots(_ output: String) -> [Int: Int] {
@@ -176,12 +200,17 @@ extension PlayTests {
         }
         let a = slots("HEADLESS-2"), b = slots("HEADLESS-3")
         let common = Set(a.keys).intersection(b.keys)
-        XCTAssertGreaterThanOrEqual(common.count, 8, "switches seen on both panels: \(a.keys.sorted()) \(b.keys.sorted())")
+        XCTAssertGreaterThanOrEqual(
+            common.count, 8, "switches seen on both panels: \(a.keys.sorted()) \(b.keys.sorted())")
         for slot in common.sorted() {
             let apart = abs(Double(a[slot]! - b[slot]!)) / 1e6
             XCTAssertLessThanOrEqual(apart, 16.7, "slot \(slot): the panels switched \(apart) ms apart")
         }
-        for item in items(p) { XCTAssertEqual(item.raw["clock"] as? String, "frame-callback", "sway's headless backend gives no presentation feedback") }
+        for item in items(p) {
+            XCTAssertEqual(
+                item.raw["clock"] as? String, "frame-callback", "sway's headless backend gives no presentation feedback"
+            )
+        }
     }
 
     /// A panel that is unplugged and plugged back resumes at the item the
@@ -192,7 +221,9 @@ extension PlayTests {
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "WL-1"
         let folder = try mediaFolder()
-        let playlist = try writePlaylist(folder, """
+        let playlist = try writePlaylist(
+            folder,
+            """
             {"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}, {"color": "0000ff"}, {"color": "ffff00"}, {"color": "00ffff"}]},
              "default": "s"}
             """)
@@ -202,12 +233,21 @@ extension PlayTests {
         XCTAssertNotNil(p.waitForEvent { $0.event == "disconnect" && $0.output == "WL-2" }, p.stderr)
         Thread.sleep(forTimeInterval: 1.6)
         let added = try rig.addOutput()
-        XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, added).count >= 3 && p.statsEvents.contains { $0.event == "connect" && $0.output == added } }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 15) {
+                self.items(p, added).count >= 3
+                    && p.statsEvents.contains { $0.event == "connect" && $0.output == added }
+            }, p.stderr)
         var checked = 0
         for output in ["WL-3", added] {
             for item in items(p, output) {
-                guard let clock = clockIndex(item.raw["at"] as? String ?? "", count: 5, seconds: 0.7) else { return XCTFail("bad at: \(item.raw)") }
-                XCTAssertEqual(item.int("index"), clock, "\(output) showed item \(item.int("index")) at \(item.raw["at"] ?? "") when the clock said \(clock)")
+                guard let clock = clockIndex(item.raw["at"] as? String ?? "", count: 5, seconds: 0.7) else {
+                    return XCTFail("bad at: \(item.raw)")
+                }
+                XCTAssertEqual(
+                    item.int("index"), clock,
+                    "\(output) showed item \(item.int("index")) at \(item.raw["at"] ?? "") when the clock said \(clock)"
+                )
                 checked += 1
             }
         }
@@ -221,8 +261,10 @@ extension PlayTests {
     func testReloadValidAndInvalid() throws {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
         let folder = try mediaFolder()
-        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "ff0001"}]}, "default": "s"}"#)
-        let p = try CLI.start(["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let playlist = try writePlaylist(
+            folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "ff0001"}]}, "default": "s"}"#)
+        let p = try CLI.start(
+            ["play", playlist, "--duration", "0.5", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertTrue(waitUntil(timeout: 10) { self.items(p, "HEADLESS-2").count >= 2 }, p.stderr)
 
         // Invalid: refused, and the old playlist keeps switching.
@@ -232,17 +274,25 @@ extension PlayTests {
         XCTAssertTrue((refused?.raw["error"] as? String ?? "").contains("playlists.s"), "\(refused?.raw ?? [:])")
         XCTAssertTrue(p.stderr.contains("reload refused"), p.stderr)
         let before = items(p, "HEADLESS-2").count
-        XCTAssertTrue(waitUntil(timeout: 5) { self.items(p, "HEADLESS-2").count >= before + 2 }, "the old playlist stopped")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { self.items(p, "HEADLESS-2").count >= before + 2 }, "the old playlist stopped")
         XCTAssertTrue(items(p, "HEADLESS-2").allSatisfy { ($0.raw["source"] as? String ?? "").hasPrefix("#FF000") })
 
         // Valid, by saving the file (inotify): blue takes over.
-        try #"{"playlists": {"t": [{"color": "0000ff"}]}, "default": "t"}"#.write(toFile: playlist, atomically: true, encoding: .utf8)
+        try #"{"playlists": {"t": [{"color": "0000ff"}]}, "default": "t"}"#.write(
+            toFile: playlist, atomically: true, encoding: .utf8)
         XCTAssertNotNil(p.waitForEvent { $0.event == "reload" && ($0.raw["ok"] as? Bool) == true }, p.stderr)
-        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" && $0.raw["playlist"] as? String == "t" }, p.stderr)
-        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0x0000ff) })
+        XCTAssertNotNil(
+            p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" && $0.raw["playlist"] as? String == "t" },
+            p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0x0000ff)
+            })
 
         // SIGHUP re-reads it too.
-        try #"{"playlists": {"u": [{"color": "00ff00"}]}, "default": "u"}"#.write(toFile: folder + "/other.json", atomically: true, encoding: .utf8)
+        try #"{"playlists": {"u": [{"color": "00ff00"}]}, "default": "u"}"#.write(
+            toFile: folder + "/other.json", atomically: true, encoding: .utf8)
         let reloads = p.statsEvents.filter { $0.event == "reload" }.count
         kill(p.pid, SIGHUP)
         XCTAssertTrue(waitUntil(timeout: 5) { p.statsEvents.filter { $0.event == "reload" }.count > reloads }, p.stderr)
@@ -253,28 +303,41 @@ extension PlayTests {
     /// A corrupt file is skipped with one line naming it; a playlist whose
     /// every item fails shows a grey placeholder, never black.
     func testBadItemsAreSkippedAndAllBadShowsAPlaceholder() throws {
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let rig = try startSway([
+            .init(width: 320, height: 240), .init(width: 320, height: 240), .init(width: 320, height: 240),
+        ])
         let folder = try mediaFolder()
         try writePNG(folder + "/good.png", 0x00c000)
         try Data(repeating: 0x42, count: 300).write(to: URL(fileURLWithPath: folder + "/corrupt.png"))
-        try "void mainImage(out vec4 c, in vec2 p) { c = nope; }".write(toFile: folder + "/broken.frag", atomically: true, encoding: .utf8)
-        let playlist = try writePlaylist(folder, """
+        try "void mainImage(out vec4 c, in vec2 p) { c = nope; }".write(
+            toFile: folder + "/broken.frag", atomically: true, encoding: .utf8)
+        let playlist = try writePlaylist(
+            folder,
+            """
             {"playlists": {"mixed": [{"file": "good.png"}, {"file": "corrupt.png"}, {"color": "c00000"}, {"file": "broken.frag"}],
                            "bad": [{"file": "corrupt.png"}, {"file": "broken.frag"}]},
              "panels": [{"match": "HEADLESS-2", "playlist": "mixed"}, {"match": "HEADLESS-3", "playlist": "bad"}]}
             """)
-        let p = try CLI.start(["play", playlist, "--duration", "0.4", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["play", playlist, "--duration", "0.4", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertTrue(waitUntil(timeout: 15) { self.items(p, "HEADLESS-2").count >= 6 }, p.stderr)
         XCTAssertNotNil(p.waitForEvent { $0.event == "placeholder" && $0.output == "HEADLESS-3" }, p.stderr)
         let grey = try rig.capture(output: "HEADLESS-3").pixel(x: 5, y: 5)
         XCTAssertEqual(grey, RGB(hex: 0x404040), "the placeholder is neutral grey")
-        XCTAssertTrue(waitUntil(timeout: 3) { (try? rig.capture(output: "HEADLESS-3").fraction(of: RGB(hex: 0x404040))) ?? 1 < 0.99 }, "the placeholder says what is wrong")
+        XCTAssertTrue(
+            waitUntil(timeout: 3) {
+                (try? rig.capture(output: "HEADLESS-3").fraction(of: RGB(hex: 0x404040))) ?? 1 < 0.99
+            }, "the placeholder says what is wrong")
         // One line per bad file, naming it and the reason.
         let lines = p.stderr.split(separator: "\n")
         XCTAssertEqual(lines.filter { $0.contains("corrupt.png: skipped") }.count, 1, p.stderr)
-        XCTAssertEqual(lines.filter { $0.contains("broken.frag: skipped") && $0.contains("compile") }.count, 1, p.stderr)
+        XCTAssertEqual(
+            lines.filter { $0.contains("broken.frag: skipped") && $0.contains("compile") }.count, 1, p.stderr)
         // The mixed playlist shows only its good items.
-        let shown = Set(items(p, "HEADLESS-2").map { ($0.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "" })
+        let shown = Set(
+            items(p, "HEADLESS-2").map {
+                ($0.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
+            })
         XCTAssertEqual(shown, ["good.png", "#C00000"])
         XCTAssertTrue(p.isRunning)
         assertCleanStop(p)
@@ -286,15 +349,21 @@ extension PlayTests {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
         let folder = try mediaFolder()
         let proof = folder + "/proof.jsonl"
-        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}]}, "default": "s"}"#)
+        let playlist = try writePlaylist(
+            folder, #"{"playlists": {"s": [{"color": "ff0000"}, {"color": "00ff00"}]}, "default": "s"}"#)
         for run in 1...2 {
-            let p = try CLI.start(["play", playlist, "--duration", "0.3", "--proof", proof], environment: env(rig, builtin: "HEADLESS-1"))
-            XCTAssertTrue(waitUntil(timeout: 10) {
-                ((try? String(contentsOfFile: proof, encoding: .utf8)) ?? "").split(separator: "\n").count >= 4 * run
-            }, p.stderr)
+            let p = try CLI.start(
+                ["play", playlist, "--duration", "0.3", "--proof", proof], environment: env(rig, builtin: "HEADLESS-1"))
+            XCTAssertTrue(
+                waitUntil(timeout: 10) {
+                    ((try? String(contentsOfFile: proof, encoding: .utf8)) ?? "").split(separator: "\n").count >= 4
+                        * run
+                }, p.stderr)
             assertCleanStop(p)
         }
-        let lines = try String(contentsOfFile: proof, encoding: .utf8).split(separator: "\n").compactMap { StatsEvent(String($0)) }
+        let lines = try String(contentsOfFile: proof, encoding: .utf8).split(separator: "\n").compactMap {
+            StatsEvent(String($0))
+        }
         XCTAssertGreaterThanOrEqual(lines.count, 8)
         let now = monotonicNs()
         for line in lines {
@@ -319,8 +388,12 @@ extension PlayTests {
         let folder = try mediaFolder()
         try writePNG(folder + "/a.png", 0x336699, width: 1280, height: 720)
         try writePNG(folder + "/b.png", 0x996633, width: 1280, height: 720)
-        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"file": "a.png"}, {"file": "b.png"}]}, "default": "s", "transition": {"seconds": 0.5}}"#)
-        let p = try CLI.start(["play", playlist, "--duration", "6", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let playlist = try writePlaylist(
+            folder,
+            #"{"playlists": {"s": [{"file": "a.png"}, {"file": "b.png"}]}, "default": "s", "transition": {"seconds": 0.5}}"#
+        )
+        let p = try CLI.start(
+            ["play", playlist, "--duration", "6", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         // Measure inside one slot: from 1 s after a switch to 1 s before the next.
         XCTAssertNotNil(p.waitForEvent(timeout: 15) { $0.event == "item" }, p.stderr)
         let seen = items(p).count
@@ -336,13 +409,17 @@ extension PlayTests {
     /// Configuration errors exit 65 (missing media 66) before anything shows.
     func testConfigurationErrorsExitBeforeConnecting() throws {
         let folder = try mediaFolder()
-        let bad = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "s"}, {"match": "y", "playlist": "nope"}]}"#)
+        let bad = try writePlaylist(
+            folder,
+            #"{"playlists": {"s": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "s"}, {"match": "y", "playlist": "nope"}]}"#
+        )
         // No compositor in the environment: the error must come first.
         let environment = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": folder]
         let result = try CLI.run(["play", bad], environment: environment)
         XCTAssertEqual(result.status, 65, result.stderr)
         XCTAssertTrue(result.stderr.contains(bad) && result.stderr.contains("panels[1].playlist"), result.stderr)
-        let missing = try writePlaylist(folder, #"{"playlists": {"s": [{"file": "gone.png"}]}, "default": "s"}"#, name: "m.json")
+        let missing = try writePlaylist(
+            folder, #"{"playlists": {"s": [{"file": "gone.png"}]}, "default": "s"}"#, name: "m.json")
         let second = try CLI.run(["play", missing], environment: environment)
         XCTAssertEqual(second.status, 66, second.stderr)
         XCTAssertTrue(second.stderr.contains("gone.png"), second.stderr)
@@ -361,7 +438,9 @@ extension PlayTests {
     /// Content is upright on a rotated output, and "rotate" turns it for a
     /// panel that hangs rotated on a compositor that was not told so.
     func testRotatedOutputsAndRotatedPanels() throws {
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([
+            .init(width: 320, height: 240), .init(width: 1280, height: 720), .init(width: 1280, height: 720),
+        ])
         try rig.setTransform("HEADLESS-3", "90")
         let folder = try mediaFolder()
         // 200x200: the top-left quarter red, the rest blue.
@@ -373,7 +452,9 @@ extension PlayTests {
             }
         }
         try RigImage(width: 200, height: 200, pixels: pixels).writePNG(to: folder + "/corner.png")
-        let playlist = try writePlaylist(folder, """
+        let playlist = try writePlaylist(
+            folder,
+            """
             {"playlists": {"p": [{"file": "corner.png"}]},
              "panels": [{"match": "HEADLESS-2", "playlist": "p", "rotate": 90}], "default": "p"}
             """)

@@ -68,20 +68,23 @@ final class PlayVideoTests: XCTestCase {
         _ = try TestMedia.colourSequence(in: media, name: "clip")
         let playlist = media + "/signage.json"
         try """
-            {"playlists": {"show": [{"file": "a.png", "duration": 1.2}, {"file": "clip.mp4"}, {"file": "b.png", "duration": 1.2}]},
-             "default": "show", "transition": {"seconds": 0.4}}
-            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        {"playlists": {"show": [{"file": "a.png", "duration": 1.2}, {"file": "clip.mp4"}, {"file": "b.png", "duration": 1.2}]},
+         "default": "show", "transition": {"seconds": 0.4}}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
         var environment = env(rig, builtin: "HEADLESS-1")
         environment["SCREENPLAY_PLAY_PROBE"] = "1"
         let p = try CLI.start(["play", playlist, "--stats", "-"], environment: environment)
         XCTAssertTrue(
-            waitUntil(timeout: 45) { self.items(p, "HEADLESS-2").filter { self.name($0) == "clip.mp4" }.count >= 3 || !p.isRunning },
+            waitUntil(timeout: 45) {
+                self.items(p, "HEADLESS-2").filter { self.name($0) == "clip.mp4" }.count >= 3 || !p.isRunning
+            },
             p.stderr)
         assertCleanStop(p)
         XCTAssertFalse(p.stderr.contains("skipped"), p.stderr)
 
         let cyan = (0, 255, 255), yellow = (255, 255, 0)
-        let pairs = Self.clipColours.map { (cyan, $0) } + Self.clipColours.map { ($0, yellow) } + [(yellow, cyan)]
+        let pairs =
+            Self.clipColours.map { (cyan, $0) } + Self.clipColours.map { ($0, yellow) } + [(yellow, cyan)]
             + [(Self.clipColours[0], Self.clipColours[1]), (Self.clipColours[1], Self.clipColours[2])]
         let probes = p.statsEvents.filter { $0.event == "probe" && $0.output == "HEADLESS-2" }
             .map { $0.raw["rgb"] as? String ?? "" }
@@ -93,7 +96,8 @@ final class PlayVideoTests: XCTestCase {
             let best = pairs.map { Self.distance(c, fromBlendOf: $0.0, $0.1) }.min() ?? 255
             XCTAssertLessThanOrEqual(best, 24, "frame \(hex) is neither an item nor a blend of neighbours")
             let isClipColour = Self.clipColours.map { Self.distance(c, fromBlendOf: $0, $0) }.min()! <= 60
-            let isImage = Self.distance(c, fromBlendOf: cyan, cyan) <= 8 || Self.distance(c, fromBlendOf: yellow, yellow) <= 8
+            let isImage =
+                Self.distance(c, fromBlendOf: cyan, cyan) <= 8 || Self.distance(c, fromBlendOf: yellow, yellow) <= 8
             if !isClipColour, !isImage {
                 if Self.distance(c, fromBlendOf: cyan, Self.clipColours[0]) <= 24 { intoVideo += 1 }
                 if Self.distance(c, fromBlendOf: Self.clipColours[2], yellow) <= 24 { outOfVideo += 1 }
@@ -108,7 +112,8 @@ final class PlayVideoTests: XCTestCase {
         XCTAssertGreaterThan(outOfVideo, 10, "frames blending the video into the next image")
         // The first pass may be a clip that came on mid-slot (clock
         // alignment): it plays from its start and is cut at its slot's end.
-        let whole = try XCTUnwrap(clip.range(of: "RGB").map { clip[$0.lowerBound...] }, "the clip's colours in order: \(clip)")
+        let whole = try XCTUnwrap(
+            clip.range(of: "RGB").map { clip[$0.lowerBound...] }, "the clip's colours in order: \(clip)")
         for wrong in ["RB", "GR", "BG"] { XCTAssertFalse(whole.contains(wrong), "out of order (\(wrong)) in \(clip)") }
     }
 
@@ -123,7 +128,8 @@ final class PlayVideoTests: XCTestCase {
         let clip = try TestMedia.colourSequence(in: media, name: "clip")
         try FileManager.default.moveItem(atPath: clip, toPath: folder + "/b-clip")
         try "not media".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
-        let p = try CLI.start(["play", folder, "--duration", "1", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let p = try CLI.start(
+            ["play", folder, "--duration", "1", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertTrue(waitUntil(timeout: 30) { self.items(p, "HEADLESS-2").count >= 5 || !p.isRunning }, p.stderr)
         assertCleanStop(p)
         XCTAssertTrue(p.stderr.contains("notes.txt: skipped"), p.stderr)
@@ -137,7 +143,8 @@ final class PlayVideoTests: XCTestCase {
         }
         XCTAssertTrue(whole.contains { $0.0 == "b-clip" }, "\(whole)")
         for (source, seconds) in whole {
-            XCTAssertEqual(seconds, source == "b-clip" ? 3 : 1, accuracy: 0.1, "\(source) lasted \(seconds) s: \(whole)")
+            XCTAssertEqual(
+                seconds, source == "b-clip" ? 3 : 1, accuracy: 0.1, "\(source) lasted \(seconds) s: \(whole)")
         }
     }
 
@@ -149,17 +156,22 @@ final class PlayVideoTests: XCTestCase {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
         let whole = try TestMedia.pattern(in: media, name: "long", seconds: 6, fps: 30, width: 320, height: 180)
         _ = try TestMedia.truncated(whole, fraction: 0.5, to: media + "/cut.mp4")
-        try Data((0..<20_000).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: media + "/noise.mp4"))
+        try Data((0..<20_000).map { _ in UInt8.random(in: 0...255) }).write(
+            to: URL(fileURLWithPath: media + "/noise.mp4"))
         let playlist = media + "/signage.json"
         try """
-            {"playlists": {"show": [{"color": "00ff00", "duration": 1}, {"file": "cut.mp4"}, {"file": "noise.mp4"}, {"color": "0000ff", "duration": 1}]},
-             "default": "show"}
-            """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        {"playlists": {"show": [{"color": "00ff00", "duration": 1}, {"file": "cut.mp4"}, {"file": "noise.mp4"}, {"color": "0000ff", "duration": 1}]},
+         "default": "show"}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
         let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
-        XCTAssertNotNil(p.waitForEvent(timeout: 40) { $0.event == "skipped" && ($0.raw["source"] as? String ?? "").hasSuffix("cut.mp4") }, p.stderr)
+        XCTAssertNotNil(
+            p.waitForEvent(timeout: 40) {
+                $0.event == "skipped" && ($0.raw["source"] as? String ?? "").hasSuffix("cut.mp4")
+            }, p.stderr)
         // Two more passes after the cut clip failed: it is not shown again.
         let failedAt = items(p, "HEADLESS-2").count
-        XCTAssertTrue(waitUntil(timeout: 40) { self.items(p, "HEADLESS-2").count >= failedAt + 4 || !p.isRunning }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 40) { self.items(p, "HEADLESS-2").count >= failedAt + 4 || !p.isRunning }, p.stderr)
         XCTAssertTrue(p.isRunning)
         assertCleanStop(p)
         let lines = p.stderr.split(separator: "\n")
@@ -168,6 +180,7 @@ final class PlayVideoTests: XCTestCase {
         let shown = items(p, "HEADLESS-2").map(name)
         XCTAssertFalse(shown.contains("noise.mp4"), "\(shown)")
         XCTAssertFalse(shown.dropFirst(failedAt).contains("cut.mp4"), "the failed clip came back: \(shown)")
-        XCTAssertTrue(shown.dropFirst(failedAt).contains("#00FF00") && shown.dropFirst(failedAt).contains("#0000FF"), "\(shown)")
+        XCTAssertTrue(
+            shown.dropFirst(failedAt).contains("#00FF00") && shown.dropFirst(failedAt).contains("#0000FF"), "\(shown)")
     }
 }

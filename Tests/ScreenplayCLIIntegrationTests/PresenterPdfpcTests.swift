@@ -36,7 +36,8 @@ extension PresenterTests {
     }
 
     /// Waits until `rect` of `output` is mostly `color`.
-    func waitForColor(_ color: RGB, in rect: PixelRect, on output: String, rig: SwayRig, minimum: Double = 0.95) -> Bool {
+    func waitForColor(_ color: RGB, in rect: PixelRect, on output: String, rig: SwayRig, minimum: Double = 0.95) -> Bool
+    {
         waitUntil(timeout: 5, poll: 0.05) {
             ((try? rig.capture(output: output))?.fraction(of: color, tolerance: 4, in: rect) ?? 0) >= minimum
         }
@@ -45,6 +46,13 @@ extension PresenterTests {
     func describe(_ output: String, _ rect: PixelRect?, rig: SwayRig) -> String {
         guard let rect, let image = try? rig.capture(output: output) else { return "no capture" }
         return "\(output) \(rect): most common \(image.mostCommonColor(in: rect).map { "\($0)" } ?? "none")"
+    }
+
+    /// Waits until the console window (app_id `screenplay`) has keyboard
+    /// focus, so the first key typed reaches it.
+    func waitForConsoleFocus(_ rig: SwayRig) {
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { rig.focusedAppID() == "screenplay" }, "the console never got keyboard focus")
     }
 
     /// `talk.pdfpc` beside `talk.pdf` gives notes and settings; our
@@ -63,24 +71,41 @@ extension PresenterTests {
         try pdfpc.write(toFile: dir + "/talk.pdfpc", atomically: true, encoding: .utf8)
         try "## 2\nFrom notes.md: ours\n".write(toFile: dir + "/talk.notes.md", atomically: true, encoding: .utf8)
 
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["notes"] as? String == "From pdfpc: welcome" }, "\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
-        XCTAssertEqual(lastConsole(p)?.raw["countdown"] as? String, "amber", "duration and lastMinutes from the .pdfpc file")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["notes"] as? String == "From pdfpc: welcome" },
+            "\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
+        XCTAssertEqual(
+            lastConsole(p)?.raw["countdown"] as? String, "amber", "duration and lastMinutes from the .pdfpc file")
         XCTAssertEqual((lastConsole(p)?.raw["remaining_s"] as? NSNumber)?.intValue, 1200, "20 minutes, not started yet")
-        XCTAssertTrue(p.stderr.contains("talk.pdfpc: notes for 3 pages, duration 20 min, last minutes 600; not used here: disableMarkdown"), p.stderr)
+        // stderr is read on its own: wait for the line rather than race it.
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                p.stderr.contains(
+                    "talk.pdfpc: notes for 3 pages, duration 20 min, last minutes 600; not used here: disableMarkdown")
+            },
+            p.stderr)
+        waitForConsoleFocus(rig)
         try type(["-k", "Right"], e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "2" }, p.stderr)
-        XCTAssertEqual(lastConsole(p)?.raw["notes"] as? String, "From notes.md: ours", "talk.notes.md wins where both have notes")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["page"] as? String == "2" },
+            "\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
+        XCTAssertEqual(
+            lastConsole(p)?.raw["notes"] as? String, "From notes.md: ours", "talk.notes.md wins where both have notes")
         try type(["-k", "Right"], e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "3" && $0.raw["notes"] as? String == "From pdfpc: the end" },
-                      "\(String(describing: lastConsole(p)?.raw))")
+        XCTAssertTrue(
+            waitForConsole(p) {
+                $0.raw["page"] as? String == "3" && $0.raw["notes"] as? String == "From pdfpc: the end"
+            },
+            "\(String(describing: lastConsole(p)?.raw))")
         try type(["q"], e)
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
 
-        try "{\"duration\": 20,\n \"pages\": [{\"idx\": 0, \"note\": 7}]}".write(toFile: dir + "/talk.pdfpc", atomically: true, encoding: .utf8)
+        try "{\"duration\": 20,\n \"pages\": [{\"idx\": 0, \"note\": 7}]}".write(
+            toFile: dir + "/talk.pdfpc", atomically: true, encoding: .utf8)
         let bad = try CLI.run(["present", pdf], environment: e)
         XCTAssertEqual(bad.status, 65, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("talk.pdfpc: pages[0].note: expected a string, found 7"), bad.stderr)
@@ -96,47 +121,67 @@ extension PresenterTests {
     /// half. Without the option such a page shape gets a hint.
     func testBeamerNotesPagesSplitForEachPosition() throws {
         let slide: UInt32 = 0x1f4e9c, notes: UInt32 = 0xd4a017
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         for position in ["right", "left", "top", "bottom"] {
             // Two 16:9 halves: side by side (32:9) or stacked (16:18).
             let wide = position == "right" || position == "left"
-            let notesRegion: PageRegion = ["right": .rightHalf, "left": .leftHalf, "top": .topHalf, "bottom": .bottomHalf][position]!
-            let slideRegion: PageRegion = ["right": .leftHalf, "left": .rightHalf, "top": .bottomHalf, "bottom": .topHalf][position]!
-            let page = DeckPage(width: wide ? 1920 : 960, height: wide ? 540 : 1080,
-                                fills: [.init(slideRegion, color: slide), .init(notesRegion, color: notes)])
+            let notesRegion: PageRegion = [
+                "right": .rightHalf, "left": .leftHalf, "top": .topHalf, "bottom": .bottomHalf,
+            ][position]!
+            let slideRegion: PageRegion = [
+                "right": .leftHalf, "left": .rightHalf, "top": .bottomHalf, "bottom": .topHalf,
+            ][position]!
+            let page = DeckPage(
+                width: wide ? 1920 : 960, height: wide ? 540 : 1080,
+                fills: [.init(slideRegion, color: slide), .init(notesRegion, color: notes)])
             let pdf = dir + "/beamer-\(position).pdf"
             try DeckWriter.write([page, page], to: pdf)
 
             if position == "right" {
                 let hinted = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
-                XCTAssertNotNil(hinted.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "console" }, hinted.stderr)
-                XCTAssertTrue(hinted.stderr.contains("hint: beamer-right.pdf: pages are two 16:9 slides side by side")
-                              && hinted.stderr.contains("--notes-position right"), hinted.stderr)
+                XCTAssertNotNil(
+                    hinted.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "console" },
+                    hinted.stderr)
+                XCTAssertTrue(
+                    hinted.stderr.contains("hint: beamer-right.pdf: pages are two 16:9 slides side by side")
+                        && hinted.stderr.contains("--notes-position right"), hinted.stderr)
                 assertCleanStop(hinted)
             }
 
             let p = try CLI.start(["present", pdf, "--notes-position", position, "--stats", "-"], environment: e)
-            XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "audience" }, p.stderr)
-            XCTAssertTrue(waitForColor(RGB(hex: slide), in: PixelRect(x: 0, y: 0, width: 1280, height: 720), on: "HEADLESS-2", rig: rig, minimum: 0.99),
-                          "\(position): the audience sees the slide half edge to edge\n\(describe("HEADLESS-2", PixelRect(x: 0, y: 0, width: 1280, height: 720), rig: rig))")
-            XCTAssertTrue(waitForConsole(p) { $0.raw["notes_view"] as? String == "page" }, "\(position): \(String(describing: lastConsole(p)?.raw))")
+            XCTAssertNotNil(
+                p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "audience" }, p.stderr)
+            XCTAssertTrue(
+                waitForColor(
+                    RGB(hex: slide), in: PixelRect(x: 0, y: 0, width: 1280, height: 720), on: "HEADLESS-2", rig: rig,
+                    minimum: 0.99),
+                "\(position): the audience sees the slide half edge to edge\n\(describe("HEADLESS-2", PixelRect(x: 0, y: 0, width: 1280, height: 720), rig: rig))"
+            )
+            XCTAssertTrue(
+                waitForConsole(p) { $0.raw["notes_view"] as? String == "page" },
+                "\(position): \(String(describing: lastConsole(p)?.raw))")
             let console = lastConsole(p)
             guard let current = rect(console, "current_rect"), let notesRect = rect(console, "notes_rect") else {
                 XCTFail("\(position): the console line names its views: \(String(describing: console?.raw))")
                 assertCleanStop(p)
                 continue
             }
-            XCTAssertTrue(waitForColor(RGB(hex: slide), in: inner(current), on: "HEADLESS-1", rig: rig),
-                          "\(position): the console's current view shows the slide half\n\(describe("HEADLESS-1", inner(current), rig: rig))")
+            XCTAssertTrue(
+                waitForColor(RGB(hex: slide), in: inner(current), on: "HEADLESS-1", rig: rig),
+                "\(position): the console's current view shows the slide half\n\(describe("HEADLESS-1", inner(current), rig: rig))"
+            )
             // The notes half keeps its 16:9 shape inside the notes view.
             let fit = fitRect(contentWidth: 16, contentHeight: 9, width: notesRect.width, height: notesRect.height)
             let shown = PixelRect(x: notesRect.x + fit.x, y: notesRect.y + fit.y, width: fit.width, height: fit.height)
-            XCTAssertTrue(waitForColor(RGB(hex: notes), in: inner(shown), on: "HEADLESS-1", rig: rig),
-                          "\(position): the console's notes view shows the notes half\n\(describe("HEADLESS-1", inner(shown), rig: rig))")
+            XCTAssertTrue(
+                waitForColor(RGB(hex: notes), in: inner(shown), on: "HEADLESS-1", rig: rig),
+                "\(position): the console's notes view shows the notes half\n\(describe("HEADLESS-1", inner(shown), rig: rig))"
+            )
             let audience = try rig.capture(output: "HEADLESS-2")
-            XCTAssertEqual(audience.fraction(of: RGB(hex: notes), tolerance: 8), 0, "\(position): no notes on the audience screen")
+            XCTAssertEqual(
+                audience.fraction(of: RGB(hex: notes), tolerance: 8), 0, "\(position): no notes on the audience screen")
             try type(["q"], e)
             XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
         }
@@ -152,25 +197,32 @@ extension PresenterTests {
         // (DocumentsTests/testPageLabelsAndRegionsOfAPage).
         let colors = Array(Self.pageColors.prefix(5))
         let pdf = try writeDeck("overlays", colors: colors, labels: ["Title", "2", "2", "2", "3"])
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
         let full = PixelRect(x: 0, y: 0, width: 1280, height: 720)
-        func audienceShows(_ page: Int) -> Bool { waitForColor(RGB(hex: colors[page - 1]), in: full, on: "HEADLESS-2", rig: rig, minimum: 0.99) }
+        func audienceShows(_ page: Int) -> Bool {
+            waitForColor(RGB(hex: colors[page - 1]), in: full, on: "HEADLESS-2", rig: rig, minimum: 0.99)
+        }
         XCTAssertTrue(audienceShows(1), p.stderr)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["slide"] as? String == "1" && $0.raw["slides"] as? String == "3" },
-                      "\(String(describing: lastConsole(p)?.raw))")
-        XCTAssertTrue(p.stderr.contains("5 pages make 3 slides"), p.stderr)
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["slide"] as? String == "1" && $0.raw["slides"] as? String == "3" },
+            "\(String(describing: lastConsole(p)?.raw))")
+        XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("5 pages make 3 slides") }, p.stderr)
+        waitForConsoleFocus(rig)
         let next = try XCTUnwrap(rect(lastConsole(p), "next_rect"))
-        XCTAssertTrue(waitForColor(RGB(hex: colors[3]), in: inner(next), on: "HEADLESS-1", rig: rig),
-                      "next previews slide 2 fully built (page 4), not its first step\n\(describe("HEADLESS-1", inner(next), rig: rig))")
+        XCTAssertTrue(
+            waitForColor(RGB(hex: colors[3]), in: inner(next), on: "HEADLESS-1", rig: rig),
+            "next previews slide 2 fully built (page 4), not its first step\n\(describe("HEADLESS-1", inner(next), rig: rig))"
+        )
 
         try type(["-k", "Right"], e)
         XCTAssertTrue(audienceShows(2), "Right: the first step of slide 2")
         XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "2" && $0.raw["slide"] as? String == "2" })
-        XCTAssertTrue(waitForColor(RGB(hex: colors[4]), in: inner(next), on: "HEADLESS-1", rig: rig),
-                      "inside an overlay, next previews slide 3\n\(describe("HEADLESS-1", inner(next), rig: rig))")
+        XCTAssertTrue(
+            waitForColor(RGB(hex: colors[4]), in: inner(next), on: "HEADLESS-1", rig: rig),
+            "inside an overlay, next previews slide 3\n\(describe("HEADLESS-1", inner(next), rig: rig))")
         try type(["-k", "Right"], e)
         XCTAssertTrue(audienceShows(3), "Right walks every step")
         XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "3" && $0.raw["slide"] as? String == "2" })
@@ -192,36 +244,47 @@ extension PresenterTests {
     func testOverviewChoosesASlideWithoutShowingTheAudience() throws {
         let colors = Array(Self.pageColors.prefix(7))
         let pdf = try writeDeck("overview", colors: colors)
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
         let full = PixelRect(x: 0, y: 0, width: 1280, height: 720)
         XCTAssertTrue(waitForColor(RGB(hex: colors[0]), in: full, on: "HEADLESS-2", rig: rig, minimum: 0.99), p.stderr)
+        waitForConsoleFocus(rig)
 
         try type(["-k", "Tab"], e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["overview"] as? String == "true" && $0.raw["thumbnails"] as? String == "7" },
-                      "the grid fills with thumbnails rendered in the background\n\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["overview"] as? String == "true" && $0.raw["thumbnails"] as? String == "7" },
+            "the grid fills with thumbnails rendered in the background\n\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)"
+        )
         XCTAssertEqual(lastConsole(p)?.raw["selected"] as? String, "1", "the grid opens on the current slide")
         try type(["-k", "Right", "-k", "Right"], e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["selected"] as? String == "3" }, "\(String(describing: lastConsole(p)?.raw))")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["selected"] as? String == "3" }, "\(String(describing: lastConsole(p)?.raw))")
         let selected = try XCTUnwrap(rect(lastConsole(p), "selected_rect"))
-        XCTAssertTrue(waitForColor(RGB(hex: colors[2]), in: inner(selected), on: "HEADLESS-1", rig: rig),
-                      "the selected cell shows slide 3\n\(describe("HEADLESS-1", inner(selected), rig: rig))")
+        XCTAssertTrue(
+            waitForColor(RGB(hex: colors[2]), in: inner(selected), on: "HEADLESS-1", rig: rig),
+            "the selected cell shows slide 3\n\(describe("HEADLESS-1", inner(selected), rig: rig))")
         let columns = (lastConsole(p)?.raw["columns"] as? NSNumber)?.intValue ?? 0
         XCTAssertGreaterThan(columns, 1)
         try type(["-k", "Down"], e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["selected"] as? String == "\(min(7, 3 + columns))" }, "Down moves a row of \(columns)")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["selected"] as? String == "\(min(7, 3 + columns))" },
+            "Down moves a row of \(columns)")
         try type(["-k", "Up"], e)
         XCTAssertTrue(waitForConsole(p) { $0.raw["selected"] as? String == "3" })
         Thread.sleep(forTimeInterval: 0.3)
-        XCTAssertGreaterThan(try rig.capture(output: "HEADLESS-2").fraction(of: RGB(hex: colors[0]), tolerance: 4), 0.99,
-                             "the audience keeps slide 1 while the speaker chooses")
+        XCTAssertGreaterThan(
+            try rig.capture(output: "HEADLESS-2").fraction(of: RGB(hex: colors[0]), tolerance: 4), 0.99,
+            "the audience keeps slide 1 while the speaker chooses")
         XCTAssertEqual(lastConsole(p)?.raw["page"] as? String, "1")
 
         try type(["-k", "Return"], e)
-        XCTAssertTrue(waitForColor(RGB(hex: colors[2]), in: full, on: "HEADLESS-2", rig: rig, minimum: 0.99), "Return jumps to slide 3")
-        XCTAssertTrue(waitForConsole(p) { $0.raw["overview"] as? String == "false" && $0.raw["page"] as? String == "3" })
+        XCTAssertTrue(
+            waitForColor(RGB(hex: colors[2]), in: full, on: "HEADLESS-2", rig: rig, minimum: 0.99),
+            "Return jumps to slide 3")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["overview"] as? String == "false" && $0.raw["page"] as? String == "3" })
 
         try type(["-k", "Tab"], e)
         XCTAssertTrue(waitForConsole(p) { $0.raw["overview"] as? String == "true" })
@@ -252,24 +315,35 @@ extension PresenterTests {
 
         func remaining(_ p: RunningProcess) -> Int? { (lastConsole(p)?.raw["remaining_s"] as? NSNumber)?.intValue }
         let p = try CLI.start(["present", pdf, "--end-time", endText, "--stats", "-"], environment: e)
-        XCTAssertTrue(waitForConsole(p) { $0.raw["remaining_s"] != nil }, "\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["remaining_s"] != nil },
+            "\(String(describing: lastConsole(p)?.raw))\n\(p.stderr)")
         // The end is the start of minute HH:MM, 9 to 10 minutes away.
         XCTAssertTrue((530...600).contains(remaining(p) ?? -1), "remaining_s \(String(describing: remaining(p)))")
         XCTAssertEqual(lastConsole(p)?.raw["countdown"] as? String, "normal", "amber only in the last 5 minutes")
-        XCTAssertEqual(lastConsole(p)?.raw["timer_running"] as? String, "false", "the clock counts down before the talk starts")
+        XCTAssertEqual(
+            lastConsole(p)?.raw["timer_running"] as? String, "false", "the clock counts down before the talk starts")
         let first = remaining(p) ?? 0
-        XCTAssertTrue(waitForConsole(p, timeout: 5) { (($0.raw["remaining_s"] as? NSNumber)?.intValue ?? first) < first },
-                      "the countdown moves by itself, once a second")
+        XCTAssertTrue(
+            waitForConsole(p, timeout: 5) { (($0.raw["remaining_s"] as? NSNumber)?.intValue ?? first) < first },
+            "the countdown moves by itself, once a second")
         assertCleanStop(p)
 
-        let amber = try CLI.start(["present", pdf, "--end-time", endText, "--last-minutes", "15", "--stats", "-"], environment: e)
-        XCTAssertTrue(waitForConsole(amber) { $0.raw["countdown"] as? String == "amber" }, "\(String(describing: lastConsole(amber)?.raw))")
+        let amber = try CLI.start(
+            ["present", pdf, "--end-time", endText, "--last-minutes", "15", "--stats", "-"], environment: e)
+        XCTAssertTrue(
+            waitForConsole(amber) { $0.raw["countdown"] as? String == "amber" },
+            "\(String(describing: lastConsole(amber)?.raw))")
         assertCleanStop(amber)
 
-        try "{\"pdfpcFormat\":2,\"endTime\":\"\(endText)\",\"lastMinutes\":20}".write(toFile: dir + "/timed.pdfpc", atomically: true, encoding: .utf8)
+        try "{\"pdfpcFormat\":2,\"endTime\":\"\(endText)\",\"lastMinutes\":20}".write(
+            toFile: dir + "/timed.pdfpc", atomically: true, encoding: .utf8)
         let fromFile = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
-        XCTAssertTrue(waitForConsole(fromFile) { $0.raw["countdown"] as? String == "amber" }, "endTime and lastMinutes from the .pdfpc file\n\(fromFile.stderr)")
-        XCTAssertTrue((530...600).contains(remaining(fromFile) ?? -1), "remaining_s \(String(describing: remaining(fromFile)))")
+        XCTAssertTrue(
+            waitForConsole(fromFile) { $0.raw["countdown"] as? String == "amber" },
+            "endTime and lastMinutes from the .pdfpc file\n\(fromFile.stderr)")
+        XCTAssertTrue(
+            (530...600).contains(remaining(fromFile) ?? -1), "remaining_s \(String(describing: remaining(fromFile)))")
         assertCleanStop(fromFile)
     }
 }

@@ -38,6 +38,7 @@ final class PresenterVideoTests: XCTestCase {
         return path
     }
 
+    /// As `PresenterTests.type`: the rig holds a keyboard on the seat (`keyboard: true`).
     func type(_ args: [String], _ env: [String: String]) throws {
         let r = try runProcess("wtype", ["-s", "120"] + args, environment: env, timeout: 5)
         XCTAssertEqual(r.status, 0, "wtype \(args): \(r.stderr)")
@@ -55,13 +56,16 @@ final class PresenterVideoTests: XCTestCase {
     func testLinkedVideoPlaysInItsRectangleAndConsoleShowsAStill() throws {
         let clip = try TestMedia.colourSequence(in: media, name: "clip")
         let pdf = try writeDeck(linkingTo: clip)
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 640, height: 360)])
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 640, height: 360)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
         let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "audience" }, p.stderr)
         let grey = RGB(hex: 0x808080)
-        XCTAssertTrue(waitUntil(timeout: 10) { (try? rig.capture(output: "HEADLESS-2").fraction(of: grey, tolerance: 3)) ?? 0 > 0.99 }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 10) {
+                (try? rig.capture(output: "HEADLESS-2").fraction(of: grey, tolerance: 3)) ?? 0 > 0.99
+            }, p.stderr)
         try type(["-k", "Right"], e)
         XCTAssertNotNil(p.waitForEvent { $0.event == "slide_video" && $0.output == "HEADLESS-2" }, p.stderr)
 
@@ -78,22 +82,31 @@ final class PresenterVideoTests: XCTestCase {
         XCTAssertTrue(seen.contains("RGB"), "the clip's colours in its rectangle: \(seen)\n\(p.stderr)")
         let shot = try rig.capture(output: "HEADLESS-2")
         for (x, y) in [(165, 95), (475, 95), (165, 265), (475, 265)] {
-            XCTAssertNotNil(Self.classify(shot.pixel(x: x, y: y)), "the video fills its rectangle at (\(x), \(y)): \(shot.pixel(x: x, y: y))")
+            XCTAssertNotNil(
+                Self.classify(shot.pixel(x: x, y: y)),
+                "the video fills its rectangle at (\(x), \(y)): \(shot.pixel(x: x, y: y))")
         }
 
         // The console: the current slide with the clip's first picture (red)
         // where the video sits, not playing, and a marker in its middle.
-        let console = try XCTUnwrap(p.statsEvents.last { $0.event == "console" && $0.raw["page"] as? String == "2" }, p.stderr)
+        let console = try XCTUnwrap(
+            p.statsEvents.last { $0.event == "console" && $0.raw["page"] as? String == "2" }, p.stderr)
         let rect = try XCTUnwrap(console.raw["current_rect"] as? [Int])
         let (x, y, w, h) = (rect[0], rect[1], rect[2], rect[3])
         // The 16:9 page fills the 16:9 view or is letterboxed in it; the
         // video's rectangle is the middle half of the page either way.
-        let fit = (w * 9 > h * 16) ? (x + (w - h * 16 / 9) / 2, y, h * 16 / 9, h) : (x, y + (h - w * 9 / 16) / 2, w, w * 9 / 16)
+        let fit =
+            (w * 9 > h * 16)
+            ? (x + (w - h * 16 / 9) / 2, y, h * 16 / 9, h) : (x, y + (h - w * 9 / 16) / 2, w, w * 9 / 16)
         let inside = (fit.0 + fit.2 * 28 / 100, fit.1 + fit.3 * 28 / 100)
         for _ in 0..<2 {
             XCTAssertTrue(
-                waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-1")).map { Self.classify($0.pixel(x: inside.0, y: inside.1)) } == "R" },
-                "the console's still at \(inside): \(String(describing: try? rig.capture(output: "HEADLESS-1").pixel(x: inside.0, y: inside.1)))")
+                waitUntil(timeout: 5) {
+                    (try? rig.capture(output: "HEADLESS-1")).map { Self.classify($0.pixel(x: inside.0, y: inside.1)) }
+                        == "R"
+                },
+                "the console's still at \(inside): \(String(describing: try? rig.capture(output: "HEADLESS-1").pixel(x: inside.0, y: inside.1)))"
+            )
             Thread.sleep(forTimeInterval: 1.5)  // still red a clip-second later: a still, not playing
         }
         let centre = try rig.capture(output: "HEADLESS-1").pixel(x: fit.0 + fit.2 / 2, y: fit.1 + fit.3 / 2)
@@ -101,7 +114,10 @@ final class PresenterVideoTests: XCTestCase {
 
         // Back to page 1: the video stops and the page is plain grey again.
         try type(["-k", "Left"], e)
-        XCTAssertTrue(waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").fraction(of: grey, tolerance: 3)) ?? 0 > 0.99 }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                (try? rig.capture(output: "HEADLESS-2").fraction(of: grey, tolerance: 3)) ?? 0 > 0.99
+            }, p.stderr)
         assertCleanStop(p)
     }
 }

@@ -7,9 +7,12 @@ import XCTest
 /// CPU the same shader costs there stays within 1.5x of a 60 Hz output.
 final class RefreshZeroTests: XCTestCase {
     /// CPU ticks of `present shader` over `seconds` after the first frames, and the frames line seen.
-    private func measure(environment: [String: String], output: String, frag: String, seconds: Double) throws -> (ticks: Int, frames: [StatsEvent]) {
+    private func measure(environment: [String: String], output: String, frag: String, seconds: Double) throws -> (
+        ticks: Int, frames: [StatsEvent]
+    ) {
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
-        XCTAssertNotNil(p.waitForEvent { $0.event == "frames" && $0.output == output && $0.int("presented") > 0 }, p.stderr)
+        XCTAssertNotNil(
+            p.waitForEvent { $0.event == "frames" && $0.output == output && $0.int("presented") > 0 }, p.stderr)
         let before = ProcessUsage.cpuTicks(p.pid)
         let framesBefore = p.frames(for: output).count
         Thread.sleep(forTimeInterval: seconds)
@@ -20,7 +23,9 @@ final class RefreshZeroTests: XCTestCase {
     }
 
     func testRefreshZeroCostsAboutWhatSixtyHertzCosts() throws {
-        let frag = try temporaryShader("refresh0", "void mainImage(out vec4 c, in vec2 p) { c = vec4(p / iResolution.xy, 0.5 + 0.5 * sin(iTime), 1.0); }")
+        let frag = try temporaryShader(
+            "refresh0",
+            "void mainImage(out vec4 c, in vec2 p) { c = vec4(p / iResolution.xy, 0.5 + 0.5 * sin(iTime), 1.0); }")
 
         let nested = try NestedSwayRig.start(outputs: 2)
         var nestedEnv = nested.clientEnvironment
@@ -30,14 +35,17 @@ final class RefreshZeroTests: XCTestCase {
         XCTAssertFalse(zero.frames.isEmpty)
         for w in zero.frames {
             XCTAssertEqual(w.int("refresh_ns"), 16_666_667, "refresh 0 falls back to 60 Hz")
-            XCTAssertLessThanOrEqual(Double(w.int("presented")) / ((w.raw["window_s"] as? Double) ?? 1), 65, "no busy loop")
+            XCTAssertLessThanOrEqual(
+                Double(w.int("presented")) / ((w.raw["window_s"] as? Double) ?? 1), 65, "no busy loop")
         }
 
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 1280, height: 720, refreshHz: 60)])
-        let sixty = try measure(environment: env(rig, builtin: "HEADLESS-1"), output: "HEADLESS-2", frag: frag, seconds: 5)
+        let sixty = try measure(
+            environment: env(rig, builtin: "HEADLESS-1"), output: "HEADLESS-2", frag: frag, seconds: 5)
         XCTAssertGreaterThan(sixty.ticks, 0)
         let ratio = Double(zero.ticks) / Double(max(sixty.ticks, 1))
         print("refresh 0: \(zero.ticks) ticks, 60 Hz: \(sixty.ticks) ticks, ratio \(ratio)")
-        XCTAssertLessThanOrEqual(ratio, 1.5, "CPU on a refresh-0 output vs 60 Hz: \(zero.ticks) vs \(sixty.ticks) ticks")
+        XCTAssertLessThanOrEqual(
+            ratio, 1.5, "CPU on a refresh-0 output vs 60 Hz: \(zero.ticks) vs \(sixty.ticks) ticks")
     }
 }

@@ -12,7 +12,10 @@ final class ScoreboardTests: XCTestCase {
     static let home = RGB(hex: 0x1e5aa8)
     static let away = RGB(hex: 0xb8322a)
 
-    var binary: String { URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().appendingPathComponent("screenplay-scoreboard").path }
+    var binary: String {
+        URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().appendingPathComponent("screenplay-scoreboard")
+            .path
+    }
 
     func start(_ rig: SwayRig, _ arguments: [String] = []) throws -> RunningProcess {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -30,22 +33,30 @@ final class ScoreboardTests: XCTestCase {
         let w = image.width / 2
         return (
             image.fraction(of: color, tolerance: 2, in: PixelRect(x: 0, y: 0, width: w, height: image.height)),
-            image.fraction(of: color, tolerance: 2, in: PixelRect(x: w, y: 0, width: image.width - w, height: image.height))
+            image.fraction(
+                of: color, tolerance: 2, in: PixelRect(x: w, y: 0, width: image.width - w, height: image.height))
         )
     }
 
     /// Waits until the TV shows `leader`'s half in its colour and the other
     /// half in the background (nil: a tie, both halves background).
-    func waitForLeader(_ leader: RGB?, _ rig: SwayRig, _ p: RunningProcess, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    func waitForLeader(
+        _ leader: RGB?, _ rig: SwayRig, _ p: RunningProcess, _ what: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         let ok = waitUntil(timeout: 5, poll: 0.05) {
-            let home = self.halves(rig, Self.home), away = self.halves(rig, Self.away), plain = self.halves(rig, Self.background)
+            let home = self.halves(rig, Self.home), away = self.halves(rig, Self.away),
+                plain = self.halves(rig, Self.background)
             switch leader {
             case Self.home?: return home.left > 0.6 && plain.right > 0.6
             case Self.away?: return away.right > 0.6 && plain.left > 0.6
             default: return plain.left > 0.6 && plain.right > 0.6
             }
         }
-        XCTAssertTrue(ok, "\(what): TV halves home \(halves(rig, Self.home)) away \(halves(rig, Self.away)); stdout:\n\(p.stdout)\nstderr:\n\(p.stderr)", file: file, line: line)
+        XCTAssertTrue(
+            ok,
+            "\(what): TV halves home \(halves(rig, Self.home)) away \(halves(rig, Self.away)); stdout:\n\(p.stdout)\nstderr:\n\(p.stderr)",
+            file: file, line: line)
     }
 
     func type(_ keys: [String], _ rig: SwayRig) throws {
@@ -54,7 +65,9 @@ final class ScoreboardTests: XCTestCase {
     }
 
     func testKeysChangeTheScoreOnTheTVAndSIGTERMStopsCleanly() throws {
-        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)])
+        // A keyboard on the seat from the start, as a laptop has: keys typed
+        // by wtype's keyboards then cannot arrive before the app binds one.
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         let p = try start(rig)
         XCTAssertTrue(waitUntil(timeout: 10) { p.stderr.contains("showing the score on HEADLESS-2") }, p.stderr)
         waitForLeader(nil, rig, p, "0:0 at start")
@@ -114,7 +127,10 @@ final class ScoreboardTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { p.stderr.contains("showing the score on HEADLESS-2") }, p.stderr)
         waitForLeader(nil, rig, p, "0:0 at start")
         var keypad: PixelRect?
-        XCTAssertTrue(waitUntil(timeout: 5) { keypad = try? self.keypadRect(rig); return (keypad?.width ?? 0) > 0 }, "no keypad window in sway's tree")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                keypad = try? self.keypadRect(rig); return (keypad?.width ?? 0) > 0
+            }, "no keypad window in sway's tree")
         guard let k = keypad else { return }
 
         var error = [CChar](repeating: 0, count: 256)
@@ -159,12 +175,15 @@ final class ScoreboardTests: XCTestCase {
     func testPreviewShowsTheScoreboardInAWindow() throws {
         let rig = try startSway([.init(width: 1280, height: 720)])
         let p = try start(rig, ["--preview"])
-        XCTAssertTrue(waitUntil(timeout: 5) { ((try? self.keypadRect(rig))??.width ?? 0) > 0 }, "no keypad window in sway's tree")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { ((try? self.keypadRect(rig))??.width ?? 0) > 0 }, "no keypad window in sway's tree")
         _ = try rig.swaymsg("[title=\"Scoreboard keypad\"]", "focus")
         try type(["a"], rig)
         XCTAssertNotNil(p.waitForLine(containing: "score home 1 away 0", timeout: 5), p.stdout + p.stderr)
         XCTAssertTrue(
-            waitUntil(timeout: 5) { ((try? rig.capture(output: "HEADLESS-1"))?.fraction(of: Self.home, tolerance: 2) ?? 0) > 0.1 },
+            waitUntil(timeout: 5) {
+                ((try? rig.capture(output: "HEADLESS-1"))?.fraction(of: Self.home, tolerance: 2) ?? 0) > 0.1
+            },
             "the preview window shows home leading: \(p.stderr)")
         assertCleanStop(p)
     }

@@ -14,7 +14,8 @@ final class StormTests: XCTestCase {
         addTeardownBlock { rig.stop() }
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "WL-1"
-        let frag = try temporaryShader("storm", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.9, 0.5 + 0.4 * sin(iTime * 3.0), 0.1, 1.0); }")
+        let frag = try temporaryShader(
+            "storm", "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.9, 0.5 + 0.4 * sin(iTime * 3.0), 0.1, 1.0); }")
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == "WL-2" }, p.stderr)
 
@@ -43,7 +44,7 @@ final class StormTests: XCTestCase {
                 try rig.removeOutput(name)
             } else {
                 _ = p.waitForEvent(timeout: 5) { $0.event == "connect" && $0.output == name }
-                if cycle % 3 == 2 { Thread.sleep(forTimeInterval: 0.05) }   // mid-animation
+                if cycle % 3 == 2 { Thread.sleep(forTimeInterval: 0.05) }  // mid-animation
                 try rig.removeOutput(name)
             }
             XCTAssertTrue(p.isRunning, "present died in cycle \(cycle): \(p.stderr.suffix(2000))")
@@ -60,7 +61,8 @@ final class StormTests: XCTestCase {
         // AddressSanitizer (scripts/sanitize.sh) quarantines freed memory on
         // purpose, so RSS says nothing there; leaks are what LSan checks.
         if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
-            XCTAssertLessThan(growth, 0.05, "RSS grew \(Int(growth * 100)) % (\(rssBefore) -> \(rssKiB()) KiB) over \(cycles) cycles")
+            XCTAssertLessThan(
+                growth, 0.05, "RSS grew \(Int(growth * 100)) % (\(rssBefore) -> \(rssKiB()) KiB) over \(cycles) cycles")
         }
         print("storm: \(cycles) cycles, fds \(fdsBefore) -> \(fdCount()), RSS \(rssBefore) -> \(rssKiB()) KiB")
         assertCleanStop(p)

@@ -12,7 +12,8 @@ final class TransformScaleTests: XCTestCase {
             // The whole card: a frame drawn for the old scale, still shown
             // cropped by the new one, has the red corner but not the green.
             guard let image else { return false }
-            return image.pixel(x: 3, y: 3) == RGB(hex: 0xff0000) && image.pixel(x: image.width / 2, y: 1) == RGB(hex: 0x202020)
+            return image.pixel(x: 3, y: 3) == RGB(hex: 0xff0000)
+                && image.pixel(x: image.width / 2, y: 1) == RGB(hex: 0x202020)
                 && image.pixel(x: image.width - 4, y: 3) == RGB(hex: 0x00ff00)
         }
         return image
@@ -37,7 +38,11 @@ final class TransformScaleTests: XCTestCase {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 1920, height: 1080)])
         let p = try CLI.start(["present", "test-card", "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
-        if let image = capture(rig, "HEADLESS-2") { assertTestCard(image, "scale 1") } else { XCTFail("no capture at scale 1") }
+        if let image = capture(rig, "HEADLESS-2") {
+            assertTestCard(image, "scale 1")
+        } else {
+            XCTFail("no capture at scale 1")
+        }
         for scale in [2, 3] {
             try rig.setScale("HEADLESS-2", Double(scale))
             let configure = p.waitForEvent { $0.event == "configure" && $0.int("scale") == scale }

@@ -43,8 +43,12 @@ final class VideoTests: XCTestCase {
             if let colour = Self.classify(image.pixel(x: 320, y: 180)), seen.last != colour { seen.append(colour) }
         }
         let sequence = String(seen)
-        XCTAssertTrue(sequence.contains("RGB") || sequence.contains("GBR") || sequence.contains("BRG"), "colours seen: \(sequence)")
-        for wrong in ["RB", "BG", "GR"] { XCTAssertFalse(sequence.contains(wrong), "out of order (\(wrong)) in \(sequence)") }
+        XCTAssertTrue(
+            sequence.contains("RGB") || sequence.contains("GBR") || sequence.contains("BRG"),
+            "colours seen: \(sequence)")
+        for wrong in ["RB", "BG", "GR"] {
+            XCTAssertFalse(sequence.contains(wrong), "out of order (\(wrong)) in \(sequence)")
+        }
         // Letterboxing as for images: 320x180 into 640x360 fills it exactly; the top-left is the video too.
         XCTAssertNotNil(Self.classify(try rig.capture(output: "HEADLESS-2").pixel(x: 2, y: 2)))
         assertCleanStop(p)
@@ -58,12 +62,15 @@ final class VideoTests: XCTestCase {
         let rig = try smallSway()
         let clip = try TestMedia.colourSequence(in: media)
         let p = try start(rig, [clip], probe: true)
-        XCTAssertTrue(waitUntil(timeout: 25) { p.statsEvents.filter { $0.event == "video_frame" }.count >= 200 || !p.isRunning }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 25) { p.statsEvents.filter { $0.event == "video_frame" }.count >= 200 || !p.isRunning },
+            p.stderr)
         assertCleanStop(p)
         let all = p.statsEvents.filter { $0.event == "video_frame" }.map { $0.raw["rgb"] as? String ?? "" }
         // The scene's first buffer (at connect, before mpv decoded anything)
         // is the letterbox black; from the first video frame on, every one counts.
-        let firstVideo = try XCTUnwrap(all.firstIndex { Self.classify(RGB(hex: UInt32($0, radix: 16) ?? 0)) != nil }, "\(all)")
+        let firstVideo = try XCTUnwrap(
+            all.firstIndex { Self.classify(RGB(hex: UInt32($0, radix: 16) ?? 0)) != nil }, "\(all)")
         XCTAssertLessThanOrEqual(firstVideo, 1, "more than the first buffer came before the video: \(all.prefix(5))")
         let samples = Array(all[firstVideo...])
         let colours = samples.map { RGB(hex: UInt32($0, radix: 16) ?? 0) }.map(Self.classify)
@@ -97,7 +104,9 @@ final class VideoTests: XCTestCase {
         let waiting = windows.map { $0.int("video_waiting") }.reduce(0, +)
         print("30 on 60 Hz: \(frames) frames, \(kept) kept refreshes, \(waiting) refreshes waiting for the decoder")
         XCTAssertGreaterThan(frames, 0)
-        XCTAssertEqual(Double(kept), Double(frames), accuracy: Double(windows.count), "each frame must be kept for one more refresh")
+        XCTAssertEqual(
+            Double(kept), Double(frames), accuracy: Double(windows.count),
+            "each frame must be kept for one more refresh")
         XCTAssertEqual(windows.map { $0.int("video_dropped") }.reduce(0, +), 0)
     }
 
@@ -179,7 +188,8 @@ final class VideoTests: XCTestCase {
         let p = try start(rig, [cut])
         XCTAssertEqual(p.wait(timeout: 30), 65, p.stderr)
         XCTAssertTrue(p.stderr.contains(cut), p.stderr)
-        XCTAssertTrue(p.statsEvents.contains { $0.event == "connect" }, "the truncated file should have started playing")
+        XCTAssertTrue(
+            p.statsEvents.contains { $0.event == "connect" }, "the truncated file should have started playing")
     }
 
     /// doctor says which decoder video will use and why, from libmpv: this
@@ -189,7 +199,9 @@ final class VideoTests: XCTestCase {
         let result = try CLI.run(["doctor"], environment: env(rig, builtin: "HEADLESS-1"))
         let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.contains(" video: ") }, result.stdout)
         XCTAssertTrue(line.contains("hwdec=auto-safe"), String(line))
-        let hasGPU = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains { $0.hasPrefix("renderD") }
+        let hasGPU = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains {
+            $0.hasPrefix("renderD")
+        }
         if !hasGPU {
             XCTAssertTrue(line.contains("software decoding"), String(line))
             XCTAssertTrue(line.contains("hwdec-current: no"), String(line))

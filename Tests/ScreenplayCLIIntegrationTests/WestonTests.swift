@@ -16,7 +16,8 @@ final class WestonTests: XCTestCase {
     func testFallbackFillsTheOutputAndWarns() throws {
         let rig = try startWeston()
         for (content, check) in [(["color", "ff8000"], "color"), (["test-card"], "card")] {
-            let p = try CLI.start(["present", "--all"] + content + ["--stats", "-"], environment: rig.clientEnvironment)
+            let p = try CLI.start(
+                ["present", "--all"] + content + ["--stats", "-"], environment: rig.clientEnvironment)
             let connect = p.waitForEvent { $0.event == "connect" }
             XCTAssertEqual(connect?.int("width"), 1024, p.stderr)
             XCTAssertEqual(connect?.int("height"), 768)
@@ -43,8 +44,12 @@ final class WestonTests: XCTestCase {
     /// output, counted from wp_presentation.
     func testThirtyFramesPerSecondCountedFromPresentationFeedback() throws {
         let rig = try startWeston(width: 640, height: 480)
-        let frag = try temporaryShader("weston", "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, 0.5 + 0.5 * sin(iTime), 0.0, 1.0); }")
-        let p = try CLI.start(["present", "--all", frag, "--fps", "30", "--stats", "-"], environment: rig.clientEnvironment)
+        let frag = try temporaryShader(
+            "weston",
+            "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, 0.5 + 0.5 * sin(iTime), 0.0, 1.0); }"
+        )
+        let p = try CLI.start(
+            ["present", "--all", frag, "--fps", "30", "--stats", "-"], environment: rig.clientEnvironment)
         XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "headless").count >= 5 }, p.stderr)
         let windows = p.frames(for: "headless").dropFirst(2)
         for w in windows {

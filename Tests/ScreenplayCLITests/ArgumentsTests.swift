@@ -1,5 +1,6 @@
 import Screenplay
 import XCTest
+
 @testable import ScreenplayCLI
 
 final class ArgumentsTests: XCTestCase {
@@ -38,7 +39,10 @@ final class ArgumentsTests: XCTestCase {
             ("present ./c.JPEG", present(content: .image(path: "./c.JPEG"))),
             ("present talk.pdf", present(content: .pdf(path: "talk.pdf"))),
             ("present --output HDMI-A-1 test-card", present { $0.outputPatterns = ["HDMI-A-1"] }),
-            ("present --output=DP-* --output HDMI-A-1 test-card", present { $0.outputPatterns = ["DP-*", "HDMI-A-1"] }),
+            (
+                "present --output=DP-* --output HDMI-A-1 test-card",
+                present { $0.outputPatterns = ["DP-*", "HDMI-A-1"] }
+            ),
             ("present --all test-card", present { $0.allOutputs = true }),
             ("present --builtin eDP-1 --builtin=DSI-* test-card", present { $0.builtinPatterns = ["eDP-1", "DSI-*"] }),
             ("present --layer top test-card", present { $0.layer = .top }),
@@ -55,23 +59,43 @@ final class ArgumentsTests: XCTestCase {
             ("present --duration 20 test-card", present { $0.durationMinutes = 20 }),
             ("present --duration=1.5 test-card", present { $0.durationMinutes = 1.5 }),
             ("present --notes notes.txt test-card", present { $0.notesPath = "notes.txt" }),
-            ("present --password s3cret talk.pdf", present({ $0.password = "s3cret" }, content: .pdf(path: "talk.pdf"))),
+            (
+                "present --password s3cret talk.pdf",
+                present({ $0.password = "s3cret" }, content: .pdf(path: "talk.pdf"))
+            ),
             ("present --password=-dash talk.pdf", present({ $0.password = "-dash" }, content: .pdf(path: "talk.pdf"))),
             ("present --rehearse test-card", present { $0.rehearse = true }),
             ("present clip.mp4", present(content: .video(path: "clip.mp4"))),
             ("present a/b.WebM", present(content: .video(path: "a/b.WebM"))),
             ("present --audio clip.mkv", present({ $0.audio = true }, content: .video(path: "clip.mkv"))),
             ("present --no-loop clip.mov", present({ $0.loops = false }, content: .video(path: "clip.mov"))),
-            ("present --end-time 14:30 talk.pdf", present({ $0.endTime = ClockTime(parsing: "14:30") }, content: .pdf(path: "talk.pdf"))),
-            ("present --end-time=9:05 talk.pdf", present({ $0.endTime = ClockTime(parsing: "09:05") }, content: .pdf(path: "talk.pdf"))),
+            (
+                "present --end-time 14:30 talk.pdf",
+                present({ $0.endTime = ClockTime(parsing: "14:30") }, content: .pdf(path: "talk.pdf"))
+            ),
+            (
+                "present --end-time=9:05 talk.pdf",
+                present({ $0.endTime = ClockTime(parsing: "09:05") }, content: .pdf(path: "talk.pdf"))
+            ),
             ("present --last-minutes 3 talk.pdf", present({ $0.lastMinutes = 3 }, content: .pdf(path: "talk.pdf"))),
-            ("present --notes-position Right talk.pdf", present({ $0.notesPosition = .right }, content: .pdf(path: "talk.pdf"))),
-            ("present --notes-position bottom talk.pdf", present({ $0.notesPosition = .bottom }, content: .pdf(path: "talk.pdf"))),
+            (
+                "present --notes-position Right talk.pdf",
+                present({ $0.notesPosition = .right }, content: .pdf(path: "talk.pdf"))
+            ),
+            (
+                "present --notes-position bottom talk.pdf",
+                present({ $0.notesPosition = .bottom }, content: .pdf(path: "talk.pdf"))
+            ),
             ("present test-card --fps 30", present { $0.framesPerSecond = 30 }),
-            ("present color --preview 00ff00", present({ $0.preview = true }, content: .color(RGBColor(hex: 0x00FF00)))),
+            (
+                "present color --preview 00ff00",
+                present({ $0.preview = true }, content: .color(RGBColor(hex: 0x00FF00)))
+            ),
             ("present -- --weird.png", present(content: .image(path: "--weird.png"))),
             ("present --fps 30 -- -h.frag", present({ $0.framesPerSecond = 30 }, content: .shader(path: "-h.frag"))),
             ("present --output=a=b test-card", present { $0.outputPatterns = ["a=b"] }),
+            ("present --stall-grace 5 test-card", present { $0.stallGrace = 5 }),
+            ("present --stall-grace=0.5 test-card", present { $0.stallGrace = 0.5 }),
         ]
         for (line, expected) in cases {
             XCTAssertEqual(try parse(line), expected, line)
@@ -79,7 +103,8 @@ final class ArgumentsTests: XCTestCase {
     }
 
     func testAllPresentOptionsTogether() throws {
-        let line = "present --output DP-1 --builtin eDP-1 --layer top --fps 30 --preview --stats s.log --reconnect "
+        let line =
+            "present --output DP-1 --builtin eDP-1 --layer top --fps 30 --preview --stats s.log --reconnect "
             + "--duration 45 --notes n.md --password pw --rehearse deck.pdf"
         var expected = Present(content: .pdf(path: "deck.pdf"))
         expected.outputPatterns = ["DP-1"]
@@ -175,12 +200,27 @@ final class ArgumentsTests: XCTestCase {
             ("present color ff8800 extra", "unexpected argument 'extra'", PresentCommand.usage),
             ("present test-card extra", "unexpected argument 'extra'", PresentCommand.usage),
             ("present a.png b.png", "unexpected argument 'b.png'", PresentCommand.usage),
-            ("present notes.txt", "unsupported content 'notes.txt': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
-            ("present testcard", "unsupported content 'testcard': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
-            ("present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
-            ("present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            (
+                "present notes.txt", "unsupported content 'notes.txt': expected \(PresentCommand.contentKinds)",
+                PresentCommand.usage
+            ),
+            (
+                "present testcard", "unsupported content 'testcard': expected \(PresentCommand.contentKinds)",
+                PresentCommand.usage
+            ),
+            (
+                "present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)",
+                PresentCommand.usage
+            ),
+            (
+                "present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)",
+                PresentCommand.usage
+            ),
             ("present -", "unsupported content '-': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
-            ("present --audio test-card", "'--audio' only applies to video content and to videos on PDF slides", PresentCommand.usage),
+            (
+                "present --audio test-card", "'--audio' only applies to video content and to videos on PDF slides",
+                PresentCommand.usage
+            ),
             ("present --no-loop c.png", "'--no-loop' only applies to video content", PresentCommand.usage),
             // present: options
             ("present --fsp 30 test-card", "unknown option '--fsp'", PresentCommand.usage),
@@ -191,34 +231,99 @@ final class ArgumentsTests: XCTestCase {
             ("present --preview=no test-card", "option '--preview' does not take a value", PresentCommand.usage),
             ("present --builtin", "missing value for option '--builtin'", PresentCommand.usage),
             ("present --layer", "missing value for option '--layer'", PresentCommand.usage),
-            ("present --layer side test-card", "invalid layer 'side': expected overlay, top, bottom or background", PresentCommand.usage),
-            ("present --layer Overlay test-card", "invalid layer 'Overlay': expected overlay, top, bottom or background", PresentCommand.usage),
-            ("present --fps test-card", "invalid value 'test-card' for '--fps': expected a positive integer", PresentCommand.usage),
-            ("present --fps 0 test-card", "invalid value '0' for '--fps': expected a positive integer", PresentCommand.usage),
-            ("present --fps=-30 test-card", "invalid value '-30' for '--fps': expected a positive integer", PresentCommand.usage),
+            (
+                "present --layer side test-card", "invalid layer 'side': expected overlay, top, bottom or background",
+                PresentCommand.usage
+            ),
+            (
+                "present --layer Overlay test-card",
+                "invalid layer 'Overlay': expected overlay, top, bottom or background", PresentCommand.usage
+            ),
+            (
+                "present --fps test-card", "invalid value 'test-card' for '--fps': expected a positive integer",
+                PresentCommand.usage
+            ),
+            (
+                "present --fps 0 test-card", "invalid value '0' for '--fps': expected a positive integer",
+                PresentCommand.usage
+            ),
+            (
+                "present --fps=-30 test-card", "invalid value '-30' for '--fps': expected a positive integer",
+                PresentCommand.usage
+            ),
             ("present --fps -30 test-card", "missing value for option '--fps'", PresentCommand.usage),
-            ("present --fps 29.97 test-card", "invalid value '29.97' for '--fps': expected a positive integer", PresentCommand.usage),
-            ("present --fps 99999999999999999999 test-card", "invalid value '99999999999999999999' for '--fps': expected a positive integer", PresentCommand.usage),
+            (
+                "present --fps 29.97 test-card", "invalid value '29.97' for '--fps': expected a positive integer",
+                PresentCommand.usage
+            ),
+            (
+                "present --fps 99999999999999999999 test-card",
+                "invalid value '99999999999999999999' for '--fps': expected a positive integer", PresentCommand.usage
+            ),
             ("present --stats", "missing value for option '--stats'", PresentCommand.usage),
-            ("present --duration 0 test-card", "invalid value '0' for '--duration': expected a positive number of minutes", PresentCommand.usage),
-            ("present --duration abc test-card", "invalid value 'abc' for '--duration': expected a positive number of minutes", PresentCommand.usage),
-            ("present --duration=inf test-card", "invalid value 'inf' for '--duration': expected a positive number of minutes", PresentCommand.usage),
-            ("present --duration=nan test-card", "invalid value 'nan' for '--duration': expected a positive number of minutes", PresentCommand.usage),
+            (
+                "present --duration 0 test-card",
+                "invalid value '0' for '--duration': expected a positive number of minutes", PresentCommand.usage
+            ),
+            (
+                "present --stall-grace 0 test-card",
+                "invalid value '0' for '--stall-grace': expected a positive number of seconds", PresentCommand.usage
+            ),
+            (
+                "play --stall-grace=inf a",
+                "invalid value 'inf' for '--stall-grace': expected a positive number of seconds", PlayCommand.usage
+            ),
+            (
+                "present --duration abc test-card",
+                "invalid value 'abc' for '--duration': expected a positive number of minutes", PresentCommand.usage
+            ),
+            (
+                "present --duration=inf test-card",
+                "invalid value 'inf' for '--duration': expected a positive number of minutes", PresentCommand.usage
+            ),
+            (
+                "present --duration=nan test-card",
+                "invalid value 'nan' for '--duration': expected a positive number of minutes", PresentCommand.usage
+            ),
             ("present --notes", "missing value for option '--notes'", PresentCommand.usage),
             ("present --password", "missing value for option '--password'", PresentCommand.usage),
             ("present --rehearse=1 test-card", "option '--rehearse' does not take a value", PresentCommand.usage),
             ("present --reconnect=1 test-card", "option '--reconnect' does not take a value", PresentCommand.usage),
             // present: validation
-            ("present --all --output DP-1 test-card", "'--all' cannot be combined with '--output DP-1'", PresentCommand.usage),
+            (
+                "present --all --output DP-1 test-card", "'--all' cannot be combined with '--output DP-1'",
+                PresentCommand.usage
+            ),
             ("present --password pw test-card", "'--password' only applies to PDF content", PresentCommand.usage),
             ("present --password pw slides.png", "'--password' only applies to PDF content", PresentCommand.usage),
-            ("present --end-time 25:00 talk.pdf", "invalid value '25:00' for '--end-time': expected a time of day HH:MM (24-hour clock)", PresentCommand.usage),
-            ("present --end-time 1430 talk.pdf", "invalid value '1430' for '--end-time': expected a time of day HH:MM (24-hour clock)", PresentCommand.usage),
-            ("present --last-minutes=-1 talk.pdf", "invalid value '-1' for '--last-minutes': expected minutes, 0 or more", PresentCommand.usage),
-            ("present --notes-position middle talk.pdf", "invalid value 'middle' for '--notes-position': expected right, left, top or bottom", PresentCommand.usage),
+            (
+                "present --end-time 25:00 talk.pdf",
+                "invalid value '25:00' for '--end-time': expected a time of day HH:MM (24-hour clock)",
+                PresentCommand.usage
+            ),
+            (
+                "present --end-time 1430 talk.pdf",
+                "invalid value '1430' for '--end-time': expected a time of day HH:MM (24-hour clock)",
+                PresentCommand.usage
+            ),
+            (
+                "present --last-minutes=-1 talk.pdf",
+                "invalid value '-1' for '--last-minutes': expected minutes, 0 or more", PresentCommand.usage
+            ),
+            (
+                "present --notes-position middle talk.pdf",
+                "invalid value 'middle' for '--notes-position': expected right, left, top or bottom",
+                PresentCommand.usage
+            ),
             ("present --end-time 14:30 test-card", "'--end-time' only applies to PDF content", PresentCommand.usage),
-            ("present --notes-position right slides.png", "'--notes-position' only applies to PDF content", PresentCommand.usage),
-            ("present --duration 20 --end-time 14:30 talk.pdf", "'--duration' and '--end-time 14:30' both set the countdown: give one", PresentCommand.usage),
+            (
+                "present --notes-position right slides.png", "'--notes-position' only applies to PDF content",
+                PresentCommand.usage
+            ),
+            (
+                "present --duration 20 --end-time 14:30 talk.pdf",
+                "'--duration' and '--end-time 14:30' both set the countdown: give one", PresentCommand.usage
+            ),
         ]
         for (line, message, usage) in cases {
             XCTAssertThrowsError(try parse(line), line) { error in
@@ -246,7 +351,8 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertTrue(parsed.flag("a"))
         XCTAssertFalse(parsed.flag("v"))
         XCTAssertNil(parsed.last("missing"))
-        XCTAssertEqual(try scanArguments(["--v=a=b", "--v", "c"], options: options, usage: "u").all("v"), ["a=b", "c"])
+        XCTAssertEqual(
+            try scanArguments(["--v=a=b", "--v", "c"], options: options, usage: "u").all("v"), ["a=b", "c"])
     }
 
     func testContentClassification() {
@@ -255,7 +361,8 @@ final class ArgumentsTests: XCTestCase {
             ("x.png", .image(path: "x.png")), ("x.jpg", .image(path: "x.jpg")), ("x.jpeg", .image(path: "x.jpeg")),
             ("/a/b.c/x.PDF", .pdf(path: "/a/b.c/x.PDF")), ("archive.pdf.gz", nil), ("x.", nil),
             (".pdf", nil), ("dir/.png", nil), ("noext", nil), ("x.vert", nil),
-            ("x.gif", .image(path: "x.gif")), ("x.webp", .image(path: "x.webp")), ("logo.SVG", .image(path: "logo.SVG")),
+            ("x.gif", .image(path: "x.gif")), ("x.webp", .image(path: "x.webp")),
+            ("logo.SVG", .image(path: "logo.SVG")),
             ("x.mp4", .video(path: "x.mp4")), ("x.MKV", .video(path: "x.MKV")), ("x.webm", .video(path: "x.webm")),
             ("x.mov", .video(path: "x.mov")), ("dir/.mp4", nil),
         ]
@@ -282,7 +389,8 @@ final class ArgumentsTests: XCTestCase {
         // decides (a clip with no extension), and says why if it is no video.
         let clip = dir + "/clip", svg = dir + "/logo.txt"
         try Data([0x00, 0x00, 0x00, 0x20, 0x66, 0x74, 0x79, 0x70]).write(to: URL(fileURLWithPath: clip))
-        try Data("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: URL(fileURLWithPath: svg))
+        try Data("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(
+            to: URL(fileURLWithPath: svg))
         XCTAssertEqual(Present.Content.file(clip), .video(path: clip))
         XCTAssertEqual(Present.Content.file(svg), .image(path: svg))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ScreenplayCLI
 
 /// A seeded random loop over the parsers (command line, notes
@@ -34,7 +35,8 @@ final class FuzzTests: XCTestCase {
         let vocabulary = [
             "present", "outputs", "doctor", "demo", "help", "--help", "-h", "--version", "--json", "--output", "--all",
             "--builtin", "--layer", "overlay", "top", "--fps", "30", "-1", "--preview", "--stats", "-", "--reconnect",
-            "--duration", "--notes", "--password", "--rehearse", "--end-time", "14:30", "--last-minutes", "--notes-position", "right", "--out", "test-card", "color", "ff00ff", "#00FF00",
+            "--duration", "--notes", "--password", "--rehearse", "--end-time", "14:30", "--last-minutes",
+            "--notes-position", "right", "--out", "test-card", "color", "ff00ff", "#00FF00",
             "x.png", "y.frag", "z.pdf", "w.txt", "--", "--fps=60", "--layer=", "=", "",
         ]
         let end = Date().addingTimeInterval(seconds)
@@ -60,8 +62,11 @@ final class FuzzTests: XCTestCase {
 
     func testNotesParserNeverCrashesAndNamesARealLine() {
         var g = makeGenerator()
-        let lines = ["## 1", "## 2", "## 3", "## 0", "## -4", "##", "## x", "# Title", "", "   ", "text", "## 99999999999999999999",
-                     "##  2  ", "### 3", "## 1.5"]
+        let lines = [
+            "## 1", "## 2", "## 3", "## 0", "## -4", "##", "## x", "# Title", "", "   ", "text",
+            "## 99999999999999999999",
+            "##  2  ", "### 3", "## 1.5",
+        ]
         let end = Date().addingTimeInterval(seconds)
         var runs = 0
         while Date() < end {
@@ -75,7 +80,9 @@ final class FuzzTests: XCTestCase {
                 for page in 0..<max(pages, 1) { _ = notes.text(forPage: page) }
             } catch {
                 let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
-                XCTAssertTrue((1...max(lineCount, 1)).contains(error.line), "error names line \(error.line) of \(lineCount): \(error)")
+                XCTAssertTrue(
+                    (1...max(lineCount, 1)).contains(error.line),
+                    "error names line \(error.line) of \(lineCount): \(error)")
             }
             runs += 1
         }
@@ -86,26 +93,36 @@ final class FuzzTests: XCTestCase {
     /// refused with the file's name, never a crash.
     func testPdfpcParserNeverCrashes() {
         var g = makeGenerator()
-        let members = [#""pdfpcFormat":2"#, #""pdfpcFormat":9"#, #""duration":20"#, #""duration":-3"#, #""duration":"x""#,
-                       #""endTime":"14:30""#, #""endTime":"99:99""#, #""endTime":"a\nb""#, #""lastMinutes":5"#, #""beamerNotePosition":"right""#,
-                       #""beamerNotePosition":7"#, #""pages":[]"#, #""pages":{}"#, #""unknown":null"#,
-                       #""pages":[{"idx":0,"note":"a"},{"idx":1,"label":"2","overlay":1,"note":"b"}]"#,
-                       #""pages":[{"idx":-1}]"#, #""pages":[{"idx":1e300}]"#, #""pages":[{"label":"x","overlay":99,"idx":2}]"#,
-                       #""pages":[true]"#, #""pages":[{"idx":0,"forcedOverlay":1}]"#]
+        let members = [
+            #""pdfpcFormat":2"#, #""pdfpcFormat":9"#, #""duration":20"#, #""duration":-3"#, #""duration":"x""#,
+            #""endTime":"14:30""#, #""endTime":"99:99""#, #""endTime":"a\nb""#, #""lastMinutes":5"#,
+            #""beamerNotePosition":"right""#,
+            #""beamerNotePosition":7"#, #""pages":[]"#, #""pages":{}"#, #""unknown":null"#,
+            #""pages":[{"idx":0,"note":"a"},{"idx":1,"label":"2","overlay":1,"note":"b"}]"#,
+            #""pages":[{"idx":-1}]"#, #""pages":[{"idx":1e300}]"#, #""pages":[{"label":"x","overlay":99,"idx":2}]"#,
+            #""pages":[true]"#, #""pages":[{"idx":0,"forcedOverlay":1}]"#,
+        ]
         let end = Date().addingTimeInterval(seconds)
         var runs = 0, parsed = 0
         while Date() < end {
             let count = Int.random(in: 0...5, using: &g)
-            var text = "{" + (0..<count).map { _ in
-                Bool.random(using: &g) ? members.randomElement(using: &g)! : randomString(&g, maxLength: 8)
-            }.joined(separator: ",") + "}"
-            if Int.random(in: 0..<8, using: &g) == 0 { text = String(text.prefix(Int.random(in: 0...text.count, using: &g))) }
-            let labels = (0..<Int.random(in: 0...4, using: &g)).map { _ in ["1", "2", "2", "x", ""].randomElement(using: &g)! }
+            var text =
+                "{"
+                + (0..<count).map { _ in
+                    Bool.random(using: &g) ? members.randomElement(using: &g)! : randomString(&g, maxLength: 8)
+                }.joined(separator: ",") + "}"
+            if Int.random(in: 0..<8, using: &g) == 0 {
+                text = String(text.prefix(Int.random(in: 0...text.count, using: &g)))
+            }
+            let labels = (0..<Int.random(in: 0...4, using: &g)).map { _ in
+                ["1", "2", "2", "x", ""].randomElement(using: &g)!
+            }
             do {
                 _ = try PdfpcFile.parse(Data(text.utf8), path: "fuzz.pdfpc", pageLabels: labels)
                 parsed += 1
             } catch {
-                XCTAssertTrue(error.description.hasPrefix("fuzz.pdfpc: ") && error.description.count > 12, error.description)
+                XCTAssertTrue(
+                    error.description.hasPrefix("fuzz.pdfpc: ") && error.description.count > 12, error.description)
                 XCTAssertFalse(error.description.contains("\n"), error.description)
             }
             runs += 1

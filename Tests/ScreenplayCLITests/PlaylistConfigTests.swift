@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ScreenplayCLI
 
 /// The playlist file is read strictly: each mistake is refused with exit 65
@@ -27,15 +28,20 @@ final class PlaylistConfigTests: XCTestCase {
             XCTFail("accepted: \(json)", line: line)
         } catch let error as PlaylistError {
             XCTAssertEqual(error.code, code, error.description, line: line)
-            XCTAssertTrue(error.description.contains(folder + "/p.json") || code == .noInput, "names the file: \(error.description)", line: line)
-            for word in mentions { XCTAssertTrue(error.description.contains(word), "\(error.description) lacks \(word)", line: line) }
+            XCTAssertTrue(
+                error.description.contains(folder + "/p.json") || code == .noInput,
+                "names the file: \(error.description)", line: line)
+            for word in mentions {
+                XCTAssertTrue(error.description.contains(word), "\(error.description) lacks \(word)", line: line)
+            }
         } catch {
             XCTFail("\(error)", line: line)
         }
     }
 
     func testAValidPlaylistIsRead() throws {
-        let config = try load("""
+        let config = try load(
+            """
             {"playlists": {"lobby": [{"file": "a.png", "duration": 5}, {"color": "#102030", "transition": {"seconds": 0}}],
                            "menu": [{"color": "ff0000"}]},
              "panels": [{"match": "HDMI-*", "playlist": "menu", "rotate": 90}],
@@ -44,47 +50,94 @@ final class PlaylistConfigTests: XCTestCase {
         XCTAssertEqual(config.sync, false)
         XCTAssertEqual(config.playlists["lobby"]?.items.map(\.duration), [5, 10])
         XCTAssertEqual(config.playlists["lobby"]?.items.map(\.transition), [1.5, 0])
-        XCTAssertEqual(config.playlists["lobby"]?.items.first?.source, .image(path: folder + "/a.png"), "relative to the playlist's folder")
+        XCTAssertEqual(
+            config.playlists["lobby"]?.items.first?.source, .image(path: folder + "/a.png"),
+            "relative to the playlist's folder")
+        XCTAssertEqual(config.playlists["lobby"]?.items.last?.source, .color(0x102030), "colours keep their bytes")
+        XCTAssertEqual(config.playlists["menu"]?.items.first?.label, "#FF0000")
         XCTAssertEqual(config.panels, [PanelRule(match: "HDMI-*", playlist: "menu", rotate: 90)])
         let hdmi = config.assignment(name: "HDMI-A-1", description: "", make: "", model: "", serial: nil)
         XCTAssertEqual(hdmi?.playlist.name, "menu")
         XCTAssertEqual(hdmi?.rotate, 90)
-        XCTAssertEqual(config.assignment(name: "DP-1", description: "", make: "", model: "", serial: nil)?.playlist.name, "lobby")
+        XCTAssertEqual(
+            config.assignment(name: "DP-1", description: "", make: "", model: "", serial: nil)?.playlist.name, "lobby")
         // Make, model and serial match too.
-        let rules = SignageConfig(playlists: config.playlists, panels: [PanelRule(match: "SN123*", playlist: "menu", rotate: 0)], defaultPlaylist: nil, sync: true, source: "")
-        XCTAssertEqual(rules.assignment(name: "DP-1", description: "", make: "Dell", model: "U2720Q", serial: "SN12345")?.playlist.name, "menu")
-        XCTAssertNil(rules.assignment(name: "DP-2", description: "", make: "Dell", model: "U2720Q", serial: "XY")?.playlist.name)
+        let rules = SignageConfig(
+            playlists: config.playlists, panels: [PanelRule(match: "SN123*", playlist: "menu", rotate: 0)],
+            defaultPlaylist: nil, sync: true, source: "")
+        XCTAssertEqual(
+            rules.assignment(name: "DP-1", description: "", make: "Dell", model: "U2720Q", serial: "SN12345")?.playlist
+                .name, "menu")
+        XCTAssertNil(
+            rules.assignment(name: "DP-2", description: "", make: "Dell", model: "U2720Q", serial: "XY")?.playlist.name)
     }
 
     func testEveryConfigurationErrorIsRefusedWithItsPath() {
         assertRefused("{", mentions: ["not valid JSON"])
         assertRefused("[]", mentions: ["expected an object"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "loop": true}"#, mentions: ["loop", "unknown key"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000", "colour": 1}]}, "default": "a"}"#, mentions: ["playlists.a[0].colour"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "a", "extra": 1}]}"#, mentions: ["panels[0].extra"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "sync": "yes"}"#, mentions: ["sync", "true or false"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000", "duration": "5"}]}, "default": "a"}"#, mentions: ["playlists.a[0].duration"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000", "duration": -1}]}, "default": "a"}"#, mentions: ["playlists.a[0].duration"])
-        assertRefused(#"{"playlists": {"a": [{"color": "red"}]}, "default": "a"}"#, mentions: ["playlists.a[0].color", "RRGGBB"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "loop": true}"#,
+            mentions: ["loop", "unknown key"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000", "colour": 1}]}, "default": "a"}"#,
+            mentions: ["playlists.a[0].colour"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "a", "extra": 1}]}"#,
+            mentions: ["panels[0].extra"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "sync": "yes"}"#,
+            mentions: ["sync", "true or false"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000", "duration": "5"}]}, "default": "a"}"#,
+            mentions: ["playlists.a[0].duration"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000", "duration": -1}]}, "default": "a"}"#,
+            mentions: ["playlists.a[0].duration"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "red"}]}, "default": "a"}"#, mentions: ["playlists.a[0].color", "RRGGBB"])
         assertRefused(#"{"playlists": {"a": {"color": "ff0000"}}, "default": "a"}"#, mentions: ["playlists.a", "list"])
         assertRefused(#"{"playlists": {"a": []}, "default": "a"}"#, mentions: ["playlists.a", "empty"])
         assertRefused(#"{"playlists": {}, "default": "a"}"#, mentions: ["playlists"])
         assertRefused(#"{"default": "a"}"#, mentions: ["playlists"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "a"}, {"match": "y", "playlist": "b"}]}"#, mentions: ["panels[1].playlist", "\"b\""])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": 3}]}"#, mentions: ["panels[0].playlist"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"playlist": "a"}]}"#, mentions: ["panels[0]", "match"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "HDMI-[12", "playlist": "a"}]}"#, mentions: ["panels[0].match", "unclosed"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "", "playlist": "a"}]}"#, mentions: ["panels[0].match", "empty"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "a", "rotate": 45}]}"#, mentions: ["panels[0].rotate"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "a"}, {"match": "y", "playlist": "b"}]}"#,
+            mentions: ["panels[1].playlist", "\"b\""])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": 3}]}"#,
+            mentions: ["panels[0].playlist"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"playlist": "a"}]}"#,
+            mentions: ["panels[0]", "match"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "HDMI-[12", "playlist": "a"}]}"#,
+            mentions: ["panels[0].match", "unclosed"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "", "playlist": "a"}]}"#,
+            mentions: ["panels[0].match", "empty"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "a", "rotate": 45}]}"#,
+            mentions: ["panels[0].rotate"])
         assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "b"}"#, mentions: ["default", "\"b\""])
         assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}}"#, mentions: ["no \"panels\" and no \"default\""])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "transition": {"seconds": -1}}"#, mentions: ["transition.seconds"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "transition": 2}"#, mentions: ["transition", "object"])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000", "duration": 1, "transition": {"seconds": 2}}]}, "default": "a"}"#, mentions: ["playlists.a[0]", "shorter"])
-        assertRefused(#"{"playlists": {"a": [{"file": "a.png", "color": "ff0000"}]}, "default": "a"}"#, mentions: ["playlists.a[0]", "not both"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "transition": {"seconds": -1}}"#,
+            mentions: ["transition.seconds"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "transition": 2}"#,
+            mentions: ["transition", "object"])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000", "duration": 1, "transition": {"seconds": 2}}]}, "default": "a"}"#,
+            mentions: ["playlists.a[0]", "shorter"])
+        assertRefused(
+            #"{"playlists": {"a": [{"file": "a.png", "color": "ff0000"}]}, "default": "a"}"#,
+            mentions: ["playlists.a[0]", "not both"])
         assertRefused(#"{"playlists": {"a": [{}]}, "default": "a"}"#, mentions: ["playlists.a[0]", "\"file\""])
-        assertRefused(#"{"playlists": {"a": [{"file": "a.png", "pages": "1-2"}]}, "default": "a"}"#, mentions: ["playlists.a[0].pages", "PDF"])
-        assertRefused(#"{"playlists": {"a": [{"file": "gone.png"}]}, "default": "a"}"#, code: .noInput, mentions: ["gone.png", "playlists.a[0].file"])
+        assertRefused(
+            #"{"playlists": {"a": [{"file": "a.png", "pages": "1-2"}]}, "default": "a"}"#,
+            mentions: ["playlists.a[0].pages", "PDF"])
+        assertRefused(
+            #"{"playlists": {"a": [{"file": "gone.png"}]}, "default": "a"}"#, code: .noInput,
+            mentions: ["gone.png", "playlists.a[0].file"])
     }
 
     func testPageRangesParse() {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ScreenplayCLI
 
 /// The presenter's pure state: keys, navigation, audience state, timer,
@@ -17,7 +18,9 @@ final class PresenterModelTests: XCTestCase {
         XCTAssertEqual(key("End"), .last)
         XCTAssertEqual(key("7", "7"), .digit(7))
         XCTAssertEqual(key("KP_3"), .digit(3))
-        XCTAssertEqual(key("ampersand", "1"), .digit(1), "a layout whose digit row types symbols unshifted still gives digits via text")
+        XCTAssertEqual(
+            key("ampersand", "1"), .digit(1),
+            "a layout whose digit row types symbols unshifted still gives digits via text")
         XCTAssertEqual(key("b"), .toggleBlack)
         XCTAssertEqual(key("period"), .toggleBlack)
         XCTAssertEqual(key("w"), .toggleWhite)

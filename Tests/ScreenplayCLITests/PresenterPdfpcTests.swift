@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ScreenplayCLI
 
 /// What a pdfpc user brings: the `.pdfpc` notes file, overlays grouped by
@@ -39,7 +40,8 @@ final class PresenterPdfpcTests: XCTestCase {
         // Two pages were added before slide "B" since pdfpc wrote the file:
         // index 1 now holds another label, so the label and overlay find it.
         let labels = ["A", "new", "new", "B", "B"]
-        let file = try parse(#"{"pages":[{"idx":2,"label":"B","overlay":1,"note":"second step of B"}]}"#, labels: labels)
+        let file = try parse(
+            #"{"pages":[{"idx":2,"label":"B","overlay":1,"note":"second step of B"}]}"#, labels: labels)
         XCTAssertEqual(file.notes, [4: "second step of B"])
         // A label that no longer exists falls back to the index, as in pdfpc.
         XCTAssertEqual(PdfpcFile.resolve(idx: 1, label: "gone", overlay: 0, labels: labels), 1)
@@ -49,19 +51,29 @@ final class PresenterPdfpcTests: XCTestCase {
     func testMalformedPdfpcNamesTheFileAndTheProblem() {
         XCTAssertEqual(error("{\"duration\": 20,\n  \"pages\": [}"), "talk.pdfpc: not valid JSON at line 2, column 13")
         XCTAssertEqual(error("[1, 2]"), "talk.pdfpc: expected a JSON object at the top, found an array")
-        XCTAssertEqual(error(#"{"duration":"twenty"}"#), "talk.pdfpc: duration: expected a whole number, found the string \"twenty\"")
+        XCTAssertEqual(
+            error(#"{"duration":"twenty"}"#),
+            "talk.pdfpc: duration: expected a whole number, found the string \"twenty\"")
         XCTAssertEqual(error(#"{"duration":1.5}"#), "talk.pdfpc: duration: expected a whole number, found 1.5")
-        XCTAssertEqual(error(#"{"endTime":"half past two"}"#), "talk.pdfpc: endTime 'half past two' is not a time HH:MM")
-        XCTAssertEqual(error(#"{"beamerNotePosition":"middle"}"#),
-                       "talk.pdfpc: beamerNotePosition 'middle' is not one of right, left, top, bottom (or none)")
-        XCTAssertEqual(error(#"{"pdfpcFormat":3}"#), "talk.pdfpc: pdfpcFormat 3 is newer than the version 2 this reader knows")
-        XCTAssertEqual(error(#"{"pages":[{"idx":7,"note":"x"}]}"#),
-                       "talk.pdfpc: pages[0]: page index 7 is not in the document, which has 3 pages")
+        XCTAssertEqual(
+            error(#"{"endTime":"half past two"}"#), "talk.pdfpc: endTime 'half past two' is not a time HH:MM")
+        XCTAssertEqual(
+            error(#"{"beamerNotePosition":"middle"}"#),
+            "talk.pdfpc: beamerNotePosition 'middle' is not one of right, left, top, bottom (or none)")
+        XCTAssertEqual(
+            error(#"{"pdfpcFormat":3}"#), "talk.pdfpc: pdfpcFormat 3 is newer than the version 2 this reader knows")
+        XCTAssertEqual(
+            error(#"{"pages":[{"idx":7,"note":"x"}]}"#),
+            "talk.pdfpc: pages[0]: page index 7 is not in the document, which has 3 pages")
         XCTAssertEqual(error(#"{"pages":[{"note":"x"}]}"#), "talk.pdfpc: pages[0]: no idx (the page's index)")
-        XCTAssertEqual(error(#"{"pages":[{"idx":0,"note":5}]}"#), "talk.pdfpc: pages[0].note: expected a string, found 5")
-        XCTAssertEqual(error(#"{"pages":[{"idx":0,"hidden":"yes"}]}"#),
-                       "talk.pdfpc: pages[0].hidden: expected true or false, found the string \"yes\"")
-        XCTAssertEqual(error("[file]\ntalk.pdf\n[notes]\n### 1\nhello\n")?.hasPrefix("talk.pdfpc: this is pdfpc's old text format"), true)
+        XCTAssertEqual(
+            error(#"{"pages":[{"idx":0,"note":5}]}"#), "talk.pdfpc: pages[0].note: expected a string, found 5")
+        XCTAssertEqual(
+            error(#"{"pages":[{"idx":0,"hidden":"yes"}]}"#),
+            "talk.pdfpc: pages[0].hidden: expected true or false, found the string \"yes\"")
+        XCTAssertEqual(
+            error("[file]\ntalk.pdf\n[notes]\n### 1\nhello\n")?.hasPrefix(
+                "talk.pdfpc: this is pdfpc's old text format"), true)
         XCTAssertNil(error(#"{"pdfpcFormat":2,"beamerNotePosition":"NONE","pages":[]}"#))
     }
 
@@ -205,22 +217,30 @@ final class PresenterPdfpcTests: XCTestCase {
 
     func testClockTimeAndEndTimeCountdown() throws {
         XCTAssertEqual(ClockTime(parsing: "9:05")?.description, "09:05")
-        for bad in ["24:00", "12:60", "12", "12:5", "ab:cd", "-1:30", "12:30:00"] { XCTAssertNil(ClockTime(parsing: bad), bad) }
+        for bad in ["24:00", "12:60", "12", "12:5", "ab:cd", "-1:30", "12:30:00"] {
+            XCTAssertNil(ClockTime(parsing: bad), bad)
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let now = try XCTUnwrap(calendar.date(from: DateComponents(year: 2024, month: 5, day: 1, hour: 14, minute: 10, second: 30)))
+        let now = try XCTUnwrap(
+            calendar.date(from: DateComponents(year: 2024, month: 5, day: 1, hour: 14, minute: 10, second: 30)))
         let end = try XCTUnwrap(ClockTime(parsing: "14:30"))
         XCTAssertEqual(end.nextOccurrence(after: now, calendar: calendar).timeIntervalSince(now), 19 * 60 + 30)
         let pastMidnight = try XCTUnwrap(ClockTime(parsing: "00:30"))
-        XCTAssertEqual(pastMidnight.nextOccurrence(after: now, calendar: calendar).timeIntervalSince(now), (10 * 60 + 19) * 60 + 30,
-                       "an end time earlier in the day is tomorrow's")
-        XCTAssertEqual(ClockTime(parsing: "14:10")!.nextOccurrence(after: now, calendar: calendar).timeIntervalSince(now), -30,
-                       "the minute under way is now, not tomorrow")
+        XCTAssertEqual(
+            pastMidnight.nextOccurrence(after: now, calendar: calendar).timeIntervalSince(now),
+            (10 * 60 + 19) * 60 + 30,
+            "an end time earlier in the day is tomorrow's")
+        XCTAssertEqual(
+            ClockTime(parsing: "14:10")!.nextOccurrence(after: now, calendar: calendar).timeIntervalSince(now), -30,
+            "the minute under way is now, not tomorrow")
 
         let timing = TalkTiming(target: .endTime(end, at: now.addingTimeInterval(600)), lastMinutes: 3)
         XCTAssertEqual(timing.countdown(elapsed: 0, now: now)?.remaining, 600)
         XCTAssertEqual(timing.countdown(elapsed: 999, now: now)?.phase, .normal, "an end time ignores the elapsed time")
-        XCTAssertEqual(timing.countdown(elapsed: 0, now: now.addingTimeInterval(421))?.phase, .amber, "amber in the last 3 minutes")
+        XCTAssertEqual(
+            timing.countdown(elapsed: 0, now: now.addingTimeInterval(421))?.phase, .amber, "amber in the last 3 minutes"
+        )
         XCTAssertEqual(timing.countdown(elapsed: 0, now: now.addingTimeInterval(419))?.phase, .normal)
         XCTAssertEqual(timing.countdown(elapsed: 0, now: now.addingTimeInterval(601))?.phase, .over)
         XCTAssertNil(TalkTiming(target: .none).countdown(elapsed: 5, now: now))
@@ -237,22 +257,28 @@ final class PresenterPdfpcTests: XCTestCase {
         XCTAssertEqual(timing.amberFrom, 120)
         pdfpc.endTime = ClockTime(parsing: "23:59")
         timing = TalkTiming(command: command, pdfpc: pdfpc, now: now)
-        guard case .endTime = timing.target else { return XCTFail("the file's end time wins over its duration: \(timing.target)") }
+        guard case .endTime = timing.target else {
+            return XCTFail("the file's end time wins over its duration: \(timing.target)")
+        }
         command.durationMinutes = 10
         command.lastMinutes = 1
         timing = TalkTiming(command: command, pdfpc: pdfpc, now: now)
         XCTAssertEqual(timing.target, .duration(600), "the command line wins")
         XCTAssertEqual(timing.amberFrom, 60)
-        XCTAssertEqual(TalkTiming(command: PresentCommand(content: .pdf(path: "t.pdf")), pdfpc: nil, now: now).amberFrom, 300,
-                       "five minutes by default")
+        XCTAssertEqual(
+            TalkTiming(command: PresentCommand(content: .pdf(path: "t.pdf")), pdfpc: nil, now: now).amberFrom, 300,
+            "five minutes by default")
     }
 
     // MARK: beamer notes
 
     func testBeamerNotesPagesAreRecognisedByTheirShape() {
         XCTAssertNotNil(NotesPosition.hint(pageWidth: 320, pageHeight: 90), "32:9: two 16:9 side by side")
-        XCTAssertNotNil(NotesPosition.hint(pageWidth: 256, pageHeight: 96), "8:3: two 4:3 side by side (beamer's default size)")
-        XCTAssertEqual(NotesPosition.hint(pageWidth: 160, pageHeight: 180)?.contains("--notes-position bottom"), true, "16:18 stacked")
+        XCTAssertNotNil(
+            NotesPosition.hint(pageWidth: 256, pageHeight: 96), "8:3: two 4:3 side by side (beamer's default size)")
+        XCTAssertEqual(
+            NotesPosition.hint(pageWidth: 160, pageHeight: 180)?.contains("--notes-position bottom"), true,
+            "16:18 stacked")
         XCTAssertNil(NotesPosition.hint(pageWidth: 960, pageHeight: 540), "a plain 16:9 slide")
         XCTAssertNil(NotesPosition.hint(pageWidth: 595, pageHeight: 842), "A4 portrait")
         XCTAssertEqual(NotesPosition.right.slideRegion, .leftHalf)

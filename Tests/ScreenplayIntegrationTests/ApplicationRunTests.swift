@@ -93,17 +93,28 @@ final class ApplicationRunTests: XCTestCase {
 
     @MainActor
     private static func runReturnsOnSIGTERM() throws {
-        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600), .init(width: 800, height: 600)])
+        let rig = try SwayRig.start(outputs: [
+            .init(width: 800, height: 600), .init(width: 800, height: 600), .init(width: 800, height: 600),
+        ])
         defer { rig.stop() }
         let model = RunModel()
         let app = try start(rig, model)
         when({ model.events.count == 3 }) { kill(getpid(), SIGTERM) }
         // A watchdog, so a run() that never returns fails instead of hanging.
-        DispatchQueue.main.asyncAfter(deadline: .now() + 20) { MainActor.assumeIsolated { app.shutdown() } }
+        var watchdogFired = false
+        DispatchQueue.main.asyncAfter(deadline: .now() + 20) {
+            MainActor.assumeIsolated {
+                watchdogFired = !app.scenes.isEmpty
+                app.shutdown()
+            }
+        }
         try app.run()
-        XCTAssertEqual(Set(model.events.prefix(3)), ["connect window", "connect tv HEADLESS-2", "connect tv HEADLESS-3"])
+        XCTAssertFalse(watchdogFired, "run() returned because of the watchdog, not because of SIGTERM")
         XCTAssertEqual(
-            Set(model.events.dropFirst(3)), ["disconnect window", "disconnect tv HEADLESS-2", "disconnect tv HEADLESS-3"],
+            Set(model.events.prefix(3)), ["connect window", "connect tv HEADLESS-2", "connect tv HEADLESS-3"])
+        XCTAssertEqual(
+            Set(model.events.dropFirst(3)),
+            ["disconnect window", "disconnect tv HEADLESS-2", "disconnect tv HEADLESS-3"],
             "SIGTERM tears every scene down: \(model.events)")
         XCTAssertTrue(app.scenes.isEmpty)
         XCTAssertThrowsError(try app.roundtrip(), "the connection is closed after run returns")
@@ -113,6 +124,7 @@ final class ApplicationRunTests: XCTestCase {
     private static func keyReachesTheTV() throws {
         let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600)])
         defer { rig.stop() }
+        try rig.attachKeyboard()
         try rig.focusOutput("HEADLESS-1")
         let model = RunModel()
         model.keysWanted = 6
@@ -124,7 +136,9 @@ final class ApplicationRunTests: XCTestCase {
             // wtype from another thread: the main thread runs the app.
             Thread.detachNewThread {
                 // The first call's keyboard appears with its key; later ones come once the app listens.
-                for _ in 0..<keys { _ = try? runProcess("wtype", ["-s", "200", "a"], environment: environment, timeout: 5) }
+                for _ in 0..<keys {
+                    _ = try? runProcess("wtype", ["-s", "200", "a"], environment: environment, timeout: 5)
+                }
             }
         }
         DispatchQueue.main.asyncAfter(deadline: .now() + 30) { MainActor.assumeIsolated { app.shutdown() } }

@@ -33,7 +33,9 @@ final class RecordingDelegate: SceneDelegate {
 final class RegistrationIntegrationTests: XCTestCase {
     @MainActor
     func testRegistrationSemanticsOnSway() async throws {
-        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600), .init(width: 800, height: 600)])
+        let rig = try SwayRig.start(outputs: [
+            .init(width: 800, height: 600), .init(width: 800, height: 600), .init(width: 800, height: 600),
+        ])
         addTeardownBlock { rig.stop() }
         var options = ApplicationOptions()
         options.displayName = rig.waylandDisplay
@@ -48,7 +50,8 @@ final class RegistrationIntegrationTests: XCTestCase {
         func config(_ tag: String) -> SceneConfiguration {
             SceneConfiguration(name: tag) { RecordingDelegate(tag: tag, recorder: recorder) }
         }
-        let a = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: config("A"), userInfo: ["who": "alice"]))
+        let a = app.registerSceneAccessory(
+            .externalNonInteractive(sceneConfiguration: config("A"), userInfo: ["who": "alice"]))
         XCTAssertTrue(a.isAvailable)
         try await settle { recorder.events.filter { $0.hasPrefix("connect A") }.count == 2 }
         XCTAssertEqual(Set(recorder.events), ["connect A HEADLESS-2 alice", "connect A HEADLESS-3 alice"])
@@ -63,9 +66,11 @@ final class RegistrationIntegrationTests: XCTestCase {
         try await settle { recorder.events.count == 2 }
 
         recorder.events.removeAll()
-        let b = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: config("B"), userInfo: ["who": "bob"]))
+        let b = app.registerSceneAccessory(
+            .externalNonInteractive(sceneConfiguration: config("B"), userInfo: ["who": "bob"]))
         try await settle { recorder.events.filter { $0.hasPrefix("connect B") }.count == 2 }
-        XCTAssertEqual(recorder.events.filter { $0.hasPrefix("disconnect A") }.count, 2, "the most recent registration wins")
+        XCTAssertEqual(
+            recorder.events.filter { $0.hasPrefix("disconnect A") }.count, 2, "the most recent registration wins")
         try await assertPixels(rig, ["HEADLESS-2", "HEADLESS-3"], RGB(hex: 0x0000ff))
 
         recorder.events.removeAll()
@@ -73,7 +78,8 @@ final class RegistrationIntegrationTests: XCTestCase {
         try await settle { recorder.events.filter { $0.hasPrefix("connect A") }.count == 2 }
         XCTAssertEqual(recorder.events.filter { $0.hasPrefix("disconnect B") }.count, 2)
         try await assertPixels(rig, ["HEADLESS-2", "HEADLESS-3"], RGB(hex: 0xff0000))
-        XCTAssertEqual(try rig.capture(output: "HEADLESS-1").fraction(of: RGB(hex: 0x3f3f3f)), 1.0, "never on the built-in screen")
+        XCTAssertEqual(
+            try rig.capture(output: "HEADLESS-1").fraction(of: RGB(hex: 0x3f3f3f)), 1.0, "never on the built-in screen")
 
         app.unregisterSceneAccessory(a)
         XCTAssertTrue(app.scenes.isEmpty)
@@ -109,7 +115,9 @@ final class RegistrationIntegrationTests: XCTestCase {
     /// keeping its session's identifier (configuration name @ screen).
     @MainActor
     func testModeChangeIsHeardByTheAppAndTheDisplayLink() async throws {
-        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 1280, height: 720, refreshHz: 60)])
+        let rig = try SwayRig.start(outputs: [
+            .init(width: 800, height: 600), .init(width: 1280, height: 720, refreshHz: 60),
+        ])
         addTeardownBlock { rig.stop() }
         var options = ApplicationOptions()
         options.displayName = rig.waylandDisplay
@@ -142,7 +150,9 @@ final class RegistrationIntegrationTests: XCTestCase {
     }
 
     @MainActor
-    private func assertPixels(_ rig: SwayRig, _ outputs: [String], _ color: RGB, file: StaticString = #filePath, line: UInt = #line) async throws {
+    private func assertPixels(
+        _ rig: SwayRig, _ outputs: [String], _ color: RGB, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
         for name in outputs {
             let end = Date().addingTimeInterval(5)
             var fraction = 0.0

@@ -3,7 +3,9 @@ import WaylandClient
 import XCTest
 
 final class ClassificationTests: XCTestCase {
-    private func output(_ name: String, x: Int = 0, y: Int = 0, description: String = "", connector: Bool = true) -> OutputInfo {
+    private func output(_ name: String, x: Int = 0, y: Int = 0, description: String = "", connector: Bool = true)
+        -> OutputInfo
+    {
         var info = OutputInfo(globalName: UInt32(name.hashValue & 0xffff))
         info.name = name
         info.description = description
@@ -34,7 +36,8 @@ final class ClassificationTests: XCTestCase {
             output("HEADLESS-1", x: 1280), output("HEADLESS-2"), output("DP-1", x: 50, description: "Acme Panel 13"),
         ]).map(\.kind)
         XCTAssertEqual(kinds, [.builtIn, .external, .builtIn])
-        XCTAssertEqual(ScreenClassifier.environmentPatterns(["SCREENPLAY_BUILTIN": "eDP-*, HDMI-A-2"]), ["eDP-*", "HDMI-A-2"])
+        XCTAssertEqual(
+            ScreenClassifier.environmentPatterns(["SCREENPLAY_BUILTIN": "eDP-*, HDMI-A-2"]), ["eDP-*", "HDMI-A-2"])
     }
 
     func testPatternsIgnoreCaseAsOutputDoes() {
@@ -46,7 +49,9 @@ final class ClassificationTests: XCTestCase {
 
     func testMadeUpNamesAreNotTakenForConnectors() {
         // An old compositor with no connector names: "eDP panel" is a model name, not a connector.
-        let kinds = ScreenClassifier().classify([output("eDP panel", connector: false), output("Acme TV", x: 1920, connector: false)]).map(\.kind)
+        let kinds = ScreenClassifier().classify([
+            output("eDP panel", connector: false), output("Acme TV", x: 1920, connector: false),
+        ]).map(\.kind)
         XCTAssertEqual(kinds, [.main, .external])
     }
 

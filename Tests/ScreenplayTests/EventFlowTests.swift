@@ -78,7 +78,8 @@ final class EventFlowTests: XCTestCase {
         let serial = scripted_remove_output_then_configure(h.fixture.handle, dp1, layer, 320, 200)
         XCTAssertNotEqual(serial, 0)
         try h.sync()
-        XCTAssertEqual(h.log.events, ["connect DP-1", "disconnect DP-1"], "no resize from the configure of a removed output")
+        XCTAssertEqual(
+            h.log.events, ["connect DP-1", "disconnect DP-1"], "no resize from the configure of a removed output")
         XCTAssertEqual(h.fixture.ackedSerials(layer), ackedBefore, "the configure of a scene already gone is not acked")
         XCTAssertTrue(h.app.scenes.isEmpty)
         XCTAssertEqual(h.app.screens.map(\.name), ["eDP-1"])
@@ -98,7 +99,8 @@ final class EventFlowTests: XCTestCase {
         scripted_send_output_done(h.fixture.handle, dp1)
         h.fixture.removeOutput(dp1)
         try h.sync()
-        XCTAssertEqual(h.log.screenEvents, [], "a screen that came and went in one batch is neither connected nor disconnected")
+        XCTAssertEqual(
+            h.log.screenEvents, [], "a screen that came and went in one batch is neither connected nor disconnected")
         XCTAssertEqual(h.fixture.layerSurfaceCount, 0, "no scene was made for it")
         XCTAssertEqual(h.fixture.outputResourceCount(dp1), 0, "its proxies were released")
         h.assertClean()

@@ -18,8 +18,10 @@ final class LoadedImageTests: XCTestCase {
     @MainActor
     func testSVGPicturesFollowTheTargetSize() async throws {
         let path = dir + "/badge"
-        try TestImages.svg(width: "20", height: "10", viewBox: nil, body: "<rect width=\"20\" height=\"10\" fill=\"#ff0000\"/>")
-            .write(toFile: path, atomically: true, encoding: .utf8)
+        try TestImages.svg(
+            width: "20", height: "10", viewBox: nil, body: "<rect width=\"20\" height=\"10\" fill=\"#ff0000\"/>"
+        )
+        .write(toFile: path, atomically: true, encoding: .utf8)
         let image = try LoadedImage.load(path: path)
         XCTAssertEqual(image.format, "svg")
         XCTAssertTrue(image.isVector)

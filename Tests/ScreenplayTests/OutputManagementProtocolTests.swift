@@ -16,11 +16,13 @@ final class OutputManagementProtocolTests: XCTestCase {
         let h = try Harness { fixture in
             fixture.offerOutputManagement()
             dp1 = fixture.addOutput("DP-1", x: 1280, width: 1920, height: 1080)
-            fixture.setHead(dp1, make: "Dell", model: "U2720Q", serial: "SN-DP1",
-                            modes: [(1920, 1080, 60000), (1280, 720, 60000), (1280, 720, 30000)], preferred: 0, current: 0)
+            fixture.setHead(
+                dp1, make: "Dell", model: "U2720Q", serial: "SN-DP1",
+                modes: [(1920, 1080, 60000), (1280, 720, 60000), (1280, 720, 30000)], preferred: 0, current: 0)
             dp2 = fixture.addOutput("DP-2", x: 3200, width: 1024, height: 768, refreshMilliHz: 75000)
-            fixture.setHead(dp2, make: "Dell", model: "U2720Q", serial: "SN-DP2",
-                            modes: [(2560, 1440, 60000), (1024, 768, 75000)], preferred: 0, current: 1)
+            fixture.setHead(
+                dp2, make: "Dell", model: "U2720Q", serial: "SN-DP2",
+                modes: [(2560, 1440, 60000), (1024, 768, 75000)], preferred: 0, current: 1)
             _ = fixture.addDisabledHead("HDMI-A-1")
         }
         return (h, dp1, dp2)
@@ -38,7 +40,9 @@ final class OutputManagementProtocolTests: XCTestCase {
         XCTAssertEqual(dp1.serial, "SN-DP1")
         XCTAssertEqual(dp2.serial, "SN-DP2")
         XCTAssertEqual([dp1.make, dp1.model], ["Dell", "U2720Q"])
-        XCTAssertEqual(dp1.availableModes.map(\.description), ["1920x1080 @ 60.000 Hz", "1280x720 @ 60.000 Hz", "1280x720 @ 30.000 Hz"])
+        XCTAssertEqual(
+            dp1.availableModes.map(\.description),
+            ["1920x1080 @ 60.000 Hz", "1280x720 @ 60.000 Hz", "1280x720 @ 30.000 Hz"])
         XCTAssertEqual(dp1.preferredMode?.description, "1920x1080 @ 60.000 Hz")
         XCTAssertEqual(dp2.availableModes.map(\.description), ["2560x1440 @ 60.000 Hz", "1024x768 @ 75.000 Hz"])
         XCTAssertEqual(dp2.preferredMode?.description, "2560x1440 @ 60.000 Hz")
@@ -78,7 +82,8 @@ final class OutputManagementProtocolTests: XCTestCase {
         try h.sync()
         XCTAssertEqual(screen.currentMode?.description, "1280x720 @ 30.000 Hz")
         XCTAssertEqual(scene.displayLink.duration, 1.0 / 30, accuracy: 1e-4, "the display link runs at the new refresh")
-        XCTAssertEqual(h.fixture.lastConfigurationSerial + 1, h.fixture.headSerial, "the apply carried the re-read serial")
+        XCTAssertEqual(
+            h.fixture.lastConfigurationSerial + 1, h.fixture.headSerial, "the apply carried the re-read serial")
         h.assertClean()
     }
 
@@ -117,7 +122,9 @@ final class OutputManagementProtocolTests: XCTestCase {
         defer { h.close() }
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("screenplay").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else { return XCTFail("\(binary) is missing: swift build first") }
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            return XCTFail("\(binary) is missing: swift build first")
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = ["present", "--mode", "800x600", "color", "000000"]
@@ -231,7 +238,10 @@ private final class AnimatedDelegate: SceneDelegate {
 
 extension ScriptedFixture {
     func offerOutputManagement() { scripted_offer_output_management(handle) }
-    func setHead(_ output: Int32, make: String, model: String, serial: String, modes: [(Int32, Int32, Int32)], preferred: Int32, current: Int32) {
+    func setHead(
+        _ output: Int32, make: String, model: String, serial: String, modes: [(Int32, Int32, Int32)], preferred: Int32,
+        current: Int32
+    ) {
         let flat = modes.flatMap { [$0.0, $0.1, $0.2] }
         scripted_set_head(handle, output, make, model, serial, flat, Int32(modes.count), preferred, current)
     }

@@ -123,7 +123,8 @@ final class PresentationFeedbackTests: XCTestCase {
         try h.sync()
         XCTAssertEqual(h.log.errors.count, warnings + 1, "\(h.log.errors)")
         XCTAssertTrue(
-            h.log.errors.last?.contains("put the fullscreen fallback window on eDP-1 instead") == true, "\(h.log.errors)")
+            h.log.errors.last?.contains("put the fullscreen fallback window on eDP-1 instead") == true,
+            "\(h.log.errors)")
         h.assertClean(allowSceneErrors: true)
     }
 }

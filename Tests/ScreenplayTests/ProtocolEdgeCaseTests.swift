@@ -23,7 +23,8 @@ final class ProtocolEdgeCaseTests: XCTestCase {
 
         h.fixture.removeOutput(partial)
         try h.sync()
-        XCTAssertEqual(h.fixture.outputResourceCount(partial), 0, "the client released both objects of the dropped output")
+        XCTAssertEqual(
+            h.fixture.outputResourceCount(partial), 0, "the client released both objects of the dropped output")
         XCTAssertEqual(h.app.screens.map(\.name), ["eDP-1"])
         XCTAssertEqual(h.log.screenEvents, [], "a never-reported output is neither connected nor disconnected")
         XCTAssertEqual(h.fixture.layerSurfaceCount, 0)
@@ -178,7 +179,8 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         h.register()
         try await h.settle("DP-1 connects") { h.log.events.contains("connect DP-1") }
         try h.sync()
-        XCTAssertEqual(h.log.events, ["connect DP-1"], "connected once, at the last size: no resize from a superseded configure")
+        XCTAssertEqual(
+            h.log.events, ["connect DP-1"], "connected once, at the last size: no resize from a superseded configure")
         let scene = try XCTUnwrap(h.app.scenes.first)
         let layer = h.fixture.layerSurface(on: "DP-1")
         let sent = h.fixture.sentSerials(layer)
@@ -232,7 +234,9 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         XCTAssertTrue(h.app.scenes.first === scene)
         XCTAssertEqual(h.fixture.layerSurfaceCount, 1, "no layer surface asked for DP-2")
         XCTAssertTrue(
-            h.log.errors.contains { $0.contains("screen DP-2") && $0.contains("neither zwlr_layer_shell_v1 nor xdg_wm_base") },
+            h.log.errors.contains {
+                $0.contains("screen DP-2") && $0.contains("neither zwlr_layer_shell_v1 nor xdg_wm_base")
+            },
             "\(h.log.errors)")
         XCTAssertEqual(h.log.events, ["connect DP-1", "resize DP-1 640x480"])
         h.assertClean(allowSceneErrors: true)
@@ -244,7 +248,8 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("test-protocols-\(getpid())")
-        let freshPointer = FileManager.default.temporaryDirectory.appendingPathComponent("test-pointer-protocol-\(getpid())")
+        let freshPointer = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "test-pointer-protocol-\(getpid())")
         try FileManager.default.createDirectory(at: freshPointer, withIntermediateDirectories: true)
         defer {
             try? FileManager.default.removeItem(at: fresh)
@@ -252,7 +257,9 @@ final class ProtocolEdgeCaseTests: XCTestCase {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = [root.appendingPathComponent("scripts/generate-test-protocols.sh").path, fresh.path, freshPointer.path]
+        p.arguments = [
+            root.appendingPathComponent("scripts/generate-test-protocols.sh").path, fresh.path, freshPointer.path,
+        ]
         try p.run()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-test-protocols.sh failed")
@@ -307,12 +314,18 @@ final class ScriptedFixture {
     }
     func removeOutput(_ output: Int32) { scripted_remove_output(handle, output) }
     func sendEnter(layer: Int32, output: Int32) -> Bool { scripted_send_enter(handle, layer, output) }
-    func removeOutputThenEnter(output: Int32, layer: Int32) -> Bool { scripted_remove_output_then_enter(handle, output, layer) }
+    func removeOutputThenEnter(output: Int32, layer: Int32) -> Bool {
+        scripted_remove_output_then_enter(handle, output, layer)
+    }
     func removeLayerShell() { scripted_remove_layer_shell(handle) }
-    func setInitialReply(_ reply: scripted_initial_reply, _ w1: UInt32 = 0, _ h1: UInt32 = 0, _ w2: UInt32 = 0, _ h2: UInt32 = 0) {
+    func setInitialReply(
+        _ reply: scripted_initial_reply, _ w1: UInt32 = 0, _ h1: UInt32 = 0, _ w2: UInt32 = 0, _ h2: UInt32 = 0
+    ) {
         scripted_set_initial_reply(handle, reply, w1, h1, w2, h2)
     }
-    func configure(layer: Int32, width: UInt32, height: UInt32) -> UInt32 { scripted_configure(handle, layer, width, height) }
+    func configure(layer: Int32, width: UInt32, height: UInt32) -> UInt32 {
+        scripted_configure(handle, layer, width, height)
+    }
 
     var layerSurfaceCount: Int32 { scripted_layer_surface_count(handle) }
     var liveLayerSurfaceCount: Int32 { scripted_live_layer_surface_count(handle) }
@@ -426,7 +439,9 @@ final class Harness {
     func settle(_ what: String, timeout: TimeInterval = 5, _ condition: () -> Bool) async throws {
         let end = Date().addingTimeInterval(timeout)
         while !condition() {
-            if Date() > end { return XCTFail("timed out waiting until \(what); log \(log.events), errors \(log.errors)") }
+            if Date() > end {
+                return XCTFail("timed out waiting until \(what); log \(log.events), errors \(log.errors)")
+            }
             try await Task.sleep(nanoseconds: 10_000_000)
         }
     }

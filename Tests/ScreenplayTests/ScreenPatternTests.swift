@@ -1,5 +1,6 @@
 import WaylandClient
 import XCTest
+
 @testable import Screenplay
 
 /// The one pattern matcher behind `--output`, `--builtin` and
@@ -10,24 +11,24 @@ final class ScreenPatternTests: XCTestCase {
         let name = "HDMI-A-1"
         let description = "Dell Inc. DELL U2720Q [DP] (HDMI-A-1)"
         let cases: [(String, Bool)] = [
-            ("HDMI-A-1", true),            // exact name
-            ("hdmi-a-1", true),            // case-insensitive
-            (description, true),           // exact description despite '[' in it
+            ("HDMI-A-1", true),  // exact name
+            ("hdmi-a-1", true),  // case-insensitive
+            (description, true),  // exact description despite '[' in it
             ("HDMI-*", true),
             ("HDMI-A-?", true),
             ("HDMI-A-[0-9]", true),
             ("HDMI-A-[!1]", false),
             ("HDMI-A-[^1]", false),
             ("HDMI-A-[23]", false),
-            ("*U2720Q*", true),            // glob on description
+            ("*U2720Q*", true),  // glob on description
             ("Dell*", true),
             ("dell inc.*", true),
             ("*", true),
             ("DP-*", false),
-            ("HDMI-A", false),             // globs are anchored
+            ("HDMI-A", false),  // globs are anchored
             ("HDMI-A-1?", false),
-            ("*[DP]*", true),              // class matches the 'D' in "Dell"
-            ("*\\[DP\\]*", true),          // escaped brackets match literally
+            ("*[DP]*", true),  // class matches the 'D' in "Dell"
+            ("*\\[DP\\]*", true),  // escaped brackets match literally
             ("*\\[XX\\]*", false),
             ("eDP-1", false),
             ("", false),
@@ -38,7 +39,9 @@ final class ScreenPatternTests: XCTestCase {
     }
 
     func testGlobDetails() {
-        func glob(_ pattern: String, _ text: String) -> Bool { ScreenPattern.globMatches(pattern: Array(pattern), text: Array(text)) }
+        func glob(_ pattern: String, _ text: String) -> Bool {
+            ScreenPattern.globMatches(pattern: Array(pattern), text: Array(text))
+        }
         let cases: [(String, String, Bool)] = [
             ("", "", true), ("*", "", true), ("**", "abc", true), ("?", "", false),
             ("a*b*c", "axxbyyc", true), ("a*b*c", "axxbyy", false), ("*a", "banana", true),

@@ -51,7 +51,8 @@ public final class CageRig: CompositorRig, @unchecked Sendable {
         guard info.st_uid == 0 || info.st_uid == user.uid else {
             throw RigError(
                 "\(path) belongs to uid \(info.st_uid), so cage's Xwayland (run as \(user.name)) refuses it "
-                    + "and cage exits. Fix: `chown root:root \(path) && chmod 1777 \(path)` (what tmpfiles.d/x11.conf does).")
+                    + "and cage exits. Fix: `chown root:root \(path) && chmod 1777 \(path)` (what tmpfiles.d/x11.conf does)."
+            )
         }
     }
 

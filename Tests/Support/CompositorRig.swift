@@ -93,7 +93,8 @@ public class CompositorRig: @unchecked Sendable {
         }
         let rig = Self(
             process: process, directory: directory, clientRuntimeDir: layout.clientRuntimeDir,
-            waylandDisplay: layout.runtimeDir + "/" + socket, logPath: layout.logPath, descendantsFirst: descendantsFirst)
+            waylandDisplay: layout.runtimeDir + "/" + socket, logPath: layout.logPath,
+            descendantsFirst: descendantsFirst)
         try rig.awaitReady(name, timeout: timeout) { socketAcceptsConnections(rig.waylandDisplay) && ready(rig) }
         return rig
     }
@@ -103,7 +104,8 @@ public class CompositorRig: @unchecked Sendable {
     func awaitReady(_ name: String, timeout: TimeInterval, _ ready: () -> Bool) throws {
         let up = waitUntil(timeout: timeout) { process.waitForExit(timeout: 0) != nil || ready() }
         guard up, process.waitForExit(timeout: 0) == nil else {
-            let exit = process.waitForExit(timeout: 0).map { "\(name) exited with status \($0)" } ?? "\(name) still running"
+            let exit =
+                process.waitForExit(timeout: 0).map { "\(name) exited with status \($0)" } ?? "\(name) still running"
             let log = RigFiles.tail(of: logPath)
             stop()
             throw RigError("\(name) did not come up within \(timeout) s (\(exit)). Log:\n\(log)")

@@ -22,7 +22,9 @@ public struct MemoryTrend: Sendable, CustomStringConvertible {
     /// The slope is fitted to the median sample of each window this long.
     public let windowSeconds: Double
 
-    public init(label: String, samples: [(seconds: Double, kib: Int)], warmupSeconds: Double, windowSeconds: Double = 10) {
+    public init(
+        label: String, samples: [(seconds: Double, kib: Int)], warmupSeconds: Double, windowSeconds: Double = 10
+    ) {
         self.label = label
         self.samples = samples
         self.warmupSeconds = warmupSeconds
@@ -74,7 +76,8 @@ public struct MemoryTrend: Sendable, CustomStringConvertible {
         let first = medians.first?.kib ?? -1
         let last = medians.last?.kib ?? -1
         let slope = slopeKiBPerMinute.map { String(format: "%.2f KiB/min", $0) } ?? "no slope"
-        return "\(label): \(slope) after \(Int(warmupSeconds)) s warm-up, median RSS per \(Int(windowSeconds)) s \(first) -> \(last) KiB, \(samples.count) samples"
+        return
+            "\(label): \(slope) after \(Int(warmupSeconds)) s warm-up, median RSS per \(Int(windowSeconds)) s \(first) -> \(last) KiB, \(samples.count) samples"
     }
 
     /// Samples the RSS of every process in `pids` every `interval` seconds

@@ -8,7 +8,9 @@ public import Foundation
 /// D-Bus session (mutter wants a session bus and exits without one).
 public final class MutterRig: CompositorRig, @unchecked Sendable {
     /// Starts mutter and returns once its socket accepts connections.
-    public static func start(monitors: [OutputMode] = [OutputMode(width: 1280, height: 720)], timeout: TimeInterval = 15) throws
+    public static func start(
+        monitors: [OutputMode] = [OutputMode(width: 1280, height: 720)], timeout: TimeInterval = 15
+    ) throws
         -> MutterRig
     {
         try launch("mutter", socket: "screenplay-rig-mutter", timeout: timeout) { layout in
@@ -17,7 +19,9 @@ public final class MutterRig: CompositorRig, @unchecked Sendable {
             }
             return try ChildProcess(
                 path: "dbus-run-session",
-                args: ["--", "mutter", "--headless", "--wayland", "--no-x11", "--wayland-display=screenplay-rig-mutter"]
+                args: [
+                    "--", "mutter", "--headless", "--wayland", "--no-x11", "--wayland-display=screenplay-rig-mutter",
+                ]
                     + virtualMonitors,
                 environment: layout.environment, directory: layout.directory, stdinData: nil, keepStdinOpen: false,
                 stderrPath: layout.logPath)

@@ -533,9 +533,10 @@ final class ChildProcess: @unchecked Sendable {
 /// glibc functions Swift's Glibc module hides because it is not built with _GNU_SOURCE.
 enum LibC {
     private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-    private typealias AddChdir = @convention(c) (
-        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-    ) -> Int32
+    private typealias AddChdir =
+        @convention(c) (
+            UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
 
     private static func lookup<F>(_ name: String, as type: F.Type) -> F? {
         guard let symbol = dlsym(nil, name) else { return nil }

@@ -99,7 +99,9 @@ struct RigUser: Sendable {
 
     /// Starts `argv` as this user with exactly `environment` (`env -i`), whatever
     /// runuser or PAM would add, logging stderr to `logPath`.
-    func spawn(_ argv: [String], environment: [String: String], directory: String, logPath: String) throws -> ChildProcess {
+    func spawn(_ argv: [String], environment: [String: String], directory: String, logPath: String) throws
+        -> ChildProcess
+    {
         let command =
             ["/usr/bin/env", "-i"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + argv
         let full = needsSwitch ? ["/usr/sbin/runuser", "-u", name, "--"] + command : command

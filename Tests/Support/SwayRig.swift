@@ -70,6 +70,21 @@ public final class SwayRig: @unchecked Sendable {
 
     deinit { sway.stop() }
 
+    /// Puts a keyboard on the seat until sway stops, as a laptop has one.
+    ///
+    /// The headless seat has no keyboard of its own, so each `wtype` call
+    /// brings one and takes it away again: a client binds `wl_keyboard` only
+    /// when that keyboard appears, and a key typed before the client's
+    /// request reaches sway (the client busy drawing, the machine loaded) is
+    /// lost, whatever `wtype -s` waits. With a keyboard that stays, clients
+    /// started afterwards hold their `wl_keyboard` from the start and every
+    /// `wtype` key reaches the focused window. (A restarted sway starts
+    /// without it.)
+    public func attachKeyboard(timeout: TimeInterval = 5) throws { try sway.attachKeyboard(timeout: timeout) }
+
+    /// Whether the seat has a keyboard now (`swaymsg -t get_inputs`).
+    public func seatHasKeyboard() -> Bool { sway.seatHasKeyboard() }
+
     /// Kills sway (the whole process tree) but keeps its runtime directory,
     /// as when a compositor crashes: clients lose their connection.
     public func kill() { sway.kill() }
@@ -106,7 +121,8 @@ public final class SwayRig: @unchecked Sendable {
             }
         }
         let backend = ["WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs.count)"]
-        let sway = try SwayInstance.launch(label: "sway", config: config, backend: backend, timeout: timeout, ready: ready)
+        let sway = try SwayInstance.launch(
+            label: "sway", config: config, backend: backend, timeout: timeout, ready: ready)
         let rig = SwayRig(sway: sway)
         let directory = sway.directory
         rig.relaunch = {
@@ -191,6 +207,24 @@ public final class SwayRig: @unchecked Sendable {
     /// Focuses an output; new windows open there.
     public func focusOutput(_ output: String) throws { try sway.swaymsg(["focus", "output", output]) }
 
+    /// The app_id of the window with keyboard focus, if any: tests that type
+    /// keys wait for their window to have it (a key typed before is lost,
+    /// as it would be for a person).
+    public func focusedAppID() -> String? {
+        guard let text = try? swaymsg("-t", "get_tree"), let data = text.data(using: .utf8),
+            let tree = try? JSONSerialization.jsonObject(with: data)
+        else { return nil }
+        func search(_ node: Any) -> String? {
+            guard let node = node as? [String: Any] else { return nil }
+            if node["focused"] as? Bool == true { return node["app_id"] as? String }
+            for key in ["nodes", "floating_nodes"] {
+                for child in node[key] as? [Any] ?? [] { if let found = search(child) { return found } }
+            }
+            return nil
+        }
+        return search(tree)
+    }
+
     /// Moves the focused window to another output (the client sees wl_surface leave/enter).
     public func moveFocusedWindow(to output: String) throws {
         try sway.swaymsg(["move", "container", "to", "output", output])
@@ -214,7 +248,15 @@ public final class SwayRig: @unchecked Sendable {
 /// show gets no frame callbacks and the nested output would stop repainting.
 public final class NestedSwayRig: @unchecked Sendable {
     let parent: SwayInstance
-    let nested: SwayInstance
+    private let nestedLock = NSLock()
+    private var nestedInstance: SwayInstance
+    /// The nested sway now (a restart replaces it).
+    var nested: SwayInstance {
+        nestedLock.lock()
+        defer { nestedLock.unlock() }
+        return nestedInstance
+    }
+    private var relaunchNested: (() throws -> SwayInstance)?
     private let outputSize: OutputMode
     private let parentMode: OutputMode
     private let layoutLock = NSLock()
@@ -222,7 +264,7 @@ public final class NestedSwayRig: @unchecked Sendable {
 
     private init(parent: SwayInstance, nested: SwayInstance, outputSize: OutputMode, parentMode: OutputMode) {
         self.parent = parent
-        self.nested = nested
+        self.nestedInstance = nested
         self.outputSize = outputSize
         self.parentMode = parentMode
     }
@@ -252,13 +294,14 @@ public final class NestedSwayRig: @unchecked Sendable {
             nestedConfig +=
                 "output WL-\(i + 1) mode \(outputSize.width)x\(outputSize.height) position \(i * outputSize.width) 0\n"
         }
-        let nested: SwayInstance
-        do {
-            nested = try SwayInstance.launch(
+        let launchNested = { (directory: String?) throws -> SwayInstance in
+            try SwayInstance.launch(
                 label: "sway-nested", config: nestedConfig,
-                backend: ["WLR_BACKENDS": "wayland", "WLR_WL_OUTPUTS": "\(outputs)",
-                          "WAYLAND_DISPLAY": parent.waylandDisplay],
-                timeout: timeout
+                backend: [
+                    "WLR_BACKENDS": "wayland", "WLR_WL_OUTPUTS": "\(outputs)",
+                    "WAYLAND_DISPLAY": parent.waylandDisplay,
+                ],
+                timeout: timeout, existingDirectory: directory
             ) { listed in
                 (1...outputs).allSatisfy { i in
                     listed.contains {
@@ -266,13 +309,38 @@ public final class NestedSwayRig: @unchecked Sendable {
                     }
                 }
             }
+        }
+        let nested: SwayInstance
+        do {
+            nested = try launchNested(nil)
         } catch {
             parent.stop()
             throw error
         }
         let rig = NestedSwayRig(parent: parent, nested: nested, outputSize: outputSize, parentMode: parentMode)
+        let directory = nested.directory
+        rig.relaunchNested = { try launchNested(directory) }
         for i in 1...outputs { try rig.placeWindow(of: "WL-\(i)") }
         return rig
+    }
+
+    /// Kills the nested sway (its whole process tree), keeping its runtime
+    /// directory, as when the session's compositor crashes: clients lose
+    /// their connection; the parent keeps running.
+    public func killNested() { nested.kill() }
+
+    /// Starts the nested sway again in the same runtime directory (the same
+    /// socket), with the outputs it started with (WL-1, WL-2, ...), placed again.
+    public func restartNested() throws {
+        guard let relaunchNested else { throw RigError("this rig cannot restart") }
+        let next = try relaunchNested()
+        nestedLock.lock()
+        nestedInstance = next
+        nestedLock.unlock()
+        layoutLock.lock()
+        nextSlot = 0
+        layoutLock.unlock()
+        for output in try next.outputs() { try placeWindow(of: output.name) }
     }
 
     /// Absolute path of the nested sway's Wayland socket.
@@ -348,6 +416,9 @@ public final class NestedSwayRig: @unchecked Sendable {
         parent.stop()
     }
 
+    /// Puts a keyboard on the nested sway's seat (see ``SwayRig/attachKeyboard(timeout:)``).
+    public func attachKeyboard(timeout: TimeInterval = 5) throws { try nested.attachKeyboard(timeout: timeout) }
+
     /// Places an output's window in the next free slot of a grid inside the parent's output.
     private func placeWindow(of output: String) throws {
         let criteria = SwayInstance.windowCriteria(for: output)
@@ -389,6 +460,9 @@ final class SwayInstance: @unchecked Sendable {
     private let process: ChildProcess
     private let lock = NSLock()
     private var stopped = false
+    /// The keyboard `attachKeyboard` put on the seat: a `wtype -` that
+    /// waits on its standard input and types nothing.
+    private var keyboard: RunningProcess?
 
     var compositorPID: Int32? { process.find(named: "sway") }
 
@@ -453,7 +527,8 @@ final class SwayInstance: @unchecked Sendable {
         env.merge(backend) { $1 }
         let process: ChildProcess
         do {
-            process = try user.spawn(["sway", "-c", configPath], environment: env, directory: directory, logPath: logPath)
+            process = try user.spawn(
+                ["sway", "-c", configPath], environment: env, directory: directory, logPath: logPath)
         } catch {
             RigFiles.remove(directory)
             throw error
@@ -602,11 +677,38 @@ final class SwayInstance: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Whether `swaymsg -t get_inputs` lists a keyboard.
+    func seatHasKeyboard() -> Bool {
+        guard let text = try? swaymsg(["-t", "get_inputs"]), let data = text.data(using: .utf8),
+            let inputs = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return false }
+        return inputs.contains { $0["type"] as? String == "keyboard" }
+    }
+
+    func attachKeyboard(timeout: TimeInterval) throws {
+        lock.lock()
+        let present = keyboard != nil
+        lock.unlock()
+        if present { return }
+        let holder = try RunningProcess("/usr/bin/wtype", ["-"], environment: clientEnvironment, keepStdinOpen: true)
+        lock.lock()
+        keyboard = holder
+        lock.unlock()
+        guard waitUntil(timeout: timeout, { self.seatHasKeyboard() }) else {
+            throw RigError(
+                "wtype - put no keyboard on the seat within \(timeout) s (swaymsg -t get_inputs lists none): \(holder.stderr)"
+            )
+        }
+    }
+
     func stop() {
         lock.lock()
         let already = stopped
         stopped = true
+        let holder = keyboard
+        keyboard = nil
         lock.unlock()
+        holder?.kill(grace: 0)
         if already { return }
         process.terminateTree(grace: 3, descendantsFirst: true)
         RigFiles.remove(directory)
@@ -691,7 +793,9 @@ private struct RawOutput: Decodable {
             name: name, make: make ?? "", model: model ?? "", serial: serial ?? "",
             active: active ?? false, width: current_mode?.width ?? 0, height: current_mode?.height ?? 0,
             refreshMilliHz: current_mode?.refresh ?? 0, transform: transform ?? "normal",
-            scale: scale ?? 1, rect: PixelRect(x: rect?.x ?? 0, y: rect?.y ?? 0, width: rect?.width ?? 0,
-                                               height: rect?.height ?? 0))
+            scale: scale ?? 1,
+            rect: PixelRect(
+                x: rect?.x ?? 0, y: rect?.y ?? 0, width: rect?.width ?? 0,
+                height: rect?.height ?? 0))
     }
 }

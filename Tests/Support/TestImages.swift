@@ -56,7 +56,9 @@ public enum TestImages {
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: frames) }
         for (index, color) in colors.enumerated() {
-            try frame(top: color, bottom: color, width: width, height: height, to: frames + String(format: "/%03d.ppm", index))
+            try frame(
+                top: color, bottom: color, width: width, height: height, to: frames + String(format: "/%03d.ppm", index)
+            )
         }
         let rate = "1000/\(Int((frameSeconds * 1000).rounded()))"
         let format = webp ? ["-c:v", "libwebp_anim", "-lossless", "1", "-f", "webp"] : ["-f", "gif"]
@@ -67,7 +69,9 @@ public enum TestImages {
 
     /// A still WebP, lossless: the top half `top`, the bottom half `bottom`.
     public static func webp(top: RGB, bottom: RGB, width: Int = 64, height: Int = 48, to path: String) throws {
-        try still(top: top, bottom: bottom, width: width, height: height, output: ["-c:v", "libwebp", "-lossless", "1", "-f", "webp", path])
+        try still(
+            top: top, bottom: bottom, width: width, height: height,
+            output: ["-c:v", "libwebp", "-lossless", "1", "-f", "webp", path])
     }
 
     /// A baseline JPEG: the top half `top`, the bottom half `bottom`; with
@@ -75,7 +79,9 @@ public enum TestImages {
     public static func jpeg(
         top: RGB, bottom: RGB, width: Int = 64, height: Int = 32, orientation: Int? = nil, to path: String
     ) throws {
-        try still(top: top, bottom: bottom, width: width, height: height, output: ["-q:v", "2", "-f", "image2", "-c:v", "mjpeg", path])
+        try still(
+            top: top, bottom: bottom, width: width, height: height,
+            output: ["-q:v", "2", "-f", "image2", "-c:v", "mjpeg", path])
         guard let orientation else { return }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         try withEXIFOrientation(data, orientation).write(to: URL(fileURLWithPath: path))

@@ -20,9 +20,10 @@ public enum TestMedia {
         let colours = ["red", "lime", "blue"]
         var args = ["-v", "error", "-y"]
         for colour in colours { args += ["-f", "lavfi", "-i", "color=c=\(colour):s=\(width)x\(height):r=\(fps):d=1"] }
-        args += [
-            "-filter_complex", "[0][1][2]concat=n=3:v=1[v]", "-map", "[v]",
-        ] + codecArguments(container: container) + [path]
+        args +=
+            [
+                "-filter_complex", "[0][1][2]concat=n=3:v=1[v]", "-map", "[v]",
+            ] + codecArguments(container: container) + [path]
         try ffmpeg(args)
         return path
     }
@@ -35,7 +36,9 @@ public enum TestMedia {
     ) throws -> String {
         let path = "\(dir)/\(name).\(container)"
         var args = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps):d=\(seconds)"]
-        if withAudio { args += ["-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-c:a", "aac", "-shortest"] }
+        if withAudio {
+            args += ["-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-c:a", "aac", "-shortest"]
+        }
         args += codecArguments(container: container) + [path]
         try ffmpeg(args)
         return path
@@ -55,15 +58,19 @@ public enum TestMedia {
         case "webm": return ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k"]
         // faststart puts the index first, so a truncated copy still opens
         // (and then fails part-way, as a cut-off download does).
-        case "mp4", "mov": return ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
+        case "mp4", "mov":
+            return ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
         default: return ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]
         }
     }
 
     private static func ffmpeg(_ args: [String]) throws {
-        let result = try runProcess("/usr/bin/ffmpeg", args, environment: ProcessInfo.processInfo.environment, timeout: 120)
+        let result = try runProcess(
+            "/usr/bin/ffmpeg", args, environment: ProcessInfo.processInfo.environment, timeout: 120)
         guard result.status == 0 else {
-            throw RigError("ffmpeg \(args.joined(separator: " ")) failed (\(result.status)): \(result.stderr); install it with scripts/setup.sh")
+            throw RigError(
+                "ffmpeg \(args.joined(separator: " ")) failed (\(result.status)): \(result.stderr); install it with scripts/setup.sh"
+            )
         }
     }
 }

@@ -23,7 +23,8 @@ public enum TestPDF {
         let xref = body.utf8.count
         body += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
         for offset in offsets { body += String(format: "%010d 00000 n \n", offset) }
-        body += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n\(xref)\n%%EOF\n"
+        body +=
+            "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n\(xref)\n%%EOF\n"
         return Array(body.utf8)
     }
 }

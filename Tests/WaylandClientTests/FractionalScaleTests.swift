@@ -6,9 +6,11 @@ import XCTest
 final class FractionalScaleTests: XCTestCase {
     func testRoundsHalfAwayFromZeroPerAxis() {
         // 1.25 (150/120): 1536x864 logical on a 1920x1080 panel.
-        XCTAssertTrue(FractionalScaleMath.bufferSize(logicalWidth: 1536, logicalHeight: 864, scale120: 150) == (1920, 1080))
+        XCTAssertTrue(
+            FractionalScaleMath.bufferSize(logicalWidth: 1536, logicalHeight: 864, scale120: 150) == (1920, 1080))
         // 1.5 (180/120): 1707x960 logical (2560x1440 panel): 2560.5 rounds up, 1440 exact.
-        XCTAssertTrue(FractionalScaleMath.bufferSize(logicalWidth: 1707, logicalHeight: 960, scale120: 180) == (2561, 1440))
+        XCTAssertTrue(
+            FractionalScaleMath.bufferSize(logicalWidth: 1707, logicalHeight: 960, scale120: 180) == (2561, 1440))
         // 1.75 (210/120) of 7 px: 12.25 -> 12; of 2 px: 3.5 -> 4.
         XCTAssertEqual(FractionalScaleMath.bufferLength(logical: 7, scale120: 210), 12)
         XCTAssertEqual(FractionalScaleMath.bufferLength(logical: 2, scale120: 210), 4)
@@ -25,7 +27,9 @@ final class FractionalScaleTests: XCTestCase {
                 let exact = Double(logical * scale) / 120
                 let got = FractionalScaleMath.bufferLength(logical: logical, scale120: scale)
                 XCTAssertLessThanOrEqual(abs(Double(got) - exact), 0.5, "\(logical) at \(scale)/120")
-                if abs(Double(got) - exact) == 0.5 { XCTAssertGreaterThan(Double(got), exact, "half rounds away from zero") }
+                if abs(Double(got) - exact) == 0.5 {
+                    XCTAssertGreaterThan(Double(got), exact, "half rounds away from zero")
+                }
             }
         }
         XCTAssertTrue(FractionalScaleMath.isFractional(150))

@@ -1,10 +1,12 @@
 import XCTest
+
 @testable import WaylandClient
 
 final class OutputStateTests: XCTestCase {
     private func describeV4(_ s: inout OutputState, name: String = "HDMI-A-1") -> [OutputChange] {
         [
-            s.apply(.geometry(x: 0, y: 0, physicalWidth: 600, physicalHeight: 340, make: "Acme", model: "TV", transform: 0)),
+            s.apply(
+                .geometry(x: 0, y: 0, physicalWidth: 600, physicalHeight: 340, make: "Acme", model: "TV", transform: 0)),
             s.apply(.mode(width: 1920, height: 1080, refreshMilliHz: 60000, current: true, preferred: true)),
             s.apply(.mode(width: 1280, height: 720, refreshMilliHz: 30000, current: false, preferred: false)),
             s.apply(.scale(1)),
@@ -51,7 +53,8 @@ final class OutputStateTests: XCTestCase {
     func testOldVersionsFallBackToXdgNameThenMakeModel() {
         var s = OutputState(globalName: 3)
         s.attachXdgOutput(version: 2)
-        _ = s.apply(.geometry(x: 0, y: 0, physicalWidth: 0, physicalHeight: 0, make: "Acme", model: "Beamer", transform: 0))
+        _ = s.apply(
+            .geometry(x: 0, y: 0, physicalWidth: 0, physicalHeight: 0, make: "Acme", model: "Beamer", transform: 0))
         _ = s.apply(.mode(width: 800, height: 600, refreshMilliHz: 0, current: true, preferred: false))
         _ = s.apply(.xdgName("DP-2"))
         _ = s.apply(.done)
@@ -60,7 +63,8 @@ final class OutputStateTests: XCTestCase {
         XCTAssertTrue(info.hasConnectorName)
 
         var old = OutputState(globalName: 4)
-        _ = old.apply(.geometry(x: 0, y: 0, physicalWidth: 0, physicalHeight: 0, make: "Acme", model: "Beamer", transform: 0))
+        _ = old.apply(
+            .geometry(x: 0, y: 0, physicalWidth: 0, physicalHeight: 0, make: "Acme", model: "Beamer", transform: 0))
         _ = old.apply(.mode(width: 800, height: 600, refreshMilliHz: 0, current: true, preferred: false))
         guard case let .ready(oldInfo) = old.apply(.done) else { return XCTFail() }
         XCTAssertEqual(oldInfo.name, "Acme Beamer")
@@ -93,7 +97,8 @@ final class OutputStateTests: XCTestCase {
     }
 
     func testTransformNamesMatchWlrRandr() {
-        XCTAssertEqual(OutputTransform.allCases.map(\.description),
-                       ["normal", "90", "180", "270", "flipped", "flipped-90", "flipped-180", "flipped-270"])
+        XCTAssertEqual(
+            OutputTransform.allCases.map(\.description),
+            ["normal", "90", "180", "270", "flipped", "flipped-90", "flipped-180", "flipped-270"])
     }
 }

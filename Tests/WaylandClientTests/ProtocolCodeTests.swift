@@ -16,7 +16,9 @@ final class ProtocolCodeTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "scripts/generate-protocols.sh failed")
         let committed = root.appendingPathComponent("Sources/CWaylandProtocols")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: fresh.path).filter { $0.hasSuffix(".c") || $0.hasSuffix(".h") }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: fresh.path).filter {
+            $0.hasSuffix(".c") || $0.hasSuffix(".h")
+        }
         XCTAssertGreaterThanOrEqual(files.count, 18)
         for file in files {
             let want = try Data(contentsOf: fresh.appendingPathComponent(file))

@@ -1,0 +1,67 @@
+// Memory told honestly: RSS counts every shared library page a process maps (most of a
+// Mesa client's RSS is libLLVM's and Mesa's code, shared with every other client), so the
+// bench also reports proportional set size and private memory from /proc/PID/smaps_rollup.
+import Foundation
+
+/// /proc/PID/smaps_rollup of one process at one moment, in KiB.
+struct MemoryBreakdown: Codable, Sendable {
+    var rssKiB: Int
+    /// Proportional set size: each shared page divided among its users.
+    var pssKiB: Int
+    /// Pages mapped by this process alone (Private_Clean + Private_Dirty).
+    var privateKiB: Int
+    /// Anonymous memory (heap, stacks, GL buffers in system memory).
+    var anonymousKiB: Int
+    /// File-backed pages shared with other processes (library code).
+    var sharedKiB: Int
+
+    /// Reads `pid`'s smaps_rollup, or nil if it is gone or unreadable.
+    static func read(pid: Int32) -> MemoryBreakdown? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
+        var fields: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard words.count >= 2, words[0].hasSuffix(":"), let value = Int(words[1]) else { continue }
+            fields[String(words[0].dropLast())] = value
+        }
+        guard let rss = fields["Rss"], let pss = fields["Pss"] else { return nil }
+        return MemoryBreakdown(
+            rssKiB: rss, pssKiB: pss, privateKiB: (fields["Private_Clean"] ?? 0) + (fields["Private_Dirty"] ?? 0),
+            anonymousKiB: fields["Anonymous"] ?? 0,
+            sharedKiB: (fields["Shared_Clean"] ?? 0) + (fields["Shared_Dirty"] ?? 0))
+    }
+}
+
+extension Report {
+    /// RSS, PSS, private and anonymous memory of Screenplay and swaybg with
+    /// one and with the most outputs, each beside its peer with the ratio.
+    static func memoryBreakdownMarkdown(_ r: BenchResults) -> String {
+        let points = r.memory.filter { $0.content == "color" && $0.breakdown != nil }
+        guard !points.isEmpty else { return "" }
+        var md = "\n## Memory: RSS, proportional and private (MiB)\n\n"
+        md += "From /proc/PID/smaps_rollup right after each output was added (first hot-plug round, `present color` "
+        md +=
+            "against `swaybg -c`). RSS counts every page of every shared library mapped; PSS divides shared pages among "
+        md +=
+            "the processes using them; private = Private_Clean + Private_Dirty (pages no other process maps); anonymous = "
+        md +=
+            "heap, stacks and buffers. Shared = file-backed pages other processes map too (libLLVM, Mesa, the Swift runtime).\n\n"
+        md += "| outputs | measure | screenplay | swaybg | ratio |\n|---:|---|---:|---:|---:|\n"
+        let counts = Set(points.map(\.outputs)).sorted()
+        let shown = Array(Set([counts.first, counts.last].compactMap { $0 })).sorted()
+        for count in shown {
+            guard let mine = points.first(where: { $0.program == "screenplay" && $0.outputs == count })?.breakdown
+            else { continue }
+            let peer = points.first { $0.program == "swaybg" && $0.outputs == count }?.breakdown
+            for (name, value) in [
+                ("RSS", \MemoryBreakdown.rssKiB), ("PSS", \.pssKiB), ("private", \.privateKiB),
+                ("anonymous", \.anonymousKiB), ("shared", \.sharedKiB),
+            ] {
+                let a = Double(mine[keyPath: value]) / 1024
+                let b = peer.map { Double($0[keyPath: value]) / 1024 }
+                md += "| \(count) | \(name) | \(n(a)) | \(opt(b)) | \(opt(b.flatMap { $0 > 0 ? a / $0 : nil })) |\n"
+            }
+        }
+        return md
+    }
+}

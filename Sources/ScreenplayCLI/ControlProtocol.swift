@@ -1,0 +1,99 @@
+import Foundation
+
+/// One request to a running `play` over its control socket: a JSON object
+/// on one line, `{"command": "next", "output": "HDMI-*"}`; the reply is one
+/// JSON object on one line, `{"ok": true, ...}` or `{"ok": false, "error": "..."}`.
+struct ControlRequest: Equatable, Sendable {
+    enum Command: String, CaseIterable, Sendable {
+        case status, next, previous, pause, resume, reload, show
+    }
+
+    var command: Command
+    /// A `ScreenPattern` limiting the request to matching panels.
+    var output: String?
+    /// `show`: a 1-based position in the panel's playlist, or a file name
+    /// (or the end of an item's source, such as `menu.pdf#page=2`).
+    var item: String?
+
+    static let keys: Set<String> = ["command", "output", "item"]
+
+    /// Parses one request line; the error is the reply's one-line reason.
+    static func parse(_ line: some Collection<UInt8>) -> Result<ControlRequest, ControlError> {
+        let data = Data(line)
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            return .failure(
+                ControlError("malformed JSON: a request is one JSON object per line, such as {\"command\":\"status\"}"))
+        }
+        guard let fields = object as? [String: Any] else {
+            return .failure(ControlError("a request is a JSON object, such as {\"command\":\"status\"}"))
+        }
+        if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) }) {
+            return .failure(
+                ControlError("unknown key \"\(unknown)\": a request has \"command\", \"output\" and \"item\""))
+        }
+        guard let name = fields["command"] as? String else {
+            return .failure(ControlError("\"command\" is missing or not a string"))
+        }
+        guard let command = Command(rawValue: name) else {
+            return .failure(
+                ControlError(
+                    "unknown command \"\(name.prefix(64))\": expected \(Command.allCases.map(\.rawValue).joined(separator: ", "))"
+                ))
+        }
+        var request = ControlRequest(command: command)
+        for key in ["output", "item"] {
+            guard let value = fields[key] else { continue }
+            guard let text = value as? String, !text.isEmpty else {
+                return .failure(ControlError("\"\(key)\" must be a non-empty string"))
+            }
+            if key == "output" { request.output = text } else { request.item = text }
+        }
+        if command == .show, request.item == nil {
+            return .failure(
+                ControlError("show needs \"item\": a position in the playlist (1 is the first) or a file name"))
+        }
+        if command != .show, request.item != nil {
+            return .failure(ControlError("\"item\" belongs to show only"))
+        }
+        return .success(request)
+    }
+
+    /// The request as one line (what `screenplay ctl` sends).
+    var line: Data {
+        var fields: [String: Any] = ["command": command.rawValue]
+        if let output { fields["output"] = output }
+        if let item { fields["item"] = item }
+        return ControlReply.encode(fields)
+    }
+}
+
+/// Why a request was refused; `ok: false` with this as `error`.
+struct ControlError: Error, Equatable, Sendable {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+enum ControlReply {
+    /// One JSON line (newline included).
+    static func encode(_ fields: [String: Any]) -> Data {
+        var data =
+            (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data(#"{"error":"the reply could not be encoded","ok":false}"#.utf8)
+        data.append(0x0A)
+        return data
+    }
+
+    static func error(_ reason: String) -> Data { encode(["ok": false, "error": reason]) }
+}
+
+/// Where `play` listens and `ctl` connects unless `--socket` says otherwise.
+enum ControlSocketPath {
+    /// `$XDG_RUNTIME_DIR/screenplay/play.sock`; nil without `XDG_RUNTIME_DIR`.
+    static var `default`: String? {
+        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
+        return runtime + "/screenplay/play.sock"
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// `screenplay ctl COMMAND`: controls a running `play` through its local
+/// control socket.
+public struct CtlCommand: CLICommand {
+    public var invocation: Invocation { .ctl(self) }
+
+    /// status, next, previous, pause, resume, reload or show.
+    public var request: String
+    /// `show`'s item: a position (1 is the first) or a file name.
+    public var item: String?
+    /// `--output`: only panels matching this pattern.
+    public var output: String?
+    /// `--socket`: where `play` listens.
+    public var socketPath: String?
+    /// `--json`: the reply as JSON.
+    public var json = false
+
+    /// Creates the command.
+    public init(request: String) { self.request = request }
+
+    public static let commandName = "ctl"
+    public static let abstract = "Control a running 'play': status, next, previous, pause, resume, reload, show."
+    public static let options: [OptionSpec] = [.value("output"), .value("socket"), .flag("json")]
+    public static let usage = """
+        OVERVIEW: \(abstract)
+        Talks to 'screenplay play' through its control socket (a Unix socket
+        only this user can open; nothing listens on a network).
+
+        USAGE: screenplay ctl [options] <command> [item]
+
+        COMMANDS:
+          status                  Each panel: playlist, item, seconds left,
+                                  paused, stalled.
+          next, previous          Switch to the next or previous item now; the
+                                  playlist goes on from it.
+          pause, resume           Hold the item on screen; go on from it.
+          reload                  Re-read the playlist (as SIGHUP does).
+          show ITEM               Switch to ITEM now: its position (1 is the
+                                  first) or its file name (menu.pdf#page=2).
+
+        OPTIONS:
+          --output PATTERN        Only the panels matching PATTERN (as play's
+                                  --output; default: every panel).
+          --socket PATH           The socket play listens on (default
+                                  $XDG_RUNTIME_DIR/screenplay/play.sock).
+          --json                  Print the reply as JSON.
+          -h, --help              Show this help.
+
+        EXAMPLES:
+          screenplay ctl status --json
+          screenplay ctl next --output HDMI-A-1
+          screenplay ctl show 3
+        """
+
+    public init(parsing arguments: ParsedArguments) throws(UsageError) {
+        guard let first = arguments.positionals.first else {
+            throw Self.usageError(
+                "missing command: expected one of \(ControlRequest.Command.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        guard let command = ControlRequest.Command(rawValue: first) else {
+            throw Self.usageError(
+                "unknown command '\(first)': expected one of \(ControlRequest.Command.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        request = first
+        let rest = arguments.positionals.dropFirst()
+        if command == .show {
+            guard let item = rest.first else {
+                throw Self.usageError("show needs an item: its position (1 is the first) or its file name")
+            }
+            self.item = item
+            if rest.count > 1 { throw Self.usageError("unexpected argument '\(rest[rest.startIndex + 1])'") }
+        } else if let extra = rest.first {
+            throw Self.usageError("unexpected argument '\(extra)'")
+        }
+        output = arguments.last("output")
+        socketPath = arguments.last("socket")
+        json = arguments.flag("json")
+    }
+}
+
+/// The client side of the control socket.
+enum CtlRunner {
+    /// Sends one request and prints the reply. Exit 0 on `ok`, 65 when play
+    /// refused the request, 69 when no play answers.
+    static func run(_ command: CtlCommand) throws -> Int32 {
+        guard let path = command.socketPath ?? ControlSocketPath.default else {
+            throw CommandFailure(.usage, "XDG_RUNTIME_DIR is not set: give --socket PATH (the path play was given)")
+        }
+        guard let name = ControlRequest.Command(rawValue: command.request) else {
+            throw CommandFailure(.usage, "unknown command '\(command.request)'")
+        }
+        let request = ControlRequest(command: name, output: command.output, item: command.item)
+        let reply = try exchange(request.line, path: path)
+        guard let fields = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
+            throw CommandFailure(
+                .unavailable, "\(path) answered something that is not a JSON reply; is it a screenplay play socket?")
+        }
+        guard fields["ok"] as? Bool == true else {
+            let reason = fields["error"] as? String ?? "no reason given"
+            let refused = reason.hasPrefix("refused") || reason.hasPrefix("busy")
+            throw CommandFailure(refused ? .unavailable : .dataError, "play refused '\(command.request)': \(reason)")
+        }
+        if command.json {
+            let data = try JSONSerialization.data(
+                withJSONObject: fields, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return 0
+        }
+        if let message = fields["message"] as? String { print(message) }
+        if let path = fields["path"] as? String {
+            print(
+                "\(path) (pid \(fields["pid"] ?? "?"))\(fields["connected"] as? Bool == false ? ": waiting for the compositor" : "")"
+            )
+        }
+        let panels = fields["panels"] as? [[String: Any]] ?? []
+        if panels.isEmpty, name == .status { print("no panel connected") }
+        for panel in panels { print(line(for: panel)) }
+        return 0
+    }
+
+    /// "HDMI-A-1: lobby 2/5 menu.pdf#page=2, 8.3 s left"
+    static func line(for panel: [String: Any]) -> String {
+        var text = "\(panel["output"] as? String ?? "?"): \(panel["playlist"] as? String ?? "?")"
+        if let index = panel["index"] as? Int { text += " \(index)/\(panel["items"] as? Int ?? 0)" }
+        if let item = panel["item"] as? String { text += " \(item)" }
+        if panel["paused"] as? Bool == true {
+            text += ", paused"
+        } else if let left = panel["seconds_left"] as? Double {
+            text += String(format: ", %.1f s left", left)
+        }
+        if let stalled = panel["stalled_seconds"] as? Double { text += String(format: ", stalled for %.0f s", stalled) }
+        return text
+    }
+
+    /// Connects, sends `line`, and reads one reply line (5 s at most each).
+    static func exchange(_ line: Data, path: String) throws -> Data {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else {
+            throw CommandFailure(.unavailable, "cannot make a socket: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard ControlServer.withAddress(path, { connect(fd, $0, $1) }) == 0 else {
+            throw CommandFailure(
+                .unavailable,
+                "no screenplay play answers on \(path) (\(String(cString: strerror(errno)))); is it running? (give --socket the path play uses)"
+            )
+        }
+        let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        // A refused connection (another uid, too many clients) is answered
+        // and closed at once: the send may fail, the reason is still there to read.
+        let sendError = sent == line.count ? nil : String(cString: strerror(errno))
+        var reply = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !reply.contains(0x0A) {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                reply.append(contentsOf: chunk[0..<count])
+                continue
+            }
+            if count == 0 || sendError != nil { break }
+            throw CommandFailure(.unavailable, "no reply from \(path) within 5 s (\(String(cString: strerror(errno))))")
+        }
+        guard let end = reply.firstIndex(of: 0x0A) else {
+            throw CommandFailure(
+                .unavailable,
+                sendError.map { "cannot send to \(path): \($0)" } ?? "\(path) closed the connection without a reply")
+        }
+        return reply[..<end]
+    }
+}

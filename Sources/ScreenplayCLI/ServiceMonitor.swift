@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import Screenplay
+
+/// What the service manager and `ctl status` learn about one panel.
+struct PanelHealth: Equatable {
+    /// The output's name.
+    var output: String
+    /// What it shows, nil until its first item (or frame) was shown.
+    var showing: String?
+    /// Seconds its frames have been stalled on a panel that is on; nil when not.
+    var stalledSeconds: Double?
+
+    /// The scene's stall, from its display link (no events consumed).
+    @MainActor
+    static func stall(of scene: Scene?) -> Double? { scene?.displayLink.currentStall() }
+}
+
+/// Tells systemd how `play` or `present` is doing, when it runs as a
+/// `Type=notify` service: READY=1 once every panel has shown its first
+/// item (at once with none), a one-line STATUS= on every change, WATCHDOG=1
+/// at half the watchdog interval while the main loop runs and no panel
+/// that is on has been stalled longer than `--stall-grace`, STOPPING=1 on
+/// the way out. Without `NOTIFY_SOCKET` it does nothing and runs no timer.
+@MainActor
+final class ServiceMonitor {
+    private let notifier: ServiceNotifier?
+    private let stallGrace: Double
+    private let panels: () -> [PanelHealth]
+    private let isReady: () -> Bool
+    private var ready = false
+    private var lastStatus: String?
+    private var timers: [any DispatchSourceTimer] = []
+    /// After STOPPING=1 nothing more is said (teardown disconnects panels).
+    private var stopped = false
+    /// Told once per stall that outlasts the grace, so the log says why the
+    /// pings stopped.
+    private var toldStalled: Set<String> = []
+
+    /// - Parameters:
+    ///   - panels: each panel's health now.
+    ///   - isReady: whether every matched panel has shown its first item.
+    init(stallGrace: Double, panels: @escaping () -> [PanelHealth], isReady: @escaping () -> Bool) {
+        notifier = ServiceNotifier()
+        self.stallGrace = stallGrace
+        self.panels = panels
+        self.isReady = isReady
+    }
+
+    /// Starts the timers (under systemd only): readiness is checked every
+    /// 50 ms until it holds, the status once a second, the watchdog at half
+    /// its interval.
+    func start() {
+        guard let notifier else { return }
+        every(0.05) { [weak self] timer in
+            guard let self else { return timer.cancel() }
+            if self.ready { timer.cancel() } else { self.update() }
+        }
+        every(1) { [weak self] _ in self?.update() }
+        if let watchdog = notifier.watchdogSeconds {
+            every(watchdog / 2) { [weak self] _ in self?.watchdogTick() }
+        }
+        update()
+    }
+
+    /// Re-reads the panels: READY once, STATUS when its text changed.
+    func update() {
+        guard let notifier, !stopped else { return }
+        let health = panels()
+        // The status first: READY follows a status that shows every panel's item.
+        let status = Self.statusLine(health)
+        if status != lastStatus {
+            lastStatus = status
+            notifier.send("STATUS=" + status)
+        }
+        if !ready, isReady() {
+            ready = true
+            notifier.send("READY=1")
+        }
+    }
+
+    private func watchdogTick() {
+        guard let notifier else { return }
+        let health = panels()
+        update()
+        let stuck = health.filter { ($0.stalledSeconds ?? 0) > stallGrace }
+        for panel in stuck where !toldStalled.contains(panel.output) {
+            printError(
+                "\(panel.output) has shown no frame for \(Int(panel.stalledSeconds ?? 0)) s (more than --stall-grace \(Self.format(stallGrace)) s); no more watchdog pings, so systemd restarts the service"
+            )
+            toldStalled.insert(panel.output)
+        }
+        toldStalled.formIntersection(stuck.map(\.output))
+        if stuck.isEmpty { notifier.send("WATCHDOG=1") }
+    }
+
+    /// STOPPING=1: the manager knows the exit is intended.
+    func stopping() {
+        stopped = true
+        for timer in timers { timer.cancel() }
+        timers = []
+        notifier?.send("STOPPING=1")
+    }
+
+    /// "2 panels: DP-1 welcome.png, HDMI-A-1 menu.pdf#page=2; stalled: DP-1"
+    nonisolated static func statusLine(_ health: [PanelHealth]) -> String {
+        guard !health.isEmpty else { return "no panel connected; waiting for one" }
+        let sorted = health.sorted { $0.output < $1.output }
+        let items = sorted.map { "\($0.output) \($0.showing.map(shortName) ?? "(starting)")" }.joined(separator: ", ")
+        // Which panels are stalled, not for how long: the status changes when something does, not every poll.
+        let stalled = sorted.filter { $0.stalledSeconds != nil }.map(\.output)
+        let stalls = stalled.isEmpty ? "" : "; stalled: \(stalled.joined(separator: ", "))"
+        return "\(health.count) panel\(health.count == 1 ? "" : "s"): \(items)\(stalls)"
+    }
+
+    /// The file name of a media label (its folder says little in one line).
+    nonisolated private static func shortName(_ label: String) -> String {
+        label.split(separator: "/").last.map(String.init) ?? label
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
+    private func every(_ seconds: Double, _ body: @escaping @MainActor (any DispatchSourceTimer) -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        let interval = DispatchTimeInterval.nanoseconds(Int(seconds * 1e9))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
+        timer.setEventHandler { [timer] in MainActor.assumeIsolated { body(timer) } }
+        timer.resume()
+        timers.append(timer)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A package that depends on Screenplay, as a user's would, builds the README's library
+/// example without a single warning or error.
+final class ConsumerPackageTests: XCTestCase {
+    func testReadmeLibraryExampleBuildsWarningFreeInADependentPackage() throws {
+        let example = try PackageCheckout.firstSwiftBlock(
+            inSection: "Library example", of: try PackageCheckout.readme())
+        let consumer = try PackageCheckout.scratchDirectory("consumer")
+        defer { try? FileManager.default.removeItem(atPath: consumer) }
+        // SwiftPM names a path dependency after its directory's last component.
+        let identity = URL(fileURLWithPath: PackageCheckout.root).lastPathComponent
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "ReadmeExample",
+                dependencies: [.package(path: "\(PackageCheckout.root)")],
+                targets: [
+                    .executableTarget(
+                        name: "ReadmeExample",
+                        dependencies: [.product(name: "Screenplay", package: "\(identity)")])
+                ]
+            )
+
+            """
+        try FileManager.default.createDirectory(
+            atPath: consumer + "/Sources/ReadmeExample", withIntermediateDirectories: true)
+        try manifest.write(toFile: consumer + "/Package.swift", atomically: true, encoding: .utf8)
+        try example.write(toFile: consumer + "/Sources/ReadmeExample/main.swift", atomically: true, encoding: .utf8)
+
+        // A cold build of Screenplay and everything under it, in the consumer's own .build.
+        let build = try runProcess("swift", ["build"], timeout: 1200, directory: consumer)
+        let log = build.stdout + build.stderr
+        XCTAssertFalse(build.timedOut, "swift build of the consumer package timed out:\n\(log)")
+        XCTAssertEqual(build.status, 0, "the README's library example does not build in a dependent package:\n\(log)")
+        let findings = PackageCheckout.findings(in: log)
+        XCTAssertEqual(
+            findings, [], "building a package that depends on Screenplay printed warnings or errors:\n\(log)")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: consumer + "/.build/debug/ReadmeExample"),
+            "no ReadmeExample binary after the build:\n\(log)")
+    }
+}

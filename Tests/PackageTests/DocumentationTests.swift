@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// One run of scripts/docs.sh per test process, in a scratch directory: it builds
+/// Screenplay's symbol graph, checks every public symbol is documented and writes HTML.
+enum DocsBuild {
+    struct Outcome: Sendable {
+        var directory: String
+        var result: ProcessResult
+        var log: String { result.stdout + result.stderr }
+        var html: String { directory + "/html" }
+        var symbolGraphs: String { directory + "/symbol-graphs/Screenplay" }
+    }
+
+    static let outcome: Result<Outcome, CheckoutError> = {
+        do {
+            let directory = try PackageCheckout.scratchDirectory("docs")
+            let result = try runProcess(
+                PackageCheckout.root + "/scripts/docs.sh",
+                [
+                    "--out", directory + "/html", "--symbol-graphs", directory + "/symbol-graphs",
+                    "--scratch-path", directory + "/build",
+                ], timeout: 1200, directory: PackageCheckout.root)
+            // The build is hundreds of MB; the tests read only the HTML and the graphs (a few MB, left in /tmp).
+            try? FileManager.default.removeItem(atPath: directory + "/build")
+            return .success(Outcome(directory: directory, result: result))
+        } catch let error as CheckoutError {
+            return .failure(error)
+        } catch {
+            return .failure(CheckoutError("scripts/docs.sh could not run: \(error)"))
+        }
+    }()
+}
+
+/// The API documentation builds with the toolchain's docc, and every public
+/// symbol of Screenplay has a documentation comment (scripts/docs.sh fails otherwise).
+final class DocumentationTests: XCTestCase {
+    func testDocsScriptBuildsHTMLWithEveryPublicSymbolDocumented() throws {
+        let docs = try DocsBuild.outcome.get()
+        XCTAssertFalse(docs.result.timedOut, "scripts/docs.sh timed out:\n\(docs.log)")
+        XCTAssertEqual(docs.result.status, 0, "scripts/docs.sh failed:\n\(docs.log)")
+        let landing = docs.html + "/documentation/screenplay/index.html"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: landing), "no \(landing):\n\(docs.log)")
+        // The three articles of the catalog are in the output.
+        for article in ["showingcontentonanexternalscreen", "displaylinksandpacing", "runningunattended"] {
+            let data = docs.html + "/data/documentation/screenplay/\(article).json"
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: data), "the article \(article) is missing from the HTML")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A shader whose `mainImage` never returns, on headless sway: the main
+/// thread is stuck inside the swap (llvmpipe runs the loop on its own
+/// threads), yet signals still end the process within 2 s, the grace
+/// period ends it with status 70 naming the output and the file, and
+/// `play` skips the item after the restart.
+final class StuckRendererTests: XCTestCase {
+    /// A loop the compiler cannot prove finite: `x` only grows.
+    static let hangSource = """
+        void mainImage(out vec4 c, in vec2 p) {
+            float x = p.x;
+            while (x >= 0.0) { x += 1.0; }
+            c = vec4(x, 0.0, 0.0, 1.0);
+        }
+        """
+
+    private func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "screenplay-stuck-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// Starts `present hang.frag` and waits until its scene is inside the
+    /// endless draw (connected, then no frame for a second).
+    private func startHung(_ rig: SwayRig, extra: [String] = []) throws -> (RunningProcess, String) {
+        let dir = try folder()
+        let shader = dir + "/hang.frag"
+        try Self.hangSource.write(toFile: shader, atomically: true, encoding: .utf8)
+        let p = try CLI.start(
+            ["present", "--stats", "-"] + extra + [shader], environment: env(rig, builtin: "HEADLESS-1"))
+        addTeardownBlock { p.kill() }
+        XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == "HEADLESS-2" }, p.stderr)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertTrue(p.isRunning, p.stderr)
+        // The once-a-second stats timer runs on the stuck main queue: silent.
+        XCTAssertTrue(
+            p.frames(for: "HEADLESS-2").allSatisfy { $0.int("presented") == 0 },
+            "the shader must never finish a frame: \(p.stdout)")
+        return (p, shader)
+    }
+
+    func testSIGTERMAndSIGINTEndAProcessStuckInADrawWithinTwoSeconds() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
+        for (sig, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+            let (p, shader) = try startHung(rig)
+            let sent = Date()
+            p.send(sig)
+            let status = p.wait(timeout: 10)
+            let took = Date().timeIntervalSince(sent)
+            XCTAssertLessThan(took, 2, "\(name) must end a stuck process within 2 s; stderr:\n\(p.stderr)")
+            XCTAssertEqual(status, 70, "\(name): \(p.stderr)")
+            XCTAssertTrue(p.stderr.contains("\(name): no teardown"), p.stderr)
+            XCTAssertTrue(p.stderr.contains("inside the draw on HEADLESS-2 (\(shader))"), p.stderr)
+        }
+    }
+
+    func testAfterTheGracePeriodItExitsSeventyNamingTheOutputAndTheFile() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
+        let (p, shader) = try startHung(rig, extra: ["--stall-grace", "3"])
+        // Connected at most ~2 s ago; the draw began just after.
+        let status = p.wait(timeout: 15)
+        XCTAssertEqual(status, 70, p.stderr)
+        let message = p.stderr.split(separator: "\n").first { $0.contains("has not returned") }.map(String.init) ?? ""
+        XCTAssertTrue(message.contains("the draw on HEADLESS-2 (\(shader))"), p.stderr)
+        XCTAssertTrue(message.contains("--stall-grace 3"), message)
+        // The measured time is the draw's own, at least the grace.
+        let seconds =
+            message.range(of: #"for [0-9.]+ s"#, options: .regularExpression).map {
+                Double(message[$0].dropFirst(4).dropLast(2)) ?? 0
+            } ?? 0
+        XCTAssertGreaterThanOrEqual(seconds, 3, message)
+        XCTAssertLessThan(seconds, 6, message)
+    }
+
+    /// Slow is not stuck: a shader taking tens of milliseconds per frame
+    /// (its first draw, with llvmpipe compiling it, over a second here)
+    /// runs on well past a three-second grace with its slow-frame warning.
+    func testSlowShaderKeepsItsWarningAndIsNoHang() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 1280, height: 720)])
+        let shader = try temporaryShader(
+            "slow-not-stuck",
+            """
+            void mainImage(out vec4 c, in vec2 p) {
+                float v = 0.0;
+                for (int i = 0; i < 150; i++) { v += sin(p.x * 0.01 + float(i) + iTime) * cos(p.y * 0.01 - float(i)); }
+                c = vec4(0.5 + 0.001 * v, 0.2, 0.3, 1.0);
+            }
+            """)
+        let p = try CLI.start(["present", "--stall-grace", "3", shader], environment: env(rig, builtin: "HEADLESS-1"))
+        addTeardownBlock { p.kill() }
+        XCTAssertTrue(waitUntil(timeout: 30) { p.stderr.contains("longer than the") || !p.isRunning }, p.stderr)
+        Thread.sleep(forTimeInterval: 6)
+        XCTAssertTrue(p.isRunning, "a slow shader is no stuck renderer: \(p.stderr)")
+        XCTAssertFalse(p.stderr.contains("has not returned"), p.stderr)
+        assertCleanStop(p)
+    }
+
+    func testPlayRemembersTheItemThatHungAndSkipsItAfterTheRestart() throws {
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
+        let dir = try folder()
+        try Self.hangSource.write(toFile: dir + "/hang.frag", atomically: true, encoding: .utf8)
+        let playlist = dir + "/signage.json"
+        try
+            #"{"playlists": {"s": [{"file": "hang.frag", "duration": 1}, {"color": "ff0000", "duration": 1}]}, "default": "s"}"#
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        var environment = env(rig, builtin: "HEADLESS-1")
+        environment["XDG_STATE_HOME"] = dir + "/state"
+        let stateFile = dir + "/state/screenplay/hung-items.json"
+
+        let first = try CLI.start(["play", "--stall-grace", "2", "--stats", "-", playlist], environment: environment)
+        addTeardownBlock { first.kill() }
+        XCTAssertEqual(first.wait(timeout: 20), 70, first.stderr)
+        XCTAssertTrue(first.stderr.contains("the draw on HEADLESS-2 ("), first.stderr)
+        XCTAssertTrue(first.stderr.contains("hang.frag) has not returned"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("skipped after the restart"), first.stderr)
+        let state = try String(contentsOfFile: stateFile, encoding: .utf8)
+        XCTAssertTrue(state.contains("hang.frag") && state.contains("HEADLESS-2"), state)
+
+        // What systemd's Restart=on-failure does: the same command again.
+        let second = try CLI.start(["play", "--stall-grace", "2", "--stats", "-", playlist], environment: environment)
+        addTeardownBlock { second.kill() }
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { second.stderr.contains("hang.frag: skipped: it hung the renderer on HEADLESS-2") },
+            second.stderr)
+        XCTAssertTrue(second.stderr.contains(stateFile), second.stderr)
+        Thread.sleep(forTimeInterval: 4)  // two turns of the playlist: the hang's slot keeps the red item
+        XCTAssertTrue(second.isRunning, second.stderr)
+        let shown = second.statsEvents.filter { $0.event == "item" && $0.output == "HEADLESS-2" }.compactMap {
+            $0.raw["source"] as? String
+        }
+        XCTAssertEqual(Set(shown), ["#FF0000"], second.stdout)
+        assertCleanStop(second)
+
+        // A changed file is tried again.
+        try (Self.hangSource + "\n// edited\n").write(toFile: dir + "/hang.frag", atomically: true, encoding: .utf8)
+        let third = try CLI.start(["play", "--stall-grace", "2", "--stats", "-", playlist], environment: environment)
+        addTeardownBlock { third.kill() }
+        XCTAssertEqual(third.wait(timeout: 20), 70, "the edited shader is tried (and hangs) again: \(third.stderr)")
+        XCTAssertFalse(third.stderr.contains("skipped: it hung"), third.stderr)
+    }
+}

@@ -1,0 +1,100 @@
+import Rendering
+import XCTest
+
+@testable import Screenplay
+
+/// drawText keeps laid-out text as textures: text that does not change is
+/// laid out once however often it is drawn, and a change costs one layout.
+/// Rendered offscreen with Mesa's surfaceless platform (no compositor).
+final class TextCacheTests: XCTestCase {
+    /// An offscreen 320x240 target with its own graphics resources.
+    @MainActor
+    private final class Bench {
+        let graphics: GraphicsContext
+        let resources: GraphicsResources
+        let target: OffscreenTarget
+
+        init() throws {
+            graphics = try GraphicsContext.offscreen()
+            resources = GraphicsResources(context: graphics)
+            target = try OffscreenTarget(context: graphics, width: 320, height: 240)
+        }
+
+        func close() {
+            resources.destroy()
+            target.destroy()
+            graphics.destroy()
+        }
+
+        func frame(_ draw: (DrawingContext) throws -> Void) throws -> DrawingContext {
+            let context = DrawingContext(target: target, resources: resources)
+            try context.clear(.black)
+            try draw(context)
+            return context
+        }
+
+        /// Pixels brighter than the black background: proof the text was drawn.
+        func litPixels(_ context: DrawingContext) throws -> Int {
+            let pixels = try context.readPixels(x: 0, y: 0, width: 320, height: 240)
+            return stride(from: 0, to: pixels.count, by: 4).filter { pixels[$0] > 128 }.count
+        }
+    }
+
+    @MainActor
+    func testUnchangedLinesAreLaidOutOnceAndAChangeCostsOneLayout() async throws {
+        let bench = try Bench()
+        defer { bench.close() }
+        for _ in 0..<30 {
+            let context = try bench.frame { try $0.drawText(lines: [("Score 42", 48)], color: .white) }
+            let lit = try bench.litPixels(context)
+            XCTAssertGreaterThan(lit, 100, "the text is drawn every frame, cached or not")
+        }
+        XCTAssertEqual(bench.resources.textLayouts, 1, "thirty frames of the same text: one layout")
+        for _ in 0..<30 { _ = try bench.frame { try $0.drawText(lines: [("Score 43", 48)], color: .white) } }
+        XCTAssertEqual(bench.resources.textLayouts, 2, "the score changed once: one more layout")
+        _ = try bench.frame { try $0.drawText(lines: [("Score 43", 48)], color: RGBColor(hex: 0xff0000)) }
+        XCTAssertEqual(bench.resources.textLayouts, 3, "another colour is other pixels: laid out again")
+    }
+
+    @MainActor
+    func testBoxedTextIsCachedPerTextAndBox() async throws {
+        let bench = try Bench()
+        defer { bench.close() }
+        for _ in 0..<10 {
+            _ = try bench.frame { c in
+                try c.drawText("12:00:01", x: 10, y: 10, maxWidth: 200, pixelHeight: 24, color: .white)
+                try c.drawText("Notes for this page", x: 10, y: 60, maxWidth: 200, pixelHeight: 16, color: .white)
+            }
+        }
+        XCTAssertEqual(bench.resources.textLayouts, 2, "two labels drawn ten times: two layouts")
+        _ = try bench.frame { c in
+            try c.drawText("12:00:02", x: 10, y: 10, maxWidth: 200, pixelHeight: 24, color: .white)
+            try c.drawText("Notes for this page", x: 10, y: 60, maxWidth: 200, pixelHeight: 16, color: .white)
+        }
+        XCTAssertEqual(bench.resources.textLayouts, 3, "only the clock changed")
+        _ = try bench.frame {
+            try $0.drawText("Notes for this page", x: 10, y: 60, maxWidth: 100, pixelHeight: 16, color: .white)
+        }
+        XCTAssertEqual(bench.resources.textLayouts, 4, "a narrower box wraps differently: laid out again")
+    }
+
+    @MainActor
+    func testTheCacheIsBoundedAndDropsTheLeastRecentlyDrawn() async throws {
+        let bench = try Bench()
+        defer { bench.close() }
+        let capacity = bench.resources.textCapacity
+        for i in 0..<(capacity + 10) {
+            _ = try bench.frame {
+                try $0.drawText("label \(i)", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white)
+            }
+        }
+        XCTAssertEqual(bench.resources.textLayouts, capacity + 10)
+        // The newest are still there, the oldest were evicted.
+        _ = try bench.frame {
+            try $0.drawText("label \(capacity + 9)", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white)
+        }
+        XCTAssertEqual(bench.resources.textLayouts, capacity + 10)
+        _ = try bench.frame { try $0.drawText("label 0", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white) }
+        XCTAssertEqual(bench.resources.textLayouts, capacity + 11)
+    }
+}

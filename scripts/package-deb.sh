@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds a Debian package of screenplay for this machine's architecture:
+# the release binary with the Swift runtime linked in (--static-swift-stdlib,
+# stripped), its man pages, bash completion and the systemd user unit, as
+# scripts/install.sh --prefix /usr lays them out. Depends: comes from
+# dpkg-shlibdeps (the shared libraries the binary links), plus what is loaded
+# at run time and no linker can see: Mesa's EGL and GL drivers (llvmpipe when
+# there is no GPU) and a font for text.
+#   scripts/package-deb.sh [--out DIR] [--binary PATH]
+# Writes DIR/screenplay_VERSION_ARCH.deb (default DIR: .build/deb) and prints
+# its path. Needs dpkg-dev and help2man (scripts/setup.sh installs both).
+# The check that it installs and runs on a fresh Debian 12 without the Swift
+# toolchain is scripts/deb-install-check.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.build/deb
+binary=""
+while (($#)); do
+  case "$1" in
+    --out) out=${2:?"package-deb: --out needs a directory"}; shift 2 ;;
+    --out=*) out=${1#--out=}; shift ;;
+    --binary) binary=${2:?"package-deb: --binary needs a path"}; shift 2 ;;
+    --binary=*) binary=${1#--binary=}; shift ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "package-deb: unknown argument '$1' (see --help)" >&2; exit 64 ;;
+  esac
+done
+for tool in dpkg-shlibdeps dpkg-deb dpkg-gencontrol; do
+  command -v "$tool" >/dev/null || { echo "package-deb: $tool is missing (apt-get install dpkg-dev, or scripts/setup.sh)" >&2; exit 69; }
+done
+
+work=$(mktemp -d /tmp/screenplay-deb.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+stage="$work/root"
+DESTDIR="$stage" scripts/install.sh --prefix /usr ${binary:+--binary "$binary"}
+version=$("$stage/usr/bin/screenplay" --version)
+arch=$(dpkg --print-architecture)
+
+# dpkg-shlibdeps and dpkg-gencontrol read a debian/control of a source
+# package; this stub describes the one binary package.
+mkdir -p "$work/debian" "$stage/DEBIAN" "$stage/usr/share/doc/screenplay"
+cat >"$work/debian/control" <<EOF
+Source: screenplay
+Section: video
+Priority: optional
+Maintainer: Screenplay maintainers <screenplay@localhost>
+Standards-Version: 4.6.2
+
+Package: screenplay
+Architecture: any
+Depends: \${shlibs:Depends}, libegl-mesa0, libgl1-mesa-dri, fonts-dejavu-core
+Recommends: webp-pixbuf-loader
+Description: put an app's content on the external displays of a Wayland desktop
+ Screenplay presents content (test card, colours, GLSL shaders, images,
+ PDFs with a presenter console, video through libmpv) on the external
+ outputs of a wlroots, KDE or GNOME Wayland session, paced to each output's
+ refresh, and plays signage playlists unattended (screenplay play).
+ The Swift runtime is linked into the binary.
+EOF
+cat >"$work/debian/changelog" <<EOF
+screenplay ($version) unstable; urgency=medium
+
+  * Built from $(git rev-parse --short HEAD 2>/dev/null || echo "a checkout").
+
+ -- Screenplay maintainers <screenplay@localhost>  $(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
+EOF
+gzip -9n -c "$work/debian/changelog" >"$stage/usr/share/doc/screenplay/changelog.Debian.gz"
+printf 'Screenplay\nSee the project README for the licence and sources.\n' >"$stage/usr/share/doc/screenplay/copyright"
+(
+  cd "$work"
+  dpkg-shlibdeps -Tdebian/substvars -e root/usr/bin/screenplay 2>"$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }
+  dpkg-gencontrol -pscreenplay -Pdebian/stage -Tdebian/substvars -cdebian/control -ldebian/changelog \
+    -fdebian/files -DInstalled-Size="$(du -sk --exclude=DEBIAN root | cut -f1)" -O >"$work/control"
+)
+cp "$work/control" "$stage/DEBIAN/control"
+mkdir -p "$out"
+deb="$out/screenplay_${version}_${arch}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
+echo "package-deb: $(grep '^Depends:' "$stage/DEBIAN/control" | cut -c1-200)..." >&2
+echo "$deb"
