@@ -20,8 +20,8 @@ struct SoakTrend: Codable, Sendable {
     var samples: Int
     /// (seconds, KiB) of every sample, so a bump is told from a trend.
     var series: [[Double]] = []
-    /// (last - first after warm-up) per minute: a temporary bump moves the
-    /// slope but not this.
+    /// (last - first 30 s median after warm-up) per minute: a temporary
+    /// bump moves the slope but not this.
     var netKiBPerMinute: Double? {
         guard let first = rssFirstKiB, let last = rssLastKiB, minutes > warmupMinutes else { return nil }
         return Double(last - first) / (minutes - warmupMinutes)
@@ -34,7 +34,7 @@ extension BenchRunner {
     /// Shader, static picture, presenter, a playlist (image, colour and a
     /// video, crossfading) and a looping video on one sway; shader and static
     /// picture each on its own weston (one output each, the fullscreen
-    /// fallback); all at once for `minutes`, sampled every 10 s.
+    /// fallback); all at once for `minutes`, sampled every second.
     func memorySoak(minutes: Double) throws {
         let seconds = minutes * 60
         let warmup = min(120, seconds / 4)
@@ -92,7 +92,7 @@ extension BenchRunner {
 
         let trends = MemoryTrend.watch(
             watched.map { ("\($0.label) · \($0.compositor)", $0.pid) }, seconds: seconds, warmupSeconds: warmup,
-            interval: 10, check: { clients.allSatisfy { $0.process.isRunning } })
+            interval: 1, windowSeconds: 30, check: { clients.allSatisfy { $0.process.isRunning } })
         for c in clients where !c.process.isRunning {
             results.errors.append("memory soak: \(c.label) on \(c.compositor) exited: \(c.process.stderr.suffix(1500))")
         }
@@ -102,7 +102,7 @@ extension BenchRunner {
                 SoakTrend(
                     label: entry.label, compositor: entry.compositor, minutes: (trend.samples.last?.seconds ?? 0) / 60,
                     warmupMinutes: warmup / 60, slopeKiBPerMinute: trend.slopeKiBPerMinute,
-                    rssFirstKiB: trend.measured.first?.kib, rssLastKiB: trend.samples.last?.kib,
+                    rssFirstKiB: trend.medians.first?.kib, rssLastKiB: trend.medians.last?.kib,
                     samples: trend.samples.count,
                     series: trend.samples.map { [$0.seconds, Double($0.kib)] }))
         }
@@ -114,13 +114,13 @@ extension Report {
     static func soakMarkdown(_ soak: [SoakTrend]) -> String {
         guard !soak.isEmpty else { return "" }
         var md = "\n## Memory over time (soak)\n\n"
-        md += "Every program runs at once for the whole window; RSS (VmRSS) is sampled every 10 s and the slope is "
+        md += "Every program runs at once for the whole window; RSS (VmRSS) is sampled every second and the slope is "
         md +=
-            "a least-squares fit after the warm-up; net is the change from the first sample after the warm-up to the last, per minute "
+            "a least-squares fit to the median of each 30 s after the warm-up; net is the change from the first of those medians to the last, per minute "
         md +=
             "(a bump that comes and goes moves the slope, not the net). Goal: below 1 KiB per minute for Screenplay and for the compositor.\n\n"
         md +=
-            "| process | compositor | minutes | warm-up min | RSS after warm-up → end KiB | slope KiB/min | net KiB/min | < 1 KiB/min? |\n"
+            "| process | compositor | minutes | warm-up min | 30 s median RSS after warm-up → end KiB | slope KiB/min | net KiB/min | < 1 KiB/min? |\n"
         md += "|---|---|---:|---:|---|---:|---:|---|\n"
         for t in soak {
             let slope = t.slopeKiBPerMinute.map { String(format: "%.2f", $0) } ?? "–"
