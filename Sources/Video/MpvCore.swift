@@ -26,6 +26,9 @@ enum MpvEvent {
     case property(name: String, value: MpvValue)
     case log(prefix: String, level: String, text: String)
     case shutdown
+    /// The core has nothing loaded (after a stop, an end or a failed load)
+    /// and has closed its video output.
+    case idle
     case other
 }
 
@@ -87,6 +90,11 @@ final class MpvCore {
 
     /// Sets a property without waiting: the core may be waiting on the
     /// render thread (this one), so a synchronous set could stall 200 ms.
+    /// Sends an mpv command without waiting for it.
+    func command(async words: [String]) {
+        withCStrings(words) { _ = mpv_command_async(handle, 0, $0) }
+    }
+
     func setPropertyAsync(_ name: String, _ value: String) {
         withCStrings(["set", name, value]) { _ = mpv_command_async(handle, 0, $0) }
     }
@@ -111,6 +119,7 @@ final class MpvCore {
         case MPV_EVENT_FILE_LOADED: return .fileLoaded
         case MPV_EVENT_PLAYBACK_RESTART: return .playbackRestart
         case MPV_EVENT_SHUTDOWN: return .shutdown
+        case MPV_EVENT_IDLE: return .idle
         case MPV_EVENT_END_FILE:
             guard let end = event.data?.assumingMemoryBound(to: mpv_event_end_file.self).pointee else { return .other }
             return .endFile(reason: Int32(end.reason.rawValue), error: end.error)

@@ -1,5 +1,6 @@
 internal import CEGL
 internal import CMpv
+internal import Dispatch
 package import Rendering
 
 /// How a player plays.
@@ -84,6 +85,8 @@ package final class MpvPlayer {
     private let context: GraphicsContext
     private var wakeup: MainWakeup?
     private var hasPendingFrame = false
+    /// mpv reported it has nothing loaded (its video output is closed).
+    private var isIdle = false
     private var hasDrawn = false
     private var displayFPS = 0.0
     private var duration = 0.0
@@ -249,10 +252,49 @@ package final class MpvPlayer {
         guard let render else { return }
         try? context.ensureCurrent()
         mpv_render_context_set_update_callback(render, nil, nil)
+        stopVideoOutput(render)
         mpv_render_context_free(render)
         self.render = nil
         core.destroy()
         wakeup = nil
+    }
+
+    /// Closes mpv's video output before the render context is freed.
+    ///
+    /// mpv's video output thread waits up to 200 ms for a queued frame to
+    /// be rendered and its swap reported (vo_libmpv's `flip_page`), and
+    /// freeing the render context waits for that thread. A video cut off
+    /// while it played (the next item's turn) queued one more frame as it
+    /// stopped and held the main thread for those 200 ms, so the next item
+    /// came on late. Here playback is stopped and each frame queued until
+    /// the core goes idle is handed back unrendered, which takes a few ms.
+    private func stopVideoOutput(_ render: OpaquePointer) {
+        guard !isIdle else { return }
+        core.command(async: ["stop"])
+        // Past mpv's own 200 ms wait nothing is gained by waiting longer.
+        let deadline = DispatchTime.now() + .milliseconds(250)
+        while DispatchTime.now() < deadline {
+            handBackQueuedFrame(render)
+            if case .idle = core.nextEvent(timeout: 0.002) { return }
+        }
+    }
+
+    private func handBackQueuedFrame(_ render: OpaquePointer) {
+        mpv_render_context_report_swap(render)
+        guard mpv_render_context_update(render) & UInt64(MPV_RENDER_UPDATE_FRAME.rawValue) != 0 else { return }
+        var skip: Int32 = 1
+        var block: Int32 = 0
+        withUnsafeMutablePointer(to: &skip) { skipPointer in
+            withUnsafeMutablePointer(to: &block) { blockPointer in
+                var params = [
+                    mpv_render_param(type: MPV_RENDER_PARAM_SKIP_RENDERING, data: skipPointer),
+                    mpv_render_param(type: MPV_RENDER_PARAM_BLOCK_FOR_TARGET_TIME, data: blockPointer),
+                    mpv_render_param(type: MPV_RENDER_PARAM_INVALID, data: nil),
+                ]
+                _ = mpv_render_context_render(render, &params)
+            }
+        }
+        mpv_render_context_report_swap(render)
     }
 
     // MARK: events
@@ -270,6 +312,10 @@ package final class MpvPlayer {
 
     private func handle(_ event: MpvEvent) {
         switch event {
+        case .idle:
+            isIdle = true
+        case .fileLoaded:
+            isIdle = false
         case .playbackRestart:
             restarts += 1
             // A restart after the first is the loop seeking back to the start.

@@ -66,6 +66,8 @@ final class PlayVideoTests: XCTestCase {
         try writePNG(media + "/a.png", 0x00ffff)
         try writePNG(media + "/b.png", 0xffff00)
         _ = try TestMedia.colourSequence(in: media, name: "clip")
+        // noise.mp4 has no length mpv could read: its slot is given (1 s,
+        // not the 10 s default), so a pass lasts 9 s and two fit the waits.
         let playlist = media + "/signage.json"
         try """
         {"playlists": {"show": [{"file": "a.png", "duration": 1.2}, {"file": "clip.mp4"}, {"file": "b.png", "duration": 1.2}]},
@@ -158,9 +160,11 @@ final class PlayVideoTests: XCTestCase {
         _ = try TestMedia.truncated(whole, fraction: 0.5, to: media + "/cut.mp4")
         try Data((0..<20_000).map { _ in UInt8.random(in: 0...255) }).write(
             to: URL(fileURLWithPath: media + "/noise.mp4"))
+        // noise.mp4 has no length mpv could read: its slot is given (1 s,
+        // not the 10 s default), so a pass lasts 9 s and two fit the waits.
         let playlist = media + "/signage.json"
         try """
-        {"playlists": {"show": [{"color": "00ff00", "duration": 1}, {"file": "cut.mp4"}, {"file": "noise.mp4"}, {"color": "0000ff", "duration": 1}]},
+        {"playlists": {"show": [{"color": "00ff00", "duration": 1}, {"file": "cut.mp4"}, {"file": "noise.mp4", "duration": 1}, {"color": "0000ff", "duration": 1}]},
          "default": "show"}
         """.write(toFile: playlist, atomically: true, encoding: .utf8)
         let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
