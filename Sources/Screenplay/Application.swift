@@ -441,6 +441,8 @@ public final class Application {
             }
         case let .reconnect(interval):
             releaseLink()
+            // Every surface, decoder and the EGL display went at once.
+            memoryTrimmer.schedule()
             reconnect(every: interval, windows: windows, attempt: 0)
         }
     }
@@ -546,6 +548,8 @@ extension Application: SceneHost {
     }
 
     func flush() { connection.flush() }
+
+    func sceneFreedMemory() { memoryTrimmer.schedule() }
 
     var drawWatch: DrawWatch? { options.drawWatch }
 }

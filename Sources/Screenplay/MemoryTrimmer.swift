@@ -5,6 +5,15 @@ import Glibc
 /// freed by Mesa) back to the system. Without it glibc keeps the freed
 /// arenas and a signage box that sees displays come and go for months
 /// grows for no reason.
+///
+/// Closed video players and a lost compositor ask for it too. A libmpv
+/// core's threads and its render context's shader compiles (llvmpipe)
+/// allocate in the one arena (`MallocTuning`) between long-lived blocks,
+/// so what they free stays mapped below the top of the heap: a playlist
+/// with a clip, across compositor restarts, kept 14 MB of free heap at
+/// start and 37 MB after four restarts (glibc's `malloc_stats`; in-use
+/// bytes the same as without restarts); RSS grew 18 % in six restarts,
+/// 5 % when trimmed. A trim takes about 4 ms at that size.
 @MainActor
 final class MemoryTrimmer {
     private var isScheduled = false

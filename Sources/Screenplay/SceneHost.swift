@@ -28,6 +28,9 @@ protocol SceneHost: AnyObject {
     /// Panel power, where the compositor offers it.
     var canControlPower: Bool { get }
     func powerState(of screen: Screen) -> ScreenPowerState?
+    /// The scene freed a lot at once (a video's decoder and its render
+    /// context): hand the freed memory back to the system soon.
+    func sceneFreedMemory()
     /// Brackets every draw for a watching thread, if the app has one.
     var drawWatch: DrawWatch? { get }
 }

@@ -136,6 +136,7 @@ public final class VideoPlayer {
         guard !closed else { return }
         closed = true
         player.destroy()
+        scene?.host.sceneFreedMemory()
     }
 
     func draw(into target: any RenderTarget, afterPresent: inout [() -> Void]) throws {
