@@ -54,14 +54,13 @@ final class MpvCore {
     let handle: OpaquePointer
 
     /// Makes a core with `options` set before `mpv_initialize` (where mpv
-    /// reads them). `config=no`: a user's mpv.conf must not change what a
-    /// signage panel shows.
+    /// reads them).
     init(path: String, options: [(String, String)]) throws(VideoError) {
         guard let handle = mpv_create() else {
             throw VideoError(path: path, isUnreadable: false, reason: "mpv_create failed (out of memory?)")
         }
         self.handle = handle
-        for (name, value) in [("config", "no")] + options {
+        for (name, value) in Self.quiet + options {
             let status = mpv_set_option_string(handle, name, value)
             guard status >= 0 else {
                 mpv_terminate_destroy(handle)
@@ -79,6 +78,16 @@ final class MpvCore {
                 path: path, isUnreadable: false, reason: "mpv_initialize failed: \(Self.errorString(status))")
         }
     }
+
+    /// Set on every core. `config=no`: a user's mpv.conf must not change
+    /// what a signage panel shows. mpv also starts a Lua state and a thread
+    /// for each built-in script (the stats overlay, the console, the
+    /// youtube-dl hook, auto profiles); a panel has no keyboard or OSD for
+    /// them, and a playlist makes a core per video item.
+    private static let quiet: [(String, String)] = [
+        ("config", "no"), ("load-scripts", "no"), ("ytdl", "no"), ("load-stats-overlay", "no"),
+        ("load-osd-console", "no"), ("load-auto-profiles", "no"),
+    ]
 
     static func errorString(_ code: Int32) -> String { String(cString: mpv_error_string(code)) }
 
