@@ -360,8 +360,13 @@ final class PlayPanel: SceneDelegate {
             next.media.prepare(in: context)
             if next.media.failure != nil || next.media.isReady, next.due {
                 afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
-                if current == nil, next.media.isReady {
-                    // The very first item: on screen in this same frame.
+                // The very first item: on screen in this same frame, unless
+                // it became ready after its slot (a video's first picture,
+                // a page rendered at a slot's end): shown then, it flashed
+                // for a frame or two into the next item's slot, and proof
+                // of play logged two items in that second. The evaluation
+                // after this draw brings the clock's item instead.
+                if current == nil, next.media.isReady, schedule.position(at: now).index == next.index {
                     self.next = nil
                     current = Shown(index: next.index, media: next.media, since: now)
                     next.media.start()
