@@ -37,6 +37,8 @@ public struct SignageDayResult: Codable, Sendable {
     public var survived = false
     /// Its exit status on SIGTERM at the end (0 expected).
     public var exitStatus: Int32?
+    /// RSS and open fds after warm-up and at the end, each the least over
+    /// one pass of the playlist (with the three panels plugged and settled).
     public var rssKiBAfterWarmUp = 0
     public var rssKiBAtEnd = 0
     public var fdsAfterWarmUp = 0
@@ -163,13 +165,20 @@ public enum SignageDay {
         let warmUpAt = min(schedule.seconds / 2, schedule.restartEvery + 10)
         var warmedUp = false
         func sample() -> (rss: Int, fds: Int) {
-            // A page being rendered holds its PDF open for a moment: the fewest of a few samples.
-            let fds =
-                (0..<5).map { _ in
-                    Thread.sleep(forTimeInterval: 0.05)
-                    return ProcessUsage.openFileDescriptors(play.pid)
-                }.min() ?? -1
-            return (ProcessUsage.residentKiB(play.pid), fds)
+            // Items hold things for their slot: a page being rendered keeps
+            // its PDF open for a moment, a video item its file (three fds
+            // over three panels) and its decoder (megabytes) from its
+            // preload to the next item. The least of each over one pass of
+            // the playlist compares like with like; one sample could land
+            // in a video's slot at one end and not at the other.
+            var least = (rss: Int.max, fds: Int.max)
+            let end = Date().addingTimeInterval(Double(items))
+            repeat {
+                least.rss = min(least.rss, ProcessUsage.residentKiB(play.pid))
+                least.fds = min(least.fds, ProcessUsage.openFileDescriptors(play.pid))
+                Thread.sleep(forTimeInterval: 0.1)
+            } while Date() < end
+            return least
         }
         func calm(_ t: Double) -> Bool {
             plugged.count == 3 && !windows.contains { t >= $0.from && t <= $0.to }
