@@ -19,6 +19,8 @@ enum PresenterAction: Equatable, Sendable {
     /// Return: go to the typed page, or to the next page when none was typed.
     case enter
     case toggleBlack, toggleWhite, toggleFreeze
+    /// `l` and `h`: pdfpc's pointer dot and spotlight over the slide.
+    case togglePointer, toggleSpotlight
     case swapScreens
     case toggleTimer, resetTimer
     /// F5: back to the first page and start the timer.
@@ -67,6 +69,8 @@ enum PresenterKeys {
         case "b": return .toggleBlack
         case "w": return .toggleWhite
         case "f": return .toggleFreeze
+        case "l": return .togglePointer
+        case "h": return .toggleSpotlight
         case "s": return .swapScreens
         case "t": return .toggleTimer
         case "r": return .resetTimer
@@ -275,6 +279,8 @@ struct PresenterState: Equatable, Sendable {
     private(set) var overviewSelection: Int?
     /// Slides per row of the grid, as the console lays it out (for Up and Down).
     var overviewColumns = 4
+    /// The pointer dot or the spotlight, or neither.
+    private(set) var pointerMode: PointerMode = .off
 
     init(pageCount: Int) { self.init(slides: Slides(pageCount: pageCount)) }
 
@@ -292,6 +298,10 @@ struct PresenterState: Equatable, Sendable {
     /// What the console's "next" view shows: the next slide, fully built
     /// (its last overlay), not the next step of this one, as pdfpc does.
     var nextSlidePreview: Int? { slide + 1 < slides.count ? slides.lastPage(ofSlide: slide + 1) : nil }
+
+    /// Whether the audience sees the pointer: only over the slide the
+    /// console shows, not over black, white or a frozen page.
+    var audienceSeesPointer: Bool { pointerMode != .off && blank == .none && frozenPage == nil }
 
     /// What the audience screens show.
     var audience: AudienceContent {
@@ -351,6 +361,12 @@ struct PresenterState: Equatable, Sendable {
         case .toggleFreeze:
             frozenPage = frozenPage == nil ? page : nil
             return .changed
+        case .togglePointer:
+            pointerMode = pointerMode.toggled(.pointer)
+            return .changed
+        case .toggleSpotlight:
+            pointerMode = pointerMode.toggled(.spotlight)
+            return .changed
         case .swapScreens:
             return .swapScreens
         case .toggleTimer:
@@ -404,7 +420,8 @@ struct PresenterState: Equatable, Sendable {
             return .changed
         case .digit, .startFromBeginning:
             return .unchanged
-        case .toggleBlack, .toggleWhite, .toggleFreeze, .swapScreens, .toggleTimer, .resetTimer, .startHere, .quit:
+        case .toggleBlack, .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer,
+            .resetTimer, .startHere, .quit:
             return nil
         }
     }
