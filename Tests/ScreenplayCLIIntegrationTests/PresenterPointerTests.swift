@@ -174,6 +174,13 @@ final class PresenterPointerTests: XCTestCase {
         for (output, spot) in at {
             XCTAssertTrue(waitForPixel(rig, output, x: spot.x, y: spot.y, dot(over: page1)), "back on \(output)")
         }
+        // The console shows the speaker the dot too (left of the cursor's tip,
+        // which sway draws into the capture).
+        let consoleSpot = (x: slide.x + Int(0.15 * Double(slide.width)), y: slide.y + Int(0.8 * Double(slide.height)))
+        let consoleImage = try rig.capture(output: "HEADLESS-1")
+        let onConsole = consoleImage.pixel(x: consoleSpot.x - 3, y: consoleSpot.y)
+        XCTAssertTrue(close(onConsole, dot(over: page1)), "the dot on the console's slide: \(onConsole)")
+        XCTAssertTrue(close(consoleImage.pixel(x: consoleSpot.x - 17, y: consoleSpot.y), page1), "beside it: the slide")
         try type(["l"], e)
         for (output, spot) in at {
             XCTAssertTrue(waitForPixel(rig, output, x: spot.x, y: spot.y, page1), "l turns the dot off on \(output)")
