@@ -299,9 +299,14 @@ final class ConsoleDelegate: SceneDelegate {
                 y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
                 pixelHeight: t, color: ConsoleColors.text, alignment: .center)
         } else {
-            let footer =
+            var footer =
                 state.isOverviewShown
                 ? "Overview: arrows choose, Return goes there, Tab or Escape leaves. " + audienceText : audienceText
+            switch state.pointerMode {
+            case .off: break
+            case .pointer: footer += "   ·   Pointer on (l to stop)"
+            case .spotlight: footer += "   ·   Spotlight on (h to stop)"
+            }
             try c.drawText(
                 footer, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
                 maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.dim)
