@@ -95,6 +95,14 @@ final class ScoreboardTests: XCTestCase {
         p.terminate()
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
         XCTAssertFalse(p.stderr.contains("error"), p.stderr)
+
+        // No redundant draws: the TV drew once when it connected and once
+        // per change (keys 150 ms apart, so no two changes share a draw).
+        let changes = p.stdoutLines.filter { $0.hasPrefix("score ") }.count
+        XCTAssertEqual(changes, 8, p.stdout)
+        XCTAssertTrue(
+            p.stderr.contains("\(changes) score changes; the scoreboard drew \(changes + 1) on HEADLESS-2\n"),
+            "one draw at connect and one per change: \(p.stderr)")
     }
 
     func testClicksOnTheKeypadChangeTheScoreOnTheTV() throws {
