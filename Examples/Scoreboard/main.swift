@@ -37,7 +37,11 @@ final class Game {
     func watch(_ owner: AnyObject, _ body: @escaping () -> Void) { watchers[ObjectIdentifier(owner)] = body }
     func unwatch(_ owner: AnyObject) { watchers[ObjectIdentifier(owner)] = nil }
 
+    /// Changes so far (a -1 at 0 is a change that keeps the score).
+    private(set) var changes = 0
+
     private func changed() {
+        changes += 1
         // One line per change: a log for the kiosk, a sign for scripts.
         FileHandle.standardOutput.write(Data("score home \(home) away \(away)\n".utf8))
         for watcher in watchers.values { watcher() }
@@ -60,6 +64,9 @@ enum Palette {
 final class Scoreboard: SceneDelegate {
     let game: Game
     init(game: Game) { self.game = game }
+    /// Draws per screen, told when the app stops: the proof that it drew
+    /// once when it connected and once per change, never for nothing.
+    static var draws: [String: Int] = [:]
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
         game.watch(self) { [weak scene] in scene?.setNeedsDisplay() }
@@ -68,6 +75,7 @@ final class Scoreboard: SceneDelegate {
     func sceneDidDisconnect(_ scene: Scene) { game.unwatch(self) }
 
     func draw(_ scene: Scene, in context: DrawingContext) throws {
+        Self.draws[scene.screen?.name ?? "preview", default: 0] += 1
         let (w, h) = (context.pixelWidth, context.pixelHeight)
         try context.clear(Palette.background)
         if game.home > game.away { try context.fill(x: 0, y: 0, width: w / 2, height: h, color: Palette.home) }
@@ -267,3 +275,8 @@ do {
     FileHandle.standardError.write(Data("screenplay-scoreboard: \(error)\n".utf8))
     exit(69)
 }
+let drawn = Scoreboard.draws.sorted { $0.key < $1.key }.map { "\($0.value) on \($0.key)" }.joined(separator: ", ")
+FileHandle.standardError.write(
+    Data(
+        "screenplay-scoreboard: \(game.changes) score changes; the scoreboard drew \(drawn.isEmpty ? "nothing" : drawn)\n"
+            .utf8))

@@ -14,6 +14,8 @@ package final class QuadRenderer {
     /// The same for parts of a texture, each with its own position.
     private let regions: ShaderProgram
     private let solid: ShaderProgram
+    /// A colour inside or outside a circle, its edge anti-aliased.
+    private let disc: ShaderProgram
     /// Writes one opaque colour, unblended: what `clear` draws.
     private let opaque: ShaderProgram
     private var quad: GLuint = 0
@@ -94,6 +96,31 @@ package final class QuadRenderer {
                 void main() { gl_FragColor = vec4(color.rgb * color.a, color.a) * step(0.0, gl_FragCoord.x); }
                 """,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer colour shader")
+        disc = try ShaderProgram(
+            context: context, vertexSource: vertex,
+            fragmentSource: """
+                #version 100
+                // Distances across a 4K screen need more than mediump's
+                // 11-bit mantissa where a GPU has it.
+                #ifdef GL_FRAGMENT_PRECISION_HIGH
+                precision highp float;
+                #else
+                precision mediump float;
+                #endif
+                uniform vec4 color;
+                // Centre (window coordinates, origin bottom left) and radius, in pixels.
+                uniform vec3 circle;
+                // 0: colour the disc; 1: colour everything but the disc.
+                uniform float outside;
+                varying vec2 uv;
+                void main() {
+                    // Coverage of this pixel by the disc: a one-pixel ramp at the edge.
+                    float inside = clamp(circle.z - distance(gl_FragCoord.xy, circle.xy) + 0.5, 0.0, 1.0);
+                    float a = color.a * mix(inside, 1.0 - inside, outside);
+                    gl_FragColor = vec4(color.rgb * a, a);
+                }
+                """,
+            attributeBindings: ["position": 0], sourceName: "QuadRenderer disc shader")
         opaque = try ShaderProgram(
             context: context, vertexSource: vertex,
             fragmentSource: """
@@ -283,6 +310,27 @@ package final class QuadRenderer {
         try drawQuad(rect, targetHeight: target.pixelHeight)
     }
 
+    /// Fills the part of `rect` inside (or, with `outside`, outside) the
+    /// circle around (`centerX`, `centerY`) of `radius` (top-left pixel
+    /// coordinates of the target), blended over what is there; the edge is
+    /// anti-aliased over one pixel.
+    package func fill(
+        _ rect: PixelRect, color: Color, circleX centerX: Double, circleY centerY: Double, radius: Double,
+        outside: Bool = false, on target: any RenderTarget
+    ) throws {
+        guard rect.width > 0, rect.height > 0 else { return }
+        try target.makeCurrent()
+        try disc.use()
+        glUniform4f(
+            disc.uniformLocation("color"), GLfloat(color.red), GLfloat(color.green), GLfloat(color.blue),
+            GLfloat(color.alpha))
+        glUniform3f(
+            disc.uniformLocation("circle"), GLfloat(centerX), GLfloat(Double(target.pixelHeight) - centerY),
+            GLfloat(max(0, radius)))
+        glUniform1f(disc.uniformLocation("outside"), outside ? 1 : 0)
+        try drawQuad(rect, targetHeight: target.pixelHeight)
+    }
+
     private func drawQuad(_ rect: PixelRect, targetHeight: Int) throws {
         setViewport(rect, targetHeight: targetHeight)
         glDisable(GLenum(GL_SCISSOR_TEST))
@@ -303,6 +351,7 @@ package final class QuadRenderer {
         blit.destroy()
         regions.destroy()
         solid.destroy()
+        disc.destroy()
         opaque.destroy()
         guard quad != 0 else { return }
         if (try? context.ensureCurrent()) != nil { glDeleteBuffers(1, &quad) }

@@ -36,6 +36,42 @@ public final class DrawingContext {
             PixelRect(x: x, y: y, width: width, height: height), color: color.rendering, on: target)
     }
 
+    /// Fills a disc around (`centerX`, `centerY`) with `color` at
+    /// `opacity` (0...1), blended over what is there, its edge anti-aliased
+    /// (a laser-pointer dot).
+    public func fillCircle(centerX: Double, centerY: Double, radius: Double, color: RGBColor, opacity: Double = 1)
+        throws
+    {
+        guard radius > 0 else { return }
+        let left = Int((centerX - radius - 1).rounded(.down)), top = Int((centerY - radius - 1).rounded(.down))
+        let side = Int((2 * radius + 2).rounded(.up)) + 1
+        try fillDisc(
+            PixelRect(x: left, y: top, width: side, height: side), color: color, opacity: opacity, centerX: centerX,
+            centerY: centerY, radius: radius, outside: false)
+    }
+
+    /// Fills a rectangle with `color` at `opacity` (0...1) everywhere except
+    /// the disc around (`centerX`, `centerY`): a spotlight that darkens all
+    /// but a circle. The disc's edge is anti-aliased.
+    public func fillOutsideCircle(
+        x: Int, y: Int, width: Int, height: Int, centerX: Double, centerY: Double, radius: Double, color: RGBColor,
+        opacity: Double = 1
+    ) throws {
+        try fillDisc(
+            PixelRect(x: x, y: y, width: width, height: height), color: color, opacity: opacity, centerX: centerX,
+            centerY: centerY, radius: radius, outside: true)
+    }
+
+    private func fillDisc(
+        _ rect: PixelRect, color: RGBColor, opacity: Double, centerX: Double, centerY: Double, radius: Double,
+        outside: Bool
+    ) throws {
+        var tinted = color.rendering
+        tinted.alpha = min(max(opacity, 0), 1)
+        try resources.quads().fill(
+            rect, color: tinted, circleX: centerX, circleY: centerY, radius: radius, outside: outside, on: target)
+    }
+
     /// Draws a picture fitted to the buffer, aspect kept, letterboxed in
     /// `background`.
     public func drawFitted(_ picture: Picture, background: RGBColor = .black) throws {

@@ -2,73 +2,6 @@ import Dispatch
 import Rendering
 import WaylandClient
 
-/// Hears a scene's life cycle and draws it, as `UIWindowSceneDelegate`.
-@MainActor
-public protocol SceneDelegate: AnyObject {
-    /// The scene is configured and about to show its first frame. For an
-    /// accessory scene, `session.userInfo` carries the registration's user info.
-    func scene(_ scene: Scene, willConnectTo session: SceneSession)
-    /// The scene is gone (screen removed, registration disabled or removed,
-    /// compositor closed it, app teardown). Nothing of it may be used after.
-    func sceneDidDisconnect(_ scene: Scene)
-    /// Draw a frame: once after `setNeedsDisplay()`, or every frame of the
-    /// display link while it runs. Errors are reported through
-    /// `Application.onSceneError` and the frame is shown as drawn so far.
-    func draw(_ scene: Scene, in context: DrawingContext) throws
-    /// The scene moved to another screen or its screen changed mode, scale
-    /// or transform; the display link has been re-keyed already.
-    func sceneDidUpdateScreen(_ scene: Scene)
-    /// The scene's size changed after it connected (a new mode, scale, or
-    /// window size); the next draw uses the new `pixelSize`.
-    func sceneDidResize(_ scene: Scene)
-    /// A key was pressed or released while this scene (an application
-    /// window) had keyboard focus. External scenes never get keys.
-    func scene(_ scene: Scene, didReceiveKey event: KeyEvent)
-    /// The pointer entered, left, moved over, clicked or scrolled this
-    /// application window. External scenes never get pointer events.
-    func scene(_ scene: Scene, didReceivePointer event: PointerEvent)
-    /// A finger touched, moved on, or left this application window, or the
-    /// compositor cancelled the touch. External scenes never get touches.
-    func scene(_ scene: Scene, didReceiveTouch event: TouchEvent)
-    /// The running display link reached a refresh: return false when this
-    /// refresh has nothing new to show. The picture on screen stays,
-    /// nothing is committed or drawn, and the scene asks again at the next
-    /// refresh. Video holds a 30 fps frame for two refreshes of a 60 Hz
-    /// output this way. The default is true (draw every refresh).
-    func sceneShouldDrawFrame(_ scene: Scene) -> Bool
-}
-
-extension SceneDelegate {
-    /// Does nothing: implement it to react to the screen changing (mode, scale, transform).
-    public func sceneDidUpdateScreen(_ scene: Scene) {}
-    /// Does nothing: implement it to release what the scene used.
-    public func sceneDidDisconnect(_ scene: Scene) {}
-    /// Does nothing: the next `draw` gets the new size anyway.
-    public func sceneDidResize(_ scene: Scene) {}
-    /// Draws every refresh the display link asks for.
-    public func sceneShouldDrawFrame(_ scene: Scene) -> Bool { true }
-}
-
-/// Describes a connected scene, as `UISceneSession`.
-@MainActor
-public final class SceneSession {
-    /// What the scene is for: an external screen or an application window.
-    public let role: SceneRole
-    /// The configuration the scene was made from.
-    public let configuration: SceneConfiguration
-    /// The accessory's user info, for accessory scenes.
-    public let userInfo: [String: String]
-    /// A name for logs and stats: the configuration's name and the screen's, as `scoreboard@HDMI-A-1`.
-    public let persistentIdentifier: String
-
-    init(role: SceneRole, configuration: SceneConfiguration, userInfo: [String: String], identifier: String) {
-        self.role = role
-        self.configuration = configuration
-        self.userInfo = userInfo
-        persistentIdentifier = identifier
-    }
-}
-
 /// Content on one screen: an external scene (layer surface spanning the
 /// output) or an application window. Owns everything its surface needs and
 /// tears it all down through one path.
@@ -707,18 +640,4 @@ public final class Scene {
 
     /// Outputs the surface is on now (screens' ids).
     public var enteredScreenIDs: [UInt32] { surface.enteredOutputs }
-}
-
-/// Why a scene could not be shown: the screen, the reason and the fix.
-public struct SceneError: Error, CustomStringConvertible, Sendable {
-    /// The screen's name, when the error concerns one.
-    public let screen: String?
-    /// What went wrong.
-    public let reason: String
-    /// What to do about it.
-    public let fix: String
-    /// `screen NAME: reason; fix` on one line.
-    public var description: String {
-        "\(screen.map { "screen \($0): " } ?? "")\(reason); \(fix)"
-    }
 }

@@ -114,13 +114,15 @@ enum Report {
         if let v = r.video {
             md += "\n## Video against mpv\n\n\(v.clip); Mesa \(v.mesa); \(v.mpvVersion).\n\n"
             md +=
-                "| program | window s | video frames | dropped | CPU ms / video frame | peak RSS MiB |\n|---|---:|---:|---:|---:|---:|\n"
+                "| program | window s | video frames | dropped | CPU ms / video frame | peak RSS MiB | PSS MiB | private MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
             for run in v.runs {
+                let pss = run.memory.map { n(Double($0.pssKiB) / 1024) } ?? "n/a"
+                let own = run.memory.map { n(Double($0.privateKiB) / 1024) } ?? "n/a"
                 md +=
-                    "| \(run.program) | \(n(run.process.seconds)) | \(run.videoFrames) | \(run.dropped) | \(opt(run.cpuMsPerVideoFrame)) | \(n(run.peakRSSMiB)) |\n"
+                    "| \(run.program) | \(n(run.process.seconds)) | \(run.videoFrames) | \(run.dropped) | \(opt(run.cpuMsPerVideoFrame)) | \(n(run.peakRSSMiB)) | \(pss) | \(own) |\n"
             }
             md +=
-                "\nScreenplay / mpv: CPU per video frame ×\(opt(v.cpuRatio)), peak RSS ×\(opt(v.rssRatio)) (goal ≤ 1).\n"
+                "\nScreenplay / mpv: CPU per video frame ×\(opt(v.cpuRatio)), peak RSS ×\(opt(v.rssRatio)) (goal ≤ 1), PSS ×\(opt(v.pssRatio)), private ×\(opt(v.privateRatio)). RSS counts every shared library page each maps (Screenplay also maps the Swift runtime and touches more of libLLVM, compiling its own shaders besides mpv's); PSS divides shared pages among their users and private memory is each program's own.\n"
         }
         if !r.signage.isEmpty {
             md += "\n## Signage (`play`, 0.1 s items)\n\n"
@@ -262,6 +264,10 @@ enum Report {
                 "| video, CPU per video frame (720p30 H.264) | \(opt(mine.cpuMsPerVideoFrame)) ms | mpv --fs: \(opt(peer.cpuMsPerVideoFrame)) ms | ×\(opt(v.cpuRatio)) | same sway output, same run |\n"
             md +=
                 "| video, peak RSS | \(n(mine.peakRSSMiB)) MiB | mpv --fs: \(n(peer.peakRSSMiB)) MiB | ×\(opt(v.rssRatio)) | VmHWM |\n"
+            if let a = mine.memory, let b = peer.memory {
+                md +=
+                    "| video, PSS / private | \(n(Double(a.pssKiB) / 1024)) / \(n(Double(a.privateKiB) / 1024)) MiB | mpv --fs: \(n(Double(b.pssKiB) / 1024)) / \(n(Double(b.privateKiB) / 1024)) MiB | ×\(opt(v.pssRatio)) / ×\(opt(v.privateRatio)) | smaps_rollup at the end of the window |\n"
+            }
         }
         md += "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston), software rendering; "
         md +=

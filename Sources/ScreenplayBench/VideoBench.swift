@@ -17,6 +17,10 @@ struct VideoRun: Codable, Sendable {
     var process: ProcDelta
     var cpuMsPerVideoFrame: Double?
     var peakRSSMiB: Double
+    /// smaps_rollup at the end of the window: RSS counts the shared
+    /// libraries each maps (libLLVM, the Swift runtime), PSS and private
+    /// memory what the program itself costs the box.
+    var memory: MemoryBreakdown?
 }
 
 /// The video comparison: both runs and the ratios Screenplay / mpv.
@@ -27,6 +31,8 @@ struct VideoComparison: Codable, Sendable {
     var runs: [VideoRun]
     var cpuRatio: Double?
     var rssRatio: Double?
+    var pssRatio: Double?
+    var privateRatio: Double?
 }
 
 extension BenchRunner {
@@ -54,8 +60,15 @@ extension BenchRunner {
             mpvVersion: firstLine("mpv", ["--version"]),
             runs: runs,
             cpuRatio: mine.cpuMsPerVideoFrame.flatMap { a in peer.cpuMsPerVideoFrame.map { a / $0 } },
-            rssRatio: peer.peakRSSMiB > 0 ? mine.peakRSSMiB / peer.peakRSSMiB : nil)
+            rssRatio: peer.peakRSSMiB > 0 ? mine.peakRSSMiB / peer.peakRSSMiB : nil,
+            pssRatio: ratio(mine.memory?.pssKiB, peer.memory?.pssKiB),
+            privateRatio: ratio(mine.memory?.privateKiB, peer.memory?.privateKiB))
         results.video = comparison
+    }
+
+    private func ratio(_ a: Int?, _ b: Int?) -> Double? {
+        guard let a, let b, b > 0 else { return nil }
+        return Double(a) / Double(b)
     }
 
     private func videoScreenplay(_ clip: String) throws -> VideoRun {
@@ -69,6 +82,7 @@ extension BenchRunner {
         let before = ProcSample.read(pid: presenter.pid)
         Thread.sleep(forTimeInterval: videoSeconds)
         let after = ProcSample.read(pid: presenter.pid)
+        let memory = MemoryBreakdown.read(pid: presenter.pid)
         let lines = presenter.process.stdoutLines[first..<presenter.lineCount].compactMap { line -> [String: Any]? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 object["event"] as? String == "frames"
@@ -76,7 +90,8 @@ extension BenchRunner {
             return object
         }
         func sum(_ key: String) -> Int { lines.reduce(0) { $0 + (($1[key] as? NSNumber)?.intValue ?? 0) } }
-        return videoRun("screenplay", frames: sum("video_frames"), dropped: sum("video_dropped"), before, after)
+        return videoRun(
+            "screenplay", frames: sum("video_frames"), dropped: sum("video_dropped"), before, after, memory)
     }
 
     /// mpv as a user runs it, asked for its frame counters over its IPC socket.
@@ -104,19 +119,22 @@ extension BenchRunner {
         let framesAfter = ipc.number("estimated-frame-number") ?? 0
         let dropsAfter = ipc.number("frame-drop-count") ?? 0
         let after = ProcSample.read(pid: peer.pid)
+        let memory = MemoryBreakdown.read(pid: peer.pid)
         let dropped = Int(dropsAfter - dropsBefore)
-        return videoRun("mpv", frames: Int(framesAfter - framesBefore) - dropped, dropped: dropped, before, after)
+        return videoRun(
+            "mpv", frames: Int(framesAfter - framesBefore) - dropped, dropped: dropped, before, after, memory)
     }
 
-    private func videoRun(_ program: String, frames: Int, dropped: Int, _ before: ProcSample?, _ after: ProcSample?)
-        -> VideoRun
-    {
+    private func videoRun(
+        _ program: String, frames: Int, dropped: Int, _ before: ProcSample?, _ after: ProcSample?,
+        _ memory: MemoryBreakdown?
+    ) -> VideoRun {
         let process =
             before.flatMap { b in after.map { ProcDelta(from: b, to: $0) } } ?? ProcDelta(from: .zero, to: .zero)
         return VideoRun(
             program: program, seconds: process.seconds, videoFrames: frames, dropped: dropped, process: process,
             cpuMsPerVideoFrame: frames > 0 ? 1000 * process.cpuSeconds / Double(frames) : nil,
-            peakRSSMiB: Double(after?.peakRSSKiB ?? 0) / 1024)
+            peakRSSMiB: Double(after?.peakRSSKiB ?? 0) / 1024, memory: memory)
     }
 }
 

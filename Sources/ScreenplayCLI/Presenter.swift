@@ -37,6 +37,13 @@ final class Presenter {
     /// The audience scene that plays the videos' sound with --audio (one
     /// room, one sound: the first audience screen).
     private var soundScene: ObjectIdentifier?
+    /// The slide point under the pointer on the console's current slide;
+    /// nil while the pointer is elsewhere.
+    private(set) var pointerOnSlide: SlidePoint?
+    /// Where the pointer last was on the slide: the spotlight stays there
+    /// when the pointer leaves the slide, as in pdfpc.
+    private var lastPointerOnSlide: SlidePoint?
+    private let pointerRedraws = PointerRedraws()
 
     /// Opens the document and the notes; errors end the command before any
     /// window opens (66: missing or unreadable; 65: encrypted, corrupt, bad
@@ -227,6 +234,7 @@ final class Presenter {
         guard let action else { return }
         let now = monotonicNanoseconds()
         let before = state.audience
+        let pointerBefore = (mode: state.pointerMode, audience: audiencePointer)
         let outcome = state.apply(action, at: Double(now) / 1e9)
         switch outcome {
         case .unchanged:
@@ -236,7 +244,10 @@ final class Presenter {
         case .swapScreens:
             swapScreens()
         case .changed:
-            if state.audience != before {
+            if state.pointerMode != pointerBefore.mode {
+                emit(["event": "pointer", "mode": state.pointerMode.rawValue])
+            }
+            if state.audience != before || audiencePointer != pointerBefore.audience {
                 lastKeyNs = now
                 for scene in audienceScenes.values { scene.setNeedsDisplay() }
                 // The room first: a later turn of the main queue redraws the
@@ -247,6 +258,41 @@ final class Presenter {
             }
             prefetch()
             emitState()
+        }
+    }
+
+    // MARK: pointer
+
+    /// What a view draws of the pointer: the mode and where.
+    struct PointerDrawing: Equatable {
+        var mode: PointerMode
+        var point: SlidePoint
+    }
+
+    /// The pointer over the console's current slide: the dot while the
+    /// pointer is on the slide, the spotlight where it last was.
+    var consolePointer: PointerDrawing? {
+        switch state.pointerMode {
+        case .off: return nil
+        case .pointer: return pointerOnSlide.map { PointerDrawing(mode: .pointer, point: $0) }
+        case .spotlight: return lastPointerOnSlide.map { PointerDrawing(mode: .spotlight, point: $0) }
+        }
+    }
+
+    /// The same over the audience's slide, while the audience sees the
+    /// console's slide (not black, white or frozen).
+    var audiencePointer: PointerDrawing? { state.audienceSeesPointer ? consolePointer : nil }
+
+    /// The pointer moved over the console (nil: off the current slide).
+    /// Redraws only the views whose picture changes, each at most once per
+    /// refresh however fast the motion comes.
+    func pointerMoved(to point: SlidePoint?) {
+        let before = (console: consolePointer, audience: audiencePointer)
+        pointerOnSlide = point
+        if let point { lastPointerOnSlide = point }
+        if consolePointer != before.console, let console { pointerRedraws.request(console) }
+        if audiencePointer != before.audience {
+            for scene in audienceScenes.values { pointerRedraws.request(scene) }
         }
     }
 
@@ -282,6 +328,7 @@ final class Presenter {
 
     func audienceDisconnected(_ scene: Scene) {
         audienceScenes[ObjectIdentifier(scene)] = nil
+        pointerRedraws.forget(scene)
         if soundScene == ObjectIdentifier(scene) { soundScene = nil }
         emit(["event": "disconnect", "role": "audience", "output": label(scene)])
         prefetch()

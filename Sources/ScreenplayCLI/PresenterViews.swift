@@ -152,6 +152,31 @@ final class ConsoleDelegate: SceneDelegate {
 
     func scene(_ scene: Scene, didReceiveKey event: KeyEvent) { presenter.handle(event) }
 
+    /// Pointing at the current slide moves the pointer on every screen.
+    func scene(_ scene: Scene, didReceivePointer event: PointerEvent) {
+        switch event.kind {
+        case .entered, .moved:
+            presenter.pointerMoved(to: slidePoint(scene, x: event.x, y: event.y))
+        case .left:
+            presenter.pointerMoved(to: nil)
+        case .pressed, .released, .scrolled:
+            break
+        }
+    }
+
+    /// Where the current slide lies in the console (nil in the overview,
+    /// which shows no current slide).
+    private func currentSlideFrame(width: Int, height: Int) -> SlideFrame? {
+        guard !presenter.state.isOverviewShown else { return nil }
+        let slide = presenter.slideSize(page: presenter.state.page)
+        return SlideFrame(
+            slideWidth: slide.width, slideHeight: slide.height, in: ConsoleLayout(width: width, height: height).current)
+    }
+
+    private func slidePoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
+        currentSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?.point(atX: x, y: y)
+    }
+
     func draw(_ scene: Scene, in c: DrawingContext) throws {
         let layout = ConsoleLayout(width: c.pixelWidth, height: c.pixelHeight)
         let state = presenter.state
@@ -217,6 +242,12 @@ final class ConsoleDelegate: SceneDelegate {
                 pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             try drawSlide(page: state.page, in: layout.current, c)
             try drawStills(page: state.page, in: layout.current, scene: scene, c)
+            // What the room sees of the pointer, over the speaker's slide.
+            if let pointer = presenter.consolePointer,
+                let frame = currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight)
+            {
+                try PointerLook.draw(pointer.mode, at: pointer.point, on: frame, c)
+            }
             try c.drawText(
                 "Next", x: layout.next.x, y: layout.next.y - t - layout.margin / 2, maxWidth: layout.next.width,
                 pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
@@ -268,9 +299,14 @@ final class ConsoleDelegate: SceneDelegate {
                 y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
                 pixelHeight: t, color: ConsoleColors.text, alignment: .center)
         } else {
-            let footer =
+            var footer =
                 state.isOverviewShown
                 ? "Overview: arrows choose, Return goes there, Tab or Escape leaves. " + audienceText : audienceText
+            switch state.pointerMode {
+            case .off: break
+            case .pointer: footer += "   ·   Pointer on (l to stop)"
+            case .spotlight: footer += "   ·   Spotlight on (h to stop)"
+            }
             try c.drawText(
                 footer, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
                 maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.dim)
@@ -280,7 +316,8 @@ final class ConsoleDelegate: SceneDelegate {
             "page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": phase,
             "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
             "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
-            "overview": "\(state.isOverviewShown)", "notes_view": notesView, "size": "\(c.pixelWidth)x\(c.pixelHeight)",
+            "overview": "\(state.isOverviewShown)", "notes_view": notesView, "pointer_mode": state.pointerMode.rawValue,
+            "size": "\(c.pixelWidth)x\(c.pixelHeight)",
         ]
         if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
         if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }
@@ -414,6 +451,7 @@ final class AudienceDelegate: SceneDelegate {
 
     func draw(_ scene: Scene, in c: DrawingContext) throws {
         let content: String
+        var pointer: String?
         switch presenter.state.audience {
         case .black:
             try c.clear(.black)
@@ -429,10 +467,12 @@ final class AudienceDelegate: SceneDelegate {
                 try c.draw(picture, x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight)
                 content = "page \(p + 1)"
                 try drawVideos(page: p, scene: scene, c)
+                pointer = try drawPointer(page: p, c)
             } else if let picture = presenter.cache.anyPicture(page: p, region: region) {
                 // Another size of the page, scaled, until the exact one is rendered.
                 try c.drawFitted(picture)
                 content = "page \(p + 1) scaled"
+                pointer = try drawPointer(page: p, c)
             } else {
                 try c.clear(.black)
                 content = "rendering page \(p + 1)"
@@ -440,15 +480,36 @@ final class AudienceDelegate: SceneDelegate {
         }
         if case .page = presenter.state.audience {} else { syncVideos(page: nil, scene: scene) }
         // Once per change, not per video frame.
-        guard lastDrawn?.content != content || lastDrawn?.keyNs != presenter.lastKeyNs else { return }
-        lastDrawn = (content, presenter.lastKeyNs)
-        presenter.emit([
-            "event": "drawn", "output": presenter.label(scene), "content": content,
-            "key_ns": presenter.lastKeyNs,
-        ])
+        let drawn = Drawn(content: content, keyNs: presenter.lastKeyNs, pointer: pointer)
+        guard drawn != lastDrawn else { return }
+        lastDrawn = drawn
+        var line: [String: Any] = [
+            "event": "drawn", "output": presenter.label(scene), "content": content, "key_ns": presenter.lastKeyNs,
+        ]
+        if let pointer { line["pointer"] = pointer }
+        presenter.emit(line)
     }
 
-    private var lastDrawn: (content: String, keyNs: UInt64)?
+    private struct Drawn: Equatable {
+        var content: String
+        var keyNs: UInt64
+        var pointer: String?
+    }
+    private var lastDrawn: Drawn?
+
+    /// The pointer dot or spotlight over the slide, where the speaker points
+    /// on the console; says what it drew for `--stats`: the mode and the pixel
+    /// of the point ("pointer 256,240").
+    private func drawPointer(page: Int, _ c: DrawingContext) throws -> String? {
+        guard let pointer = presenter.audiencePointer else { return nil }
+        let slide = presenter.slideSize(page: page)
+        let frame = SlideFrame(
+            slideWidth: slide.width, slideHeight: slide.height,
+            in: ConsoleLayout.Rect(x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight))
+        try PointerLook.draw(pointer.mode, at: pointer.point, on: frame, c)
+        let (x, y) = frame.position(of: pointer.point)
+        return "\(pointer.mode.rawValue) \(Int(x.rounded(.down))),\(Int(y.rounded(.down)))"
+    }
 
     /// The page's videos in their rectangles, muted unless the talk has --audio.
     private func drawVideos(page: Int, scene: Scene, _ c: DrawingContext) throws {

@@ -161,6 +161,36 @@ final class QuadRendererTests: OffscreenTestCase {
         XCTAssertEqual(try target.readPixels(x: 7, y: 7, width: 1, height: 1), [0, 0, 255, 255])
     }
 
+    /// A disc lands around its centre (top-left coordinates, not GL's
+    /// bottom-left) and nowhere else; the outside fill leaves the disc as it
+    /// was and tints the rest of its rectangle only.
+    func testDiscAndItsOutsideLandWhereAsked() throws {
+        let target = try OffscreenTarget(context: context, width: 60, height: 40)
+        let quads = try QuadRenderer(context: context)
+        try quads.clear(red: 1, green: 1, blue: 1, on: target)
+        try quads.fill(
+            PixelRect(x: 0, y: 0, width: 30, height: 20), color: Color(red: 1, green: 0, blue: 0, alpha: 0.5),
+            circleX: 15, circleY: 10, radius: 4, on: target)
+        var pixels = try target.readPixels(x: 0, y: 0, width: 60, height: 40)
+        assertClose(pixel(pixels, width: 60, x: 15, y: 10), [255, 128, 128, 255], tolerance: 1, "the centre")
+        assertClose(pixel(pixels, width: 60, x: 17, y: 8), [255, 128, 128, 255], tolerance: 1, "inside")
+        XCTAssertEqual(pixel(pixels, width: 60, x: 15, y: 16), [255, 255, 255, 255], "below the disc")
+        XCTAssertEqual(pixel(pixels, width: 60, x: 21, y: 10), [255, 255, 255, 255], "right of the disc")
+        XCTAssertEqual(pixel(pixels, width: 60, x: 18, y: 13), [255, 255, 255, 255], "past the edge diagonally")
+
+        try quads.clear(red: 1, green: 1, blue: 1, on: target)
+        try quads.fill(
+            PixelRect(x: 10, y: 0, width: 40, height: 40), color: Color(red: 0, green: 0, blue: 0, alpha: 0.5),
+            circleX: 40, circleY: 30, radius: 6, outside: true, on: target)
+        pixels = try target.readPixels(x: 0, y: 0, width: 60, height: 40)
+        XCTAssertEqual(pixel(pixels, width: 60, x: 40, y: 30), [255, 255, 255, 255], "the spot stays bright")
+        XCTAssertEqual(pixel(pixels, width: 60, x: 43, y: 27), [255, 255, 255, 255], "inside the spot")
+        assertClose(pixel(pixels, width: 60, x: 12, y: 2), [128, 128, 128, 255], tolerance: 1, "a far corner darkens")
+        assertClose(pixel(pixels, width: 60, x: 40, y: 22), [128, 128, 128, 255], tolerance: 1, "just above the spot")
+        XCTAssertEqual(pixel(pixels, width: 60, x: 5, y: 5), [255, 255, 255, 255], "outside the rectangle")
+        XCTAssertEqual(pixel(pixels, width: 60, x: 55, y: 35), [255, 255, 255, 255], "outside the rectangle")
+    }
+
     func testTranslucentTextureIsPremultipliedOnUpload() throws {
         let target = try OffscreenTarget(context: context, width: 4, height: 4)
         let quads = try QuadRenderer(context: context)

@@ -95,30 +95,14 @@ final class ScoreboardTests: XCTestCase {
         p.terminate()
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
         XCTAssertFalse(p.stderr.contains("error"), p.stderr)
-    }
 
-    /// The keypad window's content rectangle in layout coordinates, from
-    /// sway's tree.
-    func keypadRect(_ rig: SwayRig) throws -> PixelRect? {
-        let tree = try rig.swaymsg("-t", "get_tree")
-        guard let root = try JSONSerialization.jsonObject(with: Data(tree.utf8)) as? [String: Any] else { return nil }
-        func find(_ node: [String: Any]) -> PixelRect? {
-            if node["name"] as? String == "Scoreboard keypad", let rect = node["rect"] as? [String: Any],
-                let window = node["window_rect"] as? [String: Any]
-            {
-                func int(_ d: [String: Any], _ k: String) -> Int { (d[k] as? NSNumber)?.intValue ?? 0 }
-                return PixelRect(
-                    x: int(rect, "x") + int(window, "x"), y: int(rect, "y") + int(window, "y"),
-                    width: int(window, "width"), height: int(window, "height"))
-            }
-            for key in ["nodes", "floating_nodes"] {
-                for child in node[key] as? [[String: Any]] ?? [] {
-                    if let found = find(child) { return found }
-                }
-            }
-            return nil
-        }
-        return find(root)
+        // No redundant draws: the TV drew once when it connected and once
+        // per change (keys 150 ms apart, so no two changes share a draw).
+        let changes = p.stdoutLines.filter { $0.hasPrefix("score ") }.count
+        XCTAssertEqual(changes, 8, p.stdout)
+        XCTAssertTrue(
+            p.stderr.contains("\(changes) score changes; the scoreboard drew \(changes + 1) on HEADLESS-2\n"),
+            "one draw at connect and one per change: \(p.stderr)")
     }
 
     func testClicksOnTheKeypadChangeTheScoreOnTheTV() throws {
@@ -129,7 +113,7 @@ final class ScoreboardTests: XCTestCase {
         var keypad: PixelRect?
         XCTAssertTrue(
             waitUntil(timeout: 5) {
-                keypad = try? self.keypadRect(rig); return (keypad?.width ?? 0) > 0
+                keypad = rig.windowRect(titled: "Scoreboard keypad"); return (keypad?.width ?? 0) > 0
             }, "no keypad window in sway's tree")
         guard let k = keypad else { return }
 
@@ -176,7 +160,8 @@ final class ScoreboardTests: XCTestCase {
         let rig = try startSway([.init(width: 1280, height: 720)])
         let p = try start(rig, ["--preview"])
         XCTAssertTrue(
-            waitUntil(timeout: 5) { ((try? self.keypadRect(rig))??.width ?? 0) > 0 }, "no keypad window in sway's tree")
+            waitUntil(timeout: 5) { (rig.windowRect(titled: "Scoreboard keypad")?.width ?? 0) > 0 },
+            "no keypad window in sway's tree")
         _ = try rig.swaymsg("[title=\"Scoreboard keypad\"]", "focus")
         try type(["a"], rig)
         XCTAssertNotNil(p.waitForLine(containing: "score home 1 away 0", timeout: 5), p.stdout + p.stderr)

@@ -225,6 +225,31 @@ public final class SwayRig: @unchecked Sendable {
         return search(tree)
     }
 
+    /// The content rectangle, in layout coordinates (where a virtual
+    /// pointer moves), of the first window whose title starts with
+    /// `title`, from sway's tree; nil while there is none.
+    public func windowRect(titled title: String) -> PixelRect? {
+        guard let text = try? swaymsg("-t", "get_tree"), let data = text.data(using: .utf8),
+            let tree = try? JSONSerialization.jsonObject(with: data)
+        else { return nil }
+        func int(_ d: [String: Any], _ k: String) -> Int { (d[k] as? NSNumber)?.intValue ?? 0 }
+        func search(_ node: Any) -> PixelRect? {
+            guard let node = node as? [String: Any] else { return nil }
+            if (node["name"] as? String)?.hasPrefix(title) == true, let rect = node["rect"] as? [String: Any],
+                let window = node["window_rect"] as? [String: Any]
+            {
+                return PixelRect(
+                    x: int(rect, "x") + int(window, "x"), y: int(rect, "y") + int(window, "y"),
+                    width: int(window, "width"), height: int(window, "height"))
+            }
+            for key in ["nodes", "floating_nodes"] {
+                for child in node[key] as? [Any] ?? [] { if let found = search(child) { return found } }
+            }
+            return nil
+        }
+        return search(tree)
+    }
+
     /// Moves the focused window to another output (the client sees wl_surface leave/enter).
     public func moveFocusedWindow(to output: String) throws {
         try sway.swaymsg(["move", "container", "to", "output", output])

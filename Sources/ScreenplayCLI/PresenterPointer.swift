@@ -1,0 +1,147 @@
+import Dispatch
+import Documents
+import Screenplay
+
+// The presenter's pointer and spotlight (pdfpc's pointer and spotlight
+// modes): the speaker points at the console's current slide and the room
+// sees a dot, or everything but a circle darkened, at the same place of the
+// slide on every audience screen, whatever its size.
+
+/// What the pointer shows. As in pdfpc the two are exclusive and both start
+/// off: a speaker who reaches for the mouse for something else (the notes,
+/// another window) sends nothing to the room until asking for it.
+enum PointerMode: String, Equatable, Sendable {
+    case off
+    /// `l`: a red dot, half opaque (pdfpc's default pointer).
+    case pointer
+    /// `h`: everything but a circle around the point darkened by half.
+    case spotlight
+
+    /// `l` and `h` switch their mode on, or off when it is on.
+    func toggled(_ mode: PointerMode) -> PointerMode { self == mode ? .off : mode }
+}
+
+/// A point on a slide in fractions of the slide's size (0...1 from the top
+/// left), so it means the same place on a 1280x720 preview and on a 4:3
+/// projector with bars.
+struct SlidePoint: Equatable, Sendable {
+    var x: Double
+    var y: Double
+}
+
+/// Where a slide lies in a view: letterboxed, aspect kept, centred, exactly
+/// as `PDFDocument.render` places it (the same `fitRect`), so a point maps
+/// to the pixel the slide's content is drawn on.
+struct SlideFrame: Equatable, Sendable {
+    let x: Int
+    let y: Int
+    let width: Int
+    let height: Int
+
+    /// The slide (`slideWidth` x `slideHeight` in any unit) fitted into the
+    /// view `rect` (pixels of the drawing target).
+    init(slideWidth: Double, slideHeight: Double, in rect: ConsoleLayout.Rect) {
+        let fit = fitRect(contentWidth: slideWidth, contentHeight: slideHeight, width: rect.width, height: rect.height)
+        (x, y, width, height) = (rect.x + fit.x, rect.y + fit.y, fit.width, fit.height)
+    }
+
+    /// The slide point under pixel position (`px`, `py`); nil off the slide
+    /// (in the bars, or outside the view).
+    func point(atX px: Double, y py: Double) -> SlidePoint? {
+        guard width > 0, height > 0 else { return nil }
+        let u = (px - Double(x)) / Double(width), v = (py - Double(y)) / Double(height)
+        guard (0...1).contains(u), (0...1).contains(v) else { return nil }
+        return SlidePoint(x: u, y: v)
+    }
+
+    /// The pixel position of `point` in the target.
+    func position(of point: SlidePoint) -> (x: Double, y: Double) {
+        (Double(x) + point.x * Double(width), Double(y) + point.y * Double(height))
+    }
+}
+
+/// How the pointer looks: pdfpc's defaults (`pointer-color` red,
+/// `pointer-opacity` 50, `pointer-size` 10, `spotlight-opacity` 50,
+/// `spotlight-size` 100, sizes in thousandths of the slide's height).
+enum PointerLook {
+    static let color = RGBColor(hex: 0xff0000)
+    static let opacity = 0.5
+    static let radius = 0.01
+    static let spotlightColor = RGBColor.black
+    static let spotlightOpacity = 0.5
+    static let spotlightRadius = 0.1
+    /// Never smaller than this many pixels (the console's small preview).
+    static let minimumRadius = 2.5
+
+    /// Draws `mode` at `point` over the slide that fills `frame`; the
+    /// spotlight darkens the slide only, never the rest of the console.
+    @MainActor
+    static func draw(_ mode: PointerMode, at point: SlidePoint?, on frame: SlideFrame, _ c: DrawingContext) throws {
+        guard let point else { return }
+        let (x, y) = frame.position(of: point)
+        switch mode {
+        case .off:
+            return
+        case .pointer:
+            try c.fillCircle(
+                centerX: x, centerY: y, radius: max(minimumRadius, radius * Double(frame.height)), color: color,
+                opacity: opacity)
+        case .spotlight:
+            try c.fillOutsideCircle(
+                x: frame.x, y: frame.y, width: frame.width, height: frame.height, centerX: x, centerY: y,
+                radius: max(minimumRadius, spotlightRadius * Double(frame.height)), color: spotlightColor,
+                opacity: spotlightOpacity)
+        }
+    }
+}
+
+/// When a redraw for pointer motion may happen: at once when the scene's
+/// last one was a refresh or more ago, else when that refresh has passed.
+/// Motion arrives at the mouse's rate (125 to 1000 events a second); the
+/// room needs one picture per refresh.
+enum RefreshThrottle {
+    /// Nanoseconds to wait from `nowNs`; 0: draw now.
+    static func delayNs(nowNs: UInt64, lastNs: UInt64?, refreshNs: UInt64) -> UInt64 {
+        guard let lastNs, nowNs >= lastNs else { return 0 }
+        let since = nowNs - lastNs
+        return since >= refreshNs ? 0 : refreshNs - since
+    }
+}
+
+/// Redraws scenes for pointer motion, at most once per refresh each: a
+/// request inside the refresh of the last one waits for its end (one timer,
+/// however many motions come meanwhile), and the draw then shows the newest
+/// point. Nothing runs while the pointer rests.
+@MainActor
+final class PointerRedraws {
+    private var lastNs: [ObjectIdentifier: UInt64] = [:]
+    private var waiting: Set<ObjectIdentifier> = []
+
+    func request(_ scene: Scene) {
+        let id = ObjectIdentifier(scene)
+        guard !waiting.contains(id) else { return }
+        let now = monotonicNanoseconds()
+        let refreshNs = UInt64(max(0.001, scene.displayLink.duration) * 1e9)
+        let delay = RefreshThrottle.delayNs(nowNs: now, lastNs: lastNs[id], refreshNs: refreshNs)
+        guard delay > 0 else {
+            lastNs[id] = now
+            scene.setNeedsDisplay()
+            return
+        }
+        waiting.insert(id)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [weak self, weak scene] in
+            MainActor.assumeIsolated {
+                guard let self, self.waiting.remove(id) != nil, let scene else { return }
+                self.lastNs[id] = monotonicNanoseconds()
+                scene.setNeedsDisplay()
+            }
+        }
+    }
+
+    /// A scene that went away (its identifier may be reused).
+    func forget(_ scene: Scene) {
+        let id = ObjectIdentifier(scene)
+        lastNs[id] = nil
+        waiting.remove(id)
+    }
+}

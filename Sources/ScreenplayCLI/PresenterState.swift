@@ -1,0 +1,190 @@
+import Foundation
+
+// The presenter's state, free of Wayland and rendering so it is unit tested
+// alone, as are the types it is made of, each in its own file: keys ->
+// actions (PresenterKeys), slides and overlays (Slides), what the audience
+// sees (AudienceContent), the talk timer and countdown (TalkTiming), and
+// speaker notes (SpeakerNotes).
+
+/// "m:ss" under an hour, "h:mm:ss" from there; whole seconds, rounded down.
+func formatDuration(_ seconds: Double) -> String {
+    let total = max(0, Int(seconds.rounded(.down)))
+    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+}
+
+/// Page, typed digits, audience state, timer, and the overview grid.
+struct PresenterState: Equatable, Sendable {
+    enum Blank: Equatable, Sendable { case none, black, white }
+    /// What an action changed, for the runner.
+    enum Outcome: Equatable, Sendable { case unchanged, changed, swapScreens, quit }
+
+    let pageCount: Int
+    let slides: Slides
+    /// The current page, 0-based.
+    private(set) var page = 0
+    /// Digits typed towards "N then Return".
+    private(set) var typed = ""
+    private(set) var blank: Blank = .none
+    /// The page the audience keeps seeing while frozen.
+    private(set) var frozenPage: Int?
+    var timer = TalkTimer()
+    /// The slide picked in the overview grid while it is up; nil when it is not.
+    private(set) var overviewSelection: Int?
+    /// Slides per row of the grid, as the console lays it out (for Up and Down).
+    var overviewColumns = 4
+    /// The pointer dot or the spotlight, or neither.
+    private(set) var pointerMode: PointerMode = .off
+
+    init(pageCount: Int) { self.init(slides: Slides(pageCount: pageCount)) }
+
+    init(slides: Slides) {
+        self.slides = slides
+        pageCount = slides.pageCount
+    }
+
+    var slide: Int { slides.slide(ofPage: page) }
+    var isOverviewShown: Bool { overviewSelection != nil }
+
+    /// The page the next key press shows (the next overlay step).
+    var nextPage: Int? { page + 1 < pageCount ? page + 1 : nil }
+
+    /// What the console's "next" view shows: the next slide, fully built
+    /// (its last overlay), not the next step of this one, as pdfpc does.
+    var nextSlidePreview: Int? { slide + 1 < slides.count ? slides.lastPage(ofSlide: slide + 1) : nil }
+
+    /// Whether the audience sees the pointer: only over the slide the
+    /// console shows, not over black, white or a frozen page.
+    var audienceSeesPointer: Bool { pointerMode != .off && blank == .none && frozenPage == nil }
+
+    /// What the audience screens show.
+    var audience: AudienceContent {
+        switch blank {
+        case .black: return .black
+        case .white: return .white
+        case .none: return .page(frozenPage ?? page)
+        }
+    }
+
+    @discardableResult
+    mutating func apply(_ action: PresenterAction, at now: Double) -> Outcome {
+        if let selection = overviewSelection, let outcome = applyInOverview(action, selection: selection, at: now) {
+            return outcome
+        }
+        if case .digit(let d) = action {
+            // Numbers longer than the document's page count cannot be meant.
+            if typed.count < String(pageCount).count + 1 { typed += String(d) }
+            return .changed
+        }
+        let pending = typed
+        typed = ""
+        let typedWasPending = !pending.isEmpty
+        switch action {
+        case .next: return go(to: page + 1, at: now, typedWasPending: typedWasPending)
+        case .previous:
+            // As pdfpc: within an overlay one step back; from a slide's first
+            // page to the first page of the slide before, not its last step.
+            let first = slides.firstPage(ofSlide: slide)
+            let target = page > first ? page - 1 : (slide > 0 ? slides.firstPage(ofSlide: slide - 1) : page)
+            return go(to: target, at: now, typedWasPending: typedWasPending)
+        case .nextSlide:
+            guard slide + 1 < slides.count else { return go(to: page, at: now, typedWasPending: typedWasPending) }
+            return go(to: slides.firstPage(ofSlide: slide + 1), at: now, typedWasPending: typedWasPending)
+        case .previousSlide:
+            return go(to: slides.firstPage(ofSlide: max(0, slide - 1)), at: now, typedWasPending: typedWasPending)
+        case .rowUp: return go(to: page - 1, at: now, typedWasPending: typedWasPending)
+        case .rowDown: return go(to: page + 1, at: now, typedWasPending: typedWasPending)
+        case .first: return go(to: 0, at: now, typedWasPending: typedWasPending)
+        case .last: return go(to: pageCount - 1, at: now, typedWasPending: typedWasPending)
+        case .enter:
+            if pending.isEmpty { return go(to: page + 1, at: now, typedWasPending: false) }
+            // The number typed is what the counter shows: a slide (its first
+            // page), which is the page in a document without overlays.
+            guard let n = Int(pending), (1...slides.count).contains(n) else { return .changed }
+            return go(to: slides.firstPage(ofSlide: n - 1), at: now, typedWasPending: true)
+        case .digit: return .unchanged
+        case .toggleOverview:
+            overviewSelection = slide
+            return .changed
+        case .toggleBlack:
+            blank = blank == .black ? .none : .black
+            return .changed
+        case .toggleWhite:
+            blank = blank == .white ? .none : .white
+            return .changed
+        case .toggleFreeze:
+            frozenPage = frozenPage == nil ? page : nil
+            return .changed
+        case .togglePointer:
+            pointerMode = pointerMode.toggled(.pointer)
+            return .changed
+        case .toggleSpotlight:
+            pointerMode = pointerMode.toggled(.spotlight)
+            return .changed
+        case .swapScreens:
+            return .swapScreens
+        case .toggleTimer:
+            timer.toggle(at: now)
+            return .changed
+        case .resetTimer:
+            timer.reset(at: now)
+            return .changed
+        case .startFromBeginning:
+            page = 0
+            timer.restart(at: now)
+            return .changed
+        case .startHere:
+            timer.restart(at: now)
+            return .changed
+        case .quit:
+            return .quit
+        }
+    }
+
+    /// The grid's keys: moving the selection, jumping, leaving. Keys that
+    /// act on the audience (black, white, freeze), the timer and quitting
+    /// return nil and act as always.
+    private mutating func applyInOverview(_ action: PresenterAction, selection: Int, at now: Double) -> Outcome? {
+        let last = slides.count - 1
+        func select(_ target: Int) -> Outcome {
+            let clamped = min(max(0, target), last)
+            guard clamped != selection else { return .unchanged }
+            overviewSelection = clamped
+            return .changed
+        }
+        switch action {
+        case .next, .nextSlide: return select(selection + 1)
+        case .previous, .previousSlide: return select(selection - 1)
+        // A row that has no slide below (or above) the selection keeps it.
+        case .rowDown:
+            return selection + max(1, overviewColumns) <= last
+                ? select(selection + max(1, overviewColumns)) : .unchanged
+        case .rowUp:
+            return selection - max(1, overviewColumns) >= 0 ? select(selection - max(1, overviewColumns)) : .unchanged
+        case .first: return select(0)
+        case .last: return select(last)
+        case .toggleOverview:
+            overviewSelection = nil
+            return .changed
+        case .enter:
+            // As pdfpc: Return shows the slide fully built.
+            overviewSelection = nil
+            typed = ""
+            _ = go(to: slides.lastPage(ofSlide: selection), at: now, typedWasPending: false)
+            return .changed
+        case .digit, .startFromBeginning:
+            return .unchanged
+        case .toggleBlack, .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer,
+            .resetTimer, .startHere, .quit:
+            return nil
+        }
+    }
+
+    private mutating func go(to target: Int, at now: Double, typedWasPending: Bool) -> Outcome {
+        let clamped = min(max(0, target), pageCount - 1)
+        guard clamped != page else { return typedWasPending ? .changed : .unchanged }
+        page = clamped
+        timer.startIfNeeded(at: now)
+        return .changed
+    }
+}
