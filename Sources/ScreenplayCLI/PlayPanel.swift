@@ -232,6 +232,9 @@ final class PlayPanel: SceneDelegate {
         scene.setNeedsDisplay()
     }
 
+    /// A first item that became ready after its slot was passed over once.
+    private var skippedLateFirstItem = false
+
     /// Set when an item's first fully visible frame is being drawn.
     private var justArrived = false
 
@@ -365,8 +368,13 @@ final class PlayPanel: SceneDelegate {
                 // a page rendered at a slot's end): shown then, it flashed
                 // for a frame or two into the next item's slot, and proof
                 // of play logged two items in that second. The evaluation
-                // after this draw brings the clock's item instead.
-                if current == nil, next.media.isReady, schedule.position(at: now).index == next.index {
+                // after this draw brings the clock's item instead; only once,
+                // so a box too slow to ready any item within its slot still
+                // shows something.
+                let late = schedule.position(at: now).index != next.index
+                if current == nil, next.media.isReady, late, !skippedLateFirstItem {
+                    skippedLateFirstItem = true
+                } else if current == nil, next.media.isReady {
                     self.next = nil
                     current = Shown(index: next.index, media: next.media, since: now)
                     next.media.start()
