@@ -250,7 +250,9 @@ enum Report {
             "| idle, image | \(idle("screenplay", "image")) | swaybg: \(idle("swaybg", "image")) | | 30 s after the first frame |\n"
         md += memoryRow("RSS", \.rssKiB)
         md += memoryRow("PSS (shared pages divided among users)", \.pssKiB)
-        md += memoryRow("private (Private_Clean + Private_Dirty)", \.privateKiB)
+        md += memoryRow(
+            "private (Private_Clean + Private_Dirty: includes library code no other running process maps)", \.privateKiB
+        )
         md += memoryRow("anonymous", \.anonymousKiB)
         md +=
             "| peak RSS, colour | \(memory("screenplay", "color")) | swaybg: \(memory("swaybg", "color")) | | VmHWM as outputs are added |\n"
