@@ -20,6 +20,15 @@ package final class QuadRenderer {
     private let opaque: ShaderProgram
     private var quad: GLuint = 0
 
+    /// Texels as they are, for the blit and the regions programs.
+    private static let copyFragment = """
+        #version 100
+        precision mediump float;
+        uniform sampler2D image;
+        varying vec2 uv;
+        void main() { gl_FragColor = texture2D(image, uv); }
+        """
+
     package init(context: GraphicsContext) throws {
         self.context = context
         // The unit square; the viewport maps it onto the destination rectangle.
@@ -53,13 +62,7 @@ package final class QuadRenderer {
             attributeBindings: ["position": 0], sourceName: "QuadRenderer texture shader")
         blit = try ShaderProgram(
             context: context, vertexSource: vertex,
-            fragmentSource: """
-                #version 100
-                precision mediump float;
-                uniform sampler2D image;
-                varying vec2 uv;
-                void main() { gl_FragColor = texture2D(image, uv); }
-                """,
+            fragmentSource: Self.copyFragment,
             attributeBindings: ["position": 0], sourceName: "QuadRenderer blit shader")
         regions = try ShaderProgram(
             context: context,
@@ -73,13 +76,7 @@ package final class QuadRenderer {
                     gl_Position = vec4(position, 0.0, 1.0);
                 }
                 """,
-            fragmentSource: """
-                #version 100
-                precision mediump float;
-                uniform sampler2D image;
-                varying vec2 uv;
-                void main() { gl_FragColor = texture2D(image, uv); }
-                """,
+            fragmentSource: Self.copyFragment,
             attributeBindings: ["position": 0, "texcoord": 1], sourceName: "QuadRenderer regions shader")
         solid = try ShaderProgram(
             context: context, vertexSource: vertex,
