@@ -8,7 +8,7 @@ import PackageDescription
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
-//   Video -> CMpv, Rendering (every mpv C type stays inside Video)
+//   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -79,7 +79,7 @@ let package = Package(
             dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CSystemHeaders", "CWayland"],
             swiftSettings: strict),
         // Video through libmpv's render API on Rendering's GL context.
-        .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering"], swiftSettings: strict),
+        .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering", "FrameTiming"], swiftSettings: strict),
         .target(
             name: "Screenplay",
             dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video"],

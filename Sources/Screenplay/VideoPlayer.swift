@@ -58,6 +58,11 @@ public final class VideoPlayer {
     /// Refreshes that kept the picture on screen because mpv repeats the
     /// frame (a 30 fps clip on 60 Hz keeps every other refresh).
     public var refreshesKept: Int { player.refreshesKept }
+    /// Whether the video follows the system clock (dropping late frames)
+    /// because this machine could not hand mpv a picture at enough
+    /// refreshes to keep display sync, and what was measured then.
+    package var followsClock: Bool { player.followsClock }
+    package var displaySyncReport: String { player.displaySyncReport }
     /// Refreshes with nothing new from the decoder yet (loading, or decoding behind).
     public var refreshesWaiting: Int { player.refreshesWaiting }
     /// The video codec, once known.
@@ -128,7 +133,8 @@ public final class VideoPlayer {
     public func frameIsDue() -> Bool {
         guard !closed, let scene else { return false }
         player.setDisplayRefresh(hz: 1 / scene.displayLink.duration)
-        return player.step() == .draw
+        let refreshNs = UInt64(max(scene.displayLink.duration, 0.001) * 1e9)
+        return player.step(nowNs: monotonicNanoseconds(), refreshNs: refreshNs) == .draw
     }
 
     /// Stops playback and frees the decoder. Idempotent.

@@ -262,6 +262,14 @@ enum Report {
         if let v = r.video, let mine = v.runs.first(where: { $0.program == "screenplay" }),
             let peer = v.runs.first(where: { $0.program == "mpv" })
         {
+            func rate(_ run: VideoRun) -> String {
+                let seconds = max(run.process.seconds, 0.001)
+                return
+                    "\(n(Double(run.videoFrames) / seconds)) frames/s shown, \(n(Double(run.dropped) / seconds)) dropped"
+            }
+            let shownRatio = peer.videoFrames > 0 ? Double(mine.videoFrames) / Double(peer.videoFrames) : nil
+            md +=
+                "| video, frames shown (720p30 H.264 on 1280x720@60) | \(rate(mine)) | mpv --fs: \(rate(peer)) | ×\(opt(shownRatio)) | new frames presented over the same window |\n"
             md +=
                 "| video, CPU per video frame (720p30 H.264) | \(opt(mine.cpuMsPerVideoFrame)) ms | mpv --fs: \(opt(peer.cpuMsPerVideoFrame)) ms | ×\(opt(v.cpuRatio)) | same sway output, same run |\n"
             md +=

@@ -42,6 +42,7 @@ final class SceneVideo {
     private var reportedDrops = 0
     private var reportedKept = 0
     private var reportedWaiting = 0
+    private var toldFollowsClock = false
     private let probesPixels = ProcessInfo.processInfo.environment["SCREENPLAY_VIDEO_PROBE"] == "1"
 
     init(
@@ -98,9 +99,17 @@ final class SceneVideo {
     }
 
     private func writeInfo(ready: Bool) {
+        if player.followsClock, !toldFollowsClock {
+            toldFollowsClock = true
+            warn(
+                "video on \(label): frames came too late for display sync (\(player.displaySyncReport)); "
+                    + "playing by the clock so the video keeps its speed, dropping late frames (a smaller or "
+                    + "lower-rate video, or hardware decoding and rendering, avoids this)")
+        }
         stats?.write([
             "event": ready ? "video_ready" : "video", "output": label, "hwdec": player.hardwareDecoder,
             "audio_output": player.audioOutput, "audio_track": player.audioTrack, "codec": player.codec,
+            "video_sync": player.followsClock ? "clock" : "display",
         ])
     }
 }

@@ -1,6 +1,7 @@
 internal import CEGL
 internal import CMpv
 internal import Dispatch
+internal import FrameTiming
 package import Rendering
 
 /// How a player plays.
@@ -49,6 +50,11 @@ package enum PlaybackState: Equatable, Sendable {
 /// exactly two refreshes); a 60 fps clip on 30 Hz gets every other frame.
 /// Repeats cost nothing here: the picture stays on screen and no buffer is
 /// committed (`FrameStep.keep`).
+///
+/// A machine too slow to hand mpv a picture at every refresh would make
+/// that clock run slow (see `DisplaySyncMonitor`); the player then
+/// switches mpv to `video-sync=audio` (the system clock, as there is no
+/// audio clock without `--audio`), and late frames are dropped instead.
 @MainActor
 package final class MpvPlayer {
     package let path: String
@@ -70,6 +76,10 @@ package final class MpvPlayer {
     package private(set) var refreshesKept = 0
     package private(set) var refreshesWaiting = 0
     package private(set) var framesPerSecond = 0.0
+    /// Whether the video follows the system clock because display sync
+    /// lost too many refreshes, and what was measured then.
+    package private(set) var followsClock = false
+    package private(set) var displaySyncReport = ""
     /// Called on the main thread when `state` changes.
     package var onStateChange: ((PlaybackState) -> Void)?
     /// Called when a statistic property (decoder, audio output, drops) changes.
@@ -95,6 +105,7 @@ package final class MpvPlayer {
     private var lastError = ""
     private var decoderDrops = 0
     private var outputDrops = 0
+    private var displaySync = DisplaySyncMonitor()
 
     /// Starts playing `path` into `context` (made current here). `wlDisplay`
     /// lets mpv pick Wayland-specific hardware decoding interop.
@@ -159,11 +170,33 @@ package final class MpvPlayer {
     /// Starts a player made with `startsPaused` (its first frame stays
     /// until then).
     package func play() {
+        displaySync.reset()
         core.setPropertyAsync("pause", "no")
     }
 
-    /// Called on the display link's refresh: what to do with this refresh.
-    package func step() -> FrameStep {
+    /// Called on the display link's refresh at `nowNs` (monotonic), on an
+    /// output refreshing every `refreshNs`: what to do with this refresh.
+    package func step(nowNs: UInt64, refreshNs: UInt64) -> FrameStep {
+        let step = nextStep()
+        if !followsClock, state == .playing,
+            displaySync.refresh(nowNs: nowNs, refreshNs: refreshNs, handedOver: step != .wait)
+        {
+            followClock()
+        }
+        return step
+    }
+
+    /// Display sync cannot keep the video's speed on this machine: follow
+    /// the system clock and let mpv drop the frames that come too late.
+    private func followClock() {
+        followsClock = true
+        displaySyncReport =
+            "\(displaySync.lastLost) of \(displaySync.lastWindow) refreshes passed without a picture for mpv"
+        core.setPropertyAsync("video-sync", "audio")
+        onInfoChange?()
+    }
+
+    private func nextStep() -> FrameStep {
         guard let render else { return .wait }
         if !hasPendingFrame {
             hasPendingFrame = mpv_render_context_update(render) & UInt64(MPV_RENDER_UPDATE_FRAME.rawValue) != 0

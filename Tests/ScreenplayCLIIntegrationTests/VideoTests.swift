@@ -127,6 +127,33 @@ final class VideoTests: XCTestCase {
         XCTAssertEqual(windows.map { $0.int("video_kept") }.reduce(0, +), 0)
     }
 
+    /// A 720p 30 fps clip on a 1280x720@60 output: on this machine's
+    /// software renderer, with the decoder beside it, mpv cannot be handed a
+    /// picture at every refresh. Display sync would then slow the video
+    /// down (25 of its 30 frames a second, none dropped); instead it keeps
+    /// its speed: frames shown plus frames dropped come to 30 a second. A
+    /// machine that keeps up stays display-synced and shows all 30. The
+    /// switch to the clock is said on stderr and in `--stats`.
+    func testFullSizeVideoKeepsItsSpeedWhenRefreshesAreLost() throws {
+        let rig = try startSway([.init(width: 640, height: 360), .init(width: 1280, height: 720)])
+        let clip = try TestMedia.pattern(in: media, seconds: 20, fps: 30, width: 1280, height: 720)
+        let p = try start(rig, [clip])
+        XCTAssertTrue(waitUntil(timeout: 40) { p.frames(for: "HEADLESS-2").count >= 14 || !p.isRunning }, p.stderr)
+        assertCleanStop(p)
+        // After the first judged window (2 s) and the switch it may bring.
+        let windows = p.frames(for: "HEADLESS-2").dropFirst(4)
+        let shown = windows.map { $0.int("video_frames") }.reduce(0, +)
+        let dropped = windows.map { $0.int("video_dropped") }.reduce(0, +)
+        let seconds = windows.compactMap { ($0.raw["window_s"] as? NSNumber)?.doubleValue }.reduce(0, +)
+        let followsClock = p.statsEvents.contains { ($0.raw["video_sync"] as? String) == "clock" }
+        print(
+            "720p30 on 1280x720@60: \(shown) shown + \(dropped) dropped in \(String(format: "%.1f", seconds)) s, "
+                + (followsClock ? "following the clock" : "display-synced"))
+        XCTAssertGreaterThan(seconds, 8)
+        XCTAssertEqual(Double(shown + dropped) / max(seconds, 1), 30, accuracy: 3, "the video must keep its speed")
+        XCTAssertEqual(followsClock, p.stderr.contains("playing by the clock"), p.stderr)
+    }
+
     /// Silent by default: libmpv reports no audio output (`current-ao`) and
     /// no audio track for a clip that has one; `--audio` selects the track.
     func testNoAudioOutputIsOpenedWithoutTheAudioOption() throws {
