@@ -133,7 +133,7 @@ public final class VideoPlayer {
     public func frameIsDue() -> Bool {
         guard !closed, let scene else { return false }
         player.setDisplayRefresh(hz: 1 / scene.displayLink.duration)
-        let refreshNs = UInt64(max(scene.displayLink.duration, 0.001) * 1e9)
+        let refreshNs = UInt64(max(scene.displayLink.refresh.durationNs, 1))
         return player.step(nowNs: monotonicNanoseconds(), refreshNs: refreshNs) == .draw
     }
 
