@@ -159,6 +159,20 @@ final class PlayDefaultsTests: ScreenplayTestCase {
         assertCleanStop(p)
     }
 
+    /// `present` keeps the iOS rule, and on a box whose only screen is
+    /// the main one says at start why nothing shows and what to do.
+    func testPresentOnAOneScreenBoxSaysWhyAndTheFix() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let p = try CLI.start(["present", "color", "ff8000"], environment: env(rig))
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { p.stderr.contains("no external screen yet") },
+            "present said nothing about the screen it does not use")
+        let line = p.stderr.split(separator: "\n").first { $0.contains("no external screen yet") } ?? ""
+        XCTAssertTrue(line.contains("HEADLESS-1: no built-in panel found"), "the reason, per screen: \(line)")
+        XCTAssertTrue(line.contains("--builtin") && line.contains("--all"), "the fix: \(line)")
+        assertCleanStop(p)
+    }
+
     /// No screen at all (the television unplugged, for real: a nested
     /// sway's only output removed): the status says so rather than
     /// "healthy", and says it is showing again once a screen comes.
