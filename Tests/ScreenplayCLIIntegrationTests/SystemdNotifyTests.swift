@@ -105,26 +105,28 @@ final class SystemdNotifyTests: ScreenplayTestCase {
 /// `play` as a signage box runs it: the README's command line, no
 /// `SCREENPLAY_BUILTIN`, no `--all`.
 final class PlayDefaultsTests: ScreenplayTestCase {
-    /// A box with one screen and no laptop panel: that screen (at (0,0),
-    /// once the "main" screen that never played) shows the playlist, and
-    /// systemd hears READY=1 only once it does.
+    /// A box with one HDMI television and no laptop panel: that screen (at
+    /// (0,0), once the "main" screen that never played) shows the playlist,
+    /// and systemd hears READY=1 only once it does. The same for an
+    /// all-in-one whose only screen is its eDP panel. (Sway's headless
+    /// outputs are renamed to real connector names: `SwayRig` `names`.)
     func testTheOnlyScreenOfABoxPlaysWithTheDefaults() throws {
-        let rig = try startSway([.init(width: 320, height: 240)])
-        let listener = try NotifyListener()
-        addTeardownBlock { listener.stop() }
-        let (_, playlist) = try signagePlaylist(#"{"playlists": {"s": [{"color": "ff0000"}]}, "default": "s"}"#)
-        let p = try CLI.start(
-            ["play", playlist, "--socket", controlSocketPath()], environment: listener.environment(env(rig)))
-        XCTAssertTrue(
-            waitUntil(timeout: 20) {
-                (try? rig.capture(output: "HEADLESS-1").pixel(x: 160, y: 120)) == RGB(hex: 0xff0000)
-            },
-            "HEADLESS-1 shows \(String(describing: try? rig.capture(output: "HEADLESS-1").pixel(x: 160, y: 120))), not the playlist's red"
-        )
-        XCTAssertTrue(waitUntil(timeout: 5) { listener.texts.contains("READY=1") }, "no READY=1: \(listener.texts)")
-        let status = try XCTUnwrap(listener.statusBeforeReady, "no STATUS= before READY=1: \(listener.texts)")
-        XCTAssertEqual(status, "STATUS=1 panel: HEADLESS-1 #FF0000", "the status READY=1 followed")
-        assertCleanStop(p)
+        for name in ["HDMI-A-1", "eDP-1"] {
+            let rig = try startSway([.init(width: 320, height: 240)], names: [name])
+            let listener = try NotifyListener()
+            addTeardownBlock { listener.stop() }
+            let (_, playlist) = try signagePlaylist(#"{"playlists": {"s": [{"color": "ff0000"}]}, "default": "s"}"#)
+            let p = try CLI.start(
+                ["play", playlist, "--socket", controlSocketPath()], environment: listener.environment(env(rig)))
+            XCTAssertTrue(
+                waitUntil(timeout: 20) { (try? rig.capture(output: name).pixel(x: 160, y: 120)) == RGB(hex: 0xff0000) },
+                "\(name) shows \(String(describing: try? rig.capture(output: name).pixel(x: 160, y: 120))), not the playlist's red"
+            )
+            XCTAssertTrue(waitUntil(timeout: 5) { listener.texts.contains("READY=1") }, "no READY=1: \(listener.texts)")
+            XCTAssertEqual(listener.statusBeforeReady, "STATUS=1 panel: \(name) #FF0000", "the status READY=1 followed")
+            assertCleanStop(p)
+            rig.stop()
+        }
     }
 
     /// A box whose only screen a pattern marks built-in shows nothing, and
