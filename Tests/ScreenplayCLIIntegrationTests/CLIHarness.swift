@@ -116,6 +116,34 @@ extension XCTestCase {
         return path
     }
 
+    /// Asserts that `output`'s frames were paced at `hz` after the first
+    /// `skip` frames lines: never faster in any window (no busy loop), the
+    /// typical (median) second within 15 % of `hz` (a frame every period
+    /// where the machine keeps up), and at least half the rate overall (it
+    /// kept animating). A loaded machine loses refreshes in some seconds,
+    /// so no single window must be exact.
+    func assertPaced(
+        _ process: RunningProcess, output: String, hz: Double, skip: Int = 2, _ label: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let windows = Array(process.frames(for: output).dropFirst(skip))
+        let seconds = windows.map { ($0.raw["window_s"] as? NSNumber)?.doubleValue ?? 1 }
+        let perWindow = zip(windows, seconds).map { Double($0.int("presented")) / max($1, 0.001) }
+        let overall =
+            Double(windows.map { $0.int("presented") }.reduce(0, +)) / max(seconds.reduce(0, +), 0.001)
+        let median = perWindow.isEmpty ? .nan : perWindow.sorted()[perWindow.count / 2]
+        let summary = String(
+            format: "%@ %@: per window %@ frames/s, overall %.1f", label, output,
+            perWindow.map { String(format: "%.1f", $0) }.joined(separator: " "), overall)
+        XCTAssertGreaterThanOrEqual(windows.count, 2, "too few frames lines: \(summary)", file: file, line: line)
+        for fps in perWindow {
+            XCTAssertLessThanOrEqual(fps, hz * 1.1, "faster than \(hz) Hz: \(summary)", file: file, line: line)
+        }
+        XCTAssertEqual(
+            median, hz, accuracy: hz * 0.15, "the typical second is not \(hz) Hz: \(summary)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(overall, hz / 2, "stopped animating: \(summary)", file: file, line: line)
+    }
+
     /// Stops `process` with SIGTERM and asserts a clean exit 0.
     func assertCleanStop(_ process: RunningProcess, file: StaticString = #filePath, line: UInt = #line) {
         process.terminate()

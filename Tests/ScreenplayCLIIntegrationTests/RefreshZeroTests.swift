@@ -44,9 +44,16 @@ final class RefreshZeroTests: ScreenplayTestCase {
         let sixty = try measure(
             environment: env(rig, builtin: "HEADLESS-1"), output: "HEADLESS-2", frag: frag, seconds: 5)
         XCTAssertGreaterThan(sixty.ticks, 0)
-        let ratio = Double(zero.ticks) / Double(max(sixty.ticks, 1))
-        print("refresh 0: \(zero.ticks) ticks, 60 Hz: \(sixty.ticks) ticks, ratio \(ratio)")
-        XCTAssertLessThanOrEqual(
-            ratio, 1.5, "CPU on a refresh-0 output vs 60 Hz: \(zero.ticks) vs \(sixty.ticks) ticks")
+        // Per presented frame: the two runs come one after the other, and a
+        // machine loaded during one presents fewer frames in it; a busy loop
+        // on refresh 0 would cost many times a frame's CPU, not a little more.
+        func perFrame(_ m: (ticks: Int, frames: [StatsEvent])) -> Double {
+            Double(m.ticks) / Double(max(1, m.frames.map { $0.int("presented") }.reduce(0, +)))
+        }
+        let ratio = perFrame(zero) / max(perFrame(sixty), 1e-9)
+        let summary =
+            "refresh 0: \(zero.ticks) ticks for \(zero.frames.map { $0.int("presented") }.reduce(0, +)) frames, 60 Hz: \(sixty.ticks) ticks for \(sixty.frames.map { $0.int("presented") }.reduce(0, +)) frames, ratio per frame \(ratio)"
+        print(summary)
+        XCTAssertLessThanOrEqual(ratio, 2, "CPU per frame on a refresh-0 output against 60 Hz: \(summary)")
     }
 }

@@ -85,9 +85,20 @@ final class VideoTests: ScreenplayTestCase {
         for wrong in ["RB", "BG", "GR"] { XCTAssertFalse(order.contains(wrong), "out of order (\(wrong)) in \(order)") }
         // Whole runs (not the first or last, which the sampling cuts) are one
         // second of 30 fps: a frame shown twice or lost at the seam shows here.
+        // Never more than 30 (a stale frame); fewer only where mpv said it
+        // dropped late frames, following the clock on a loaded machine (the
+        // frames lines miss the last partial second: 3 more).
         let inner = runs.dropFirst().dropLast()
         XCTAssertFalse(inner.isEmpty)
-        for run in inner { XCTAssertEqual(run.1, 30, "run of \(run.0): \(runs.map { "\($0.0)\($0.1)" })") }
+        let dropped = p.frames(for: "HEADLESS-2").map { $0.int("video_dropped") }.reduce(0, +)
+        let byClock = p.statsEvents.contains { ($0.raw["video_sync"] as? String) == "clock" }
+        let least = (dropped > 0 || byClock) ? 30 - dropped - 3 : 30
+        for run in inner {
+            XCTAssertTrue(
+                (least...30).contains(run.1),
+                "run of \(run.0) is \(run.1), expected \(least)...30 (mpv dropped \(dropped)): \(runs.map { "\($0.0)\($0.1)" })"
+            )
+        }
     }
 
     /// 30 fps on a 60 Hz output: mpv's display sync gives each video frame
@@ -99,11 +110,18 @@ final class VideoTests: ScreenplayTestCase {
         let p = try start(rig, [clip])
         XCTAssertTrue(waitUntil(timeout: 20) { p.frames(for: "HEADLESS-2").count >= 6 || !p.isRunning }, p.stderr)
         assertCleanStop(p)
+        // Display sync's cadence is the promise while the player keeps it;
+        // a machine that loses refreshes makes it follow the clock instead
+        // (VideoTests' full-size test), which it must then say.
         let windows = p.frames(for: "HEADLESS-2").dropFirst()
         let frames = windows.map { $0.int("video_frames") }.reduce(0, +)
         let kept = windows.map { $0.int("video_kept") }.reduce(0, +)
         let waiting = windows.map { $0.int("video_waiting") }.reduce(0, +)
         print("30 on 60 Hz: \(frames) frames, \(kept) kept refreshes, \(waiting) refreshes waiting for the decoder")
+        if p.statsEvents.contains(where: { ($0.raw["video_sync"] as? String) == "clock" }) {
+            XCTAssertTrue(p.stderr.contains("playing by the clock"), "followed the clock without saying so")
+            return
+        }
         XCTAssertGreaterThan(frames, 0)
         XCTAssertEqual(
             Double(kept), Double(frames), accuracy: Double(windows.count),
