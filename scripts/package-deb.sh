@@ -65,7 +65,9 @@ screenplay ($version) unstable; urgency=medium
  -- Screenplay maintainers <screenplay@localhost>  $(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
 EOF
 gzip -9n -c "$work/debian/changelog" >"$stage/usr/share/doc/screenplay/changelog.Debian.gz"
-printf 'Screenplay\nSee the project README for the licence and sources.\n' >"$stage/usr/share/doc/screenplay/copyright"
+# The copyright file in Debian's machine-readable format (DEP-5); InstallTests
+# parses it as Debian's tools do.
+install -m 0644 contrib/debian/copyright "$stage/usr/share/doc/screenplay/copyright"
 (
   cd "$work"
   dpkg-shlibdeps -Tdebian/substvars -e root/usr/bin/screenplay 2>"$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }

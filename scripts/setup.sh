@@ -5,7 +5,8 @@
 # KWin run in their own D-Bus session, hence dbus-daemon. libmpv-dev plays
 # video (installing it upgrades Mesa to 22.3.6-1+deb12u2); ffmpeg makes the
 # test clips; mpv is the video benchmark's peer. help2man, dpkg-dev and
-# debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh.
+# debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh;
+# python3-debian: InstallTests reads the .deb's copyright file as Debian does.
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
 set -euo pipefail
 packages=(
@@ -17,7 +18,7 @@ packages=(
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg
-  help2man dpkg-dev debootstrap
+  help2man dpkg-dev debootstrap python3-debian
   linux-perf
 )
 missing=()

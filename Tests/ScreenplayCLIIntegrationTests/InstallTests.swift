@@ -63,4 +63,40 @@ final class InstallTests: XCTestCase {
             result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
             ["present play power", "--stall-grace --stats", "--reconnect", "bottom background", ""], result.stdout)
     }
+
+    /// The project's licence is Apache-2.0 in full, and the .deb's copyright
+    /// file (contrib/debian/copyright, which package-deb.sh installs) is in
+    /// Debian's machine-readable format: python3-debian's strict parser, the
+    /// one Debian's tools use, reads it and finds Apache-2.0 for every file.
+    func testLicenceIsApacheAndTheCopyrightFileIsMachineReadable() throws {
+        let licence = try String(contentsOfFile: checkout + "/LICENSE", encoding: .utf8)
+        let debian = try String(contentsOfFile: "/usr/share/common-licenses/Apache-2.0", encoding: .utf8)
+        XCTAssertEqual(
+            licence.trimmingCharacters(in: .newlines), debian.trimmingCharacters(in: .newlines),
+            "LICENSE must be the standard Apache License 2.0 text (Debian's /usr/share/common-licenses/Apache-2.0)")
+        let script = """
+            import sys
+            from debian.copyright import Copyright
+            with open(sys.argv[1], encoding="utf-8") as f:
+                c = Copyright(f, strict=True)
+            print(c.header.format)
+            print(c.header.upstream_name)
+            for p in c.all_files_paragraphs():
+                print(" ".join(p.files), "=", p.license.synopsis)
+            print("standalone:", ",".join(p.license.synopsis for p in c.all_license_paragraphs()))
+            print("screenplay:", c.find_files_paragraph("usr/bin/screenplay").license.synopsis)
+            print("other:", c.find_files_paragraph("usr/share/doc/screenplay/changelog.Debian.gz").license.synopsis)
+            """
+        let result = try runProcess(
+            "/usr/bin/python3", ["-c", script, checkout + "/contrib/debian/copyright"],
+            environment: ["PATH": "/usr/bin:/bin"], timeout: 20)
+        XCTAssertEqual(result.status, 0, "python3-debian refused contrib/debian/copyright: \(result.stderr)")
+        XCTAssertEqual(
+            result.stdout.split(separator: "\n").map(String.init),
+            [
+                "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", "Screenplay", "* = Apache-2.0", "usr/bin/screenplay = Apache-2.0 with Runtime Library Exception",
+                "standalone: Apache-2.0", "screenplay: Apache-2.0 with Runtime Library Exception",
+                "other: Apache-2.0",
+            ], result.stdout)
+    }
 }
