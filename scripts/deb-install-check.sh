@@ -68,7 +68,9 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bas
   if command -v swift >/dev/null || ls /usr/lib/swift /opt/swift >/dev/null 2>&1; then fail "a Swift toolchain is present"; fi
   if ldd /usr/bin/screenplay | grep -E "not found|libswift|libFoundation"; then fail "libraries missing or Swift runtime linked dynamically"; fi
   echo "--- screenplay --version"
-  version=$(screenplay --version) && echo "$version"
+  line=$(screenplay --version) && echo "$line"
+  case "$line" in "screenplay "*" (commit "*")") ;; *) fail "--version says \"$line\", not \"screenplay VERSION (commit HASH)\"" ;; esac
+  version=$(echo "$line" | cut -d" " -f2)
   [ "$version" = "$(dpkg-query -W -f="\${Version}" screenplay)" ] || fail "--version says $version, the package another"
   man -w screenplay-play >/dev/null 2>&1 || [ -f /usr/share/man/man1/screenplay-play.1.gz ] || fail "no man page for play"
 

@@ -40,7 +40,9 @@ completions="$root/share/bash-completion/completions" units="$root/lib/systemd/u
 install -d "$bindir" "$mandir" "$completions"
 install -m 0755 "$binary" "$bindir/screenplay"
 strip --strip-unneeded "$bindir/screenplay"
-version=$("$bindir/screenplay" --version)
+# `--version` says "screenplay 0.1.0 (commit abc1234)"; the man pages carry the number.
+version=$("$bindir/screenplay" --version | awk '{print $2}')
+[ -n "$version" ] || { echo "install: $bindir/screenplay --version printed no version" >&2; exit 70; }
 
 # Man pages from the help text, so they never drift from it. help2man runs a
 # program with --help and --version: a wrapper turns `screenplay present`

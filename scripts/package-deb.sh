@@ -33,7 +33,7 @@ work=$(mktemp -d /tmp/screenplay-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 stage="$work/root"
 DESTDIR="$stage" scripts/install.sh --prefix /usr ${binary:+--binary "$binary"}
-version=$("$stage/usr/bin/screenplay" --version)
+version=$("$stage/usr/bin/screenplay" --version | awk '{print $2}')
 arch=$(dpkg --print-architecture)
 
 # dpkg-shlibdeps and dpkg-gencontrol read a debian/control of a source

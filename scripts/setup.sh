@@ -7,6 +7,7 @@
 # test clips; mpv is the video benchmark's peer. help2man, dpkg-dev and
 # debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh;
 # python3-debian: InstallTests reads the .deb's copyright file as Debian does.
+# git: the build records the commit for --version (scripts/build-commit.sh).
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
 set -euo pipefail
 packages=(
@@ -19,6 +20,7 @@ packages=(
   fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg
   help2man dpkg-dev debootstrap python3-debian
+  git
   linux-perf
 )
 missing=()

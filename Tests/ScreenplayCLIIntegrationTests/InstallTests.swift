@@ -55,13 +55,18 @@ final class InstallTests: XCTestCase {
             complete_words screenplay p
             complete_words screenplay present --st
             complete_words screenplay play --re
+            complete_words screenplay play --no
+            complete_words screenplay present --ta
             complete_words screenplay present --layer b
             """
         let result = try runProcess("/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin"], timeout: 20)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(
             result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
-            ["present play power", "--stall-grace --stats", "--reconnect", "bottom background", ""], result.stdout)
+            [
+                "present play power", "--stall-grace --stats", "", "--no-reconnect", "--talk-minutes",
+                "bottom background", "",
+            ], result.stdout)
     }
 
     /// The project's licence is Apache-2.0 in full, and the .deb's copyright
@@ -94,9 +99,60 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(
             result.stdout.split(separator: "\n").map(String.init),
             [
-                "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", "Screenplay", "* = Apache-2.0", "usr/bin/screenplay = Apache-2.0 with Runtime Library Exception",
+                "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", "Screenplay", "* = Apache-2.0",
+                "usr/bin/screenplay = Apache-2.0 with Runtime Library Exception",
                 "standalone: Apache-2.0", "screenplay: Apache-2.0 with Runtime Library Exception",
                 "other: Apache-2.0",
             ], result.stdout)
+    }
+
+    /// `--version` names the program, the release and the commit the binary
+    /// was built from (scripts/build-commit.sh, run by Plugins/BuildCommit
+    /// before every build): a commit of this checkout. The script itself
+    /// says "modified" for a changed tracked file, and nothing made up where
+    /// there is no git checkout.
+    func testVersionNamesTheCommitItWasBuiltFrom() throws {
+        try CLI.requireBinary()
+        let line = try CLI.run(["--version"], environment: [:]).stdout.trimmingCharacters(in: .newlines)
+        let pattern = try NSRegularExpression(
+            pattern: #"^screenplay [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{7,})(, modified)?\)$"#)
+        let match = try XCTUnwrap(
+            pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+            "--version printed \"\(line)\", not \"screenplay VERSION (commit HASH)\"")
+        let hash = String(line[Range(match.range(at: 1), in: line)!])
+        let git = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        let kind = try runProcess(
+            "/usr/bin/git", ["-C", checkout, "cat-file", "-t", hash], environment: git, timeout: 10)
+        XCTAssertEqual(kind.stdout, "commit\n", "\(hash) is no commit of \(checkout): \(kind.stderr)")
+
+        let scratch = NSTemporaryDirectory() + "screenplay-commit-\(getpid())-\(UUID().uuidString.prefix(6))"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/repo", withIntermediateDirectories: true)
+        func record(_ checkout: String) throws -> [String] {
+            let result = try runProcess(
+                "/bin/sh", [self.checkout + "/scripts/build-commit.sh", checkout, scratch + "/out"], environment: git,
+                timeout: 10)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let text = try String(contentsOfFile: scratch + "/out/BuildCommit.swift", encoding: .utf8)
+            return text.split(separator: "\n").dropFirst().map(String.init)
+        }
+        XCTAssertEqual(
+            try record(scratch + "/repo"), ["let buildCommit: String? = nil", "let buildTreeModified = false"],
+            "no git checkout: no commit")
+        let setUp = try runProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "cd '\(scratch)/repo' && git init -q && echo a >f && git add f && "
+                    + "git -c user.name=t -c user.email=t@localhost commit -qm one && git rev-parse --short=7 HEAD",
+            ], environment: git, timeout: 10)
+        XCTAssertEqual(setUp.status, 0, setUp.stderr)
+        let commit = setUp.stdout.trimmingCharacters(in: .newlines)
+        XCTAssertEqual(
+            try record(scratch + "/repo"),
+            ["let buildCommit: String? = \"\(commit)\"", "let buildTreeModified = false"])
+        try "b\n".write(toFile: scratch + "/repo/f", atomically: true, encoding: .utf8)
+        XCTAssertEqual(
+            try record(scratch + "/repo"), ["let buildCommit: String? = \"\(commit)\"", "let buildTreeModified = true"])
     }
 }
