@@ -115,6 +115,21 @@ final class UnattendedUnitTests: XCTestCase {
         XCTAssertEqual(present.stallGrace, 5)
     }
 
+    /// Under cage (screenplay-kiosk@.service) systemd names cage, play's
+    /// parent, in WATCHDOG_PID: play pings then, and for no other process.
+    func testWatchdogNamingTheParentCountsOnlyForTheParent() {
+        let parent: pid_t = 4242
+        func seconds(_ environment: [String: String]) -> Double? {
+            ServiceNotifier.watchdogOfParent(environment, parent: parent)
+        }
+        XCTAssertEqual(seconds(["WATCHDOG_PID": "4242", "WATCHDOG_USEC": "2000000"]), 2)
+        XCTAssertNil(seconds(["WATCHDOG_PID": "4243", "WATCHDOG_USEC": "2000000"]), "another process's watchdog")
+        XCTAssertNil(seconds(["WATCHDOG_PID": "4242", "WATCHDOG_USEC": "0"]))
+        XCTAssertNil(seconds(["WATCHDOG_PID": "4242"]))
+        XCTAssertNil(seconds(["WATCHDOG_USEC": "2000000"]), "no WATCHDOG_PID: sd_watchdog_enabled's case, not this")
+        XCTAssertNil(seconds(["WATCHDOG_PID": "cage", "WATCHDOG_USEC": "2000000"]))
+    }
+
     func testLogLinesAreOneLineWithTheJournalsPriority() {
         XCTAssertEqual(Log.line("skipped", level: .warning, journal: true), "<4>screenplay: skipped\n")
         XCTAssertEqual(Log.line("failed", level: .error, journal: true), "<3>screenplay: failed\n")
