@@ -13,17 +13,23 @@ final class InstallTests: XCTestCase {
             .deletingLastPathComponent().path
     }
 
-    func testInstallLaysOutBinaryManPagesAndCompletion() throws {
+    /// A scratch folder (removed after the test) and scripts/install.sh run
+    /// with the built binary, `arguments` and `DESTDIR` (nil: none).
+    private func install(_ arguments: (String) -> [String], destdir: (String) -> String?) throws -> String {
         try CLI.requireBinary()
-        let stage = NSTemporaryDirectory() + "screenplay-install-\(getpid())-\(UUID().uuidString.prefix(6))"
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: stage) }
+        let scratch = NSTemporaryDirectory() + "screenplay-install-\(getpid())-\(UUID().uuidString.prefix(6))"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: scratch) }
         var environment = ProcessInfo.processInfo.environment
-        environment["DESTDIR"] = stage
+        environment["DESTDIR"] = destdir(scratch)
         let result = try runProcess(
-            checkout + "/scripts/install.sh", ["--prefix", "/opt/sp", "--binary", CLI.binary], environment: environment,
+            checkout + "/scripts/install.sh", arguments(scratch) + ["--binary", CLI.binary], environment: environment,
             timeout: 120)
         XCTAssertEqual(result.status, 0, result.stderr)
-        let root = stage + "/opt/sp"
+        return scratch
+    }
+
+    func testInstallLaysOutBinaryManPagesAndCompletion() throws {
+        let root = try install({ _ in ["--prefix", "/opt/sp"] }, destdir: { $0 }) + "/opt/sp"
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: root + "/bin/screenplay"))
         let version = try runProcess(root + "/bin/screenplay", ["--version"], environment: [:], timeout: 10)
         XCTAssertEqual(
@@ -154,5 +160,59 @@ final class InstallTests: XCTestCase {
         try "b\n".write(toFile: scratch + "/repo/f", atomically: true, encoding: .utf8)
         XCTAssertEqual(
             try record(scratch + "/repo"), ["let buildCommit: String? = \"\(commit)\"", "let buildTreeModified = true"])
+    }
+
+    /// Every unit in contrib/ passes `systemd-analyze verify` (no error, no
+    /// warning) as `install.sh --kiosk` installs it, under a real prefix so
+    /// the binaries and man pages it names exist; the kiosk's template as an
+    /// instance. The kiosk unit keeps `systemd-analyze security`'s exposure
+    /// at 2.0 or below (9.4 without its hardening), its PAM service and
+    /// settings example are installed, and nothing enables it.
+    func testEveryUnitInContribVerifiesAsInstalledAndTheKioskStaysHardened() throws {
+        let root = try install(
+            { ["--prefix", $0 + "/usr", "--sysconfdir", $0 + "/etc", "--kiosk"] }, destdir: { _ in nil })
+        try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true)
+        chmod(root + "/run", 0o700)
+        let analyze = [
+            "PATH": "/usr/bin:/bin", "MANPATH": root + "/usr/share/man", "HOME": root, "XDG_RUNTIME_DIR": root + "/run",
+        ]
+
+        let contrib = try FileManager.default.contentsOfDirectory(atPath: checkout + "/contrib")
+            .filter { $0.hasSuffix(".service") }.sorted()
+        var verified: [String] = []
+        for (folder, scope) in [("system", [String]()), ("user", ["--user"])] {
+            let units = root + "/usr/lib/systemd/" + folder
+            for name in try FileManager.default.contentsOfDirectory(atPath: units).sorted() {
+                // A template verifies as an instance: %i is the kiosk's user.
+                let copy = root + "/verify-\(folder)/" + name.replacingOccurrences(of: "@.", with: "@signage.")
+                try FileManager.default.createDirectory(
+                    atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: units + "/" + name, toPath: copy)
+                let verify = try runProcess(
+                    "/usr/bin/systemd-analyze", scope + ["verify", copy], environment: analyze, timeout: 60)
+                XCTAssertEqual(verify.status, 0, "\(name): \(verify.stderr)")
+                XCTAssertEqual(verify.stderr, "", "systemd-analyze warns about \(name)")
+                verified.append(name)
+            }
+        }
+        XCTAssertEqual(verified.sorted(), contrib, "every unit of contrib/ is installed and verified")
+
+        let kiosk = root + "/verify-system/screenplay-kiosk@signage.service"
+        let security = try runProcess(
+            "/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=20", kiosk], environment: analyze,
+            timeout: 60)
+        XCTAssertEqual(security.status, 0, "the kiosk unit's exposure rose above 2.0:\n\(security.stdout)")
+        XCTAssertTrue(security.stdout.contains("Overall exposure level"), security.stdout)
+
+        let unit = try String(contentsOfFile: kiosk, encoding: .utf8)
+        XCTAssertTrue(unit.contains(" -- \(root)/usr/bin/screenplay play "), "ExecStart runs the installed binary")
+        XCTAssertTrue(unit.contains("EnvironmentFile=\(root)/etc/screenplay/kiosk-%i.conf"), unit)
+        XCTAssertEqual(
+            try String(contentsOfFile: root + "/etc/pam.d/screenplay-kiosk", encoding: .utf8),
+            try String(contentsOfFile: checkout + "/contrib/screenplay-kiosk.pam", encoding: .utf8))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/doc/screenplay/examples/kiosk.conf"))
+        let enabled = try runProcess(
+            "/usr/bin/find", [root, "-name", "*.wants", "-o", "-type", "l"], environment: analyze, timeout: 10)
+        XCTAssertEqual(enabled.stdout, "", "install.sh enables nothing")
     }
 }
