@@ -49,6 +49,11 @@ final class InstallTests: XCTestCase {
             environment: ["PATH": "/usr/bin:/bin"], timeout: 10
         ).stdout
         XCTAssertTrue(play.contains(#"\-\-stall\-grace"#), play)
+        // ... and so is the playlist format (ArgumentsTests holds the help to the parser's keys).
+        XCTAssertTrue(play.contains("PLAYLIST FILE (JSON"), play)
+        for key in ["playlists", "panels", "default", "sync", "pages", "rotate", "seconds"] {
+            XCTAssertTrue(play.contains("\n\(key)\n") || play.contains("\n\(key) "), "no \(key) in the man page")
+        }
         XCTAssertTrue(play.contains(".SH NAME\nscreenplay-play \\- Play playlists"), play)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/share/bash-completion/completions/screenplay"))
     }
