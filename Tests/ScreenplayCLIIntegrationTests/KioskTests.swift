@@ -30,6 +30,7 @@ final class KioskTests: XCTestCase {
             try FileManager.default.createDirectory(
                 atPath: scratch + "/" + directory, withIntermediateDirectories: true)
             XCTAssertEqual(chown(scratch + "/" + directory, account.uid, account.gid), 0, directory)
+            XCTAssertEqual(chmod(scratch + "/" + directory, 0o700), 0, directory)
         }
         let (_, playlist) = try signagePlaylist(
             """
