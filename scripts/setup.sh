@@ -8,6 +8,8 @@
 # debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh;
 # python3-debian: InstallTests reads the .deb's copyright file as Debian does.
 # git: the build records the commit for --version (scripts/build-commit.sh).
+# systemd, man-db: systemd-analyze verify (it runs man for Documentation=) on
+# contrib's units; procps: ps, which the kiosk test reads play's user with.
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
 set -euo pipefail
 packages=(
@@ -21,6 +23,7 @@ packages=(
   libmpv-dev mpv ffmpeg
   help2man dpkg-dev debootstrap python3-debian
   git
+  systemd man-db procps
   linux-perf
 )
 missing=()
