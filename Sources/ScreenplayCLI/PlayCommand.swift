@@ -45,6 +45,8 @@ public struct PlayCommand: CLICommand {
         .value("stats"), .value("proof"), .value("duration"), .flag("no-reconnect"), .value("stall-grace"),
         .value("socket"),
     ]
+    /// `--reconnect` asked for play's default and did nothing, so a unit
+    /// that said `--no-reconnect --reconnect` could not tell what it got.
     public static let retiredOptions = [
         "reconnect":
             "'--reconnect' is gone: play always waits for a compositor that goes away and resumes on the same socket; '--no-reconnect' (exit 69 instead) is the only switch"

@@ -99,6 +99,8 @@ public struct PresentCommand: CLICommand {
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
         .value("stall-grace"),
     ]
+    /// `--duration` counted the talk's minutes here and seconds per item in
+    /// play, a misreading waiting to happen: present's is `--talk-minutes`.
     public static let retiredOptions = [
         "duration":
             "'--duration' is gone from present (it counted minutes, play's counts seconds): give the talk's length as '--talk-minutes MIN'"
