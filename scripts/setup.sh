@@ -11,13 +11,14 @@
 # systemd, man-db: systemd-analyze verify (it runs man for Documentation=) on
 # contrib's units; procps: ps, which the kiosk test reads play's user with.
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
+# swayidle: the test that a panel never blanks while play or present shows it.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
   libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader librsvg2-dev libxkbcommon-dev libpoppler-glib-dev
   libsystemd-dev
-  sway swaybg weston cage xwayland grim wtype
+  sway swaybg swayidle weston cage xwayland grim wtype
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg

@@ -439,4 +439,4 @@ private final class DescriptorCloser {
 }
 
 /// CLOCK_MONOTONIC in seconds.
-private func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
+func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }

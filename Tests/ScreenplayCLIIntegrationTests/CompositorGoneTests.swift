@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// The compositor dies. Without --reconnect: a clear message
 /// and status 69, promptly. With it: wait without spinning, and restore the
 /// content when a compositor comes back on the same socket.
-final class CompositorGoneTests: XCTestCase {
+final class CompositorGoneTests: ScreenplayTestCase {
     func testExitsWith69WhenTheCompositorDies() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
         let p = try CLI.start(
@@ -47,7 +48,7 @@ final class CompositorGoneTests: XCTestCase {
         assertCleanStop(p)
     }
 
-    /// `play --reconnect` takes the same library path (`whenCompositorGoes`):
+    /// `play`, which waits for the compositor by default, takes the same library path (`whenCompositorGoes`):
     /// the playlist shows again on the restarted compositor's panel. (It
     /// once hung in one run of three: the old read source's registration
     /// swallowed the new socket that took the closed one's number.)
@@ -60,7 +61,7 @@ final class CompositorGoneTests: XCTestCase {
         try #"{"playlists": {"a": [{"color": "aa3300"}]}, "default": "a"}"#.write(
             toFile: playlist, atomically: true, encoding: .utf8)
         let p = try CLI.start(
-            ["play", "--reconnect", "--stats", "-", playlist], environment: env(rig, builtin: "HEADLESS-1"))
+            ["play", "--stats", "-", playlist], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
         rig.kill()
         XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor") }, p.stderr)

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -11,7 +12,7 @@ import XCTest
 /// booted systemd, which this machine has not: `systemd-analyze verify` and
 /// `security` check the file (InstallTests), scripts/deb-install-check.sh
 /// the installed package.
-final class KioskTests: XCTestCase {
+final class KioskTests: ScreenplayTestCase {
     func testUnitsCommandPlaysThePlaylistAsItsUserUnderCageAndNotifiesSystemd() throws {
         try CLI.requireBinary()
         let account = try rigAccount()

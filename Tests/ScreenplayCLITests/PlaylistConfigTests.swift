@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
 
 /// The playlist file is read strictly: each mistake is refused with exit 65
 /// (66 for missing media) naming the file and the JSON path.
-final class PlaylistConfigTests: XCTestCase {
+final class PlaylistConfigTests: ScreenplayTestCase {
     var folder = ""
 
     override func setUpWithError() throws {
