@@ -4,6 +4,10 @@
 # `screenplay --version`, `screenplay doctor` and a short `screenplay play`
 # (a colour, a PNG and a shader) on a headless sway, checking the
 # proof-of-play lines, a pixel of the output (grim) and a clean SIGTERM.
+# It checks the copyright file and the kiosk's system unit as installed:
+# disabled, `systemd-analyze verify` clean with Debian's cage, systemd and
+# man-db installed beside it, and enabled for a user as the README's
+# "A signage box from scratch" does it.
 # apt resolves the package's Depends: from Debian's mirror, so a missing one
 # shows up here as a library that does not load.
 #   scripts/deb-install-check.sh [PACKAGE.deb]
@@ -35,6 +39,7 @@ mount --rbind /dev "$root/dev"
 cp /etc/resolv.conf "$root/etc/"
 chmod 1777 "$root/tmp"
 cp "$deb" "$root/tmp/screenplay.deb"
+cp contrib/debian/copyright "$root/tmp/copyright.expected"
 
 # Test media, made here (the chroot has no tools for it): a 64x36 green PNG.
 python3 - "$root/tmp/media" <<'EOF'
@@ -57,8 +62,9 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bas
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends /tmp/screenplay.deb >/dev/null
-  # For the check only: a headless compositor and a screenshot tool.
-  apt-get install -y -qq --no-install-recommends sway grim >/dev/null
+  # For the check only: a headless compositor and a screenshot tool; what a
+  # kiosk adds (cage, xwayland) and what verifies its unit (systemd, man-db).
+  apt-get install -y -qq --no-install-recommends sway grim cage xwayland systemd man-db >/dev/null
 '
 echo "deb-install-check: apt-get took $(($(date +%s) - started)) s" >&2
 
@@ -68,9 +74,29 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bas
   if command -v swift >/dev/null || ls /usr/lib/swift /opt/swift >/dev/null 2>&1; then fail "a Swift toolchain is present"; fi
   if ldd /usr/bin/screenplay | grep -E "not found|libswift|libFoundation"; then fail "libraries missing or Swift runtime linked dynamically"; fi
   echo "--- screenplay --version"
-  version=$(screenplay --version) && echo "$version"
+  line=$(screenplay --version) && echo "$line"
+  case "$line" in "screenplay "*" (commit "*")") ;; *) fail "--version says \"$line\", not \"screenplay VERSION (commit HASH)\"" ;; esac
+  version=$(echo "$line" | cut -d" " -f2)
   [ "$version" = "$(dpkg-query -W -f="\${Version}" screenplay)" ] || fail "--version says $version, the package another"
   man -w screenplay-play >/dev/null 2>&1 || [ -f /usr/share/man/man1/screenplay-play.1.gz ] || fail "no man page for play"
+  cmp /usr/share/doc/screenplay/copyright /tmp/copyright.expected || fail "the copyright file is not contrib/debian/copyright"
+
+  echo "--- the kiosk unit"
+  kiosk=/usr/lib/systemd/system/screenplay-kiosk@.service
+  [ -f "$kiosk" ] && [ -f /etc/pam.d/screenplay-kiosk ] && [ -f /usr/share/doc/screenplay/examples/kiosk.conf ] ||
+    fail "the kiosk unit, its PAM service or the example settings are missing"
+  grep -qx /etc/pam.d/screenplay-kiosk /var/lib/dpkg/info/screenplay.conffiles || fail "/etc/pam.d/screenplay-kiosk is no conffile"
+  if find /etc/systemd -name "screenplay-kiosk@*" | grep .; then fail "installing enabled the kiosk"; fi
+  useradd --create-home signage
+  sed "s#^SCREENPLAY_PLAYLIST=.*#SCREENPLAY_PLAYLIST=/tmp/media/signage.json#" /usr/share/doc/screenplay/examples/kiosk.conf \
+    >/etc/screenplay/kiosk-signage.conf
+  # verify takes a unit file: the template as the instance the README enables.
+  cp "$kiosk" /tmp/screenplay-kiosk@signage.service
+  systemd-analyze verify /tmp/screenplay-kiosk@signage.service 2>/tmp/verify.log || { cat /tmp/verify.log; fail "systemd-analyze verify failed"; }
+  [ ! -s /tmp/verify.log ] || { cat /tmp/verify.log; fail "systemd-analyze verify warned"; }
+  systemctl enable screenplay-kiosk@signage.service 2>&1
+  [ "$(systemctl is-enabled screenplay-kiosk@signage.service)" = enabled ] || fail "systemctl enable did not enable the kiosk"
+  [ -L /etc/systemd/system/graphical.target.wants/screenplay-kiosk@signage.service ] || fail "the kiosk is not wanted by graphical.target"
 
   # sway refuses root: an unprivileged user runs it, as the test rig does.
   useradd --create-home rig
@@ -116,4 +142,4 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bas
   kill "$sway_pid" 2>/dev/null || true
   wait "$sway_pid" 2>/dev/null || true
 '
-echo "deb-install-check: $(basename "$deb") installs on a fresh Debian 12 without the Swift toolchain; --version, doctor and play work there"
+echo "deb-install-check: $(basename "$deb") installs on a fresh Debian 12 without the Swift toolchain; --version, doctor and play work there; the kiosk unit verifies and enables"

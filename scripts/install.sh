@@ -2,29 +2,39 @@
 # Installs screenplay from this checkout: the binary (built in release mode
 # with the Swift runtime linked in, so the machine needs no toolchain), a man
 # page per command generated from the help text by help2man, bash completion,
-# and the systemd user unit from contrib/ when there is one.
-#   scripts/install.sh [--prefix DIR] [--binary PATH]
-#     --prefix DIR   where to install (default /usr/local): DIR/bin,
-#                    DIR/share/man/man1, DIR/share/bash-completion/completions,
-#                    DIR/lib/systemd/user
-#     --binary PATH  install this already built binary instead of building
+# and the systemd user unit from contrib/; with --kiosk also the kiosk's
+# system unit, disabled (enabling it is the operator's step).
+#   scripts/install.sh [--prefix DIR] [--sysconfdir DIR] [--binary PATH] [--kiosk]
+#     --prefix DIR      where to install (default /usr/local): DIR/bin,
+#                       DIR/share/man/man1, DIR/share/bash-completion/completions,
+#                       DIR/lib/systemd/user (and DIR/lib/systemd/system)
+#     --sysconfdir DIR  for --kiosk: pam.d/ and screenplay/ go here (default /etc)
+#     --binary PATH     install this already built binary instead of building
+#     --kiosk           also screenplay-kiosk@.service (cage on tty7 as a user),
+#                       its PAM service and DIR/share/doc/screenplay/examples/kiosk.conf
 # DESTDIR=STAGE stages the files under STAGE (as package-deb.sh does).
 # Needs help2man (scripts/setup.sh installs it) for the man pages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=/usr/local
+sysconfdir=/etc
 binary=""
+kiosk=false
 while (($#)); do
   case "$1" in
     --prefix) prefix=${2:?"install: --prefix needs a directory"}; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
     --binary) binary=${2:?"install: --binary needs a path"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --sysconfdir) sysconfdir=${2:?"install: --sysconfdir needs a directory"}; shift 2 ;;
+    --sysconfdir=*) sysconfdir=${1#--sysconfdir=}; shift ;;
+    --kiosk) kiosk=true; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
 case "$prefix" in /*) ;; *) echo "install: --prefix must be an absolute path, got '$prefix'" >&2; exit 64 ;; esac
+case "$sysconfdir" in /*) ;; *) echo "install: --sysconfdir must be an absolute path, got '$sysconfdir'" >&2; exit 64 ;; esac
 command -v help2man >/dev/null || { echo "install: help2man is missing (apt-get install help2man, or scripts/setup.sh)" >&2; exit 69; }
 
 if [ -z "$binary" ]; then
@@ -40,7 +50,9 @@ completions="$root/share/bash-completion/completions" units="$root/lib/systemd/u
 install -d "$bindir" "$mandir" "$completions"
 install -m 0755 "$binary" "$bindir/screenplay"
 strip --strip-unneeded "$bindir/screenplay"
-version=$("$bindir/screenplay" --version)
+# `--version` says "screenplay 0.1.0 (commit abc1234)"; the man pages carry the number.
+version=$("$bindir/screenplay" --version | awk '{print $2}')
+[ -n "$version" ] || { echo "install: $bindir/screenplay --version printed no version" >&2; exit 70; }
 
 # Man pages from the help text, so they never drift from it. help2man runs a
 # program with --help and --version: a wrapper turns `screenplay present`
@@ -70,13 +82,28 @@ done
 
 install -m 0644 contrib/bash-completion/screenplay "$completions/screenplay"
 
-# The user unit of contrib/ (systemd notify and watchdog), if this checkout has
-# one, pointed at the installed binary.
-unit=$(ls contrib/*.service 2>/dev/null | head -n 1 || true)
-if [ -n "$unit" ]; then
-  install -d "$units"
-  sed -E "s#^ExecStart=([^ ]*/)?screenplay#ExecStart=$prefix/bin/screenplay#" "$unit" >"$units/$(basename "$unit")"
-  chmod 0644 "$units/$(basename "$unit")"
+# The user unit of contrib/ (systemd notify and watchdog), pointed at the
+# installed binary.
+unit=contrib/screenplay-signage.service
+install -d "$units"
+sed -E "s#^ExecStart=([^ ]*/)?screenplay#ExecStart=$prefix/bin/screenplay#" "$unit" >"$units/$(basename "$unit")"
+chmod 0644 "$units/$(basename "$unit")"
+installed="user unit $(basename "$unit")"
+
+# The kiosk: a system unit that runs cage on tty7 as a dedicated user with
+# `screenplay play` inside, its PAM service and the settings file to copy.
+# Disabled: it takes over a VT at boot, so enabling it is the operator's step.
+if $kiosk; then
+  kiosk_unit=contrib/screenplay-kiosk@.service
+  system_units="$root/lib/systemd/system" examples="$root/share/doc/screenplay/examples"
+  install -d "$system_units" "$examples" "${DESTDIR:-}$sysconfdir/pam.d" "${DESTDIR:-}$sysconfdir/screenplay"
+  sed -e "s#/usr/bin/screenplay #$prefix/bin/screenplay #g" -e "s#/etc/screenplay/#$sysconfdir/screenplay/#g" \
+    -e "s#/usr/share/doc/screenplay/#$prefix/share/doc/screenplay/#g" \
+    "$kiosk_unit" >"$system_units/$(basename "$kiosk_unit")"
+  chmod 0644 "$system_units/$(basename "$kiosk_unit")"
+  install -m 0644 contrib/screenplay-kiosk.pam "${DESTDIR:-}$sysconfdir/pam.d/screenplay-kiosk"
+  install -m 0644 contrib/screenplay-kiosk.conf "$examples/kiosk.conf"
+  installed="$installed, system unit $(basename "$kiosk_unit") (disabled; README: A signage box from scratch)"
 fi
 
-echo "install: screenplay $version in $root (bin, $(echo "$commands" | wc -w | tr -d ' ') command man pages + screenplay(1), bash completion${unit:+, user unit $(basename "$unit")})" >&2
+echo "install: screenplay $version in $root (bin, $(echo "$commands" | wc -w | tr -d ' ') command man pages + screenplay(1), bash completion, $installed)" >&2

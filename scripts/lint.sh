@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the Swift code against the committed .swift-format configuration and
 # fails on any finding (each printed as FILE:LINE:COLUMN: [Rule] what to change).
-# `swift format format -r -i --configuration .swift-format Sources Tests Examples Package.swift`
+# `swift format format -r -i --configuration .swift-format Sources Tests Examples Plugins Package.swift`
 # applies every fix the formatter can make.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,5 +12,5 @@ if swift format --version >/dev/null 2>&1; then
 else
   format=("$(dirname "$(readlink -f "$(command -v swift)")")/swift-format")
 fi
-"${format[@]}" lint --strict --recursive --parallel --configuration .swift-format Sources Tests Examples Package.swift
+"${format[@]}" lint --strict --recursive --parallel --configuration .swift-format Sources Tests Examples Plugins Package.swift
 echo "lint.sh: no findings"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds a Debian package of screenplay for this machine's architecture:
 # the release binary with the Swift runtime linked in (--static-swift-stdlib,
-# stripped), its man pages, bash completion and the systemd user unit, as
-# scripts/install.sh --prefix /usr lays them out. Depends: comes from
+# stripped), its man pages, bash completion, the systemd user unit and the
+# kiosk's system unit (disabled: no maintainer script enables it), as
+# scripts/install.sh --prefix /usr --kiosk lays them out. Depends: comes from
 # dpkg-shlibdeps (the shared libraries the binary links), plus what is loaded
 # at run time and no linker can see: Mesa's EGL and GL drivers (llvmpipe when
 # there is no GPU) and a font for text.
@@ -32,8 +33,8 @@ done
 work=$(mktemp -d /tmp/screenplay-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 stage="$work/root"
-DESTDIR="$stage" scripts/install.sh --prefix /usr ${binary:+--binary "$binary"}
-version=$("$stage/usr/bin/screenplay" --version)
+DESTDIR="$stage" scripts/install.sh --prefix /usr --kiosk ${binary:+--binary "$binary"}
+version=$("$stage/usr/bin/screenplay" --version | awk '{print $2}')
 arch=$(dpkg --print-architecture)
 
 # dpkg-shlibdeps and dpkg-gencontrol read a debian/control of a source
@@ -50,6 +51,7 @@ Package: screenplay
 Architecture: any
 Depends: \${shlibs:Depends}, libegl-mesa0, libgl1-mesa-dri, fonts-dejavu-core
 Recommends: webp-pixbuf-loader
+Suggests: cage, xwayland
 Description: put an app's content on the external displays of a Wayland desktop
  Screenplay presents content (test card, colours, GLSL shaders, images,
  PDFs with a presenter console, video through libmpv) on the external
@@ -65,7 +67,9 @@ screenplay ($version) unstable; urgency=medium
  -- Screenplay maintainers <screenplay@localhost>  $(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
 EOF
 gzip -9n -c "$work/debian/changelog" >"$stage/usr/share/doc/screenplay/changelog.Debian.gz"
-printf 'Screenplay\nSee the project README for the licence and sources.\n' >"$stage/usr/share/doc/screenplay/copyright"
+# The copyright file in Debian's machine-readable format (DEP-5); InstallTests
+# parses it as Debian's tools do.
+install -m 0644 contrib/debian/copyright "$stage/usr/share/doc/screenplay/copyright"
 (
   cd "$work"
   dpkg-shlibdeps -Tdebian/substvars -e root/usr/bin/screenplay 2>"$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }
@@ -73,6 +77,8 @@ printf 'Screenplay\nSee the project README for the licence and sources.\n' >"$st
     -fdebian/files -DInstalled-Size="$(du -sk --exclude=DEBIAN root | cut -f1)" -O >"$work/control"
 )
 cp "$work/control" "$stage/DEBIAN/control"
+# Files under /etc are the administrator's once installed: dpkg keeps their edits.
+(cd "$stage" && find etc -type f | sed 's#^#/#' | sort) >"$stage/DEBIAN/conffiles"
 mkdir -p "$out"
 deb="$out/screenplay_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null

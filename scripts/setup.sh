@@ -5,7 +5,11 @@
 # KWin run in their own D-Bus session, hence dbus-daemon. libmpv-dev plays
 # video (installing it upgrades Mesa to 22.3.6-1+deb12u2); ffmpeg makes the
 # test clips; mpv is the video benchmark's peer. help2man, dpkg-dev and
-# debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh.
+# debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh;
+# python3-debian: InstallTests reads the .deb's copyright file as Debian does.
+# git: the build records the commit for --version (scripts/build-commit.sh).
+# systemd, man-db: systemd-analyze verify (it runs man for Documentation=) on
+# contrib's units; procps: ps, which the kiosk test reads play's user with.
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
 # swayidle: the test that a panel never blanks while play or present shows it.
 set -euo pipefail
@@ -18,7 +22,9 @@ packages=(
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg
-  help2man dpkg-dev debootstrap
+  help2man dpkg-dev debootstrap python3-debian
+  git
+  systemd man-db procps
   linux-perf
 )
 missing=()

@@ -11,6 +11,10 @@ public protocol CLICommand: Equatable, Sendable {
     static var usage: String { get }
     /// The options the subcommand accepts (`--help` is implicit).
     static var options: [OptionSpec] { get }
+    /// Options the subcommand no longer takes, each with the one-line error
+    /// that names what to write instead (checked before `options`, with or
+    /// without a value).
+    static var retiredOptions: [String: String] { get }
     /// Converts sorted words into typed values; rejects malformed values.
     init(parsing arguments: ParsedArguments) throws(UsageError)
     /// Rejects combinations that are individually well-formed but do not
@@ -25,6 +29,9 @@ extension CLICommand {
     /// Default: every combination is fine.
     public func validate() throws(UsageError) {}
 
+    /// Default: none.
+    public static var retiredOptions: [String: String] { [:] }
+
     /// An error carrying this command's usage.
     static func usageError(_ message: String) -> UsageError {
         UsageError(message: message, usage: usage)
@@ -32,6 +39,13 @@ extension CLICommand {
 
     /// Parses and validates the words after the subcommand name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Self {
+        // An old spelling that still parsed would silently mean something
+        // else, or nothing; "unknown option" would not say what replaced it.
+        for word in arguments.prefix(while: { $0 != "--" }) where word.hasPrefix("--") {
+            if let message = retiredOptions[String(word.dropFirst(2).prefix { $0 != "=" })] {
+                throw usageError(message)
+            }
+        }
         let parsed = try scanArguments(arguments, options: options, usage: usage)
         let command = try Self(parsing: parsed)
         try command.validate()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The countdown shown with `--duration` or `--end-time`: time left, amber
+/// The countdown shown with `--talk-minutes` or `--end-time`: time left, amber
 /// in the last minutes (`--last-minutes`, five by default), red once over.
 struct Countdown: Equatable, Sendable {
     enum Phase: Equatable, Sendable { case normal, amber, over }

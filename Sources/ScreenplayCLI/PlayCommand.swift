@@ -46,15 +46,21 @@ public struct PlayCommand: CLICommand {
     public static let commandName = "play"
     public static let abstract = "Play playlists on every output, unattended (signage)."
     public static let options: [OptionSpec] = [
-        .value("output"), .flag("all"), .value("builtin"), .value("skip"), .value("layer"), .flag("fullscreen-window"),
-        .value("stats"), .value("proof"), .value("duration"), .flag("reconnect"),
-        .flag("no-reconnect"), .value("stall-grace"), .value("socket"), .flag("allow-idle"),
+        .value("output"), .flag("all"), .value("builtin"), .value("skip"), .value("layer"),
+        .flag("fullscreen-window"), .value("stats"), .value("proof"), .value("duration"), .flag("no-reconnect"),
+        .value("stall-grace"), .value("socket"), .flag("allow-idle"),
+    ]
+    /// `--reconnect` asked for play's default and did nothing, so a unit
+    /// that said `--no-reconnect --reconnect` could not tell what it got.
+    public static let retiredOptions = [
+        "reconnect":
+            "'--reconnect' is gone: play always waits for a compositor that goes away and resumes on the same socket; '--no-reconnect' (exit 69 instead) is the only switch"
     ]
     public static let usage = """
         OVERVIEW: \(abstract)
         PATH is a folder (every image, PDF page, .frag/.glsl shader and video
         in it, in name order; a video lasts its own length) or a playlist file (.json: playlists per panel,
-        crossfades, clock alignment; see the README's Signage section).
+        crossfades, clock alignment; its keys are below).
         Every connected screen plays (a signage box has no laptop panel to
         keep free) except those --skip, --builtin or SCREENPLAY_BUILTIN name.
         SIGHUP or saving the playlist file reloads it without a restart;
@@ -81,8 +87,7 @@ public struct PlayCommand: CLICommand {
                                   item is first fully visible on a panel.
           --no-reconnect          Exit 69 when the compositor goes away (default:
                                   wait for one on the same socket and resume
-                                  at the clock's item; --reconnect, the old
-                                  way to ask for that, is still accepted).
+                                  at the clock's item).
           --stall-grace SECONDS   A draw that has not returned after this long
                                   (default 30) is a stuck renderer: exit 70
                                   naming the output and item; the item is
@@ -96,6 +101,39 @@ public struct PlayCommand: CLICommand {
           --socket PATH           The control socket for `screenplay ctl`
                                   (default $XDG_RUNTIME_DIR/screenplay/play.sock).
           -h, --help              Show this help.
+
+        PLAYLIST FILE (JSON; a key not listed here is refused):
+          {"playlists": {"lobby": [{"file": "welcome.png", "duration": 8},
+                                   {"color": "102040"}]},
+           "panels": [{"match": "HDMI-A-1", "playlist": "lobby"}],
+           "default": "lobby", "transition": {"seconds": 1}, "sync": true}
+          Top level:
+            playlists             Required: playlist name -> list of items.
+            panels                A list of panel entries; the first whose
+                                  "match" names a screen chooses its playlist.
+            default               The playlist of screens no panel entry
+                                  matches (without it they show nothing).
+            transition            {"seconds": S}: crossfade between items
+                                  (default 0, a cut).
+            sync                  true (default): the wall clock places every
+                                  panel in its playlist, so panels on one
+                                  playlist switch together; false: each panel
+                                  starts at the first item when it appears.
+          An item (either "file" or "color"):
+            file                  An image, PDF, .frag/.glsl shader or video
+                                  (relative to the playlist file's folder).
+            color                 "RRGGBB": a solid colour.
+            duration              Seconds on screen, crossfade included
+                                  (default --duration; a video: its length).
+            pages                 PDF pages: "1-3" or "1,4,6-8" (default all).
+            transition            {"seconds": S}: this item's own crossfade in.
+          A panel entry:
+            match                 A screen pattern, as --output takes.
+            playlist              The name of one of the playlists.
+            rotate                0, 90, 180 or 270: the panel hangs turned
+                                  that far clockwise; content is turned back.
+          A transition:
+            seconds               Crossfade length in seconds, 0 or more.
 
         EXAMPLES:
           screenplay play /srv/signage/lobby
@@ -121,9 +159,6 @@ public struct PlayCommand: CLICommand {
                     "invalid value '\(value)' for '--duration': expected a positive number of seconds")
             }
             itemSeconds = seconds
-        }
-        if arguments.flag("reconnect"), arguments.flag("no-reconnect") {
-            throw Self.usageError("'--reconnect' and '--no-reconnect' contradict each other")
         }
         reconnect = !arguments.flag("no-reconnect")
         stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))

@@ -62,7 +62,7 @@ public struct PresentCommand: CLICommand {
     public var stats: StatsDestination?
     /// `--reconnect`
     public var reconnect = false
-    /// `--duration`, in minutes.
+    /// `--talk-minutes`: the talk's length, in minutes.
     public var durationMinutes: Double?
     /// `--end-time HH:MM`: count down to this time of day instead of a duration.
     public var endTime: ClockTime?
@@ -97,10 +97,16 @@ public struct PresentCommand: CLICommand {
     public static let abstract = "Show content on external outputs, paced to their refresh rate."
     public static let options: [OptionSpec] = [
         .value("output"), .flag("all"), .value("builtin"), .value("layer"), .value("fps"),
-        .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
+        .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("talk-minutes"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
         .value("stall-grace"), .flag("allow-idle"),
+    ]
+    /// `--duration` counted the talk's minutes here and seconds per item in
+    /// play, a misreading waiting to happen: present's is `--talk-minutes`.
+    public static let retiredOptions = [
+        "duration":
+            "'--duration' is gone from present (it counted minutes, play's counts seconds): give the talk's length as '--talk-minutes MIN'"
     ]
     /// Supported content, for help and error messages.
     static let contentKinds =
@@ -158,7 +164,7 @@ public struct PresentCommand: CLICommand {
                                   the pings stop.
 
         SLIDES:
-          --duration MIN          Length of the talk in minutes: a countdown that
+          --talk-minutes MIN      Length of the talk in minutes: a countdown that
                                   turns amber 5 minutes before the end, red after.
           --end-time HH:MM        Count down to this time of day instead.
           --last-minutes N        Turn the countdown amber N minutes before the
@@ -186,7 +192,7 @@ public struct PresentCommand: CLICommand {
           screenplay present test-card
           screenplay present --output 'HDMI-*' color '#FF8800'
           screenplay present --fps 30 --stats - plasma.frag
-          screenplay present --duration 20 talk.pdf
+          screenplay present --talk-minutes 20 talk.pdf
         """
 
     public init(parsing arguments: ParsedArguments) throws(UsageError) {
@@ -213,10 +219,10 @@ public struct PresentCommand: CLICommand {
         }
         stats = arguments.last("stats").map { $0 == "-" ? .standardOutput : .file($0) }
         reconnect = arguments.flag("reconnect")
-        if let value = arguments.last("duration") {
+        if let value = arguments.last("talk-minutes") {
             guard let minutes = Double(value), minutes.isFinite, minutes > 0 else {
                 throw Self.usageError(
-                    "invalid value '\(value)' for '--duration': expected a positive number of minutes")
+                    "invalid value '\(value)' for '--talk-minutes': expected a positive number of minutes")
             }
             durationMinutes = minutes
         }
@@ -290,7 +296,7 @@ public struct PresentCommand: CLICommand {
             throw Self.usageError("'--\(option)' only applies to PDF content")
         }
         if let endTime, durationMinutes != nil {
-            throw Self.usageError("'--duration' and '--end-time \(endTime)' both set the countdown: give one")
+            throw Self.usageError("'--talk-minutes' and '--end-time \(endTime)' both set the countdown: give one")
         }
         // --audio also gives sound to videos placed on slides.
         if audio, !content.isVideo, !isPDF {

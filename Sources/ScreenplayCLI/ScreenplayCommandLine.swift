@@ -6,8 +6,16 @@
 
 /// Entry point of command-line parsing.
 public enum ScreenplayCommandLine {
-    /// The version printed by `--version`.
+    /// The release number.
     public static let version = "0.1.0"
+
+    /// What `--version` prints: the name, the release and the git commit
+    /// the binary was built from (written at build time by the BuildCommit
+    /// plugin), `modified` when tracked files differed from that commit.
+    public static let versionLine: String = {
+        guard let buildCommit else { return "screenplay \(version) (unknown commit)" }
+        return "screenplay \(version) (commit \(buildCommit)\(buildTreeModified ? ", modified" : ""))"
+    }()
 
     /// Subcommands in help order.
     static let commands: [any CLICommand.Type] = [
@@ -32,7 +40,7 @@ public enum ScreenplayCommandLine {
 
             OPTIONS:
               -h, --help  Show help; after a subcommand, that subcommand's help.
-              --version   Show the version.
+              --version   Show the version and the git commit it was built from.
 
             EXAMPLES:
               screenplay outputs
@@ -63,7 +71,7 @@ public enum ScreenplayCommandLine {
             return .help(text)
         case "--version":
             if let extra = rest.first { throw UsageError(message: "unexpected argument '\(extra)'", usage: usage) }
-            return .version(version)
+            return .version(versionLine)
         default:
             break
         }

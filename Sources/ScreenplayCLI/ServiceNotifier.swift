@@ -15,7 +15,25 @@ struct ServiceNotifier {
         var usec: UInt64 = 0
         // sd_watchdog_enabled checks WATCHDOG_PID too: a child that
         // inherited the variables pings nothing.
-        watchdogSeconds = sd_watchdog_enabled(0, &usec) > 0 && usec > 0 ? Double(usec) / 1e6 : nil
+        if sd_watchdog_enabled(0, &usec) > 0, usec > 0 {
+            watchdogSeconds = Double(usec) / 1e6
+        } else {
+            watchdogSeconds = Self.watchdogOfParent(ProcessInfo.processInfo.environment, parent: getppid())
+        }
+    }
+
+    /// The watchdog interval when the manager's main process is this
+    /// process's parent: under a kiosk compositor (`cage -- screenplay play`
+    /// in screenplay-kiosk@.service) the service's main process is cage, so
+    /// systemd names cage in `WATCHDOG_PID`, and the one who can tell whether
+    /// the panels play is its child. The unit's `NotifyAccess=all` lets the
+    /// child's pings count. Any other process further down still pings
+    /// nothing.
+    static func watchdogOfParent(_ environment: [String: String], parent: pid_t) -> Double? {
+        guard let pid = environment["WATCHDOG_PID"].flatMap({ pid_t($0) }), pid == parent,
+            let usec = environment["WATCHDOG_USEC"].flatMap({ UInt64($0) }), usec > 0
+        else { return nil }
+        return Double(usec) / 1e6
     }
 
     /// Sends `state` ("READY=1", "STATUS=...", "WATCHDOG=1", "STOPPING=1");

@@ -52,7 +52,7 @@ final class CompositorGoneTests: ScreenplayTestCase {
         assertCleanStop(p)
     }
 
-    /// `play --reconnect` takes the same library path (`whenCompositorGoes`):
+    /// `play`, which waits for the compositor by default, takes the same library path (`whenCompositorGoes`):
     /// the playlist shows again on the restarted compositor's panel. (It
     /// once hung in one run of three: the old read source's registration
     /// swallowed the new socket that took the closed one's number.)
@@ -65,7 +65,7 @@ final class CompositorGoneTests: ScreenplayTestCase {
         try #"{"playlists": {"a": [{"color": "aa3300"}]}, "default": "a"}"#.write(
             toFile: playlist, atomically: true, encoding: .utf8)
         let p = try CLI.start(
-            ["play", "--reconnect", "--stats", "-", playlist], environment: env(rig, builtin: "HEADLESS-1"))
+            ["play", "--stats", "-", playlist], environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" }, p.stderr)
         rig.kill()
         XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("waiting for a compositor") }, p.stderr)

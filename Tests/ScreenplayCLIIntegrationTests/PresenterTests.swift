@@ -58,7 +58,7 @@ final class PresenterTests: ScreenplayTestCase {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
         try rig.focusOutput("HEADLESS-1")
         let e = env(rig, builtin: "HEADLESS-1")
-        let p = try CLI.start(["present", deck.pdf, "--duration", "20", "--stats", "-"], environment: e)
+        let p = try CLI.start(["present", deck.pdf, "--talk-minutes", "20", "--stats", "-"], environment: e)
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "console" }, p.stderr)
         let audience = p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "audience" }
         XCTAssertEqual(audience?.output, "HEADLESS-2", p.stderr)

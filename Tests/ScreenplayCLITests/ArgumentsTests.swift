@@ -57,8 +57,8 @@ final class ArgumentsTests: ScreenplayTestCase {
             ("present --stats=- test-card", present { $0.stats = .standardOutput }),
             ("present --stats out.log test-card", present { $0.stats = .file("out.log") }),
             ("present --reconnect test-card", present { $0.reconnect = true }),
-            ("present --duration 20 test-card", present { $0.durationMinutes = 20 }),
-            ("present --duration=1.5 test-card", present { $0.durationMinutes = 1.5 }),
+            ("present --talk-minutes 20 test-card", present { $0.durationMinutes = 20 }),
+            ("present --talk-minutes=1.5 test-card", present { $0.durationMinutes = 1.5 }),
             ("present --notes notes.txt test-card", present { $0.notesPath = "notes.txt" }),
             (
                 "present --password s3cret talk.pdf",
@@ -106,7 +106,7 @@ final class ArgumentsTests: ScreenplayTestCase {
     func testAllPresentOptionsTogether() throws {
         let line =
             "present --output DP-1 --builtin eDP-1 --layer top --fps 30 --preview --stats s.log --reconnect "
-            + "--duration 45 --notes n.md --password pw --rehearse deck.pdf"
+            + "--talk-minutes 45 --notes n.md --password pw --rehearse deck.pdf"
         var expected = Present(content: .pdf(path: "deck.pdf"))
         expected.outputPatterns = ["DP-1"]
         expected.builtinPatterns = ["eDP-1"]
@@ -140,7 +140,7 @@ final class ArgumentsTests: ScreenplayTestCase {
             ("help", .help(root)),
             ("help present", .help(PresentCommand.usage)),
             ("--help doctor", .help(DoctorCommand.usage)),
-            ("--version", .version(ScreenplayCommandLine.version)),
+            ("--version", .version(ScreenplayCommandLine.versionLine)),
             ("outputs --help", .help(OutputsCommand.usage)),
             ("outputs -h", .help(OutputsCommand.usage)),
             ("present -h", .help(PresentCommand.usage)),
@@ -165,10 +165,45 @@ final class ArgumentsTests: ScreenplayTestCase {
         }
     }
 
+    /// `play --help` (and so its man page) lists exactly the keys the
+    /// playlist parser accepts, in each of its four kinds of object.
+    func testPlayHelpListsEveryPlaylistKey() throws {
+        let usage = PlayCommand.usage
+        let section = try XCTUnwrap(usage.range(of: "PLAYLIST FILE"), "play --help has no PLAYLIST FILE section")
+        var listed: [String: Set<String>] = [:]
+        var group = ""
+        for line in usage[section.lowerBound...].split(separator: "\n").dropFirst() {
+            if line.isEmpty || !line.hasPrefix(" ") { break }
+            if line.hasPrefix("  "), !line.hasPrefix("   "), line.hasSuffix(":") || line.contains("):") {
+                group = String(line.trimmingCharacters(in: .whitespaces).prefix { $0 != ":" && $0 != "(" })
+                    .trimmingCharacters(in: .whitespaces)
+            } else if line.hasPrefix("    "), !line.hasPrefix("     ") {
+                listed[group, default: []].insert(String(line.dropFirst(4).prefix { $0 != " " }))
+            }
+        }
+        XCTAssertEqual(listed["Top level"], SignageConfigLoader.topKeys, usage)
+        XCTAssertEqual(listed["An item"], SignageConfigLoader.itemKeys, usage)
+        XCTAssertEqual(listed["A panel entry"], SignageConfigLoader.panelKeys, usage)
+        XCTAssertEqual(listed["A transition"], SignageConfigLoader.transitionKeys, usage)
+        XCTAssertEqual(listed.count, 4, "\(listed)")
+    }
+
+    func testVersionLineNamesTheProgramReleaseAndCommit() {
+        let line = ScreenplayCommandLine.versionLine
+        XCTAssertTrue(line.hasPrefix("screenplay \(ScreenplayCommandLine.version) ("), line)
+        XCTAssertTrue(
+            line.hasSuffix(" (unknown commit)")
+                || line.range(of: #" \(commit [0-9a-f]{7,}(, modified)?\)$"#, options: .regularExpression) != nil, line)
+    }
+
+    // MARK: Errors
+
     // MARK: Errors
 
     func testErrors() {
         let root = ScreenplayCommandLine.usage
+        let retiredDuration =
+            "'--duration' is gone from present (it counted minutes, play's counts seconds): give the talk's length as '--talk-minutes MIN'"
         let cases: [(String, String, String)] = [
             // Top level
             ("frobnicate", "unknown subcommand 'frobnicate'", root),
@@ -263,8 +298,8 @@ final class ArgumentsTests: ScreenplayTestCase {
             ),
             ("present --stats", "missing value for option '--stats'", PresentCommand.usage),
             (
-                "present --duration 0 test-card",
-                "invalid value '0' for '--duration': expected a positive number of minutes", PresentCommand.usage
+                "present --talk-minutes 0 test-card",
+                "invalid value '0' for '--talk-minutes': expected a positive number of minutes", PresentCommand.usage
             ),
             (
                 "present --stall-grace 0 test-card",
@@ -275,16 +310,24 @@ final class ArgumentsTests: ScreenplayTestCase {
                 "invalid value 'inf' for '--stall-grace': expected a positive number of seconds", PlayCommand.usage
             ),
             (
-                "present --duration abc test-card",
-                "invalid value 'abc' for '--duration': expected a positive number of minutes", PresentCommand.usage
+                "present --talk-minutes abc test-card",
+                "invalid value 'abc' for '--talk-minutes': expected a positive number of minutes", PresentCommand.usage
             ),
             (
-                "present --duration=inf test-card",
-                "invalid value 'inf' for '--duration': expected a positive number of minutes", PresentCommand.usage
+                "present --talk-minutes=inf test-card",
+                "invalid value 'inf' for '--talk-minutes': expected a positive number of minutes", PresentCommand.usage
             ),
             (
-                "present --duration=nan test-card",
-                "invalid value 'nan' for '--duration': expected a positive number of minutes", PresentCommand.usage
+                "present --talk-minutes=nan test-card",
+                "invalid value 'nan' for '--talk-minutes': expected a positive number of minutes", PresentCommand.usage
+            ),
+            // The old spelling names the new one, with or without a value, before any other problem.
+            ("present --duration 20 talk.pdf", retiredDuration, PresentCommand.usage),
+            ("present --duration=20 talk.pdf", retiredDuration, PresentCommand.usage),
+            ("present --fps x --duration talk.pdf", retiredDuration, PresentCommand.usage),
+            (
+                "present -- --duration", "unsupported content '--duration': expected \(PresentCommand.contentKinds)",
+                PresentCommand.usage
             ),
             ("present --notes", "missing value for option '--notes'", PresentCommand.usage),
             ("present --password", "missing value for option '--password'", PresentCommand.usage),
@@ -322,8 +365,8 @@ final class ArgumentsTests: ScreenplayTestCase {
                 PresentCommand.usage
             ),
             (
-                "present --duration 20 --end-time 14:30 talk.pdf",
-                "'--duration' and '--end-time 14:30' both set the countdown: give one", PresentCommand.usage
+                "present --talk-minutes 20 --end-time 14:30 talk.pdf",
+                "'--talk-minutes' and '--end-time 14:30' both set the countdown: give one", PresentCommand.usage
             ),
         ]
         for (line, message, usage) in cases {

@@ -36,7 +36,8 @@ final class FuzzTests: ScreenplayTestCase {
         let vocabulary = [
             "present", "outputs", "doctor", "demo", "help", "--help", "-h", "--version", "--json", "--output", "--all",
             "--builtin", "--layer", "overlay", "top", "--fps", "30", "-1", "--preview", "--stats", "-", "--reconnect",
-            "--duration", "--notes", "--password", "--rehearse", "--end-time", "14:30", "--last-minutes",
+            "--duration", "--talk-minutes", "--no-reconnect", "--notes", "--password", "--rehearse", "--end-time",
+            "14:30", "--last-minutes",
             "--notes-position", "right", "--out", "test-card", "color", "ff00ff", "#00FF00",
             "x.png", "y.frag", "z.pdf", "w.txt", "--", "--fps=60", "--layer=", "=", "",
         ]

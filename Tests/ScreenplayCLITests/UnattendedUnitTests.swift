@@ -92,16 +92,19 @@ final class UnattendedUnitTests: ScreenplayTestCase {
         XCTAssertEqual(plain.stallGrace, 30)
         XCTAssertNil(plain.socketPath)
         XCTAssertFalse(try play("play --no-reconnect x").reconnect)
-        XCTAssertTrue(try play("play --reconnect x").reconnect, "the old flag still works")
         XCTAssertEqual(try play("play --stall-grace 2.5 --socket /tmp/p.sock x").stallGrace, 2.5)
         XCTAssertEqual(try play("play --socket /tmp/p.sock x").socketPath, "/tmp/p.sock")
+        let retired =
+            "'--reconnect' is gone: play always waits for a compositor that goes away and resumes on the same socket; '--no-reconnect' (exit 69 instead) is the only switch"
         for (line, message) in [
             ("play --stall-grace 0 x", "invalid value '0' for '--stall-grace': expected a positive number of seconds"),
             (
                 "play --stall-grace soon x",
                 "invalid value 'soon' for '--stall-grace': expected a positive number of seconds"
             ),
-            ("play --reconnect --no-reconnect x", "'--reconnect' and '--no-reconnect' contradict each other"),
+            ("play --reconnect x", retired),
+            ("play --reconnect=yes x", retired),
+            ("play --reconnect --no-reconnect x", retired),
         ] {
             XCTAssertThrowsError(try play(line), line) { XCTAssertEqual(($0 as? UsageError)?.message, message, line) }
         }
@@ -111,6 +114,21 @@ final class UnattendedUnitTests: ScreenplayTestCase {
             return XCTFail("not present")
         }
         XCTAssertEqual(present.stallGrace, 5)
+    }
+
+    /// Under cage (screenplay-kiosk@.service) systemd names cage, play's
+    /// parent, in WATCHDOG_PID: play pings then, and for no other process.
+    func testWatchdogNamingTheParentCountsOnlyForTheParent() {
+        let parent: pid_t = 4242
+        func seconds(_ environment: [String: String]) -> Double? {
+            ServiceNotifier.watchdogOfParent(environment, parent: parent)
+        }
+        XCTAssertEqual(seconds(["WATCHDOG_PID": "4242", "WATCHDOG_USEC": "2000000"]), 2)
+        XCTAssertNil(seconds(["WATCHDOG_PID": "4243", "WATCHDOG_USEC": "2000000"]), "another process's watchdog")
+        XCTAssertNil(seconds(["WATCHDOG_PID": "4242", "WATCHDOG_USEC": "0"]))
+        XCTAssertNil(seconds(["WATCHDOG_PID": "4242"]))
+        XCTAssertNil(seconds(["WATCHDOG_USEC": "2000000"]), "no WATCHDOG_PID: sd_watchdog_enabled's case, not this")
+        XCTAssertNil(seconds(["WATCHDOG_PID": "cage", "WATCHDOG_USEC": "2000000"]))
     }
 
     func testLogLinesAreOneLineWithTheJournalsPriority() {

@@ -18,6 +18,20 @@ public final class CageRig: CompositorRig, @unchecked Sendable {
     ///   - outputs: number of headless outputs (1280x720 each, cage's default mode).
     ///   - quarterTurns: how many times cage rotates its outputs by 90° clockwise (`-r`).
     public static func start(outputs: Int = 1, quarterTurns: Int = 0, timeout: TimeInterval = 10) throws -> CageRig {
+        try run(
+            ["cage", "-d"] + Array(repeating: "-r", count: quarterTurns % 4) + ["--", "sleep", "86400"],
+            outputs: outputs, timeout: timeout)
+    }
+
+    /// Runs `command`, a command line that starts cage with its application
+    /// (a kiosk's, such as a systemd unit's `ExecStart`), headless as the rig
+    /// user, and returns once cage's socket accepts connections.
+    /// - Parameters:
+    ///   - environment: added to the rig's (`PATH`, `HOME` and
+    ///     `XDG_RUNTIME_DIR`, the headless backend's variables); it wins.
+    public static func run(
+        _ command: [String], outputs: Int = 1, environment: [String: String] = [:], timeout: TimeInterval = 10
+    ) throws -> CageRig {
         try prepareX11SocketDirectory()
         let user = try RigUser.get()
         return try launch(
@@ -29,9 +43,8 @@ public final class CageRig: CompositorRig, @unchecked Sendable {
                 "WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs)", "WLR_RENDERER": "pixman",
                 "WLR_LIBINPUT_NO_DEVICES": "1",
             ]) { $1 }
-            return try user.spawn(
-                ["cage", "-d"] + Array(repeating: "-r", count: quarterTurns % 4) + ["--", "sleep", "86400"],
-                environment: env, directory: layout.directory, logPath: layout.logPath)
+            env.merge(environment) { $1 }
+            return try user.spawn(command, environment: env, directory: layout.directory, logPath: layout.logPath)
         }
     }
 

@@ -86,6 +86,14 @@ enum RigFiles {
     }
 }
 
+/// The unprivileged account the rig runs compositors as (created on first
+/// use when the tests run as root; the current user otherwise), for tests
+/// that run a whole command line as that user.
+public func rigAccount() throws -> (name: String, uid: uid_t, gid: gid_t) {
+    let user = try RigUser.get()
+    return (user.name, user.uid, user.gid)
+}
+
 /// The account sway runs as. Created on first use when the tests run as root.
 struct RigUser: Sendable {
     var name: String
