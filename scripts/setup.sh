@@ -7,6 +7,8 @@
 # test clips; mpv is the video benchmark's peer. help2man, dpkg-dev and
 # debootstrap: install.sh's man pages, package-deb.sh, deb-install-check.sh.
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
+# faketime steps the clock under `play` (clock tests); logrotate rotates the
+# proof-of-play file with contrib/logrotate/screenplay (rotation test).
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
@@ -19,6 +21,7 @@ packages=(
   libmpv-dev mpv ffmpeg
   help2man dpkg-dev debootstrap
   linux-perf
+  faketime logrotate
 )
 missing=()
 for p in "${packages[@]}"; do
