@@ -374,7 +374,7 @@ final class PlayRunner {
         log(
             "the wall clock stepped \(step > 0 ? "forward" : "back") by \(String(format: "%.3f", abs(step))) s; \(config.sync ? "panels move to the clock's item" : "panels keep their timing")"
         )
-        stats?.write(["event": "clock-step", "seconds": step])
+        stats?.write(["event": "clock-step", "seconds": step, "ns": monotonicNanoseconds()])
         for panel in panels.values { panel.clockStepped(by: step, sync: config.sync) }
         tickDeadline = nil
         tickTimer?.cancel()
