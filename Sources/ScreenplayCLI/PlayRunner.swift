@@ -562,6 +562,9 @@ final class PlayRunner {
     /// then remembers its item before the process exits 70.
     private func installSignalHandlers() {
         signal(SIGHUP, SIG_IGN)
+        // A reader of `--stats -` that goes away must not end playback: the
+        // write fails with EPIPE instead, and that is logged.
+        signal(SIGPIPE, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated { _ = self?.reload(because: "SIGHUP") }
