@@ -100,6 +100,8 @@ let package = Package(
 
         // Test support: headless compositors, output hot-plug, pixel capture.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
+        // The base test case: every failure on one line with the program's stderr tail.
+        .target(name: "TestHarness", dependencies: ["TestSupport"], path: "Tests/Harness", swiftSettings: strict),
         // A scripted compositor on libwayland-server for protocol edge cases
         // (Tests/ScriptedCompositor; scripts/generate-test-protocols.sh). Tests only.
         .systemLibrary(
@@ -114,35 +116,37 @@ let package = Package(
 
         // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
         // The scripted compositor counts: it runs in-process on libwayland-server.
-        .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming"], swiftSettings: strict),
-        .testTarget(name: "DocumentsTests", dependencies: ["Documents", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FrameTimingTests", dependencies: ["TestHarness", "FrameTiming"], swiftSettings: strict),
+        .testTarget(
+            name: "DocumentsTests", dependencies: ["TestHarness", "Documents", "TestSupport"], swiftSettings: strict),
         // TestSupport for TestImages (fixtures made with ffmpeg); no compositor.
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "WaylandClientTests", dependencies: ["WaylandClient"],
+            name: "RenderingTests", dependencies: ["TestHarness", "Rendering", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "WaylandClientTests", dependencies: ["TestHarness", "WaylandClient"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayTests", dependencies: ["Screenplay", "ScriptedCompositor", "TestSupport"],
+            name: "ScreenplayTests", dependencies: ["TestHarness", "Screenplay", "ScriptedCompositor", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLITests", dependencies: ["ScreenplayCLI", "Screenplay"],
+            name: "ScreenplayCLITests", dependencies: ["TestHarness", "ScreenplayCLI", "Screenplay"],
             swiftSettings: strict),
         // Integration tests: each starts headless compositors through the rig
         // (minutes; the full `scripts/test.sh` runs them with the unit tests).
         .testTarget(
-            name: "ScreenplayIntegrationTests", dependencies: ["Screenplay", "TestSupport"],
+            name: "ScreenplayIntegrationTests", dependencies: ["TestHarness", "Screenplay", "TestSupport"],
             swiftSettings: strict),
         // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(
             name: "ScreenplayCLIIntegrationTests",
-            dependencies: ["Documents", "TestSupport", "VirtualPointer", "CPoppler"],
+            dependencies: ["TestHarness", "Documents", "TestSupport", "VirtualPointer", "CPoppler"],
             swiftSettings: strict),
         // The package as users meet it: a dependent package builds the README's example
         // without warnings, the public interface shows no WaylandClient or C type, the
         // documentation builds with every public symbol documented, the code passes
         // swift-format's lint. No compositor; minutes (each builds in a scratch directory).
-        .testTarget(name: "PackageTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PackageTests", dependencies: ["TestHarness", "TestSupport"], swiftSettings: strict),
         // The rig's own tests: the compositors start, hot-plug and capture as promised.
-        .testTarget(name: "RigTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RigTests", dependencies: ["TestHarness", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -58,7 +58,12 @@ final class SceneVideo {
         player.onInfoChange = { [weak self] in self?.writeInfo(ready: false) }
         player.onEnd = { [weak self] in
             guard let self else { return }
-            self.stats?.write(["event": "video_ended", "output": self.label])
+            // The totals too: the once-a-second frames lines miss the last
+            // partial second, and a reader wants to know the clip played whole.
+            self.stats?.write([
+                "event": "video_ended", "output": self.label, "video_frames_total": self.player.framesDrawn,
+                "video_dropped_total": self.player.framesDropped,
+            ])
             self.lifecycle?.ended(self.player)
         }
         player.onFailure = { [weak self] reason in

@@ -1,11 +1,12 @@
 import Documents
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// PDF opening, rendering at exact sizes with black letterboxing, the
 /// placeholder, and the sample deck, with poppler and cairo for real.
-final class DocumentsTests: XCTestCase {
+final class DocumentsTests: ScreenplayTestCase {
     var dir = ""
 
     override func setUpWithError() throws {

@@ -1,7 +1,8 @@
 import FrameTiming
+import TestHarness
 import XCTest
 
-final class CadenceTests: XCTestCase {
+final class CadenceTests: ScreenplayTestCase {
     let refresh: Int64 = 16_666_667
 
     /// Simulates a compositor calling back at uneven times after each

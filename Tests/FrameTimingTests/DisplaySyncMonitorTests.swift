@@ -1,7 +1,8 @@
 import FrameTiming
+import TestHarness
 import XCTest
 
-final class DisplaySyncMonitorTests: XCTestCase {
+final class DisplaySyncMonitorTests: ScreenplayTestCase {
     private let refresh: UInt64 = 16_666_667
 
     /// Feeds `count` refreshes from `startNs`, each `step` refreshes after

@@ -1,9 +1,10 @@
 import FrameTiming
+import TestHarness
 import XCTest
 
 /// The presentation-feedback budget: how many requests may be in flight,
 /// when a silent compositor stops being asked, and how it is probed.
-final class FeedbackBudgetTests: XCTestCase {
+final class FeedbackBudgetTests: ScreenplayTestCase {
     let frame: UInt64 = 16_666_667
 
     /// Drives `frames` frames at 60 Hz from `start`, asking whenever the

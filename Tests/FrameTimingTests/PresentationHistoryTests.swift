@@ -1,7 +1,8 @@
 import FrameTiming
+import TestHarness
 import XCTest
 
-final class PresentationHistoryTests: XCTestCase {
+final class PresentationHistoryTests: ScreenplayTestCase {
     static let refresh: UInt64 = 16_666_667
 
     func testEmptyHistory() {

@@ -1,7 +1,8 @@
 import FrameTiming
+import TestHarness
 import XCTest
 
-final class RefreshRateTests: XCTestCase {
+final class RefreshRateTests: ScreenplayTestCase {
     func testPresentationRefreshWins() {
         let rate = RefreshRate.resolve(presentationRefreshNs: 6_944_444, modeRefreshMilliHz: 60_000)
         XCTAssertEqual(rate, RefreshRate(durationNs: 6_944_444, source: .presentation))

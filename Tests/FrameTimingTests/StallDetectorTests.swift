@@ -1,7 +1,8 @@
 import FrameTiming
+import TestHarness
 import XCTest
 
-final class StallDetectorTests: XCTestCase {
+final class StallDetectorTests: ScreenplayTestCase {
     func testThresholdIsMaxOfFourRefreshesAnd250ms() {
         XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 16_666_667), 250_000_000)
         XCTAssertEqual(StallDetector.thresholdNs(refreshNs: 6_944_444), 250_000_000)

@@ -1,7 +1,8 @@
 import FrameTiming
+import TestHarness
 import XCTest
 
-final class StatisticsTests: XCTestCase {
+final class StatisticsTests: ScreenplayTestCase {
     let oneToTen: [Double] = [7, 1, 10, 3, 5, 2, 9, 4, 8, 6]
 
     func testEmptyInput() {

@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// A package that depends on Screenplay, as a user's would, builds the README's library
 /// example without a single warning or error.
-final class ConsumerPackageTests: XCTestCase {
+final class ConsumerPackageTests: ScreenplayTestCase {
     func testReadmeLibraryExampleBuildsWarningFreeInADependentPackage() throws {
         let example = try PackageCheckout.firstSwiftBlock(
             inSection: "Library example", of: try PackageCheckout.readme())

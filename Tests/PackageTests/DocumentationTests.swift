@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -35,7 +36,7 @@ enum DocsBuild {
 
 /// The API documentation builds with the toolchain's docc, and every public
 /// symbol of Screenplay has a documentation comment (scripts/docs.sh fails otherwise).
-final class DocumentationTests: XCTestCase {
+final class DocumentationTests: ScreenplayTestCase {
     func testDocsScriptBuildsHTMLWithEveryPublicSymbolDocumented() throws {
         let docs = try DocsBuild.outcome.get()
         XCTAssertFalse(docs.result.timedOut, "scripts/docs.sh timed out:\n\(docs.log)")

@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// The code follows the committed .swift-format configuration: scripts/lint.sh
 /// reports no finding.
-final class LintTests: XCTestCase {
+final class LintTests: ScreenplayTestCase {
     func testLintScriptFindsNothing() throws {
         let lint = try runProcess(
             PackageCheckout.root + "/scripts/lint.sh", [], timeout: 600, directory: PackageCheckout.root)

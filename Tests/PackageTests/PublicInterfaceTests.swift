@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import XCTest
 
 /// Screenplay's public interface, read from the symbol graph of a build, names
 /// no type of the modules under it (WaylandClient, FrameTiming, Rendering, Video)
 /// and no C type: users see Screenplay's own types only.
-final class PublicInterfaceTests: XCTestCase {
+final class PublicInterfaceTests: ScreenplayTestCase {
     /// Swift USRs name their module (`s:13WaylandClient10OutputInfoV`); C ones start with `c:`.
     static let hiddenModules = ["WaylandClient", "FrameTiming", "Rendering", "Video"]
 

@@ -1,8 +1,9 @@
 import Rendering
+import TestHarness
 import XCTest
 
 /// Shared helpers for tests that render with Mesa's surfaceless platform.
-class OffscreenTestCase: XCTestCase {
+class OffscreenTestCase: ScreenplayTestCase {
     var context: GraphicsContext!
 
     override func setUpWithError() throws {

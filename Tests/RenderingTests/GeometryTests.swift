@@ -1,7 +1,8 @@
 import Rendering
+import TestHarness
 import XCTest
 
-final class AspectFitTests: XCTestCase {
+final class AspectFitTests: ScreenplayTestCase {
     func testWiderContentIsLetterboxed() {
         // 16:9 into 4:3: full width, bars top and bottom.
         XCTAssertEqual(
@@ -54,7 +55,7 @@ final class AspectFitTests: XCTestCase {
     }
 }
 
-final class ShaderLogParsingTests: XCTestCase {
+final class ShaderLogParsingTests: ScreenplayTestCase {
     func testMesaFormat() {
         let log = """
             0:3(19): error: syntax error, unexpected ',', expecting ')'

@@ -2,9 +2,10 @@ import CCairo
 import CPixbuf
 import Foundation
 import Rendering
+import TestHarness
 import XCTest
 
-final class ImageLoaderTests: XCTestCase {
+final class ImageLoaderTests: ScreenplayTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {

@@ -1,13 +1,14 @@
 import CCairo
 import Foundation
 import Rendering
+import TestHarness
 import TestSupport
 import XCTest
 
 /// Image formats recognised by content, EXIF orientation, SVG rendered at
 /// the size asked for, oversized images scaled to the target, animations
 /// stepped on a clock the test keeps, and damaged files refused.
-final class ImageSourceTests: XCTestCase {
+final class ImageSourceTests: ScreenplayTestCase {
     private var directory = ""
 
     override func setUpWithError() throws {

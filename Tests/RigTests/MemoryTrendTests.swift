@@ -1,10 +1,11 @@
+import TestHarness
 import TestSupport
 import XCTest
 
 /// The memory slope fitted to window medians: a flat process whose RSS
 /// dips for part of every cycle and jumps now and then reads flat whatever
 /// the sampling's phase, and a leak under the same dips reads as its own rate.
-final class MemoryTrendTests: XCTestCase {
+final class MemoryTrendTests: ScreenplayTestCase {
     /// A playlist-like RSS: 182,000 KiB, 7,000 KiB lower during the first
     /// second of every 4 s cycle, 5,000 KiB higher for one sample in the
     /// last minute, plus `leak` KiB per second; sampled every 0.5 s for

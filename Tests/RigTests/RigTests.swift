@@ -1,10 +1,11 @@
 // Tests of the test rig itself, against the real compositors: if these fail, every
 // compositor-backed test would be meaningless.
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
-final class RigTests: XCTestCase {
+final class RigTests: ScreenplayTestCase {
 
     // MARK: Processes
 

@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// Every input the CLI takes, broken: the documented exit code
 /// and a one-line reason, no crash, no hang.
-final class BadInputTests: XCTestCase {
+final class BadInputTests: ScreenplayTestCase {
     private var dir = ""
 
     override func setUpWithError() throws {

@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// cage 0.1.4 headless, the kiosk compositor of signage boxes: no layer shell
 /// (the fullscreen fallback), no `wl_surface.enter`, no `wp_presentation`.
-final class CageTests: XCTestCase {
+final class CageTests: ScreenplayTestCase {
     private func startCage(outputs: Int = 1, quarterTurns: Int = 0) throws -> CageRig {
         let rig = try CageRig.start(outputs: outputs, quarterTurns: quarterTurns)
         addTeardownBlock { rig.stop() }

@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// `outputs`, `doctor`, `demo` and the documented exit codes, run as a user
 /// would run them.
-final class CommandTests: XCTestCase {
+final class CommandTests: ScreenplayTestCase {
     func testOutputsJSONHasTheDocumentedFields() throws {
         let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1920, height: 1080, refreshHz: 30)])
         try rig.setTransform("HEADLESS-2", "90")

@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// The compositor dies. Without --reconnect: a clear message
 /// and status 69, promptly. With it: wait without spinning, and restore the
 /// content when a compositor comes back on the same socket.
-final class CompositorGoneTests: XCTestCase {
+final class CompositorGoneTests: ScreenplayTestCase {
     func testExitsWith69WhenTheCompositorDies() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
         let p = try CLI.start(

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -9,7 +10,7 @@ import XCTest
 /// error reply or is dropped; meanwhile both panels keep presenting a
 /// shader (frames counted each second), the process's memory and file
 /// descriptors stay bounded, and a well-behaved client is answered throughout.
-final class ControlAbuseTests: XCTestCase {
+final class ControlAbuseTests: ScreenplayTestCase {
     /// What the abusers saw, shared between their threads.
     final class Tally: @unchecked Sendable {
         private let lock = NSLock()

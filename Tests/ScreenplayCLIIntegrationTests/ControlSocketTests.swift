@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// `screenplay ctl` against a running `play`: every command, what the
 /// panels then show (read back with grim), the socket's permissions and
 /// the peer check.
-final class ControlSocketTests: XCTestCase {
+final class ControlSocketTests: ScreenplayTestCase {
     static let colours: [UInt32] = [0xff0000, 0x00ff00, 0x0000ff, 0xffff00]
 
     func status(_ rig: SwayRig, _ socket: String) throws -> [String: [String: Any]] {

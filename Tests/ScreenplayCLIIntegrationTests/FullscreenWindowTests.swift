@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// `--fullscreen-window` on sway: the fallback GNOME gets, on a compositor
 /// that has layer shell, sends `enter` and lets a test move the window.
-final class FullscreenWindowTests: XCTestCase {
+final class FullscreenWindowTests: ScreenplayTestCase {
     /// The fullscreen window fills the asked output and leaves
     /// the built-in one alone; when the compositor moves it to another
     /// output, its `enter` events tell and Screenplay says so, naming both.

@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// Real output removal (nested sway): the scene on a removed output is torn
 /// down without a compositor error, the others keep presenting, and a new
 /// output gets content.
-final class HotplugTests: XCTestCase {
+final class HotplugTests: ScreenplayTestCase {
     func testRemovedOutputIsTornDownAndOthersKeepPresenting() throws {
         let rig = try NestedSwayRig.start(outputs: 3)
         addTeardownBlock { rig.stop() }
@@ -36,7 +37,7 @@ final class HotplugTests: XCTestCase {
 /// A hidden output whose frame callbacks stop blocks nothing:
 /// the other scene keeps presenting, signals are still handled, and the
 /// hidden one resumes when shown again.
-final class HiddenOutputTests: XCTestCase {
+final class HiddenOutputTests: ScreenplayTestCase {
     func testHiddenOutputBlocksNeitherOtherScenesNorTheEventLoop() throws {
         let rig = try NestedSwayRig.start(outputs: 3)
         addTeardownBlock { rig.stop() }

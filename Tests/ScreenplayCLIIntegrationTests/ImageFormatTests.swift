@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// `screenplay present` with every image format people put on panels,
 /// checked by the pixels that reached the output (grim) on headless sway.
-final class ImageFormatTests: XCTestCase {
+final class ImageFormatTests: ScreenplayTestCase {
     private var dir = ""
     let red = RGB(hex: 0xff0000), green = RGB(hex: 0x00ff00), blue = RGB(hex: 0x0000ff)
     let white = RGB(hex: 0xffffff), black = RGB(hex: 0x000000)

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -6,7 +7,7 @@ import XCTest
 /// command, bash completion), and the completion follows the binary's own
 /// help. The .deb on a fresh Debian 12 is scripts/deb-install-check.sh
 /// (minutes: not a test).
-final class InstallTests: XCTestCase {
+final class InstallTests: ScreenplayTestCase {
     private var checkout: String {
         // Tests/ScreenplayCLIIntegrationTests/InstallTests.swift -> the checkout.
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// Under systemd, stderr goes to the journal: when JOURNAL_STREAM names
 /// stderr itself, every line starts with its syslog priority (<3> error,
 /// <4> warning, <6> info); one line per event either way.
-final class JournalLogTests: XCTestCase {
+final class JournalLogTests: ScreenplayTestCase {
     /// Runs `screenplay ARGS` with JOURNAL_STREAM set to its stderr's own
     /// device:inode, as systemd does, or to another stream's.
     func start(_ args: [String], environment: [String: String], matching: Bool = true) throws -> RunningProcess {

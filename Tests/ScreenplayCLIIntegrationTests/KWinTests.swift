@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// KDE's KWin 5.27, headless: layer shell from a compositor that is not
 /// wlroots, and the only one here with wp_fractional_scale_v1.
-final class KWinTests: XCTestCase {
+final class KWinTests: ScreenplayTestCase {
     /// On a 1.5-scaled output the scene is a layer surface
     /// whose buffer is the output's exact pixel size (960x540), shown
     /// through a viewport at the logical 640x360, with buffer scale 1; it

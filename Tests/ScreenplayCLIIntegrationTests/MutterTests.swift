@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -6,7 +7,7 @@ import XCTest
 /// `wl_surface.enter` and real `wp_presentation` feedback. Mutter has no
 /// screenshot protocol, so these tests check placement, pacing and idle cost
 /// from the protocol, not pixels (weston and cage check the fallback's pixels).
-final class MutterTests: XCTestCase {
+final class MutterTests: ScreenplayTestCase {
     private func startMutter(_ monitors: [OutputMode]) throws -> MutterRig {
         let rig = try MutterRig.start(monitors: monitors)
         addTeardownBlock { rig.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -6,7 +7,7 @@ import XCTest
 /// wlr-output-power-management on sway, and the missing-protocol path on
 /// weston. Races and refusals sway cannot produce on demand are in
 /// ScreenplayTests/OutputManagementProtocolTests (scripted compositor).
-final class OutputManagementTests: XCTestCase {
+final class OutputManagementTests: ScreenplayTestCase {
     private func swayMode(_ rig: SwayRig, _ name: String) throws -> [Int] {
         let output = try XCTUnwrap(try rig.output(named: name), "sway lists no \(name)")
         return [output.width, output.height, output.refreshMilliHz]

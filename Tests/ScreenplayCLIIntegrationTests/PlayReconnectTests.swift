@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// `play` outlives its compositor by default: it waits for one on the same
 /// socket and resumes at the clock's item; `--no-reconnect` exits 69.
-final class PlayReconnectTests: XCTestCase {
+final class PlayReconnectTests: ScreenplayTestCase {
     static let colours = ["ff0000", "00ff00", "0000ff", "ffff00", "00ffff"]
 
     func playlist() throws -> String {

@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// `screenplay play` on headless sway: playlists per panel, crossfades
 /// checked frame by frame, clock alignment, reload, bad media, proof of play.
-final class PlayTests: XCTestCase {
+final class PlayTests: ScreenplayTestCase {
     /// A temporary folder for this test's media, removed at teardown.
     func mediaFolder() throws -> String {
         let path = NSTemporaryDirectory() + "screenplay-play-\(getpid())-\(UUID().uuidString.prefix(8))"

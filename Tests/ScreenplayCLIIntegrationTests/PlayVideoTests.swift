@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// read-back), a video lasting its own length in a folder playlist, and
 /// videos that cannot be played (damaged from the start, or cut off
 /// part-way) skipped as bad items. Clips are made here by ffmpeg.
-final class PlayVideoTests: XCTestCase {
+final class PlayVideoTests: ScreenplayTestCase {
     var media = ""
 
     override func setUpWithError() throws {

@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// `screenplay present` against headless sway, checked by pixels (grim) and
 /// by the `--stats` stream.
-final class PresentTests: XCTestCase {
+final class PresentTests: ScreenplayTestCase {
     let orange = RGB(r: 0xff, g: 0x80, b: 0x00)
 
     /// Content on both external outputs edge to edge; the

@@ -1,5 +1,6 @@
 import Documents
 import Foundation
+import TestHarness
 import TestSupport
 import VirtualPointer
 import XCTest
@@ -8,7 +9,7 @@ import XCTest
 /// the console's current slide, and grim reads the dot (or the spotlight)
 /// at the same slide point on two audience screens of other sizes and
 /// shapes, one of them letterboxed.
-final class PresenterPointerTests: XCTestCase {
+final class PresenterPointerTests: ScreenplayTestCase {
     var dir = ""
     var deck = ""
 

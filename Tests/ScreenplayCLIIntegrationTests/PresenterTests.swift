@@ -1,5 +1,6 @@
 import Documents
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// with wtype to the console window change what the external output shows,
 /// checked by grim pixels; the console's content is checked through the
 /// `--stats` lines it writes from its draw call.
-final class PresenterTests: XCTestCase {
+final class PresenterTests: ScreenplayTestCase {
     var deck: (pdf: String, notes: String) = ("", "")
     var dir = ""
 

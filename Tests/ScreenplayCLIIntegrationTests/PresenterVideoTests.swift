@@ -1,12 +1,13 @@
 import CPoppler
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// A video placed on a slide (a PDF link to the clip, written with cairo's
 /// link tag) plays inside its rectangle on the audience screen when its page
 /// shows; the console shows a still of it with a play marker. Pixels by grim.
-final class PresenterVideoTests: XCTestCase {
+final class PresenterVideoTests: ScreenplayTestCase {
     var media = ""
 
     override func setUpWithError() throws {

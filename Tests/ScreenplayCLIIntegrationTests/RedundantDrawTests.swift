@@ -1,5 +1,6 @@
 import Documents
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// that changes size or scale, new content, a key), never again for nothing:
 /// counted from `--stats` (`draws` in `frames` lines, the presenter's `drawn`
 /// events) on headless sway.
-final class RedundantDrawTests: XCTestCase {
+final class RedundantDrawTests: ScreenplayTestCase {
     /// Draws per output so far, from the `draws` field of the frames lines.
     private func draws(_ p: RunningProcess, _ output: String) -> Int {
         p.frames(for: output).reduce(0) { $0 + max(0, $1.int("draws")) }

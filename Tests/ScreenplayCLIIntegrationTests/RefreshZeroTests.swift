@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// An output that reports refresh 0 (nested sway) paces by frame
 /// callbacks with the 60 Hz fallback: no division by zero, no busy loop. The
 /// CPU the same shader costs there stays within 1.5x of a 60 Hz output.
-final class RefreshZeroTests: XCTestCase {
+final class RefreshZeroTests: ScreenplayTestCase {
     /// CPU ticks of `present shader` over `seconds` after the first frames, and the frames line seen.
     private func measure(environment: [String: String], output: String, frag: String, seconds: Double) throws -> (
         ticks: Int, frames: [StatsEvent]

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import VirtualPointer
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 /// panel (HEADLESS-1) and a TV (HEADLESS-2): the keypad window is driven by
 /// keys (wtype) and by a mouse (a virtual pointer), and every check reads
 /// the TV's pixels, where the leading team's half turns its colour.
-final class ScoreboardTests: XCTestCase {
+final class ScoreboardTests: ScreenplayTestCase {
     static let background = RGB(hex: 0x101820)
     static let home = RGB(hex: 0x1e5aa8)
     static let away = RGB(hex: 0xb8322a)

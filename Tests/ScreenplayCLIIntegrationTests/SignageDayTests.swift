@@ -1,5 +1,6 @@
 import Documents
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -12,7 +13,7 @@ import XCTest
 /// disruptions, logged exactly once in the proof-of-play file with the
 /// clock's item. `SIGNAGE_DAY_SECONDS` lengthens it (default 120); the
 /// ten-minute version is the benchmark's `day`.
-final class SignageDayTests: XCTestCase {
+final class SignageDayTests: ScreenplayTestCase {
     func testADayOfSignageInMinutes() throws {
         let seconds = Double(ProcessInfo.processInfo.environment["SIGNAGE_DAY_SECONDS"] ?? "") ?? 120
         let folder = NSTemporaryDirectory() + "unattended-day-\(getpid())-\(UUID().uuidString.prefix(8))"

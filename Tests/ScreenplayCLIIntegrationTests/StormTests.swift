@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// external output shows content, no file descriptor leaks, RSS stays flat.
 /// CI runs 30 cycles; `STORM_CYCLES=300 scripts/test.sh --filter StormTests`
 /// runs the full storm.
-final class StormTests: XCTestCase {
+final class StormTests: ScreenplayTestCase {
     func testHotPlugStorm() throws {
         let cycles = Int(ProcessInfo.processInfo.environment["STORM_CYCLES"] ?? "") ?? 30
         let rig = try NestedSwayRig.start(outputs: 2)

@@ -1,19 +1,37 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
-/// A shader whose `mainImage` never returns, on headless sway: the main
-/// thread is stuck inside the swap (llvmpipe runs the loop on its own
-/// threads), yet signals still end the process within 2 s, the grace
-/// period ends it with status 70 naming the output and the file, and
-/// `play` skips the item after the restart.
-final class StuckRendererTests: XCTestCase {
-    /// A loop the compiler cannot prove finite: `x` only grows.
+/// A draw that does not return, on headless sway: signals still end the
+/// process within 2 s, the grace period ends it with status 70 naming the
+/// output and the file, and `play` skips the item after the restart.
+///
+/// Where the main thread waits for such a draw is the driver's business
+/// (llvmpipe rasterizes on threads of its own and blocks the swap; another
+/// driver may block the draw call, or queue the work and return), so the
+/// tests assert what the user is promised, not where the wait happens.
+final class StuckRendererTests: ScreenplayTestCase {
+    /// A shader whose frames never finish on any CPU this suite runs on.
+    ///
+    /// An endless loop is not enough: llvmpipe ends every shader invocation
+    /// after 65,535 loop iterations, so a bare `while (true)` frame
+    /// finishes after a few seconds, sooner on a faster CPU. Each iteration
+    /// here costs 32 vec4 sines instead of one add: about 8 million
+    /// transcendentals per pixel and 2.5e12 for a 640x480 frame, tens of
+    /// minutes on this machine class and minutes on a large one, far past
+    /// every wait below. `x` only grows, so the compiler cannot drop the loop.
     static let hangSource = """
+        #define S a = sin(a.yzwx * 1.37 + vec4(x));
+        #define S8 S S S S S S S S
         void mainImage(out vec4 c, in vec2 p) {
             float x = p.x;
-            while (x >= 0.0) { x += 1.0; }
-            c = vec4(x, 0.0, 0.0, 1.0);
+            vec4 a = vec4(p, 0.5, 0.25);
+            while (x >= 0.0) {
+                x += 1.0;
+                S8 S8 S8 S8
+            }
+            c = vec4(a.x, x, 0.0, 1.0);
         }
         """
 
@@ -43,6 +61,11 @@ final class StuckRendererTests: XCTestCase {
         return (p, shader)
     }
 
+    /// The promise: a signal ends the process within 2 s. Either the main
+    /// thread was free to tear down (status 0, "tearing down"), or it was
+    /// held by the draw and the signal queue left without teardown (status
+    /// 70, naming the draw it was stuck in). Which one happens depends on
+    /// where the driver makes the main thread wait.
     func testSIGTERMAndSIGINTEndAProcessStuckInADrawWithinTwoSeconds() throws {
         let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 480)])
         for (sig, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
@@ -51,10 +74,20 @@ final class StuckRendererTests: XCTestCase {
             p.send(sig)
             let status = p.wait(timeout: 10)
             let took = Date().timeIntervalSince(sent)
-            XCTAssertLessThan(took, 2, "\(name) must end a stuck process within 2 s; stderr:\n\(p.stderr)")
-            XCTAssertEqual(status, 70, "\(name): \(p.stderr)")
-            XCTAssertTrue(p.stderr.contains("\(name): no teardown"), p.stderr)
-            XCTAssertTrue(p.stderr.contains("inside the draw on HEADLESS-2 (\(shader))"), p.stderr)
+            XCTAssertLessThan(took, 2, "\(name) must end a stuck process within 2 s, took \(took) s")
+            switch status {
+            case 0:
+                XCTAssertTrue(p.stderr.contains("\(name): tearing down"), "\(name), status 0 without a teardown line")
+            case 70:
+                XCTAssertTrue(p.stderr.contains("\(name): no teardown"), "\(name), status 70 without saying why")
+                XCTAssertTrue(
+                    p.stderr.contains("inside the draw on HEADLESS-2 (\(shader))"),
+                    "\(name), status 70 without naming the stuck draw on HEADLESS-2 (\(shader))")
+            default:
+                XCTFail(
+                    "\(name): expected status 0 (torn down) or 70 (stuck, left at once), got \(String(describing: status))"
+                )
+            }
         }
     }
 

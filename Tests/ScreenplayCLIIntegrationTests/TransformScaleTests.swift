@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// Upright content on every transform; exact pixels at
 /// integer scales (no blur of a 1-px line).
-final class TransformScaleTests: XCTestCase {
+final class TransformScaleTests: ScreenplayTestCase {
     private func capture(_ rig: SwayRig, _ output: String) -> RigImage? {
         var image: RigImage?
         _ = waitUntil(timeout: 5) {

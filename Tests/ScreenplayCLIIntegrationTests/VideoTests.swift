@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// of every presented frame, as a `video_frame` stats line) and `--stats`.
 /// Every clip is made here by ffmpeg. Outputs are small (640x360): the
 /// machine renders in software and others run tests on it too.
-final class VideoTests: XCTestCase {
+final class VideoTests: ScreenplayTestCase {
     var media = ""
 
     override func setUpWithError() throws {
@@ -179,9 +180,17 @@ final class VideoTests: XCTestCase {
         let clip = try TestMedia.colourSequence(in: media, container: "webm")
         let p = try start(rig, ["--no-loop", clip])
         XCTAssertEqual(p.wait(timeout: 20), 0, p.stderr)
-        XCTAssertTrue(p.statsEvents.contains { $0.event == "video_ended" })
-        let frames = p.statsEvents.filter { $0.event == "frames" }.map { $0.int("video_frames") }.reduce(0, +)
-        XCTAssertGreaterThan(frames, 60, "the clip should have played through its 90 frames")
+        // Every frame of the clip was shown or, where this machine fell
+        // behind, dropped by mpv to keep its speed: the clip played through
+        // once, whatever the machine's load.
+        let ended = p.statsEvents.first { $0.event == "video_ended" }
+        XCTAssertNotNil(ended, "no video_ended event: \(p.stdout.suffix(600))")
+        let shown = ended?.int("video_frames_total") ?? -1
+        let dropped = ended?.int("video_dropped_total") ?? -1
+        XCTAssertEqual(
+            Double(shown + dropped), 90, accuracy: 2,
+            "the clip's 90 frames, shown (\(shown)) plus dropped (\(dropped)), when --no-loop ended it")
+        XCTAssertGreaterThan(shown, 0, "no frame of the clip was shown")
     }
 
     /// Bad files get their exit code and libmpv's reason before any scene

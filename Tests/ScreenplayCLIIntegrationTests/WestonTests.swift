@@ -1,10 +1,11 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
 /// Weston 10 headless: no layer shell (the fallback path GNOME users get),
 /// and real wp_presentation feedback.
-final class WestonTests: XCTestCase {
+final class WestonTests: ScreenplayTestCase {
     private func startWeston(width: Int = 1024, height: Int = 768) throws -> WestonRig {
         let rig = try WestonRig.start(width: width, height: height)
         addTeardownBlock { rig.stop() }

@@ -1,9 +1,10 @@
 import Screenplay
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
 
-final class ArgumentsTests: XCTestCase {
+final class ArgumentsTests: ScreenplayTestCase {
     typealias Present = PresentCommand
 
     func parse(_ line: String) throws(UsageError) -> Invocation {

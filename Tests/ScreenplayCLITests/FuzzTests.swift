@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
@@ -6,7 +7,7 @@ import XCTest
 /// A seeded random loop over the parsers (command line, notes
 /// file). Bounded by FUZZ_SECONDS (default 3) so CI stays quick; the seed is
 /// printed, and FUZZ_SEED replays a run.
-final class FuzzTests: XCTestCase {
+final class FuzzTests: ScreenplayTestCase {
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {

@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
 
 /// The state file of items that hung the renderer: where it lives, what
 /// it keeps, and that a changed file is forgotten (tried again).
-final class HungItemsTests: XCTestCase {
+final class HungItemsTests: ScreenplayTestCase {
     var folder = ""
 
     override func setUpWithError() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
@@ -6,7 +7,7 @@ import XCTest
 /// The playlist file is read strictly: each mistake is refused with exit 65
 /// naming the file and the JSON path (a missing media file is no mistake:
 /// it is skipped until it arrives).
-final class PlaylistConfigTests: XCTestCase {
+final class PlaylistConfigTests: ScreenplayTestCase {
     var folder = ""
 
     override func setUpWithError() throws {

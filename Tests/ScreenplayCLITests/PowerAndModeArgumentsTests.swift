@@ -1,10 +1,11 @@
 import Screenplay
 import ScreenplayCLI
+import TestHarness
 import XCTest
 
 /// Parsing of `screenplay power` and `present --mode`, and matching a
 /// requested mode against a screen's list.
-final class PowerAndModeArgumentsTests: XCTestCase {
+final class PowerAndModeArgumentsTests: ScreenplayTestCase {
     func testPowerParses() throws {
         XCTAssertEqual(
             try ScreenplayCommandLine.parse(["power", "off", "--output", "HDMI-*"]),

@@ -1,10 +1,11 @@
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
 
 /// The presenter's pure state: keys, navigation, audience state, timer,
 /// countdown colours and the notes format.
-final class PresenterModelTests: XCTestCase {
+final class PresenterModelTests: ScreenplayTestCase {
     func key(_ keysym: String, _ text: String = "", shift: Bool = false) -> PresenterAction? {
         PresenterKeys.action(keysym: keysym, text: text, shift: shift)
     }

@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
 
 /// What a pdfpc user brings: the `.pdfpc` notes file, overlays grouped by
 /// page label, the overview grid, the end time, beamer notes pages.
-final class PresenterPdfpcTests: XCTestCase {
+final class PresenterPdfpcTests: ScreenplayTestCase {
     func parse(_ json: String, labels: [String]) throws(PdfpcError) -> PdfpcFile {
         try PdfpcFile.parse(Data(json.utf8), path: "talk.pdfpc", pageLabels: labels)
     }

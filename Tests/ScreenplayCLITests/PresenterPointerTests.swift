@@ -1,3 +1,4 @@
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
@@ -5,7 +6,7 @@ import XCTest
 /// The presenter's pointer without a compositor: its keys and modes, the
 /// mapping from the console's slide view to a slide point and on to a pixel
 /// of a differently shaped audience screen, and the once-per-refresh limit.
-final class PresenterPointerTests: XCTestCase {
+final class PresenterPointerTests: ScreenplayTestCase {
     func testLAndHToggleThePointerAndTheSpotlightAndDotStaysBlack() {
         XCTAssertEqual(PresenterKeys.action(keysym: "l", text: "l"), .togglePointer)
         XCTAssertEqual(PresenterKeys.action(keysym: "L", text: "L", shift: true), .togglePointer)

@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
 
 /// State under XDG_STATE_HOME is replaced whole (never left half written),
 /// and the last good playlist is kept per playlist path.
-final class StateFilesTests: XCTestCase {
+final class StateFilesTests: ScreenplayTestCase {
     var folder = ""
 
     override func setUpWithError() throws {

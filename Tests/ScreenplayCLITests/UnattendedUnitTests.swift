@@ -1,11 +1,12 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
 
 /// The control protocol, `ctl`'s and `play`'s new options, the log line
 /// format and systemd's status line, without a compositor.
-final class UnattendedUnitTests: XCTestCase {
+final class UnattendedUnitTests: ScreenplayTestCase {
     func parse(_ text: String) -> Result<ControlRequest, ControlError> { ControlRequest.parse(Array(text.utf8)) }
 
     func reason(_ text: String) -> String? {

@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -59,7 +60,7 @@ final class RunKeypad: SceneDelegate {
 /// `Application.run()` against headless sway: it drives the app until
 /// SIGTERM and returns with every scene torn down; a key handled in the
 /// window reaches the TV's screen within two refreshes.
-final class ApplicationRunTests: XCTestCase {
+final class ApplicationRunTests: ScreenplayTestCase {
     @MainActor
     static func start(_ rig: SwayRig, _ model: RunModel) throws -> Application {
         var options = ApplicationOptions()

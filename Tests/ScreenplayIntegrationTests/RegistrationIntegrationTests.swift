@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -30,7 +31,7 @@ final class RecordingDelegate: SceneDelegate {
 
 /// Registration semantics against a real compositor, in
 /// process: enable/disable, most recent wins, unregister hands back.
-final class RegistrationIntegrationTests: XCTestCase {
+final class RegistrationIntegrationTests: ScreenplayTestCase {
     @MainActor
     func testRegistrationSemanticsOnSway() async throws {
         let rig = try SwayRig.start(outputs: [

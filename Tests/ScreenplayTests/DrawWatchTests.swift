@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import XCTest
 
 @testable import Screenplay
@@ -6,7 +7,7 @@ import XCTest
 /// The watch a hang guard thread waits on: it reports one draw that runs
 /// past the limit (with the name set during the draw), and never a run of
 /// short draws however long they go on.
-final class DrawWatchTests: XCTestCase {
+final class DrawWatchTests: ScreenplayTestCase {
     func testADrawPastTheLimitIsReportedWithItsScreenAndContent() {
         let watch = DrawWatch()
         let found = Box()

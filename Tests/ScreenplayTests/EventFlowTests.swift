@@ -1,6 +1,7 @@
 import Foundation
 import Screenplay
 import ScriptedCompositor
+import TestHarness
 import XCTest
 
 /// Events flow one way: listeners only record, and the application acts
@@ -10,7 +11,7 @@ import XCTest
 /// asked for takes effect once the batch is handled. `scripts/sanitize.sh`
 /// runs these under AddressSanitizer + LeakSanitizer, which would catch a
 /// callback running on a destroyed proxy.
-final class EventFlowTests: XCTestCase {
+final class EventFlowTests: ScreenplayTestCase {
     /// A delegate that runs `onConnect` inside `scene(_:willConnectTo:)` and
     /// logs every later call, so a call after the disconnect shows.
     @MainActor

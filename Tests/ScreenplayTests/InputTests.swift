@@ -1,5 +1,6 @@
 import Foundation
 import ScriptedCompositor
+import TestHarness
 import XCTest
 
 @testable import Screenplay
@@ -23,7 +24,7 @@ final class InputRecorder: SceneDelegate {
 /// with a seat: positions arrive in the window's device pixels (scaled when
 /// the window is on a scale-2 screen), touch points keep their ids, and
 /// the pointer gets the arrow cursor on enter.
-final class InputTests: XCTestCase {
+final class InputTests: ScreenplayTestCase {
     @MainActor
     func window(_ h: Harness) async throws -> (Scene, InputRecorder) {
         let recorder = InputRecorder()

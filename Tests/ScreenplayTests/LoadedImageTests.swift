@@ -1,12 +1,13 @@
 import Foundation
 import Screenplay
+import TestHarness
 import TestSupport
 import XCTest
 
 /// The public image API a player builds on: load by content, pictures for
 /// a pixel size, an animation player that says when its next frame is due
 /// and fills one picture, typed errors that tell 65 from 66.
-final class LoadedImageTests: XCTestCase {
+final class LoadedImageTests: ScreenplayTestCase {
     private let dir = NSTemporaryDirectory() + "loaded-image-\(UUID().uuidString.prefix(8))"
 
     override func setUpWithError() throws {

@@ -1,13 +1,14 @@
 import Foundation
 import Screenplay
 import ScriptedCompositor
+import TestHarness
 import XCTest
 
 /// wlr-output-management and wlr-output-power-management against the
 /// scripted compositor: what real compositors do not produce on demand (a
 /// serial that changes mid-apply, a refused configuration, panels switched
 /// off and on with frame callbacks really held).
-final class OutputManagementProtocolTests: XCTestCase {
+final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// Two external outputs with heads (announced in the reverse order of
     /// the wl_outputs) and a disabled head with no wl_output.
     @MainActor

@@ -2,6 +2,7 @@ import Foundation
 import FrameTiming
 import Screenplay
 import ScriptedCompositor
+import TestHarness
 import XCTest
 
 /// Presentation feedback against compositors that answer late, answer only
@@ -9,7 +10,7 @@ import XCTest
 /// fullscreen fallback judged on where its window is once a batch of enter
 /// and leave events is in. Driven by the scripted compositor, whose frame
 /// callbacks tick at 60 Hz.
-final class PresentationFeedbackTests: XCTestCase {
+final class PresentationFeedbackTests: ScreenplayTestCase {
     struct Counts {
         var requested, answered, live: Int32
     }

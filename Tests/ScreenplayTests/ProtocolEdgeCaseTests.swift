@@ -1,13 +1,14 @@
 import Foundation
 import Screenplay
 import ScriptedCompositor
+import TestHarness
 import XCTest
 
 /// Protocol edge cases real compositors rarely produce on
 /// demand, produced by the scripted compositor (Tests/ScriptedCompositor) and
 /// met by Screenplay in process. Each ends in a defined behaviour: no crash,
 /// no protocol error, no lost connection, nothing on a wrong output.
-final class ProtocolEdgeCaseTests: XCTestCase {
+final class ProtocolEdgeCaseTests: ScreenplayTestCase {
     /// (a) An output removed before its `done` never becomes a Screen and
     /// never gets a scene; a complete output afterwards does.
     @MainActor

@@ -1,9 +1,10 @@
 import Screenplay
+import TestHarness
 import XCTest
 
 /// Colours as `present color` and the library take them: exactly six hex
 /// digits, `#` optional, any case.
-final class RGBColorTests: XCTestCase {
+final class RGBColorTests: ScreenplayTestCase {
     func testColorParsing() {
         let cases: [(String, RGBColor?)] = [
             ("000000", RGBColor(hex: 0x000000)),

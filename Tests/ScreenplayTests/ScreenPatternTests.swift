@@ -1,3 +1,4 @@
+import TestHarness
 import WaylandClient
 import XCTest
 
@@ -6,7 +7,7 @@ import XCTest
 /// The one pattern matcher behind `--output`, `--builtin` and
 /// `SCREENPLAY_BUILTIN`: exact or glob, case-insensitive, over name,
 /// description, make, model and serial.
-final class ScreenPatternTests: XCTestCase {
+final class ScreenPatternTests: ScreenplayTestCase {
     func testOutputMatching() {
         let name = "HDMI-A-1"
         let description = "Dell Inc. DELL U2720Q [DP] (HDMI-A-1)"

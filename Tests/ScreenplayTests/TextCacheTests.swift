@@ -1,4 +1,5 @@
 import Rendering
+import TestHarness
 import XCTest
 
 @testable import Screenplay
@@ -6,7 +7,7 @@ import XCTest
 /// drawText keeps laid-out text as textures: text that does not change is
 /// laid out once however often it is drawn, and a change costs one layout.
 /// Rendered offscreen with Mesa's surfaceless platform (no compositor).
-final class TextCacheTests: XCTestCase {
+final class TextCacheTests: ScreenplayTestCase {
     /// An offscreen 320x240 target with its own graphics resources.
     @MainActor
     private final class Bench {

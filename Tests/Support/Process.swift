@@ -383,6 +383,7 @@ final class ChildProcess: @unchecked Sendable {
         } else {
             output.finish()
         }
+        ProcessesUnderTest.note(path: executable, args: args, output: output)
         if wantsStdinPipe {
             close(inPipe[0])
             stdinFD = inPipe[1]

@@ -1,9 +1,10 @@
+import TestHarness
 import WaylandClient
 import XCTest
 
 /// Fractional-scale arithmetic (no compositor here offers
 /// wp_fractional_scale_v1, so the sizes are checked alone).
-final class FractionalScaleTests: XCTestCase {
+final class FractionalScaleTests: ScreenplayTestCase {
     func testRoundsHalfAwayFromZeroPerAxis() {
         // 1.25 (150/120): 1536x864 logical on a 1920x1080 panel.
         XCTAssertTrue(

@@ -1,8 +1,9 @@
+import TestHarness
 import XCTest
 
 @testable import WaylandClient
 
-final class OutputStateTests: XCTestCase {
+final class OutputStateTests: ScreenplayTestCase {
     private func describeV4(_ s: inout OutputState, name: String = "HDMI-A-1") -> [OutputChange] {
         [
             s.apply(

@@ -1,9 +1,10 @@
 import Foundation
+import TestHarness
 import XCTest
 
 /// The scanner's output is committed (SwiftPM cannot generate C here); this
 /// fails when it no longer matches what the XML generates.
-final class ProtocolCodeTests: XCTestCase {
+final class ProtocolCodeTests: ScreenplayTestCase {
     func testCommittedProtocolCodeIsCurrent() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
