@@ -48,8 +48,13 @@ extension PlayTests {
         environment["FAKETIME_TIMESTAMP_FILE"] = folder + "/faketime"
         // Durations stay real: frame callbacks, timers and the display link.
         environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
-        // The offset file is read again each second, as a step comes at any time.
-        environment["FAKETIME_CACHE_DURATION"] = "1"
+        // The offset file is read at every reading of the wall clock (20 µs;
+        // the monotonic clock is not slowed), so a step happens at one
+        // instant, as a real one does. With libfaketime's cache it lands
+        // on its one-second refresh, which falls on play's one-second item
+        // boundaries: an item chosen by the old time and replaced at once
+        // by the new one's, in every run.
+        environment["FAKETIME_NO_CACHE"] = "1"
         // Without it libfaketime makes a shared-memory clock for child
         // processes and announces it with setenv() from its constructor,
         // which moves `environ` off the stack where Swift's runtime looks
@@ -81,9 +86,8 @@ extension PlayTests {
         _ p: RunningProcess, colours: [String], seconds: Double, file: StaticString = #filePath, line: UInt = #line
     ) {
         let shown = items(p, "HEADLESS-2")
-        // Between a step and the clock watch noticing it (a second, plus
-        // libfaketime's one-second cache) an item may have been chosen by
-        // one clock and stamped by the other.
+        // Between a step and the clock watch noticing it (up to a second)
+        // an item may have been chosen by one clock and stamped by the other.
         let steps = p.statsEvents.filter { $0.event == "clock-step" }.map { $0.int("ns") }
         for item in shown {
             let presented = item.int("presented_ns")
