@@ -9,13 +9,14 @@
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
 # faketime steps the clock under `play` (clock tests); logrotate rotates the
 # proof-of-play file with contrib/logrotate/screenplay (rotation test).
+# swayidle: the test that a panel never blanks while play or present shows it.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
   libegl-dev libgles-dev libegl1 libgles2 libgl1-mesa-dri libegl-mesa0
   libcairo2-dev libpango1.0-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader librsvg2-dev libxkbcommon-dev libpoppler-glib-dev
   libsystemd-dev
-  sway swaybg weston cage xwayland grim wtype
+  sway swaybg swayidle weston cage xwayland grim wtype
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg

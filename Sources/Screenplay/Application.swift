@@ -180,9 +180,8 @@ public final class Application {
     }
 
     private func isTarget(_ screen: Screen) -> Bool {
-        guard screen.isConnected, screen.isEnabled else { return false }
-        guard options.presentOnAllScreens || screen.classification.isExternal else { return false }
-        return options.screenFilter?(screen) ?? true
+        guard screen.isConnected else { return false }
+        return targetReason(screen).isTarget
     }
 
     /// Why `screen` does or does not get an external scene, in words.
@@ -190,13 +189,12 @@ public final class Application {
         if !screen.isEnabled {
             return (false, "the compositor has this output disabled (its output-management head says so)")
         }
-        if !options.presentOnAllScreens && !screen.classification.isExternal {
-            return (false, "\(screen.classification.reason); use --all to present there too")
-        }
+        let (admitted, reason) = options.targets.admits(screen.classification)
+        guard admitted else { return (false, reason) }
         if let filter = options.screenFilter, !filter(screen) {
             return (false, "excluded by --output")
         }
-        return (true, options.presentOnAllScreens ? "--all: every screen gets the scene" : screen.classification.reason)
+        return (true, reason)
     }
 
     // MARK: screens

@@ -5,8 +5,9 @@ public struct ApplicationOptions: Sendable {
     /// Patterns (see `ScreenPattern`) of screens to treat as built-in, on top
     /// of `SCREENPLAY_BUILTIN` and the eDP/LVDS/DSI connectors.
     public var builtInPatterns: [String] = []
-    /// Present external scenes on every screen, built-in ones included.
-    public var presentOnAllScreens = false
+    /// Which screens get external-display scenes: external ones only (the
+    /// default, as on iOS), or every screen, as signage wants.
+    public var targets: ScreenTargets = .externalScreens
     /// Restricts the screens that get external scenes (e.g. `--output`).
     public var screenFilter: (@MainActor @Sendable (Screen) -> Bool)?
     /// Highest wl_output / xdg-output versions to bind (tests bind lower ones).
@@ -29,6 +30,43 @@ public struct ApplicationOptions: Sendable {
 
     /// The defaults: the newest protocol versions Screenplay knows, every screen a target.
     public init() {}
+}
+
+/// Which screens an `Application` connects external-display scenes on.
+/// Disabled and disconnected screens never get one, and `screenFilter`
+/// narrows any of these further.
+public enum ScreenTargets: Sendable, Equatable {
+    /// Screens classified external: not a built-in panel, and not the main
+    /// screen that keeps the app's controls when there is no built-in panel
+    /// (the iOS model: presenter, second-screen apps).
+    case externalScreens
+    /// Every screen except those marked built-in by a pattern
+    /// (`builtInPatterns`, `SCREENPLAY_BUILTIN`). A signage box has no
+    /// laptop panel to keep free: its only screen, whether HDMI at (0,0)
+    /// or an all-in-one's eDP panel, shows the content.
+    case everyScreenExceptMarkedBuiltIn
+    /// Every screen, built-in panels included.
+    case everyScreen
+
+    /// Whether a screen classified as `classification` gets a scene under
+    /// this rule, and why, in words (for `doctor` and the logs). Pure: the
+    /// rule is unit tested on its own.
+    public func admits(_ classification: ScreenClassification) -> (isTarget: Bool, reason: String) {
+        switch self {
+        case .externalScreens:
+            return classification.isExternal
+                ? (true, classification.reason) : (false, "\(classification.reason); use --all to present there too")
+        case .everyScreenExceptMarkedBuiltIn:
+            if classification.markingPattern != nil {
+                return (
+                    false, "\(classification.reason); remove that pattern, or use --all, to show content there too"
+                )
+            }
+            return (true, "every screen not marked built-in shows content")
+        case .everyScreen:
+            return (true, "--all: every screen gets the scene")
+        }
+    }
 }
 
 /// What an `Application` does when the compositor goes away. Either way

@@ -13,6 +13,17 @@ public struct ScreenClassification: Hashable, Sendable {
     public var kind: Kind
     /// Why, in words (shown by `screenplay doctor`).
     public var reason: String
+    /// The built-in pattern (`ApplicationOptions.builtInPatterns`,
+    /// `SCREENPLAY_BUILTIN`) that marked this screen, if one did; nil for a
+    /// panel known by its connector, or a screen no pattern names.
+    public var markingPattern: String?
+
+    /// A classification of `kind` for `reason`, marked by `markingPattern` if given.
+    public init(kind: Kind, reason: String, markingPattern: String? = nil) {
+        self.kind = kind
+        self.reason = reason
+        self.markingPattern = markingPattern
+    }
     /// Whether the screen is a built-in panel.
     public var isBuiltIn: Bool { kind == .builtIn }
     /// Whether external-display scenes go here (unless every screen is asked for).

@@ -20,7 +20,11 @@ public struct ScreenClassifier: Sendable {
     /// Classifies every screen together: when none is built-in, the one at
     /// (0,0), else the first announced, is the main screen.
     package func classify(_ outputs: [OutputInfo]) -> [ScreenClassification] {
-        var result = outputs.map { builtInReason(for: $0).map { ScreenClassification(kind: .builtIn, reason: $0) } }
+        var result = outputs.map { info in
+            builtInReason(for: info).map {
+                ScreenClassification(kind: .builtIn, reason: $0.reason, markingPattern: $0.pattern)
+            }
+        }
         if result.allSatisfy({ $0 == nil }), !outputs.isEmpty {
             let mainIndex = outputs.firstIndex { $0.logicalX == 0 && $0.logicalY == 0 }
             let index = mainIndex ?? 0
@@ -36,14 +40,14 @@ public struct ScreenClassifier: Sendable {
         }
     }
 
-    private func builtInReason(for info: OutputInfo) -> String? {
+    private func builtInReason(for info: OutputInfo) -> (reason: String, pattern: String?)? {
         for pattern in builtInPatterns where ScreenPattern(pattern).matches(info) {
-            return "marked built-in by the pattern \"\(pattern)\""
+            return ("marked built-in by the pattern \"\(pattern)\"", pattern)
         }
         if info.hasConnectorName,
             let prefix = Self.builtInConnectorPrefixes.first(where: { info.name.hasPrefix($0) })
         {
-            return "connector \(info.name) is a \(prefix) panel, wired inside the machine"
+            return ("connector \(info.name) is a \(prefix) panel, wired inside the machine", nil)
         }
         return nil
     }

@@ -33,11 +33,15 @@ final class ContentDelegate: SceneDelegate {
     /// the same scene without text. Hidden: not for users.
     private let benchText = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_TEXT"]
 
+    /// Whether the screens shown on are kept from blanking (`--allow-idle` says no).
+    private let inhibitsIdle: Bool
+
     init(
         kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, stats: StatsWriter?,
-        videoLifecycle: VideoLifecycle? = nil, statsLabel: @escaping (Scene) -> String
+        videoLifecycle: VideoLifecycle? = nil, inhibitsIdle: Bool = true, statsLabel: @escaping (Scene) -> String
     ) {
         self.kind = kind
+        self.inhibitsIdle = inhibitsIdle
         self.videoLifecycle = videoLifecycle
         imageView = image.map { ImageView(image: $0) }
         self.shader = shader
@@ -47,6 +51,7 @@ final class ContentDelegate: SceneDelegate {
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
         scene.contentDescription = kind.description
+        scene.inhibitsIdle = inhibitsIdle
         start = monotonicNanoseconds()
         lastTick = start
         stats?.write([
@@ -54,6 +59,7 @@ final class ContentDelegate: SceneDelegate {
             "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
             "content_scale": scene.contentScale, "logical_width": scene.size.width,
             "logical_height": scene.size.height, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
+            "inhibits_idle": scene.inhibitsIdle,
         ])
         if case .shader = kind { scene.displayLink.isPaused = false }
         if case let .video(path, loops, audio) = kind {

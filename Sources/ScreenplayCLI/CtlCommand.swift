@@ -116,7 +116,11 @@ enum CtlRunner {
             )
         }
         let panels = fields["panels"] as? [[String: Any]] ?? []
-        if panels.isEmpty, name == .status { print("no panel connected") }
+        if name == .status, let reason = fields["nothing_shown"] as? String {
+            print("nothing is shown: \(reason)")
+        } else if panels.isEmpty, name == .status {
+            print("no panel connected")
+        }
         for panel in panels { print(line(for: panel)) }
         return 0
     }

@@ -7,7 +7,7 @@ enum MallocTuning {
     /// at every switch. glibc serves such blocks with mmap until the first
     /// is freed, then raises its threshold and serves them from the heap,
     /// where freed ones fragment it: a 0.15 s playlist grew from 0.6 to
-    /// 1.6 GB in two minutes (PlaySoakTests). A fixed 128 KiB threshold
+    /// 1.6 GB in two minutes (the fast play in MemoryFlatTests, once PlaySoakTests). A fixed 128 KiB threshold
     /// keeps them in mmap, returned to the system when freed.
     ///
     /// Every libmpv core starts its own threads (demuxer, decoder, video

@@ -13,6 +13,8 @@ public struct PlayCommand: CLICommand {
     public var allOutputs = false
     /// `--builtin` patterns, in order.
     public var builtinPatterns: [String] = []
+    /// `--skip` patterns: screens that show nothing.
+    public var skipPatterns: [String] = []
     /// `--layer`, overlay by default.
     public var layer: SceneLayer = .overlay
     /// `--fullscreen-window`
@@ -32,6 +34,9 @@ public struct PlayCommand: CLICommand {
     /// seconds a panel that is on may show no frame before the systemd
     /// watchdog pings stop.
     public var stallGrace: Double = 30
+    /// `--allow-idle`: let the compositor blank the panels (by default a
+    /// signage panel never goes dark on its own).
+    public var allowIdle = false
     /// `--socket`: the control socket (default under `$XDG_RUNTIME_DIR`).
     public var socketPath: String?
 
@@ -39,17 +44,19 @@ public struct PlayCommand: CLICommand {
     public init(path: String) { self.path = path }
 
     public static let commandName = "play"
-    public static let abstract = "Play playlists on external outputs, unattended (signage)."
+    public static let abstract = "Play playlists on every output, unattended (signage)."
     public static let options: [OptionSpec] = [
-        .value("output"), .flag("all"), .value("builtin"), .value("layer"), .flag("fullscreen-window"),
+        .value("output"), .flag("all"), .value("builtin"), .value("skip"), .value("layer"), .flag("fullscreen-window"),
         .value("stats"), .value("proof"), .value("duration"), .flag("reconnect"),
-        .flag("no-reconnect"), .value("stall-grace"), .value("socket"),
+        .flag("no-reconnect"), .value("stall-grace"), .value("socket"), .flag("allow-idle"),
     ]
     public static let usage = """
         OVERVIEW: \(abstract)
         PATH is a folder (every image, PDF page, .frag/.glsl shader and video
         in it, in name order; a video lasts its own length) or a playlist file (.json: playlists per panel,
         crossfades, clock alignment; see the README's Signage section).
+        Every connected screen plays (a signage box has no laptop panel to
+        keep free) except those --skip, --builtin or SCREENPLAY_BUILTIN name.
         SIGHUP or saving the playlist file reloads it without a restart;
         `screenplay ctl` controls it through a local socket. Under systemd
         (NOTIFY_SOCKET) it reports readiness, status and watchdog pings.
@@ -59,10 +66,12 @@ public struct PlayCommand: CLICommand {
         OPTIONS:
           --duration SECONDS      Seconds per item (default 10; a playlist
                                   item's own "duration" wins).
-          --output PATTERN        Use outputs whose name, description, make,
+          --output PATTERN        Use only outputs whose name, description, make,
                                   model or serial matches (repeatable).
-          --all                   Use every output, built-in ones included.
-          --builtin PATTERN       Treat matching outputs as built-in (repeatable).
+          --skip PATTERN          Leave matching outputs alone (repeatable).
+          --builtin PATTERN       Treat matching outputs as built-in: they show
+                                  nothing (repeatable; also SCREENPLAY_BUILTIN).
+          --all                   Use every output, those marked built-in too.
           --layer LAYER           overlay (default), top, bottom or background.
           --fullscreen-window     Fullscreen windows instead of layer surfaces.
           --stats FILE            JSON Lines to FILE ('-': standard output):
@@ -84,6 +93,8 @@ public struct PlayCommand: CLICommand {
                                   systemd's watchdog, also how long a panel
                                   that is on may show no frame before the
                                   pings stop.
+          --allow-idle            Let the desktop blank the panels when idle
+                                  (default: they stay on while playing).
           --socket PATH           The control socket for `screenplay ctl`
                                   (default $XDG_RUNTIME_DIR/screenplay/play.sock).
           -h, --help              Show this help.
@@ -98,6 +109,7 @@ public struct PlayCommand: CLICommand {
         outputPatterns = arguments.all("output")
         allOutputs = arguments.flag("all")
         builtinPatterns = arguments.all("builtin")
+        skipPatterns = arguments.all("skip")
         if let value = arguments.last("layer") { layer = try Self.parseLayer(value) }
         fullscreenWindow = arguments.flag("fullscreen-window")
         if fullscreenWindow, arguments.last("layer") != nil {
@@ -118,6 +130,7 @@ public struct PlayCommand: CLICommand {
         reconnect = !arguments.flag("no-reconnect")
         stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
         socketPath = arguments.last("socket")
+        allowIdle = arguments.flag("allow-idle")
         if socketPath?.isEmpty == true { throw Self.usageError("'--socket' needs a path") }
         guard let first = arguments.positionals.first else {
             throw Self.usageError("missing path: expected a folder of media or a .json playlist")

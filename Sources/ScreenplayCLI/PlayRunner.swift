@@ -40,6 +40,7 @@ final class PlayRunner {
     /// Outputs `ctl pause` holds (kept across replugs and reconnects).
     private var heldOutputs: Set<String> = []
     private var statsTimer: (any DispatchSourceTimer)?
+    private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
     private var compositorGone = false
     /// The last playlist file that parsed, for a start with a broken one.
@@ -69,13 +70,13 @@ final class PlayRunner {
         options = ApplicationOptions()
         options.drawWatch = hangGuard.watch
         options.builtInPatterns = command.builtinPatterns
-        options.presentOnAllScreens = command.allOutputs
+        options.targets = command.allOutputs ? .everyScreen : .everyScreenExceptMarkedBuiltIn
         if command.fullscreenWindow { options.maxLayerShellVersion = 0 }
         if command.reconnect { options.whenCompositorGoes = .reconnect() }
         let patterns = command.outputPatterns
         options.screenFilter = { [weak self] screen in
             guard let self else { return false }
-            return self.matchesOutputOption(screen) && self.assignment(for: screen) != nil
+            return !self.isSkipped(screen) && self.matchesOutputOption(screen) && self.assignment(for: screen) != nil
         }
         let app = try ScreenplayTool.connect(options)
         if !patterns.isEmpty, !app.screens.contains(where: matchesOutputOption) {
@@ -97,9 +98,11 @@ final class PlayRunner {
         attach(app)
         let monitor = ServiceMonitor(
             stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
-            isReady: { [weak self] in self?.everyPanelShowsItsFirstItem() ?? false })
+            isReady: { [weak self] in self?.everyPanelShowsItsFirstItem() ?? false },
+            nothingShown: { [weak self] in self?.nothingShownReason() })
         self.monitor = monitor
         monitor.start()
+        startNothingShownWarnings()
         startStatsTimer()
         startClockWatch()
     }
@@ -213,7 +216,10 @@ final class PlayRunner {
             delegateFactory: { [unowned self] in self.makePanel() })
         registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
         for screen in app.screens { explainUnmatched(screen) }
-        if app.externalScreens.isEmpty { log("no screen to play on yet; waiting for one to connect") }
+        if app.externalScreens.isEmpty {
+            let why = app.screens.map { "\($0.name): \(app.targetReason($0).reason)" }.joined(separator: "; ")
+            log("no screen to play on yet; waiting for one to connect (\(why.isEmpty ? "no screens at all" : why))")
+        }
     }
 
     // MARK: panels
@@ -232,6 +238,11 @@ final class PlayRunner {
             }
     }
 
+    /// Whether `--skip` names `screen`: a screen the box must leave alone.
+    func isSkipped(_ screen: Screen) -> Bool {
+        command.skipPatterns.contains { ScreenPattern($0).matches(screen) }
+    }
+
     func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
         config.assignment(
             name: screen.name, description: screen.displayDescription, make: screen.info.make, model: screen.info.model,
@@ -239,9 +250,8 @@ final class PlayRunner {
     }
 
     private func explainUnmatched(_ screen: Screen) {
-        guard let app, app.targetReason(screen).isTarget || !screen.isBuiltIn || command.allOutputs,
-            matchesOutputOption(screen), assignment(for: screen) == nil, !toldUnmatched.contains(screen.name),
-            screen.classification.isExternal || command.allOutputs
+        guard screen.classification.markingPattern == nil || command.allOutputs, !isSkipped(screen),
+            matchesOutputOption(screen), assignment(for: screen) == nil, !toldUnmatched.contains(screen.name)
         else { return }
         toldUnmatched.insert(screen.name)
         warn(
@@ -251,6 +261,8 @@ final class PlayRunner {
 
     func panelConnected(_ panel: PlayPanel, _ scene: Scene) {
         panels[ObjectIdentifier(panel)] = panel
+        // swayidle or a desktop's blanking must not turn a panel off mid-loop.
+        scene.inhibitsIdle = !command.allowIdle
         if let screen = scene.screen, let assigned = assignment(for: screen) {
             panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate)
             panel.takeAssignmentNow()
@@ -259,6 +271,7 @@ final class PlayRunner {
             "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
             "height": scene.pixelSize.height,
             "playlist": panel.playlist.name, "rotate": panel.rotate, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
+            "inhibits_idle": scene.inhibitsIdle,
         ])
     }
 
@@ -275,12 +288,48 @@ final class PlayRunner {
 
     private func panelHealth() -> [PanelHealth] { panels.values.map(\.health) }
 
-    /// READY=1: every screen play shows on has shown its first item (at
-    /// once when there is none); false while the compositor is gone.
+    /// READY=1: every screen play shows on has shown its first item, and
+    /// there is at least one; false while the compositor is gone (the
+    /// monitor's deadline sends READY=1 anyway, saying why).
     private func everyPanelShowsItsFirstItem() -> Bool {
         guard let app, !compositorGone else { return false }
         let shown = Set(panels.values.filter(\.hasShownFirstItem).map(\.outputName))
-        return app.externalScreens.allSatisfy { shown.contains($0.name) }
+        let targets = app.externalScreens
+        return !targets.isEmpty && targets.allSatisfy { shown.contains($0.name) }
+    }
+
+    /// Why no panel shows content, per screen; nil while one does. A black
+    /// television under a service that reports itself healthy is the worst
+    /// failure signage has, so this reaches STATUS=, `ctl status` and the log.
+    func nothingShownReason() -> String? {
+        if panels.values.contains(where: \.hasShownFirstItem) { return nil }
+        if compositorGone { return "the compositor is gone; waiting for it to come back" }
+        guard let app else { return "not connected to a compositor yet" }
+        guard !app.screens.isEmpty else { return "no screen is connected; waiting for one" }
+        return app.screens.map { screen in
+            let (isTarget, reason) = app.targetReason(screen)
+            if isSkipped(screen) { return "\(screen.name): skipped by --skip" }
+            if !matchesOutputOption(screen) { return "\(screen.name): not named by --output" }
+            if !isTarget, screen.isEnabled, assignment(for: screen) == nil {
+                return "\(screen.name): matches no panel entry of \(config.source) and there is no \"default\""
+            }
+            return isTarget ? "\(screen.name): starting" : "\(screen.name): \(reason)"
+        }.joined(separator: "; ")
+    }
+
+    /// While nothing shows, a warning 10 s after start and then once a
+    /// minute (a log that repeats every second would bury everything else).
+    private func startNothingShownWarnings() {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + ServiceMonitor.readyDeadline, repeating: 60, leeway: .seconds(1))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, let reason = self.nothingShownReason() else { return }
+                warn("nothing is shown: \(reason)")
+            }
+        }
+        timer.resume()
+        nothingShownTimer = timer
     }
 
     /// With `--stats`: a `frames` line per panel once a second, and
@@ -516,10 +565,12 @@ final class PlayRunner {
         }
         switch request.command {
         case .status:
-            return .success([
+            var fields: [String: Any] = [
                 "path": command.path, "pid": Int(getpid()), "connected": !compositorGone,
                 "panels": chosen.map { $0.status(now: now) },
-            ])
+            ]
+            if let reason = nothingShownReason() { fields["nothing_shown"] = reason }
+            return .success(fields)
         case .next, .previous:
             for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
         case .pause, .resume:

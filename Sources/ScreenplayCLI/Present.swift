@@ -98,9 +98,10 @@ final class PresentRunner {
 
         let configuration = SceneConfiguration(
             name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
-            delegateFactory: { [kind, image, shader, stats = session.stats, videoLifecycle] in
+            delegateFactory: { [kind, image, shader, stats = session.stats, videoLifecycle, command] in
                 ContentDelegate(
                     kind: kind, image: image, shader: shader, stats: stats, videoLifecycle: videoLifecycle,
+                    inhibitsIdle: !command.allowIdle,
                     statsLabel: { scene in
                         scene.screen?.name ?? "window"
                     })
@@ -189,7 +190,7 @@ extension PresentCommand {
     func applicationOptions(includingBuiltIn: Bool) -> ApplicationOptions {
         var options = ApplicationOptions()
         options.builtInPatterns = builtinPatterns
-        options.presentOnAllScreens = includingBuiltIn
+        options.targets = includingBuiltIn ? .everyScreen : .externalScreens
         if fullscreenWindow { options.maxLayerShellVersion = 0 }
         if !outputPatterns.isEmpty {
             let command = self

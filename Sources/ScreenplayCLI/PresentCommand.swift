@@ -86,6 +86,9 @@ public struct PresentCommand: CLICommand {
     /// as stuck (the process then exits 70), and seconds a panel that is on
     /// may show no frame before the systemd watchdog pings stop.
     public var stallGrace: Double = 30
+    /// `--allow-idle`: let the compositor blank the screens shown on (by
+    /// default they are kept on, as a projector must be).
+    public var allowIdle = false
 
     /// Creates the command with the given content and default options.
     public init(content: Content) { self.content = content }
@@ -97,7 +100,7 @@ public struct PresentCommand: CLICommand {
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("duration"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
-        .value("stall-grace"),
+        .value("stall-grace"), .flag("allow-idle"),
     ]
     /// Supported content, for help and error messages.
     static let contentKinds =
@@ -145,6 +148,8 @@ public struct PresentCommand: CLICommand {
           --stats FILE            Write JSON Lines to FILE ('-' for standard
                                   output): connect/disconnect, and once a second
                                   per scene the frames presented.
+          --allow-idle            Let the desktop blank or lock the screens shown
+                                  on (default: they stay on while shown).
           --stall-grace SECONDS   A draw that has not returned after this long
                                   (default 30) is a stuck renderer: say which
                                   output and content, exit 70 (EX_SOFTWARE).
@@ -242,6 +247,7 @@ public struct PresentCommand: CLICommand {
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
         stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
+        allowIdle = arguments.flag("allow-idle")
         content = try Self.parseContent(arguments.positionals)
     }
 

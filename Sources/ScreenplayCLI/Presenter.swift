@@ -317,7 +317,7 @@ final class Presenter {
     func audienceConnected(_ scene: Scene) {
         audienceScenes[ObjectIdentifier(scene)] = scene
         // Keep the projector from blanking while slides are up.
-        if !command.rehearse { scene.inhibitsIdle = true }
+        if !command.rehearse, !command.allowIdle { scene.inhibitsIdle = true }
         let line: [String: Any] = [
             "event": "connect", "role": "audience", "output": label(scene), "width": scene.pixelSize.width,
             "height": scene.pixelSize.height, "inhibits_idle": scene.inhibitsIdle,

@@ -18,7 +18,9 @@ struct PanelHealth: Equatable {
 
 /// Tells systemd how `play` or `present` is doing, when it runs as a
 /// `Type=notify` service: READY=1 once every panel has shown its first
-/// item (at once with none), a one-line STATUS= on every change, WATCHDOG=1
+/// item, or after `readyDeadline` seconds at most with a STATUS= that says
+/// what is not shown and why (a service that is up but shows nothing must
+/// not look healthy, nor hold up boot), a one-line STATUS= on every change, WATCHDOG=1
 /// at half the watchdog interval while the main loop runs and no panel
 /// that is on has been stalled longer than `--stall-grace`, STOPPING=1 on
 /// the way out. Without `NOTIFY_SOCKET` it does nothing and runs no timer.
@@ -28,7 +30,12 @@ final class ServiceMonitor {
     private let stallGrace: Double
     private let panels: () -> [PanelHealth]
     private let isReady: () -> Bool
+    private let nothingShown: () -> String?
     private var ready = false
+    private let started = monotonicSeconds()
+    /// Seconds after start when READY=1 is sent even though not every
+    /// panel shows its item (the STATUS= then says why).
+    static let readyDeadline = 10.0
     private var lastStatus: String?
     private var timers: [any DispatchSourceTimer] = []
     /// After STOPPING=1 nothing more is said (teardown disconnects panels).
@@ -40,11 +47,17 @@ final class ServiceMonitor {
     /// - Parameters:
     ///   - panels: each panel's health now.
     ///   - isReady: whether every matched panel has shown its first item.
-    init(stallGrace: Double, panels: @escaping () -> [PanelHealth], isReady: @escaping () -> Bool) {
+    ///   - nothingShown: when no panel shows content, why (per screen);
+    ///     nil while something shows.
+    init(
+        stallGrace: Double, panels: @escaping () -> [PanelHealth], isReady: @escaping () -> Bool,
+        nothingShown: @escaping () -> String? = { nil }
+    ) {
         notifier = ServiceNotifier()
         self.stallGrace = stallGrace
         self.panels = panels
         self.isReady = isReady
+        self.nothingShown = nothingShown
     }
 
     /// Starts the timers (under systemd only): readiness is checked every
@@ -67,13 +80,14 @@ final class ServiceMonitor {
     func update() {
         guard let notifier, !stopped else { return }
         let health = panels()
-        // The status first: READY follows a status that shows every panel's item.
-        let status = Self.statusLine(health)
+        // The status first: READY follows a status that shows every panel's
+        // item, or says why nothing is shown.
+        let status = nothingShown().map { "nothing shown: " + $0 } ?? Self.statusLine(health)
         if status != lastStatus {
             lastStatus = status
             notifier.send("STATUS=" + status)
         }
-        if !ready, isReady() {
+        if !ready, isReady() || monotonicSeconds() - started >= Self.readyDeadline {
             ready = true
             notifier.send("READY=1")
         }

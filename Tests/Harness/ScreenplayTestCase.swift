@@ -1,7 +1,7 @@
 // The base of every test case: a failure reads as one line that says what was
 // expected, what was seen and what the program under test said last, so that
 // a red CI run can be understood without running it again.
-public import TestSupport
+import TestSupport
 public import XCTest
 
 /// Every test class derives from this instead of `XCTestCase`.

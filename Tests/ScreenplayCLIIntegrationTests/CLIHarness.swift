@@ -71,8 +71,9 @@ extension RunningProcess {
 extension XCTestCase {
     /// `keyboard`: a keyboard on the seat from the start (``SwayRig/attachKeyboard(timeout:)``),
     /// for tests that type keys with wtype.
-    func startSway(_ modes: [TestSupport.OutputMode], keyboard: Bool = false) throws -> SwayRig {
-        let rig = try SwayRig.start(outputs: modes)
+    func startSway(_ modes: [TestSupport.OutputMode], names: [String]? = nil, keyboard: Bool = false) throws -> SwayRig
+    {
+        let rig = try SwayRig.start(outputs: modes, names: names)
         addTeardownBlock { rig.stop() }
         if keyboard { try rig.attachKeyboard() }
         return rig

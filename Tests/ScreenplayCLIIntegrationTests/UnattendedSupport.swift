@@ -26,6 +26,14 @@ final class NotifyListener: @unchecked Sendable {
         self.thread = thread
     }
 
+    /// The last STATUS= sent before READY=1: what systemd showed as the
+    /// service became ready. Nil before READY=1.
+    var statusBeforeReady: String? {
+        let texts = self.texts
+        guard let ready = texts.firstIndex(of: "READY=1") else { return nil }
+        return texts[..<ready].last { $0.hasPrefix("STATUS=") }
+    }
+
     private func receive() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while lock.withLock({ running }) {

@@ -1,8 +1,9 @@
 import Screenplay
+import TestHarness
 import WaylandClient
 import XCTest
 
-final class ClassificationTests: XCTestCase {
+final class ClassificationTests: ScreenplayTestCase {
     private func output(_ name: String, x: Int = 0, y: Int = 0, description: String = "", connector: Bool = true)
         -> OutputInfo
     {
@@ -21,6 +22,27 @@ final class ClassificationTests: XCTestCase {
             output("DP-3", x: 8000),
         ]).map(\.kind)
         XCTAssertEqual(kinds, [.builtIn, .external, .builtIn, .builtIn, .external])
+    }
+
+    /// `play`'s rule: a signage box's only screen plays whether it is an
+    /// HDMI television at (0,0) (once the "main" screen) or an all-in-one's
+    /// eDP panel; only a screen a pattern marks built-in is left alone.
+    func testEveryScreenButThoseMarkedByAPatternIsASignageTarget() {
+        let rule = ScreenTargets.everyScreenExceptMarkedBuiltIn
+        let hdmiAlone = ScreenClassifier().classify([output("HDMI-A-1")])
+        XCTAssertEqual(hdmiAlone.map(\.kind), [.main])
+        XCTAssertTrue(rule.admits(hdmiAlone[0]).isTarget, rule.admits(hdmiAlone[0]).reason)
+        XCTAssertFalse(ScreenTargets.externalScreens.admits(hdmiAlone[0]).isTarget, "present keeps the iOS rule")
+        let allInOne = ScreenClassifier().classify([output("eDP-1")])
+        XCTAssertEqual(allInOne.map(\.kind), [.builtIn])
+        XCTAssertTrue(rule.admits(allInOne[0]).isTarget, rule.admits(allInOne[0]).reason)
+        let marked = ScreenClassifier(builtInPatterns: ["HDMI-A-*"]).classify([
+            output("HDMI-A-1"), output("DP-1", x: 1920),
+        ])
+        XCTAssertEqual(marked.map(\.markingPattern), ["HDMI-A-*", nil])
+        XCTAssertEqual(marked.map { rule.admits($0).isTarget }, [false, true])
+        XCTAssertTrue(rule.admits(marked[0]).reason.contains("marked built-in by the pattern \"HDMI-A-*\""))
+        XCTAssertEqual(marked.map { ScreenTargets.everyScreen.admits($0).isTarget }, [true, true])
     }
 
     func testWithoutBuiltInTheScreenAtOriginIsMain() {
@@ -62,7 +84,7 @@ final class ClassificationTests: XCTestCase {
     }
 }
 
-final class RegistrationStackTests: XCTestCase {
+final class RegistrationStackTests: ScreenplayTestCase {
     func testMostRecentWinsAndEarlierTakesOver() {
         var s = RegistrationStack()
         XCTAssertNil(s.presented)

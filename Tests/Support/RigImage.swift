@@ -73,6 +73,13 @@ public struct RigImage: Sendable, Equatable {
     }
 
     /// Loads a binary PPM (P6) or PNG file, recognised by its magic bytes.
+    /// A `width` x `height` image of one colour (media for playlists).
+    public static func solid(width: Int, height: Int, hex: Int) throws -> RigImage {
+        let rgb = [UInt8(hex >> 16 & 0xff), UInt8(hex >> 8 & 0xff), UInt8(hex & 0xff)]
+        return try RigImage(
+            width: width, height: height, pixels: Array([[UInt8]](repeating: rgb, count: width * height).joined()))
+    }
+
     public init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RigError("cannot read image \(path)")

@@ -76,14 +76,8 @@ public enum SignageDay {
     /// clip cut at 1 s), cuts.
     /// - Returns: the playlist's path and its item count.
     public static func writePlaylist(in folder: String, video: Bool) throws -> (playlist: String, items: Int) {
-        for (name, hex) in [("a", 0xc03030), ("b", 0x30c030)] as [(String, Int)] {
-            var pixels = [UInt8](repeating: 0, count: 640 * 360 * 3)
-            for i in stride(from: 0, to: pixels.count, by: 3) {
-                pixels[i] = UInt8(hex >> 16 & 0xff)
-                pixels[i + 1] = UInt8(hex >> 8 & 0xff)
-                pixels[i + 2] = UInt8(hex & 0xff)
-            }
-            try RigImage(width: 640, height: 360, pixels: pixels).writePNG(to: "\(folder)/\(name).png")
+        for (name, hex) in [("a", 0xc03030), ("b", 0x30c030)] {
+            try RigImage.solid(width: 640, height: 360, hex: hex).writePNG(to: "\(folder)/\(name).png")
         }
         var items = [
             #"{"file": "a.png"}"#, #"{"color": "2040ff"}"#, #"{"file": "deck.pdf", "pages": "1-2"}"#,

@@ -100,17 +100,22 @@ public final class SwayRig: @unchecked Sendable {
     }
 
     /// Starts sway and returns once every output is listed with its requested mode.
+    /// - Parameter names: connector names for the outputs in order (e.g.
+    ///   `["HDMI-A-1"]`), as real machines have them, instead of HEADLESS-N.
     /// - Throws: ``RigError`` with sway's log if it does not come up within `timeout`.
     public static func start(
         outputs: [OutputMode] = [OutputMode(width: 1280, height: 720, refreshHz: 60)],
-        timeout: TimeInterval = 10
+        names: [String]? = nil, timeout: TimeInterval = 10
     ) throws -> SwayRig {
         guard !outputs.isEmpty else { throw RigError("SwayRig needs at least one output") }
+        if let names, names.count != outputs.count || names.contains(where: { $0.isEmpty || $0.contains(",") }) {
+            throw RigError("SwayRig: \(names.count) names for \(outputs.count) outputs, or an empty name or a comma")
+        }
         var x = 0
         var config = SwayInstance.baseConfig
         var expected: [String: OutputMode] = [:]
         for (i, mode) in outputs.enumerated() {
-            let name = "HEADLESS-\(i + 1)"
+            let name = names?[i] ?? "HEADLESS-\(i + 1)"
             config += "output \(name) mode \(mode.swaySyntax) position \(x) 0 scale 1 transform normal\n"
             expected[name] = mode
             x += mode.width
@@ -120,7 +125,11 @@ public final class SwayRig: @unchecked Sendable {
                 listed.contains { $0.name == name && $0.matches(mode) }
             }
         }
-        let backend = ["WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs.count)"]
+        var backend = ["WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs.count)"]
+        if let names {
+            backend["LD_PRELOAD"] = try OutputNames.library()
+            backend["SCREENPLAY_RIG_OUTPUT_NAMES"] = names.joined(separator: ",")
+        }
         let sway = try SwayInstance.launch(
             label: "sway", config: config, backend: backend, timeout: timeout, ready: ready)
         let rig = SwayRig(sway: sway)
