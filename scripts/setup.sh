@@ -11,6 +11,8 @@
 # systemd, man-db: systemd-analyze verify (it runs man for Documentation=) on
 # contrib's units; procps: ps, which the kiosk test reads play's user with.
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
+# faketime steps the clock under `play` (clock tests); logrotate rotates the
+# proof-of-play file with contrib/logrotate/screenplay (rotation test).
 # swayidle: the test that a panel never blanks while play or present shows it.
 set -euo pipefail
 packages=(
@@ -26,6 +28,7 @@ packages=(
   git
   systemd man-db procps
   linux-perf
+  faketime logrotate
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -379,7 +379,7 @@ public final class Application {
         if let onSceneError {
             onSceneError(error)
         } else {
-            FileHandle.standardError.write(Data("screenplay: \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("screenplay: \(error)\n".utf8))
         }
     }
 

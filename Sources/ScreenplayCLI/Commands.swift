@@ -16,7 +16,7 @@ public enum ScreenplayTool {
         } catch {
             // The mistake is the event (one line); the usage after it is help for a person.
             printError(error.message)
-            FileHandle.standardError.write(Data("\n\(error.usage)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\n\(error.usage)\n".utf8))
             exit(ExitCode.usage.rawValue)
         }
         // Reading the command line starts no thread; anything after may (a

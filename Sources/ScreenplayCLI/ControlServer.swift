@@ -437,6 +437,3 @@ private final class DescriptorCloser {
         if holders == 0 { Glibc.close(fd) }
     }
 }
-
-/// CLOCK_MONOTONIC in seconds.
-func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }

@@ -24,13 +24,8 @@ struct HungItems: Sendable {
     /// The state file under `environment`'s XDG_STATE_HOME or HOME; nil
     /// when neither is set (nothing is remembered then).
     init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            path = state + "/screenplay/hung-items.json"
-        } else if let home = environment["HOME"], !home.isEmpty {
-            path = home + "/.local/state/screenplay/hung-items.json"
-        } else {
-            return nil
-        }
+        guard let directory = StateDirectory.path(environment: environment) else { return nil }
+        path = directory + "/hung-items.json"
     }
 
     init(path: String) { self.path = path }
@@ -56,17 +51,10 @@ struct HungItems: Sendable {
         let at = ISO8601DateFormatter().string(from: now)
         entries.append(Entry(source: label, stamp: fileStamp(Self.file(ofLabel: label)), output: output, at: at))
         entries.sort { $0.source < $1.source }
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(entries).write(to: URL(fileURLWithPath: path), options: .atomic)
-            return nil
-        } catch {
-            return "cannot write \(path): \(error.localizedDescription)"
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(entries) else { return "cannot encode the entries for \(path)" }
+        return StateDirectory.writeAtomically(data, to: path)
     }
 
     /// The file a label names: the label itself, or without its `#page=N`.

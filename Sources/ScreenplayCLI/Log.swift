@@ -37,7 +37,8 @@ enum Log {
     }
 
     static func write(_ text: String, level: Level) {
-        FileHandle.standardError.write(Data(line(text, level: level).utf8))
+        // Never the deprecated write(_:): it traps (try!) when stderr is a file on a full disk.
+        try? FileHandle.standardError.write(contentsOf: Data(line(text, level: level).utf8))
     }
 }
 

@@ -84,7 +84,9 @@ public struct PlayCommand: CLICommand {
                                   connect, item (proof of play), reload,
                                   skipped, frames.
           --proof FILE            Append an 'item' line to FILE each time an
-                                  item is first fully visible on a panel.
+                                  item is first fully visible on a panel
+                                  (reopened when logrotate moves it; SIGUSR1
+                                  reopens it at once).
           --no-reconnect          Exit 69 when the compositor goes away (default:
                                   wait for one on the same socket and resume
                                   at the clock's item).

@@ -302,7 +302,7 @@ extension PlayItem {
         case let .pdfPage(path, page):
             PDFPageMedia(path: path, page: page, width: width, height: height, synchronously: synchronously)
         case let .shader(path): ShaderMedia(path: path)
-        case let .video(_, _, problem?): FailedMedia(problem)
+        case let .video(_, _, problem?), let .missing(_, problem): FailedMedia(problem)
         case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)
         }
     }

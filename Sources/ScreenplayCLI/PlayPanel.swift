@@ -19,7 +19,8 @@ final class PlayPanel: SceneDelegate {
     private struct Shown {
         let index: Int
         let media: any PlayMedia
-        /// Wall-clock time it came on (for shaders' time).
+        /// When it came on (CLOCK_MONOTONIC seconds: a shader's time and a
+        /// crossfade's progress, which a step of the wall clock leaves alone).
         let since: Double
     }
 
@@ -29,6 +30,8 @@ final class PlayPanel: SceneDelegate {
     private var incoming: (shown: Shown, fadeSeconds: Double)?
     /// The next item, loading or ready; `due` once its turn has come.
     private var next: (index: Int, media: any PlayMedia, due: Bool)?
+    /// The start of the slot the last evaluation chose its item in (wall clock).
+    private var slotStart: Double?
     /// When this panel needs the runner's tick next (wall clock).
     private(set) var nextEventTime: Double?
     private var frame = 0
@@ -135,8 +138,12 @@ final class PlayPanel: SceneDelegate {
             return
         }
         var position = schedule.position(at: now)
-        if let current, current.index == position.index, showingGoodItem {
+        // A reload waits for a boundary, and in a one-item playlist every
+        // boundary is between the item and itself: the slot, not the index, tells.
+        let sameSlot = pending == nil || position.start == slotStart
+        if let current, current.index == position.index, showingGoodItem, sameSlot {
             nextEventTime = position.end
+            slotStart = position.start
             preloadFollowing(after: position.index)
             return
         }
@@ -147,6 +154,7 @@ final class PlayPanel: SceneDelegate {
             position = schedule.position(at: now)
         }
         nextEventTime = position.end
+        slotStart = position.start
         let count = playlist.items.count
         for offset in 0..<count {
             // While something good is on screen, a bad item's slot keeps it
@@ -190,7 +198,7 @@ final class PlayPanel: SceneDelegate {
                 current = Shown(
                     index: -1,
                     media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
-                    since: now)
+                    since: monotonicSeconds())
                 showingPlaceholder = true
                 scene.displayLink.isPaused = true
                 scene.setNeedsDisplay()
@@ -215,7 +223,7 @@ final class PlayPanel: SceneDelegate {
     private func begin(index: Int, media: any PlayMedia, now: Double) {
         guard let scene else { return }
         let item = playlist.items[index]
-        let shown = Shown(index: index, media: media, since: now)
+        let shown = Shown(index: index, media: media, since: monotonicSeconds())
         media.start()
         // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
         media.onChange = { [weak self] in self?.runner.tickSoon() }
@@ -292,6 +300,16 @@ final class PlayPanel: SceneDelegate {
         if held != nil { heldSince = now }
     }
 
+    /// The wall clock was stepped by `step` seconds. A clock-aligned panel
+    /// lets the next evaluation bring the clock's item; one that keeps its
+    /// own timing (`"sync": false`) moves its schedule with the clock. A
+    /// held panel's pause is moved too, so `resume` gives back the time
+    /// that was left.
+    func clockStepped(by step: Double, sync: Bool) {
+        if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
+        if let since = heldSince { heldSince = since + step }
+    }
+
     /// `pause` (true) holds the item on screen; `resume` (false) lets it
     /// finish the time it had left and the playlist go on.
     func hold(_ on: Bool, now: Double) {
@@ -358,6 +376,7 @@ final class PlayPanel: SceneDelegate {
     func draw(_ scene: Scene, in context: DrawingContext) throws {
         frame += 1
         let now = runner.now()
+        let elapsedNow = monotonicSeconds()
         var afterDraw: (() -> Void)?
         if let next {
             next.media.prepare(in: context)
@@ -376,7 +395,7 @@ final class PlayPanel: SceneDelegate {
                     skippedLateFirstItem = true
                 } else if current == nil, next.media.isReady {
                     self.next = nil
-                    current = Shown(index: next.index, media: next.media, since: now)
+                    current = Shown(index: next.index, media: next.media, since: elapsedNow)
                     next.media.start()
                     next.media.onChange = { [weak self] in self?.runner.tickSoon() }
                     justArrived = true
@@ -385,7 +404,7 @@ final class PlayPanel: SceneDelegate {
             }
         }
         if let fade = incoming, let from = current {
-            let progress = (now - fade.shown.since) / fade.fadeSeconds
+            let progress = (elapsedNow - fade.shown.since) / fade.fadeSeconds
             if progress >= 1 {
                 from.media.release(from: runner.app)
                 current = fade.shown
@@ -397,9 +416,10 @@ final class PlayPanel: SceneDelegate {
                 // The item coming in is the one a stuck draw most likely belongs to.
                 scene.contentDescription = describe(fade.shown)
                 try paint(context) { c in
-                    try from.media.draw(in: c, seconds: now - from.since, frame: self.frame)
+                    try from.media.draw(in: c, seconds: elapsedNow - from.since, frame: self.frame)
                     try c.drawLayer(opacity: max(0, progress)) { layer in
-                        try fade.shown.media.draw(in: layer, seconds: now - fade.shown.since, frame: self.frame)
+                        try fade.shown.media.draw(
+                            in: layer, seconds: elapsedNow - fade.shown.since, frame: self.frame)
                     }
                 }
                 finishFrame(scene, context, afterDraw)
@@ -408,7 +428,9 @@ final class PlayPanel: SceneDelegate {
         }
         if let current {
             scene.contentDescription = describe(current)
-            try paint(context) { c in try current.media.draw(in: c, seconds: now - current.since, frame: self.frame) }
+            try paint(context) { c in
+                try current.media.draw(in: c, seconds: elapsedNow - current.since, frame: self.frame)
+            }
             if justArrived, current.index >= 0 {
                 justArrived = false
                 let item = playlist.items[current.index]

@@ -43,29 +43,28 @@ final class PlayRunner {
     private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
     private var compositorGone = false
+    /// The last playlist file that parsed, for a start with a broken one.
+    private let lastGood: LastGoodPlaylist?
+    private var lastGoodComplaints = Throttle(seconds: 60)
+    /// The wall clock less the monotonic one at the last look, to notice a step.
+    private var clockOffset = 0.0
+    private var clockWatch: (any DispatchSourceTimer)?
 
     init(_ command: PlayCommand) {
         self.command = command
         hangGuard = HangGuard(grace: command.stallGrace)
         config = SignageConfig(playlists: [:], panels: [], defaultPlaylist: nil, sync: true, source: command.path)
+        lastGood = LastGoodPlaylist(playlist: command.path)
     }
 
     /// Reads and checks the configuration (exit 65/66 before anything
-    /// shows), connects and starts playing.
+    /// shows; a playlist file that does not parse falls back to the last
+    /// good one), connects and starts playing.
     func start() throws {
-        do {
-            config = try SignageConfigLoader.load(path: command.path, itemSeconds: command.itemSeconds)
-        } catch {
-            throw CommandFailure(error.code, error.description)
-        }
-        stats = try openStats()
+        config = try readConfigurationAtStart()
+        stats = try StatsWriter.open(command.stats)
         if let path = command.proofPath {
-            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw CommandFailure(
-                    .noInput, "cannot open the proof file \(path): \(String(cString: strerror(errno)))")
-            }
-            proof = StatsWriter(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+            proof = try StatsWriter(appendingTo: path, role: "the proof-of-play file")
         }
         hung = hungItems?.load() ?? [:]
         options = ApplicationOptions()
@@ -95,9 +94,7 @@ final class PlayRunner {
             throw error
         }
         installSignalHandlers()
-        watcher = FileWatcher(path: command.path) { [weak self] in
-            _ = self?.reload(because: "\(self?.command.path ?? "") changed")
-        }
+        watchFiles()
         attach(app)
         let monitor = ServiceMonitor(
             stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
@@ -107,6 +104,59 @@ final class PlayRunner {
         monitor.start()
         startNothingShownWarnings()
         startStatsTimer()
+        startClockWatch()
+    }
+
+    /// The configuration to start with. A playlist file that does not
+    /// parse (a bad save, a copy cut short) falls back to the last one
+    /// that did, kept under XDG_STATE_HOME, so a restart does not darken
+    /// the screens; only without one does it exit 65.
+    private func readConfigurationAtStart() throws(CommandFailure) -> SignageConfig {
+        do {
+            let (config, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
+            keepAsLastGood(json)
+            return config
+        } catch where error.code == .dataError {
+            guard let lastGood, let kept = lastGood.load() else {
+                throw CommandFailure(
+                    error.code,
+                    "\(error.description) (no last good playlist to fall back to\(lastGood.map { " in \($0.path)" } ?? ": neither XDG_STATE_HOME nor HOME is set"); fix the file)"
+                )
+            }
+            let old: SignageConfig
+            do {
+                old = try SignageConfigLoader.parse(kept.data, file: command.path, itemSeconds: command.itemSeconds)
+            } catch let keptError {
+                throw CommandFailure(
+                    error.code,
+                    "\(error.description) (the last good playlist in \(lastGood.path) does not parse either: \(keptError.description); fix the file)"
+                )
+            }
+            warn(
+                "\(error.description); playing the last good playlist instead (kept \(iso8601(wallSeconds: kept.saved.timeIntervalSince1970)) in \(lastGood.path)); fix the file and save it, and it reloads"
+            )
+            return old
+        } catch {
+            throw CommandFailure(error.code, error.description)
+        }
+    }
+
+    /// Keeps a playlist file that parsed (nothing for a folder).
+    private func keepAsLastGood(_ json: Data?) {
+        guard let json, let lastGood, let failure = lastGood.save(json) else { return }
+        guard lastGoodComplaints.allows() else { return }
+        warn(
+            "cannot keep the last good playlist: \(failure); playback goes on, but a restart with a broken \(command.path) would exit (free space there; said at most once a minute)"
+        )
+    }
+
+    /// Watches the playlist and every file it names, so a file that
+    /// arrives, is replaced or is fixed plays from its next slot.
+    private func watchFiles() {
+        watcher?.stop()
+        watcher = FileWatcher(path: command.path, files: config.mediaFiles) { [weak self] in
+            _ = self?.reload(because: "\(self?.command.path ?? "") or a file it names changed")
+        }
     }
 
     /// The control socket: `--socket`, or the default under
@@ -322,9 +372,11 @@ final class PlayRunner {
         tickTimer = nil
         guard let deadline else { return }
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        let whole = deadline.rounded(.down)
-        let when = DispatchWallTime(timespec: timespec(tv_sec: Int(whole), tv_nsec: Int((deadline - whole) * 1e9)))
-        timer.schedule(wallDeadline: when, leeway: .nanoseconds(0))
+        // Armed on the monotonic clock: a wall-clock deadline would wait out
+        // a step back (minutes of a frozen item) before the clock watch
+        // could say anything. A step is the clock watch's to handle.
+        let delay = max(0, deadline - now())
+        timer.schedule(deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .nanoseconds(0))
         timer.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 self?.tickDeadline = nil
@@ -339,6 +391,44 @@ final class PlayRunner {
         let now = self.now()
         for panel in panels.values { panel.evaluate(now: now) }
         scheduleTick()
+    }
+
+    /// Looks once a second whether the wall clock was stepped (NTP at boot
+    /// on a box without a clock battery, an administrator's `date -s`):
+    /// the wall clock less the monotonic one moves by more than NTP's
+    /// slewing could. It costs one comparison a second; timerfd's
+    /// TFD_TIMER_CANCEL_ON_SET would say it without a timer, but a clock
+    /// faked for tests (libfaketime) never sets it off.
+    private func startClockWatch() {
+        clockOffset = wallSeconds() - monotonicSeconds()
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let offset = wallSeconds() - monotonicSeconds()
+                let step = offset - self.clockOffset
+                self.clockOffset = offset
+                if abs(step) > 0.05 { self.clockStepped(by: step) }
+            }
+        }
+        timer.resume()
+        clockWatch = timer
+    }
+
+    /// With `"sync": true` each panel moves to the item the new time says
+    /// (switching only to an item that is ready, so no black frame); other
+    /// panels keep their own timing.
+    private func clockStepped(by step: Double) {
+        log(
+            "the wall clock stepped \(step > 0 ? "forward" : "back") by \(String(format: "%.3f", abs(step))) s; \(config.sync ? "panels move to the clock's item" : "panels keep their timing")"
+        )
+        stats?.write(["event": "clock-step", "seconds": step, "ns": monotonicNanoseconds()])
+        for panel in panels.values { panel.clockStepped(by: step, sync: config.sync) }
+        tickDeadline = nil
+        tickTimer?.cancel()
+        tickTimer = nil
+        tick()
     }
 
     /// Re-evaluates on the next turn of the main queue (media became ready).
@@ -413,8 +503,10 @@ final class PlayRunner {
     @discardableResult
     func reload(because reason: String) -> String? {
         do {
-            let fresh = try SignageConfigLoader.load(path: command.path, itemSeconds: command.itemSeconds)
+            let (fresh, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
             config = fresh
+            keepAsLastGood(json)
+            watchFiles()
             failures.removeAll()
             hung = hungItems?.load() ?? [:]
             toldUnmatched.removeAll()
@@ -516,31 +608,31 @@ final class PlayRunner {
 
     // MARK: plumbing
 
-    private func openStats() throws -> StatsWriter? {
-        switch command.stats {
-        case nil: return nil
-        case .standardOutput: return StatsWriter(handle: .standardOutput)
-        case let .file(path):
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                let handle = FileHandle(forWritingAtPath: path)
-            else {
-                throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))")
-            }
-            return StatsWriter(handle: handle)
-        }
-    }
-
     /// SIGHUP reloads on the main queue; SIGINT and SIGTERM go through the
     /// hang guard, which also watches for a draw that never returns and
     /// then remembers its item before the process exits 70.
     private func installSignalHandlers() {
         signal(SIGHUP, SIG_IGN)
+        // A reader of `--stats -` that goes away must not end playback: the
+        // write fails with EPIPE instead, and that is logged.
+        signal(SIGPIPE, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated { _ = self?.reload(because: "SIGHUP") }
         }
         source.resume()
-        signalSources = [source] + hangGuard.installStopSignals { [weak self] sig in self?.stop(signal: sig) }
+        // SIGUSR1: logrotate's postrotate may ask for the files afresh
+        // (each line checks by itself, so this is only for being prompt).
+        signal(SIGUSR1, SIG_IGN)
+        let rotate = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
+        rotate.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                self?.proof?.reopen()
+                self?.stats?.reopen()
+            }
+        }
+        rotate.resume()
+        signalSources = [source, rotate] + hangGuard.installStopSignals { [weak self] sig in self?.stop(signal: sig) }
         hangGuard.start { [hungItems] draw in
             guard let hungItems, let file = HungItems.file(ofLabel: draw.content),
                 FileManager.default.fileExists(atPath: file)

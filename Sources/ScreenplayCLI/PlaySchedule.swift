@@ -1,4 +1,5 @@
 import Foundation
+import Screenplay
 
 /// Where a playlist is at a moment: pure arithmetic over the items'
 /// durations, so it is unit tested without a screen.
@@ -43,6 +44,10 @@ func wallSeconds() -> Double {
     clock_gettime(CLOCK_REALTIME, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
+
+/// CLOCK_MONOTONIC in seconds: for how long things last (a crossfade, a
+/// shader's time, timers), which a step of the wall clock must not change.
+func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
 
 /// ISO 8601 UTC with milliseconds, for proof-of-play lines.
 func iso8601(wallSeconds seconds: Double) -> String {

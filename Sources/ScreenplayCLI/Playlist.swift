@@ -18,6 +18,10 @@ struct PlayItem: Equatable {
         /// fill it, or cut); `problem` when libmpv could not open it as the
         /// playlist was read (the item is skipped with that reason).
         case video(path: String, loops: Bool, problem: String?)
+        /// A file the playlist names that is not there or not readable (yet:
+        /// a copy may still be running). Skipped with `reason` until the
+        /// file appears, which reloads the playlist.
+        case missing(path: String, reason: String)
     }
 
     var source: Source
@@ -30,7 +34,7 @@ struct PlayItem: Equatable {
     var label: String {
         switch source {
         case let .color(hex): "#" + String(format: "%06X", hex)
-        case let .image(path), let .shader(path), let .video(path, _, _): path
+        case let .image(path), let .shader(path), let .video(path, _, _), let .missing(path, _): path
         case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
         }
     }
@@ -39,7 +43,8 @@ struct PlayItem: Equatable {
     var path: String? {
         switch source {
         case .color: nil
-        case let .image(path), let .shader(path), let .pdfPage(path, _), let .video(path, _, _): path
+        case let .image(path), let .shader(path), let .pdfPage(path, _), let .video(path, _, _), let .missing(path, _):
+            path
         }
     }
 }
@@ -67,6 +72,11 @@ struct SignageConfig: Equatable {
     var sync: Bool
     /// The folder or file it was read from.
     var source: String
+
+    /// Every file the items read, to watch for a file that arrives or changes.
+    var mediaFiles: Set<String> {
+        Set(playlists.values.flatMap { $0.items.compactMap(\.path) })
+    }
 
     /// The playlist and rotation for a screen: the first matching panel
     /// entry, else the default; nil when the screen gets nothing.
@@ -103,17 +113,23 @@ struct PlaylistError: Error, Equatable, CustomStringConvertible {
 enum SignageConfigLoader {
     /// Reads a folder or a `.json` playlist file.
     static func load(path: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
+        try read(path: path, itemSeconds: itemSeconds).config
+    }
+
+    /// Reads a folder or a `.json` playlist file; for a file, also the
+    /// bytes that parsed (kept as the last good playlist).
+    static func read(path: String, itemSeconds: Double) throws(PlaylistError) -> (config: SignageConfig, json: Data?) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw PlaylistError(
                 code: .noInput,
                 description: "\(path): no such file or folder; give a folder of media or a .json playlist")
         }
-        if isDirectory.boolValue { return try folder(path, itemSeconds: itemSeconds) }
+        if isDirectory.boolValue { return (try folder(path, itemSeconds: itemSeconds), nil) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PlaylistError(code: .noInput, description: "cannot read \(path): \(readReason(path))")
         }
-        return try parse(data, file: path, itemSeconds: itemSeconds)
+        return (try parse(data, file: path, itemSeconds: itemSeconds), data)
     }
 
     // MARK: folders
@@ -326,16 +342,18 @@ enum SignageConfigLoader {
                 throw fail("\(at).file", "expected a file path, got \(describe(value))")
             }
             let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw PlaylistError(code: .noInput, description: "\(path) (\(at).file): no such file")
-            }
-            guard access(path, R_OK) == 0 else {
-                throw PlaylistError(
-                    code: .noInput, description: "cannot read \(path) (\(at).file): \(readReason(path))")
-            }
-            let kind = MediaSniffer.kind(of: path)
-            if let pagesValue = entry["pages"] {
-                guard kind == .pdf else {
+            if !FileManager.default.fileExists(atPath: path) {
+                // Not there yet: a bad item until it arrives (the playlist
+                // reloads then), as it would be on a reload.
+                sources = [.missing(path: path, reason: "no such file (\(at).file); it plays once it is there")]
+            } else if access(path, R_OK) != 0 {
+                sources = [
+                    .missing(
+                        path: path,
+                        reason: "cannot read it (\(at).file): \(readReason(path)); it plays once it is readable")
+                ]
+            } else if let pagesValue = entry["pages"] {
+                guard MediaSniffer.kind(of: path) == .pdf else {
                     throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF")
                 }
                 guard let text = pagesValue as? String, let pages = parsePages(text) else {
@@ -348,7 +366,7 @@ enum SignageConfigLoader {
                 }
                 sources = pdfPages(path, pages: pages)
             } else {
-                switch kind {
+                switch MediaSniffer.kind(of: path) {
                 case .pdf: sources = pdfPages(path, pages: nil)
                 case .shader: sources = [.shader(path: path)]
                 case .image: sources = [.image(path: path)]

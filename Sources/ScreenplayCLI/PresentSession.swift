@@ -27,15 +27,7 @@ final class PresentSession {
     /// command (66) before any window opens.
     init(stats destination: PresentCommand.StatsDestination?, stallGrace: Double) throws {
         hangGuard = HangGuard(grace: stallGrace)
-        switch destination {
-        case nil: stats = nil
-        case .standardOutput: stats = StatsWriter(handle: .standardOutput)
-        case let .file(path):
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                let handle = FileHandle(forWritingAtPath: path)
-            else { throw CommandFailure(.noInput, "cannot write the stats file \(path): \(readReason(path))") }
-            stats = StatsWriter(handle: handle)
-        }
+        stats = try StatsWriter.open(destination)
     }
 
     /// `options` with the session's draw watch, for the application.

@@ -412,7 +412,7 @@ extension PlayTests {
         assertCleanStop(p)
     }
 
-    /// Configuration errors exit 65 (missing media 66) before anything shows.
+    /// Configuration errors exit 65 (a missing playlist 66) before anything shows.
     func testConfigurationErrorsExitBeforeConnecting() throws {
         let folder = try mediaFolder()
         let bad = try writePlaylist(
@@ -424,11 +424,11 @@ extension PlayTests {
         let result = try CLI.run(["play", bad], environment: environment)
         XCTAssertEqual(result.status, 65, result.stderr)
         XCTAssertTrue(result.stderr.contains(bad) && result.stderr.contains("panels[1].playlist"), result.stderr)
-        let missing = try writePlaylist(
-            folder, #"{"playlists": {"s": [{"file": "gone.png"}]}, "default": "s"}"#, name: "m.json")
-        let second = try CLI.run(["play", missing], environment: environment)
-        XCTAssertEqual(second.status, 66, second.stderr)
-        XCTAssertTrue(second.stderr.contains("gone.png"), second.stderr)
+        // A missing playlist is 66; a missing media file is no error at all
+        // (testMissingFilesAtStartPlayOnceCopiedIn).
+        let missing = try CLI.run(["play", folder + "/gone.json"], environment: environment)
+        XCTAssertEqual(missing.status, 66, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("gone.json"), missing.stderr)
         let usage = try CLI.run(["play"], environment: environment)
         XCTAssertEqual(usage.status, 64, usage.stderr)
     }

@@ -5,7 +5,8 @@ import XCTest
 @testable import ScreenplayCLI
 
 /// The playlist file is read strictly: each mistake is refused with exit 65
-/// (66 for missing media) naming the file and the JSON path.
+/// naming the file and the JSON path (a missing media file is no mistake:
+/// it is skipped until it arrives).
 final class PlaylistConfigTests: ScreenplayTestCase {
     var folder = ""
 
@@ -136,9 +137,21 @@ final class PlaylistConfigTests: ScreenplayTestCase {
         assertRefused(
             #"{"playlists": {"a": [{"file": "a.png", "pages": "1-2"}]}, "default": "a"}"#,
             mentions: ["playlists.a[0].pages", "PDF"])
-        assertRefused(
-            #"{"playlists": {"a": [{"file": "gone.png"}]}, "default": "a"}"#, code: .noInput,
-            mentions: ["gone.png", "playlists.a[0].file"])
+    }
+
+    /// A file that is not there (yet) is an item that is skipped with its
+    /// reason, not an error: playback starts and the file plays once it
+    /// arrives. The playlist's files are what play watches.
+    func testAMissingFileIsABadItemNotAnError() throws {
+        let config = try load(
+            #"{"playlists": {"a": [{"file": "a.png"}, {"file": "gone.png", "duration": 4}]}, "default": "a"}"#)
+        let items = try XCTUnwrap(config.playlists["a"]?.items)
+        guard case let .missing(path, reason) = items[1].source else { return XCTFail("\(items[1].source)") }
+        XCTAssertEqual(path, folder + "/gone.png")
+        XCTAssertTrue(reason.contains("no such file") && reason.contains("playlists.a[1].file"), reason)
+        XCTAssertEqual(items[1].duration, 4)
+        XCTAssertEqual(items[1].label, folder + "/gone.png")
+        XCTAssertEqual(config.mediaFiles, [folder + "/a.png", folder + "/gone.png"])
     }
 
     func testPageRangesParse() {
