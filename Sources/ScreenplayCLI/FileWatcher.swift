@@ -105,16 +105,20 @@ final class FileWatcher {
             // struct inotify_event: wd, mask, cookie, len, then len bytes of name.
             while offset + 16 <= count {
                 func int32(at: Int) -> Int32 {
-                    Int32(bitPattern: UInt32(buffer[at]) | UInt32(buffer[at + 1]) << 8 | UInt32(buffer[at + 2]) << 16
-                        | UInt32(buffer[at + 3]) << 24)
+                    Int32(
+                        bitPattern: UInt32(buffer[at]) | UInt32(buffer[at + 1]) << 8 | UInt32(buffer[at + 2]) << 16
+                            | UInt32(buffer[at + 3]) << 24)
                 }
                 let wd = int32(at: offset)
                 let length = Int(int32(at: offset + 12))
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                 let eventName = String(decoding: nameBytes, as: UTF8.self)
                 if let wanted = names[wd] {
-                    if let wanted { relevant = relevant || wanted.contains(eventName) }
-                    else { relevant = relevant || !eventName.hasPrefix(".") }
+                    if let wanted {
+                        relevant = relevant || wanted.contains(eventName)
+                    } else {
+                        relevant = relevant || !eventName.hasPrefix(".")
+                    }
                 }
                 offset += 16 + length
             }

@@ -116,7 +116,7 @@ final class PlayRunner {
             let (config, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
             keepAsLastGood(json)
             return config
-        } catch where error.code == .dataError {
+        } catch  where error.code == .dataError {
             guard let lastGood, let kept = lastGood.load() else {
                 throw CommandFailure(
                     error.code,

@@ -96,7 +96,9 @@ extension PlayTests {
             // loaded machine "later" may cross into the next slot.
             let at = item.raw["at"] as? String ?? ""
             let clock = clockIndex(at, count: colours.count, seconds: seconds)
-            let justBefore = wallTime(item).flatMap { clockIndex(iso8601($0 - 0.25), count: colours.count, seconds: seconds) }
+            let justBefore = wallTime(item).flatMap {
+                clockIndex(iso8601($0 - 0.25), count: colours.count, seconds: seconds)
+            }
             XCTAssertTrue(
                 item.int("index") == clock || item.int("index") == justBefore,
                 "item \(item.int("index")) at \(at) when the clock said \(clock.map(String.init) ?? "?")",
@@ -186,7 +188,8 @@ extension PlayTests {
         }
         XCTAssertTrue(p.isRunning, p.stderr)
         assertCleanStop(p)
-        XCTAssertEqual(p.statsEvents.filter { $0.event == "clock-step" }.count, 2, "a step reported twice or out of nothing")
+        XCTAssertEqual(
+            p.statsEvents.filter { $0.event == "clock-step" }.count, 2, "a step reported twice or out of nothing")
         XCTAssertTrue(p.stderr.contains("the wall clock stepped forward by 12"), p.stderr)
         XCTAssertTrue(p.stderr.contains("the wall clock stepped back by 6"), p.stderr)
         assertFollowsTheClock(p, colours: Self.clockColours, seconds: 1)

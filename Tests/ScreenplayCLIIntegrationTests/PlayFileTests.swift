@@ -56,7 +56,10 @@ extension PlayTests {
                 Set(self.sourceNames(self.items(p, "HEADLESS-2"))).isSuperset(of: ["b.png", "c.png"])
             }, "the copied files never played: \(p.stderr)")
         XCTAssertNotNil(
-            p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-3" && ($0.raw["source"] as? String)?.hasSuffix("/d.png") == true },
+            p.waitForEvent {
+                $0.event == "item" && $0.output == "HEADLESS-3"
+                    && ($0.raw["source"] as? String)?.hasSuffix("/d.png") == true
+            },
             "the placeholder panel never took the copied file: \(p.stderr)")
         for (output, hex) in [("HEADLESS-2", 0x00ff00), ("HEADLESS-3", 0xffff00)] {
             XCTAssertTrue(
@@ -93,10 +96,13 @@ extension PlayTests {
             waitUntil(timeout: 15) {
                 let names = self.sourceNames(self.items(p, "HEADLESS-2"))
                 guard let b = names.firstIndex(of: "b.png") else { return false }
-                return names[b...].filter { $0 == "a.png" }.count >= 2 && names[b...].filter { $0 == "b.png" }.count >= 2
+                return names[b...].filter { $0 == "a.png" }.count >= 2
+                    && names[b...].filter { $0 == "b.png" }.count >= 2
             }, "the second image did not join: \(sourceNames(items(p, "HEADLESS-2"))) \(p.stderr)")
         XCTAssertTrue(
-            waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0x00ff00) })
+            waitUntil(timeout: 5) {
+                (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0x00ff00)
+            })
         let names = sourceNames(items(p, "HEADLESS-2"))
         let joined = Array(names.drop { $0 != "b.png" })
         for (before, after) in zip(joined, joined.dropFirst()) { XCTAssertNotEqual(before, after, "\(joined)") }
@@ -124,7 +130,9 @@ extension PlayTests {
         XCTAssertEqual(shown?.raw["source"] as? String, "#FF0000", second.stderr)
         XCTAssertEqual(shown?.raw["playlist"] as? String, "good")
         XCTAssertTrue(
-            waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0xff0000) })
+            waitUntil(timeout: 5) {
+                (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0xff0000)
+            })
         let said = second.stderr.split(separator: "\n").first { $0.contains("last good playlist") } ?? ""
         XCTAssertTrue(said.contains("not valid JSON") && said.contains(playlist), second.stderr)
 
@@ -132,7 +140,9 @@ extension PlayTests {
         try #"{"playlists": {"fixed": [{"color": "0000ff"}]}, "default": "fixed"}"#.write(
             toFile: playlist, atomically: true, encoding: .utf8)
         XCTAssertNotNil(
-            second.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" && $0.raw["playlist"] as? String == "fixed" },
+            second.waitForEvent {
+                $0.event == "item" && $0.output == "HEADLESS-2" && $0.raw["playlist"] as? String == "fixed"
+            },
             second.stderr)
         assertCleanStop(second)
 

@@ -61,7 +61,8 @@ extension PlayTests {
         for n in 2...rotations {
             let unzipped = "\(folder)/proof.\(n)"
             let gunzip = try runProcess(
-                "/bin/sh", ["-c", "gzip -dc '\(proof).\(n).gz' > '\(unzipped)'"], environment: ["PATH": "/usr/bin:/bin"])
+                "/bin/sh", ["-c", "gzip -dc '\(proof).\(n).gz' > '\(unzipped)'"], environment: ["PATH": "/usr/bin:/bin"]
+            )
             XCTAssertEqual(gunzip.status, 0, "rotation \(n): \(gunzip.stderr)")
             files.append(unzipped)
             logged += boundaries(proofLines([unzipped]))
