@@ -18,8 +18,8 @@ extension PlayTests {
         events.filter { $0.event == "item" }.map { "\($0.output) \($0.int("presented_ns"))" }
     }
 
-    /// Real logrotate with contrib/logrotate/screenplay (its path and
-    /// owner made this test's), forced every 1.5 s while items switch every
+    /// Real logrotate with contrib/logrotate/screenplay (its folder made
+    /// this test's, its glob kept), forced every 1.5 s while items switch every
     /// 0.3 s: every item boundary is in exactly one of the files (the
     /// current one, the uncompressed first, the gzipped older ones), and
     /// SIGUSR1 (a postrotate script's) is taken, not fatal. A file
@@ -28,14 +28,14 @@ extension PlayTests {
     func testProofFileFollowsRotation() throws {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
         let folder = try mediaFolder()
-        let proof = folder + "/proof.jsonl"
+        let proof = folder + "/kiosk-user/proof.jsonl"
+        try FileManager.default.createDirectory(atPath: folder + "/kiosk-user", withIntermediateDirectories: true)
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
         let snippet = try String(contentsOfFile: checkout + "/contrib/logrotate/screenplay", encoding: .utf8)
-        XCTAssertTrue(snippet.contains("/var/log/screenplay/proof.jsonl {"), snippet)
+        XCTAssertTrue(snippet.contains("/var/log/screenplay-kiosk/*/proof.jsonl {"), snippet)
         let configuration = folder + "/logrotate.conf"
-        try snippet.replacingOccurrences(of: "/var/log/screenplay/proof.jsonl", with: proof)
-            .replacingOccurrences(of: "signage signage", with: "root root")
+        try snippet.replacingOccurrences(of: "/var/log/screenplay-kiosk/", with: folder + "/")
             .write(toFile: configuration, atomically: true, encoding: .utf8)
         let playlist = try writePlaylist(
             folder,
@@ -44,6 +44,10 @@ extension PlayTests {
             ["play", playlist, "--duration", "0.3", "--proof", proof, "--stats", "-"],
             environment: env(rig, builtin: "HEADLESS-1"))
         XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        // The box's proof file belongs to the kiosk user, not to root (who
+        // runs logrotate): the new files must keep that owner.
+        let nobody: uid_t = 65534
+        XCTAssertEqual(chown(proof, nobody, gid_t(nobody)), 0, String(cString: strerror(errno)))
         let rotations = 8
         for n in 1...rotations {
             Thread.sleep(forTimeInterval: 1.5)
@@ -56,6 +60,8 @@ extension PlayTests {
             waitUntil(timeout: 10) { FileManager.default.fileExists(atPath: proof) }, "no new file after rotation")
         XCTAssertTrue(p.isRunning, p.stderr)
         assertCleanStop(p)
+        let owner = (try? FileManager.default.attributesOfItem(atPath: proof))?[.ownerAccountID] as? NSNumber
+        XCTAssertEqual(owner?.uint32Value, nobody, "logrotate's new file lost the owner")
         var files = [proof, proof + ".1"]
         var logged = boundaries(proofLines(files))
         for n in 2...rotations {
