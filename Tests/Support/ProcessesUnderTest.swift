@@ -1,7 +1,7 @@
 // Which processes a test is exercising, so that a failure can quote what the
 // program under test said (see Tests/Harness): a failure in CI must be
 // readable without a rerun.
-public import Foundation
+import Foundation
 
 /// The `screenplay` processes (and the example apps) started since the
 /// current test began, newest last. Compositors and tools are left out: their
