@@ -130,7 +130,8 @@ let package = Package(
             name: "WaylandClientTests", dependencies: ["TestHarness", "WaylandClient"],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayTests", dependencies: ["TestHarness", "Screenplay", "ScriptedCompositor", "TestSupport"],
+            name: "ScreenplayTests",
+            dependencies: ["TestHarness", "Screenplay", "ScreenplayCLI", "ScriptedCompositor", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ScreenplayCLITests", dependencies: ["TestHarness", "ScreenplayCLI", "Screenplay"],

@@ -240,7 +240,17 @@ public final class Application {
     }
 
     func reclassify() {
-        let kinds = classifier.classify(screens.map(\.info))
+        // Patterns see the same make, model and serial as `ScreenPattern`
+        // matching a `Screen` does (`--output`, `ctl`): the head's, where the
+        // compositor offers output management; wl_output has no serial.
+        let kinds = classifier.classify(
+            screens.map { screen in
+                var info = screen.info
+                info.make = screen.make
+                info.model = screen.model
+                info.serial = screen.serial
+                return info
+            })
         for (screen, kind) in zip(screens, kinds) { screen.classification = kind }
     }
 

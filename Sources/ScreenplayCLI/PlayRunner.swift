@@ -244,9 +244,7 @@ final class PlayRunner {
     }
 
     func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
-        config.assignment(
-            name: screen.name, description: screen.displayDescription, make: screen.info.make, model: screen.info.model,
-            serial: screen.info.serial)
+        config.assignment(for: screen)
     }
 
     private func explainUnmatched(_ screen: Screen) {

@@ -89,6 +89,17 @@ struct SignageConfig: Equatable {
         }
         return defaultPlaylist.flatMap { playlists[$0] }.map { ($0, 0) }
     }
+
+    /// The playlist and rotation of `screen`, matched on the fields
+    /// `--output` and `ctl` match: make, model and serial number from its
+    /// output-management head where the compositor has one (the wl_output
+    /// itself carries no serial number).
+    @MainActor
+    func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
+        assignment(
+            name: screen.name, description: screen.displayDescription, make: screen.make, model: screen.model,
+            serial: screen.serial)
+    }
 }
 
 /// A panel pattern matches as `--output` does (`ScreenPattern`: name,

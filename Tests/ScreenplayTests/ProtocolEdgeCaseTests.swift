@@ -401,7 +401,7 @@ final class Harness {
     /// `prepare` runs before the client connects (extra globals, outputs).
     init(
         layerShell: Bool = true, feedback: (mode: scripted_feedback_mode, late: Int32)? = nil, xdgShell: Bool = false,
-        prepare: (ScriptedFixture) -> Void = { _ in }
+        builtInPatterns: [String] = [], prepare: (ScriptedFixture) -> Void = { _ in }
     ) throws {
         fixture = try ScriptedFixture(layerShell: layerShell)
         if let feedback { scripted_offer_presentation(fixture.handle, feedback.mode, feedback.late) }
@@ -410,6 +410,7 @@ final class Harness {
         prepare(fixture)
         var options = ApplicationOptions()
         options.displayName = fixture.socketPath
+        options.builtInPatterns = builtInPatterns
         do {
             app = try Application(options: options)
         } catch {
