@@ -5,11 +5,14 @@ import Rendering
 final class GraphicsResources {
     let context: GraphicsContext
     private var quadRenderer: QuadRenderer?
-    private var programs: [ObjectIdentifier: ShadertoyProgram] = [:]
-    /// Keyed by picture, with the picture's generation at upload: a
-    /// picture whose pixels were replaced (an animation frame, a resized
-    /// SVG) is uploaded again.
-    private var textures: [ObjectIdentifier: (generation: Int, texture: Texture)] = [:]
+    /// Keyed by shader, holding the shader weakly: an entry whose shader is
+    /// gone (or whose key a new shader reuses) is never used again.
+    private var programs: [ObjectIdentifier: CachedProgram] = [:]
+    /// Keyed by picture, holding the picture weakly, with the picture's
+    /// generation at upload: a picture whose pixels were replaced (an
+    /// animation frame, a resized SVG) is uploaded again, and a new picture
+    /// at a freed picture's address never gets the old texture.
+    private var textures: [ObjectIdentifier: CachedTexture] = [:]
     /// Offscreen layers for blending and turning (Layers.swift).
     var layers = LayerPool()
     /// Rendered text blocks, least recently drawn evicted first.
@@ -57,10 +60,13 @@ final class GraphicsResources {
     }
 
     func program(for shader: FragmentShader) throws -> ShadertoyProgram {
-        if let program = programs[ObjectIdentifier(shader)] { return program }
+        let key = ObjectIdentifier(shader)
+        if let cached = programs[key], cached.owner === shader { return cached.program }
+        programs.removeValue(forKey: key)?.program.destroy()
+        sweepReleased()
         do {
             let program = try ShadertoyProgram(context: context, source: shader.source, sourceName: shader.name)
-            programs[ObjectIdentifier(shader)] = program
+            programs[key] = CachedProgram(owner: shader, program: program)
             return program
         } catch let error as ShaderError {
             throw ShaderCompileError(error)
@@ -69,25 +75,46 @@ final class GraphicsResources {
 
     func texture(for picture: Picture) throws -> Texture {
         let key = ObjectIdentifier(picture)
-        if let cached = textures[key], cached.generation == picture.generation { return cached.texture }
-        textures[key]?.texture.destroy()
+        if let cached = textures[key], cached.owner === picture, cached.generation == picture.generation {
+            return cached.texture
+        }
+        textures.removeValue(forKey: key)?.texture.destroy()
+        sweepReleased()
         // A picture beyond the GPU's texture limit (a panorama the app made)
         // is scaled down to fit rather than failing to upload.
         let texture = try Texture.fitted(
             context: context, width: picture.width, height: picture.height, rgba: picture.rgba)
-        textures[key] = (picture.generation, texture)
+        textures[key] = CachedTexture(owner: picture, generation: picture.generation, texture: texture)
         return texture
+    }
+
+    /// Live textures of pictures (for tests and statistics).
+    var pictureTextureCount: Int { textures.count }
+
+    /// Frees the GL objects of pictures and shaders the app has dropped.
+    /// Runs before each upload, so an app that keeps making new pictures
+    /// (a playlist, a slideshow) holds only the live ones' textures,
+    /// without calling `releaseResources(of:)`.
+    private func sweepReleased() {
+        for (key, entry) in textures where entry.owner == nil {
+            entry.texture.destroy()
+            textures[key] = nil
+        }
+        for (key, entry) in programs where entry.owner == nil {
+            entry.program.destroy()
+            programs[key] = nil
+        }
     }
 
     /// Forgets GL objects of content that is gone.
     func release(_ object: AnyObject) {
         let key = ObjectIdentifier(object)
-        programs.removeValue(forKey: key)?.destroy()
+        programs.removeValue(forKey: key)?.program.destroy()
         textures.removeValue(forKey: key)?.texture.destroy()
     }
 
     func destroy() {
-        for program in programs.values { program.destroy() }
+        for entry in programs.values { entry.program.destroy() }
         for entry in textures.values { entry.texture.destroy() }
         programs.removeAll()
         textures.removeAll()
@@ -108,6 +135,19 @@ struct TextKey: Hashable {
     var maxWidth: Int
     var maxHeight: Int?
     var alignment: TextAlign
+}
+
+/// A picture's texture, with the picture held weakly.
+private struct CachedTexture {
+    weak var owner: Picture?
+    var generation: Int
+    var texture: Texture
+}
+
+/// A shader's program, with the shader held weakly.
+private struct CachedProgram {
+    weak var owner: FragmentShader?
+    var program: ShadertoyProgram
 }
 
 /// A laid-out text block: its texture and the parts of it with ink.

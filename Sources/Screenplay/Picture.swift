@@ -22,7 +22,8 @@ public final class Picture {
     /// Replaces the pixels (straight RGBA rows, top first); the texture is
     /// uploaded again on the next draw. One picture for content that changes
     /// (an animation's frames, an SVG rendered for a new size) keeps one
-    /// texture, where new pictures would each need `releaseResources(of:)`.
+    /// texture and uploads in place; a new picture each time makes a new
+    /// texture (the dropped ones' are freed before the next upload).
     public func replace(width: Int, height: Int, rgba: [UInt8]) {
         precondition(rgba.count == width * height * 4, "RGBA data must be width*height*4 bytes")
         self.width = width

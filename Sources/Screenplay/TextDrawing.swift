@@ -52,9 +52,11 @@ extension DrawingContext {
 }
 
 extension Application {
-    /// Frees the GPU copy of a picture the app will not draw again. Textures
-    /// are cached per picture; an app that makes many pictures (a slide
-    /// cache) calls this before letting one go.
+    /// Frees the GPU copy of a picture the app will not draw again, now.
+    /// Textures are cached per picture and held only while the picture
+    /// lives: a dropped picture's texture is freed before the next upload
+    /// anyway, so this is for freeing it at a moment of the app's choosing
+    /// (before a large upload, or while keeping the picture for later).
     public func releaseResources(of picture: Picture) {
         try? resources().release(picture)
     }
