@@ -304,14 +304,18 @@ final class PlayRunner {
         if compositorGone { return "the compositor is gone; waiting for it to come back" }
         guard let app else { return "not connected to a compositor yet" }
         guard !app.screens.isEmpty else { return "no screen is connected; waiting for one" }
+        let rule: ScreenTargets = command.allOutputs ? .everyScreen : .everyScreenExceptMarkedBuiltIn
         return app.screens.map { screen in
             let (isTarget, reason) = app.targetReason(screen)
+            if isTarget { return "\(screen.name): starting" }
+            // The library's rule first (disabled, marked built-in), then
+            // what play's own filter left out, in the order it checks.
+            if !screen.isEnabled || !rule.admits(screen.classification).isTarget {
+                return "\(screen.name): \(reason)"
+            }
             if isSkipped(screen) { return "\(screen.name): skipped by --skip" }
             if !matchesOutputOption(screen) { return "\(screen.name): not named by --output" }
-            if !isTarget, screen.isEnabled, assignment(for: screen) == nil {
-                return "\(screen.name): matches no panel entry of \(config.source) and there is no \"default\""
-            }
-            return isTarget ? "\(screen.name): starting" : "\(screen.name): \(reason)"
+            return "\(screen.name): matches no panel entry of \(config.source) and there is no \"default\""
         }.joined(separator: "; ")
     }
 
