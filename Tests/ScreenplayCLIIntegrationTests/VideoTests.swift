@@ -100,10 +100,19 @@ final class VideoTests: ScreenplayTestCase {
         let dropped = p.frames(for: "HEADLESS-2").map { $0.int("video_dropped") }.reduce(0, +)
         let byClock = p.statsEvents.contains { ($0.raw["video_sync"] as? String) == "clock" }
         let least = (dropped > 0 || byClock) ? 30 - dropped - 3 : 30
-        for run in inner {
+        // The last colour before a seam may be held one frame longer: mpv's
+        // loop is not gapless, and where its seek back to the first frame
+        // comes late it hands the last picture over once more (seen in 1 of
+        // 10 runs alone and 3 of 10 beside a busy core; RELIABILITY's known
+        // limits). Never black, never out of order, never more than one.
+        let seams = Set(
+            zip(runs, runs.dropFirst()).enumerated().filter { $0.element.0.0 == "B" && $0.element.1.0 == "R" }.map(
+                \.offset))
+        for (offset, run) in zip(runs.indices.dropFirst().dropLast(), inner) {
+            let most = seams.contains(offset) ? 31 : 30
             XCTAssertTrue(
-                (least...30).contains(run.1),
-                "run of \(run.0) is \(run.1), expected \(least)...30 (mpv dropped \(dropped)): \(runs.map { "\($0.0)\($0.1)" })"
+                (least...most).contains(run.1),
+                "run of \(run.0) is \(run.1), expected \(least)...\(most) (mpv dropped \(dropped)): \(runs.map { "\($0.0)\($0.1)" })"
             )
         }
     }
