@@ -410,6 +410,9 @@ public final class Application {
             "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
     }
 
+    /// The resources if any scene has drawn, without bringing up EGL.
+    var sharedResourcesIfAny: GraphicsResources? { sharedResources }
+
     func resources() throws -> GraphicsResources {
         if let sharedResources { return sharedResources }
         let made = GraphicsResources(context: try graphics())

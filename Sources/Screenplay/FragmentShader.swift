@@ -15,6 +15,9 @@ public final class FragmentShader {
         self.name = name
     }
 
+    // Its program is freed on the main thread soon after.
+    deinit { noteGraphicsOwnerReleased() }
+
     /// Compiles the shader on an offscreen context so errors surface before
     /// any window opens. Throws `ShaderCompileError`.
     public func validate() throws {

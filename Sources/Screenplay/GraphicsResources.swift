@@ -1,3 +1,4 @@
+import Dispatch
 import Rendering
 
 /// GL objects shared by every scene of one graphics context.
@@ -28,7 +29,22 @@ final class GraphicsResources {
     /// a scene whose text does not change lays it out once.
     private(set) var textLayouts = 0
 
-    init(context: GraphicsContext) { self.context = context }
+    init(context: GraphicsContext) {
+        self.context = context
+        Self.live.append(WeakResources(self))
+    }
+
+    /// Every set of resources not yet destroyed, so a picture or shader
+    /// released anywhere has its GL objects freed in all of them.
+    private static var live: [WeakResources] = []
+
+    /// Called (on the main queue) after a picture or shader was released:
+    /// its GL objects go now, not at the next upload, so a playlist that
+    /// stops on a static item holds only the textures it shows.
+    static func sweepAfterRelease() {
+        live.removeAll { $0.resources == nil }
+        for entry in live { entry.resources?.sweepReleased() }
+    }
 
     /// A text block: cached by everything that decides its pixels; `render`
     /// (layout and rasterising) runs only on a miss, then the canvas is
@@ -90,11 +106,16 @@ final class GraphicsResources {
 
     /// Live textures of pictures (for tests and statistics).
     var pictureTextureCount: Int { textures.count }
+    /// Live GL objects of every kind, for `Application.graphicsObjects`.
+    var objectCount: GraphicsObjectCount {
+        GraphicsObjectCount(pictureTextures: textures.count, shaderPrograms: programs.count, textBlocks: texts.count)
+    }
 
     /// Frees the GL objects of pictures and shaders the app has dropped.
-    /// Runs before each upload, so an app that keeps making new pictures
-    /// (a playlist, a slideshow) holds only the live ones' textures,
-    /// without calling `releaseResources(of:)`.
+    /// Runs after each release (`sweepAfterRelease`) and before each
+    /// upload, so an app that keeps making new pictures (a playlist, a
+    /// slideshow) holds only the live ones' textures, without calling
+    /// `releaseResources(of:)`.
     private func sweepReleased() {
         for (key, entry) in textures where entry.owner == nil {
             entry.texture.destroy()
@@ -114,6 +135,7 @@ final class GraphicsResources {
     }
 
     func destroy() {
+        Self.live.removeAll { $0.resources == nil || $0.resources === self }
         for entry in programs.values { entry.program.destroy() }
         for entry in textures.values { entry.texture.destroy() }
         programs.removeAll()
@@ -124,6 +146,19 @@ final class GraphicsResources {
         quadRenderer?.destroy()
         quadRenderer = nil
     }
+}
+
+private struct WeakResources {
+    weak var resources: GraphicsResources?
+    init(_ resources: GraphicsResources) { self.resources = resources }
+}
+
+/// Tells the GL caches that a picture or shader is gone. Its deinit runs
+/// on whichever thread dropped the last reference, and GL objects may be
+/// deleted only where their context is current, so the freeing is queued
+/// to the main thread, which owns every context.
+func noteGraphicsOwnerReleased() {
+    DispatchQueue.main.async { MainActor.assumeIsolated { GraphicsResources.sweepAfterRelease() } }
 }
 
 /// Everything that decides a text block's pixels.

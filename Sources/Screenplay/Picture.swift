@@ -19,11 +19,15 @@ public final class Picture {
         self.rgba = rgba
     }
 
+    // Its texture is freed on the main thread soon after, not at some
+    // later upload.
+    deinit { noteGraphicsOwnerReleased() }
+
     /// Replaces the pixels (straight RGBA rows, top first); the texture is
     /// uploaded again on the next draw. One picture for content that changes
     /// (an animation's frames, an SVG rendered for a new size) keeps one
     /// texture and uploads in place; a new picture each time makes a new
-    /// texture (the dropped ones' are freed before the next upload).
+    /// texture (each dropped one's is freed right after it is released).
     public func replace(width: Int, height: Int, rgba: [UInt8]) {
         precondition(rgba.count == width * height * 4, "RGBA data must be width*height*4 bytes")
         self.width = width

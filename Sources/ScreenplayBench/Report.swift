@@ -111,6 +111,7 @@ enum Report {
 
         md += frameCostMarkdown(r)
         md += soakMarkdown(r.soak)
+        md += textureMarkdown(r.textures)
         if let v = r.video {
             md += "\n## Video against mpv\n\n\(v.clip); Mesa \(v.mesa); \(v.mpvVersion).\n\n"
             md +=

@@ -177,6 +177,8 @@ struct BenchResults: Codable, Sendable {
     var signage: [SignageRun] = []
     /// A day of signage in minutes (`--only day`).
     var day: [SignageDayResult] = []
+    /// GL objects over an hour of a playlist (`--only textures`).
+    var textures: [TextureTrend] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

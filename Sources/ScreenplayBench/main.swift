@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 
 let usage = """
-    USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--soak-minutes N]
+    USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--soak-minutes N] [--texture-minutes N]
                             [--readme PATH|--no-readme]
 
     Runs every benchmark, each on its own headless sway or weston, and writes
@@ -15,9 +15,10 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak, day.
-                         Default: all but soak (half an hour) and day (ten minutes).
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak, day,
+                         textures. Default: all but soak (half an hour), day (ten minutes) and textures (an hour).
       --soak-minutes N   Length of the memory soak (default 30).
+      --texture-minutes N  Length of the texture soak (default 60).
       --readme PATH      README whose bench markers get the headline table after a
                          full run (default README.md; skipped when missing or --quick).
       --no-readme        Leave the README alone.
@@ -30,6 +31,7 @@ let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "frame
 var only = allBenchmarks
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
+var textureMinutes = 60.0
 var arguments = CommandLine.arguments.dropFirst()
 while let word = arguments.popFirst() {
     switch word {
@@ -38,6 +40,7 @@ while let word = arguments.popFirst() {
     case "--screenplay": screenplayBinary = arguments.popFirst() ?? screenplayBinary
     case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--soak-minutes": soakMinutes = Double(arguments.popFirst() ?? "") ?? soakMinutes
+    case "--texture-minutes": textureMinutes = Double(arguments.popFirst() ?? "") ?? textureMinutes
     case "--readme": readmePath = arguments.popFirst()
     case "--no-readme": readmePath = nil
     case "-h", "--help":
@@ -128,6 +131,9 @@ if only.contains("framecost") {
 if only.contains("soak") {
     runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }
 }
+if only.contains("textures") {
+    runner.attempt("texture soak") { try runner.textureSoak(minutes: quick ? min(textureMinutes, 2) : textureMinutes) }
+}
 if only.contains("video") {
     runner.attempt("video against mpv") { try runner.video() }
 }
@@ -164,6 +170,8 @@ runner.results.methods = [
         "`screenplay play` of four 0.1 s items (two colours, two 1280x720 images, cuts, clock-aligned) on one sway output; CPU per switch is user+sys over the switches after the 100th divided by their count; boundary to shown is each item's proof-of-play time (frame-callback arrival on sway) less its slot's start on the wall clock; RSS (VmRSS) and open fds after 100 switches and after the last. No peer: no signage player runs on this machine.",
     "a day of signage":
         "`screenplay play` of 1 s items (three colours, two 640x360 images, two PDF pages, a 320x180 H.264 clip cut at 1 s; cuts, clock-aligned) on three panels of a nested sway (WL-2..4; WL-1 counts as built in), for ten minutes: a panel unplugged or plugged (the nested output's window closed in the parent, or create_output) every 20 s, the nested sway killed and restarted on the same socket every 2 min, a reload every 30 s (the file saved, then `ctl reload`, in turn), `ctl status` every 0.3 s. RSS and fds are each the least over one pass of the playlist (a video item holds its file and decoder for its slot), with all three panels plugged and settled, after warm-up (2 min 10 s, past the first restart) and at the end. Proof of play: every second of every plugged panel, except from 1 s before to 6 s after each plug, unplug or restart, must have exactly one line in the --proof file naming the clock's item.",
+    "texture soak":
+        "`screenplay play` of four 320x180 images, a PDF page and a shader at 0.5 s each on one sway output, one image file rewritten (a new gradient, renamed into place) every 30 s so its reload makes pictures never drawn before; the `graphics` lines of --stats (every 10 s) give the GL objects held: picture textures, shader programs, text blocks. Flat = the second half's maximum is no higher than the maximum of the ten minutes after a one-minute warm-up.",
     "idle":
         "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering":

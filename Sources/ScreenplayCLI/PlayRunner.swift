@@ -334,16 +334,26 @@ final class PlayRunner {
         nothingShownTimer = timer
     }
 
-    /// With `--stats`: a `frames` line per panel once a second, and
+    /// With `--stats`: a `frames` line per panel once a second,
     /// `stalled`/`resumed` lines (also on stderr) when a panel's frames stop
-    /// or come back. Without it no timer runs: a static item costs nothing.
+    /// or come back, and a `graphics` line every ten seconds (the GL objects
+    /// held, which stay flat however many items a playlist loads). Without
+    /// it no timer runs: a static item costs nothing.
     private func startStatsTimer() {
         guard let stats else { return }
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + 1, repeating: 1)
+        var ticks = 0
         timer.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
+                ticks += 1
+                if ticks % 10 == 0, let objects = self.app?.graphicsObjects {
+                    stats.write([
+                        "event": "graphics", "picture_textures": objects.pictureTextures,
+                        "shader_programs": objects.shaderPrograms, "text_blocks": objects.textBlocks,
+                    ])
+                }
                 for panel in self.panels.values {
                     guard let (presented, change) = panel.drainStatistics() else { continue }
                     stats.write(["event": "frames", "output": panel.outputName, "presented": presented])

@@ -1,3 +1,4 @@
+import Dispatch
 import Rendering
 import TestHarness
 import XCTest
@@ -35,5 +36,44 @@ final class PictureLifetimeTests: ScreenplayTestCase {
             if pixel.prefix(3) != colour.prefix(3) { break }
         }
         XCTAssertLessThanOrEqual(peak, 2, "textures of dropped pictures were kept")
+        // The last picture is gone too: its texture goes on the next turn
+        // of the main queue, with no upload to trigger a sweep.
+        await Self.mainQueueTurn()
+        XCTAssertEqual(resources.pictureTextureCount, 0, "a dropped picture kept its texture until the next upload")
+    }
+
+    /// A dropped shader's program is freed on the main thread right after,
+    /// and a new shader is compiled and drawn afresh.
+    @MainActor
+    func testDroppedShadersFreeTheirPrograms() async throws {
+        let graphics = try GraphicsContext.offscreen()
+        let resources = GraphicsResources(context: graphics)
+        let target = try OffscreenTarget(context: graphics, width: 32, height: 32)
+        defer {
+            resources.destroy()
+            target.destroy()
+            graphics.destroy()
+        }
+        for round in 0..<20 {
+            let level = Double(round % 2)
+            let shader = FragmentShader(
+                source: "void mainImage(out vec4 c, in vec2 p) { c = vec4(\(level), 0.0, 1.0, 1.0); }",
+                name: "round \(round)")
+            let context = DrawingContext(target: target, resources: resources)
+            try context.draw(shader, time: 0, frame: 0)
+            let pixel = try context.readPixels(x: 16, y: 16, width: 1, height: 1)
+            XCTAssertEqual(pixel[0], round % 2 == 0 ? 0 : 255, "round \(round): another shader's program drew")
+            XCTAssertEqual(resources.objectCount.shaderPrograms, 1)
+        }
+        await Self.mainQueueTurn()
+        XCTAssertEqual(resources.objectCount.shaderPrograms, 0, "a dropped shader kept its program")
+    }
+
+    /// Lets blocks already on the main queue run.
+    @MainActor
+    private static func mainQueueTurn() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async { done.resume() }
+        }
     }
 }
