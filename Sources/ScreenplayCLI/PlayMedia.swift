@@ -109,8 +109,9 @@ final class PDFPageMedia: PlayMedia {
             do {
                 let document = try PDFDocument.open(path: path)
                 let size = document.pageSize(page)
-                let fit = fitted(size.width, size.height, into: width, height)
-                return .success((fit.0, fit.1, try document.render(page: page, width: fit.0, height: fit.1)))
+                let fit = fitRect(contentWidth: size.width, contentHeight: size.height, width: width, height: height)
+                return .success(
+                    (fit.width, fit.height, try document.render(page: page, width: fit.width, height: fit.height)))
             } catch let error as DocumentError {
                 return .failure(error)
             } catch {
@@ -153,13 +154,6 @@ final class PDFPageMedia: PlayMedia {
         if let picture { app?.releaseResources(of: picture) }
         picture = nil
     }
-}
-
-/// The page's aspect fitted into the panel, in whole pixels.
-private func fitted(_ w: Double, _ h: Double, into width: Int, _ height: Int) -> (Int, Int) {
-    guard w > 0, h > 0 else { return (width, height) }
-    let scale = min(Double(width) / w, Double(height) / h)
-    return (max(1, Int((w * scale).rounded())), max(1, Int((h * scale).rounded())))
 }
 
 /// A Shadertoy-style shader, animated every refresh while visible.
@@ -297,7 +291,7 @@ extension PlayItem {
     @MainActor
     func makeMedia(width: Int, height: Int, synchronously: Bool, scene: Scene) -> any PlayMedia {
         switch source {
-        case let .color(hex): ColorMedia(RGBColor(hex: hex))
+        case let .color(color): ColorMedia(color)
         case let .image(path): PictureMedia(path: path)
         case let .pdfPage(path, page):
             PDFPageMedia(path: path, page: page, width: width, height: height, synchronously: synchronously)

@@ -9,7 +9,7 @@ import Screenplay
 /// One thing a playlist shows.
 struct PlayItem: Equatable {
     enum Source: Equatable {
-        case color(UInt32)
+        case color(RGBColor)
         case image(path: String)
         /// A page of a PDF, 0-based.
         case pdfPage(path: String, page: Int)
@@ -33,7 +33,7 @@ struct PlayItem: Equatable {
     /// For logs and proof of play: the file (with `#page=N` for PDFs) or the colour.
     var label: String {
         switch source {
-        case let .color(hex): "#" + String(format: "%06X", hex)
+        case let .color(color): "#" + String(format: "%06X", color.hex)
         case let .image(path), let .shader(path), let .video(path, _, _), let .missing(path, _): path
         case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
         }
@@ -160,14 +160,15 @@ enum SignageConfigLoader {
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 continue
             }
-            switch MediaSniffer.kind(of: file) {
-            case .pdf:
+            // Recognised as `present` recognises a file; anything else is libmpv's to judge.
+            switch PresentCommand.Content.file(file) {
+            case .pdf?:
                 items += pdfPages(file, pages: nil).map { PlayItem(source: $0, duration: itemSeconds, transition: 0) }
-            case .image:
+            case .image?:
                 items.append(PlayItem(source: .image(path: file), duration: itemSeconds, transition: 0))
-            case .shader:
+            case .shader?:
                 items.append(PlayItem(source: .shader(path: file), duration: itemSeconds, transition: 0))
-            case .video:
+            default:
                 // Anything else is video if libmpv decodes a frame of it.
                 let (source, length) = videoItem(file, duration: nil, itemSeconds: itemSeconds)
                 if case let .video(_, _, problem?) = source {
@@ -347,7 +348,7 @@ enum SignageConfigLoader {
                 throw fail("\(at).color", "expected RRGGBB, got \(describe(value))")
             }
             if entry["pages"] != nil { throw fail("\(at).pages", "\"pages\" applies to PDF files only") }
-            sources = [.color(color.hex)]
+            sources = [.color(color)]
         case let (.some(value), nil):
             guard let relative = value as? String, !relative.isEmpty else {
                 throw fail("\(at).file", "expected a file path, got \(describe(value))")
@@ -364,7 +365,7 @@ enum SignageConfigLoader {
                         reason: "cannot read it (\(at).file): \(readReason(path)); it plays once it is readable")
                 ]
             } else if let pagesValue = entry["pages"] {
-                guard MediaSniffer.kind(of: path) == .pdf else {
+                guard case .pdf? = PresentCommand.Content.file(path) else {
                     throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF")
                 }
                 guard let text = pagesValue as? String, let pages = parsePages(text) else {
@@ -377,13 +378,13 @@ enum SignageConfigLoader {
                 }
                 sources = pdfPages(path, pages: pages)
             } else {
-                switch MediaSniffer.kind(of: path) {
-                case .pdf: sources = pdfPages(path, pages: nil)
-                case .shader: sources = [.shader(path: path)]
-                case .image: sources = [.image(path: path)]
+                switch PresentCommand.Content.file(path) {
+                case .pdf?: sources = pdfPages(path, pages: nil)
+                case .shader?: sources = [.shader(path: path)]
+                case .image?: sources = [.image(path: path)]
                 // Neither image nor PDF by its bytes: libmpv's to judge. A file
                 // it cannot play is skipped at run time with its reason.
-                case .video:
+                default:
                     let (source, length) = videoItem(path, duration: ownDuration, itemSeconds: itemSeconds)
                     sources = [source]
                     duration = length
@@ -495,25 +496,6 @@ enum SignageConfigLoader {
         case is [String: Any]: "an object"
         case is NSNull: "null"
         default: "\(type(of: value))"
-        }
-    }
-}
-
-/// What a file holds, from its first bytes (not its name), as `present`
-/// recognises content (`ContentRecognition`), except shaders, which are
-/// text and known by their extension. `.video` is everything else: libmpv
-/// decides by probing it.
-enum MediaSniffer {
-    enum Kind: Equatable { case image, pdf, shader, video }
-
-    static func kind(of path: String) -> Kind {
-        let url = URL(fileURLWithPath: path)
-        let lower = url.pathExtension.lowercased()
-        if lower == "frag" || lower == "glsl" { return .shader }
-        switch ContentRecognition.classify(path: path, fileName: url.lastPathComponent, fileExtension: lower) {
-        case .pdf?: return .pdf
-        case .image?: return .image
-        default: return .video
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Screenplay
 import TestHarness
 import XCTest
 
@@ -55,7 +56,8 @@ final class PlaylistConfigTests: ScreenplayTestCase {
         XCTAssertEqual(
             config.playlists["lobby"]?.items.first?.source, .image(path: folder + "/a.png"),
             "relative to the playlist's folder")
-        XCTAssertEqual(config.playlists["lobby"]?.items.last?.source, .color(0x102030), "colours keep their bytes")
+        XCTAssertEqual(
+            config.playlists["lobby"]?.items.last?.source, .color(RGBColor(hex: 0x102030)), "colours keep their bytes")
         XCTAssertEqual(config.playlists["menu"]?.items.first?.label, "#FF0000")
         XCTAssertEqual(config.panels, [PanelRule(match: "HDMI-*", playlist: "menu", rotate: 90)])
         let hdmi = config.assignment(name: "HDMI-A-1", description: "", make: "", model: "", serial: nil)
