@@ -86,6 +86,8 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bas
   [ -f "$kiosk" ] && [ -f /etc/pam.d/screenplay-kiosk ] && [ -f /usr/share/doc/screenplay/examples/kiosk.conf ] ||
     fail "the kiosk unit, its PAM service or the example settings are missing"
   grep -qx /etc/pam.d/screenplay-kiosk /var/lib/dpkg/info/screenplay.conffiles || fail "/etc/pam.d/screenplay-kiosk is no conffile"
+  grep -qx /etc/logrotate.d/screenplay /var/lib/dpkg/info/screenplay.conffiles ||
+    fail "/etc/logrotate.d/screenplay (proof-of-play rotation) is missing or no conffile"
   if find /etc/systemd -name "screenplay-kiosk@*" | grep .; then fail "installing enabled the kiosk"; fi
   useradd --create-home signage
   sed "s#^SCREENPLAY_PLAYLIST=.*#SCREENPLAY_PLAYLIST=/tmp/media/signage.json#" /usr/share/doc/screenplay/examples/kiosk.conf \

@@ -8,10 +8,11 @@
 #     --prefix DIR      where to install (default /usr/local): DIR/bin,
 #                       DIR/share/man/man1, DIR/share/bash-completion/completions,
 #                       DIR/lib/systemd/user (and DIR/lib/systemd/system)
-#     --sysconfdir DIR  for --kiosk: pam.d/ and screenplay/ go here (default /etc)
+#     --sysconfdir DIR  for --kiosk: pam.d/, logrotate.d/ and screenplay/ go here (default /etc)
 #     --binary PATH     install this already built binary instead of building
 #     --kiosk           also screenplay-kiosk@.service (cage on tty7 as a user),
-#                       its PAM service and DIR/share/doc/screenplay/examples/kiosk.conf
+#                       its PAM service, DIR/share/doc/screenplay/examples/kiosk.conf
+#                       and the logrotate snippet for its proof-of-play files
 # DESTDIR=STAGE stages the files under STAGE (as package-deb.sh does).
 # Needs help2man (scripts/setup.sh installs it) for the man pages.
 set -euo pipefail
@@ -96,13 +97,17 @@ installed="user unit $(basename "$unit")"
 if $kiosk; then
   kiosk_unit=contrib/screenplay-kiosk@.service
   system_units="$root/lib/systemd/system" examples="$root/share/doc/screenplay/examples"
-  install -d "$system_units" "$examples" "${DESTDIR:-}$sysconfdir/pam.d" "${DESTDIR:-}$sysconfdir/screenplay"
+  install -d "$system_units" "$examples" "${DESTDIR:-}$sysconfdir/pam.d" "${DESTDIR:-}$sysconfdir/screenplay" \
+    "${DESTDIR:-}$sysconfdir/logrotate.d"
   sed -e "s#/usr/bin/screenplay #$prefix/bin/screenplay #g" -e "s#/etc/screenplay/#$sysconfdir/screenplay/#g" \
     -e "s#/usr/share/doc/screenplay/#$prefix/share/doc/screenplay/#g" \
     "$kiosk_unit" >"$system_units/$(basename "$kiosk_unit")"
   chmod 0644 "$system_units/$(basename "$kiosk_unit")"
   install -m 0644 contrib/screenplay-kiosk.pam "${DESTDIR:-}$sysconfdir/pam.d/screenplay-kiosk"
   install -m 0644 contrib/screenplay-kiosk.conf "$examples/kiosk.conf"
+  # Rotates the proof-of-play files where kiosk.conf puts them; without it
+  # they grow for as long as the box runs.
+  install -m 0644 contrib/logrotate/screenplay "${DESTDIR:-}$sysconfdir/logrotate.d/screenplay"
   installed="$installed, system unit $(basename "$kiosk_unit") (disabled; README: A signage box from scratch)"
 fi
 

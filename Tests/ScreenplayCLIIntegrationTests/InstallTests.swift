@@ -84,7 +84,9 @@ final class InstallTests: ScreenplayTestCase {
     /// The project's licence is Apache-2.0 in full, and the .deb's copyright
     /// file (contrib/debian/copyright, which package-deb.sh installs) is in
     /// Debian's machine-readable format: python3-debian's strict parser, the
-    /// one Debian's tools use, reads it and finds Apache-2.0 for every file.
+    /// one Debian's tools use, reads it and finds Apache-2.0 for every file,
+    /// and for the binary also the Swift runtime's exception and ICU's
+    /// Unicode License V3 with its text.
     func testLicenceIsApacheAndTheCopyrightFileIsMachineReadable() throws {
         let licence = try String(contentsOfFile: checkout + "/LICENSE", encoding: .utf8)
         let debian = try String(contentsOfFile: "/usr/share/common-licenses/Apache-2.0", encoding: .utf8)
@@ -103,6 +105,9 @@ final class InstallTests: ScreenplayTestCase {
             print("standalone:", ",".join(p.license.synopsis for p in c.all_license_paragraphs()))
             print("screenplay:", c.find_files_paragraph("usr/bin/screenplay").license.synopsis)
             print("other:", c.find_files_paragraph("usr/share/doc/screenplay/changelog.Debian.gz").license.synopsis)
+            # ICU (in the binary through Foundation) needs its licence's full text.
+            unicode = [p for p in c.all_license_paragraphs() if p.license.synopsis == "Unicode-3.0"]
+            print("unicode:", unicode[0].license.text.splitlines()[0] if unicode else "missing")
             """
         let result = try runProcess(
             "/usr/bin/python3", ["-c", script, checkout + "/contrib/debian/copyright"],
@@ -112,9 +117,10 @@ final class InstallTests: ScreenplayTestCase {
             result.stdout.split(separator: "\n").map(String.init),
             [
                 "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", "Screenplay", "* = Apache-2.0",
-                "usr/bin/screenplay = Apache-2.0 with Runtime Library Exception",
-                "standalone: Apache-2.0", "screenplay: Apache-2.0 with Runtime Library Exception",
-                "other: Apache-2.0",
+                "usr/bin/screenplay = Apache-2.0 with Runtime Library Exception and Unicode-3.0",
+                "standalone: Apache-2.0,Apache-2.0 with Runtime Library Exception,Unicode-3.0",
+                "screenplay: Apache-2.0 with Runtime Library Exception and Unicode-3.0",
+                "other: Apache-2.0", "unicode: UNICODE LICENSE V3",
             ], result.stdout)
     }
 
@@ -217,6 +223,10 @@ final class InstallTests: ScreenplayTestCase {
             try String(contentsOfFile: root + "/etc/pam.d/screenplay-kiosk", encoding: .utf8),
             try String(contentsOfFile: checkout + "/contrib/screenplay-kiosk.pam", encoding: .utf8))
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/doc/screenplay/examples/kiosk.conf"))
+        // The proof-of-play files the kiosk writes are rotated, not left to fill the disk.
+        XCTAssertEqual(
+            try String(contentsOfFile: root + "/etc/logrotate.d/screenplay", encoding: .utf8),
+            try String(contentsOfFile: checkout + "/contrib/logrotate/screenplay", encoding: .utf8))
         let enabled = try runProcess(
             "/usr/bin/find", [root, "-name", "*.wants", "-o", "-type", "l"], environment: analyze, timeout: 10)
         XCTAssertEqual(enabled.stdout, "", "install.sh enables nothing")
