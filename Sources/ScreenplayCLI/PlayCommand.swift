@@ -81,8 +81,10 @@ public struct PlayCommand: CLICommand {
           --layer LAYER           overlay (default), top, bottom or background.
           --fullscreen-window     Fullscreen windows instead of layer surfaces.
           --stats FILE            JSON Lines to FILE ('-': standard output):
-                                  connect, item (proof of play), reload,
-                                  skipped, frames.
+                                  connect, disconnect, item (proof of
+                                  play), reload, skipped, placeholder,
+                                  clock-step, frames, stalled, resumed,
+                                  graphics (GL objects held).
           --proof FILE            Append an 'item' line to FILE each time an
                                   item is first fully visible on a panel
                                   (reopened when logrotate moves it; SIGUSR1
