@@ -63,6 +63,10 @@ final class PlayPanel: SceneDelegate {
         runner.panelConnected(self, scene)
         if runner.isHeld(outputName) { heldSince = runner.now() }
         evaluate(now: runner.now())
+        // The boundary timer: a draw schedules it only when an item comes
+        // on, so a panel that starts on the placeholder (every item missing,
+        // an empty folder) never looked again after the files arrived.
+        runner.scheduleTick()
     }
 
     func sceneDidDisconnect(_ scene: Scene) {

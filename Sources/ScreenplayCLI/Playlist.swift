@@ -178,9 +178,19 @@ enum SignageConfigLoader {
                 }
             }
         }
-        guard !items.isEmpty else {
-            throw PlaylistError(
-                code: .noInput, description: "\(path): the folder has no images, PDFs, shaders or videos to play")
+        // An empty folder is a box whose content has not arrived yet (the
+        // sync runs after boot): it shows the placeholder saying so and plays
+        // once files come, instead of exiting and being restarted by systemd
+        // until its start limit gives up on the box. A folder that does not
+        // exist is still an error (66): that is a typo, not a wait.
+        if items.isEmpty {
+            items = [
+                PlayItem(
+                    source: .missing(
+                        path: path,
+                        reason: "the folder has no images, PDFs, shaders or videos yet; it plays once files arrive"),
+                    duration: itemSeconds, transition: 0)
+            ]
         }
         let name = (path as NSString).lastPathComponent
         return SignageConfig(

@@ -79,6 +79,30 @@ extension PlayTests {
         assertCleanStop(p)
     }
 
+    /// An empty folder at start (a box whose content is synced after boot)
+    /// does not exit to be restarted until systemd gives up: the panel
+    /// shows the placeholder, stderr says the folder has nothing yet, and
+    /// the first file copied in plays. Run as README says, `play FOLDER`
+    /// with no test-only settings. A folder that does not exist is a typo
+    /// and still exits 66 (testConfigurationErrorsExitBeforeConnecting).
+    /// With one panel it also shows the fix for a panel that started on the
+    /// placeholder: no boundary timer ran, so nothing looked again.
+    func testEmptyFolderAtStartWaitsForItsFirstFile() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let p = try CLI.start(["play", folder, "--stats", "-"], environment: env(rig))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "placeholder" && $0.output == "HEADLESS-1" }, p.stderr)
+        XCTAssertTrue(p.isRunning, "play exited on an empty folder: \(p.stderr)")
+        XCTAssertTrue(p.stderr.contains("no images, PDFs, shaders or videos yet"), p.stderr)
+        try copyIn(0x00ff00, to: folder + "/first.png")
+        XCTAssertTrue(
+            waitUntil(timeout: 25) {
+                (try? rig.capture(output: "HEADLESS-1").pixel(x: 160, y: 120)) == RGB(hex: 0x00ff00)
+            }, "the file copied into the empty folder never showed: \(p.stderr)")
+        XCTAssertTrue(p.isRunning)
+        assertCleanStop(p)
+    }
+
     /// A folder of one image takes a reload like any other: a second image
     /// copied in (rsync's way) plays, and the two take turns.
     func testFolderOfOneImageGainsASecond() throws {
