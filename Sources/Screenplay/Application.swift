@@ -38,6 +38,8 @@ public final class Application {
     private var isHandlingBatch = false
     /// A reconcile asked for while a batch was being handled.
     private var needsReconcile = false
+    /// Mode and power requests in flight (ScreenRequests.swift).
+    let screenRequests = ScreenRequests()
 
     /// Hears a new screen, after classification.
     public var onScreenConnect: ((Screen) -> Void)?
@@ -125,17 +127,21 @@ public final class Application {
 
     /// Runs after each batch of events, outside libwayland's dispatch (the
     /// listeners only recorded what happened): screens appear, change and
-    /// go, keys reach their windows, registrations changed by any of those
-    /// handlers take effect, then every scene applies what its own events
-    /// left (closed, entered outputs, presentation feedback, configures)
-    /// and, last, draws what is due. Any handler may shut the application
-    /// down; nothing runs after that.
+    /// go, keys, pointer and touch reach their windows in the order the
+    /// compositor sent them, mode and power requests hand over their
+    /// answers, registrations changed by any of those handlers take effect,
+    /// then every scene applies what its own events left (closed, entered
+    /// outputs, presentation feedback, configures) and, last, draws what is
+    /// due. Any handler may shut the application down; nothing runs after
+    /// that.
     private func handleBatch() {
         guard !isShutDown, !isHandlingBatch else { return }
         isHandlingBatch = true
         defer { isHandlingBatch = false }
-        // A handler may dispatch again (setMode waits for the compositor's
-        // answer), so take events until none are left.
+        // The proxies the listeners only asked for: made and dropped here.
+        compositor.settle()
+        // A handler may dispatch again (`roundtrip()`), so take events
+        // until none are left.
         var events = compositor.takeEvents()
         while !events.isEmpty {
             for event in events {
@@ -150,32 +156,32 @@ public final class Application {
             }
             guard !isShutDown else { return }
             compositor.releaseRemovedOutputs()
+            compositor.settle()
             events = compositor.takeEvents()
         }
-        for event in compositor.keyboard?.takeEvents() ?? [] {
-            deliverKey(event)
+        for record in compositor.seat?.takeInput() ?? [] {
+            switch record {
+            case .key(let event): deliverKey(event)
+            case .pointer(let event): deliverPointer(event)
+            case .touch(let event): deliverTouch(event)
+            }
             guard !isShutDown else { return }
         }
-        for event in compositor.seat?.takePointerEvents() ?? [] {
-            deliverPointer(event)
-            guard !isShutDown else { return }
-        }
-        for event in compositor.seat?.takeTouchEvents() ?? [] {
-            deliverTouch(event)
-            guard !isShutDown else { return }
-        }
+        screenRequests.advance(self)
+        guard !isShutDown else { return }
         while needsReconcile, !isShutDown {
             needsReconcile = false
             reconcile()
         }
         for scene in scenes where !isShutDown { scene.applyPendingState() }
         for scene in scenes where !isShutDown { scene.drawIfNeeded() }
+        if !isShutDown { screenRequests.updatePanelWatch(self) }
     }
 
     /// Makes the scenes match the registrations and screens: at once, or
     /// at the end of the batch being handled (a handler's change must not
     /// tear down scenes while the batch still walks them).
-    private func requestReconcile() {
+    func requestReconcile() {
         if isHandlingBatch { needsReconcile = true } else { reconcile() }
     }
 
@@ -440,6 +446,7 @@ public final class Application {
             kind: error.kind == .protocolError ? .protocolError : .connectionLost, description: error.description)
         // Windows come back after a reconnect with the same session and delegate.
         let windows = scenes.filter { $0.session.role == .application }.map { ($0.session, $0.delegate) }
+        screenRequests.abandonAll("the connection to the compositor was lost (\(error.description))")
         tearDownEverything()
         forgetScreens()
         onConnectionLost?(appError)
@@ -534,6 +541,7 @@ public final class Application {
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
+        screenRequests.abandonAll("the application shut down")
         tearDownEverything()
         releaseLink()
     }

@@ -53,10 +53,15 @@ public final class DisplayLink {
     private var modeRefreshMilliHz: Int32?
     /// Set by the scene: unpausing asks it for a frame.
     var onResume: (() -> Void)?
-    /// Set by the scene: whether its panel is switched off now (`recheck`
-    /// false), or a throttled re-read of the power while it is off
-    /// (`recheck` true; the answer is ignored).
-    var panelPower: ((_ nowNs: UInt64, _ recheck: Bool) -> Bool)?
+    /// Set by the scene where the compositor reports panel power: a
+    /// silence then counts as a stall only once a power read made during
+    /// it found the panel not off.
+    var readsPanelPower = false
+    /// When the last power read was asked for, and whether it is still out.
+    private var lastPowerReadNs: UInt64?
+    private var powerReadInFlight = false
+    /// When the last read that found the panel not off was asked for.
+    private var panelNotOffReadNs: UInt64?
 
     init() {}
 
@@ -188,21 +193,47 @@ public final class DisplayLink {
     /// waits on the silence (other scenes and the event loop go on); poll
     /// this from a timer you already have, e.g. to tell a monitoring system.
     /// A panel switched off (`zwlr_output_power_manager_v1`, where offered)
-    /// is no stall: the check asks the compositor before reporting one, and
-    /// while the panel is off it reads the power again once a second.
+    /// is no stall: the application reads the panel's power once the
+    /// silence counts as a stall (and once a second while it is off), and
+    /// the stall is reported only after that read found the panel on. The
+    /// check itself sends nothing and waits for nothing.
     package func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
         if pendingResume {
             pendingResume = false
             return .resumed
         }
-        guard !isPaused else { return nil }
-        if isPanelOff {
-            _ = panelPower?(nowNs, true)
-            return nil
-        }
-        let event = stall.poll(nowNs: nowNs)
-        if event == .stalled, panelPower?(nowNs, false) == true { return nil }
-        return event
+        guard !isPaused, !isPanelOff, stall.isStalled(nowNs: nowNs), isPanelKnownOn else { return nil }
+        return stall.poll(nowNs: nowNs)
+    }
+
+    /// Whether the panel counts as on for the silence now: no power
+    /// reports at all, or a read asked for during the silence found it on.
+    private var isPanelKnownOn: Bool {
+        guard readsPanelPower else { return true }
+        guard let read = panelNotOffReadNs else { return false }
+        return read >= stall.lastCallbackNs
+    }
+
+    /// Whether the scene should read its panel's power now: silent long
+    /// enough to count as a stall with no read asked for since the silence
+    /// began, or switched off and not read for a second (nothing else says
+    /// it came back: the scene asks for no frames).
+    func needsPanelPowerRead(nowNs: UInt64) -> Bool {
+        guard readsPanelPower, !isPaused, !powerReadInFlight else { return false }
+        if isPanelOff { return nowNs >= (lastPowerReadNs ?? 0) + 1_000_000_000 }
+        guard stall.isStalled(nowNs: nowNs) else { return false }
+        return (lastPowerReadNs ?? 0) < stall.lastCallbackNs
+    }
+
+    func panelPowerReadStarted(nowNs: UInt64) {
+        lastPowerReadNs = nowNs
+        powerReadInFlight = true
+    }
+
+    /// The read asked for last answered (after the screen recorded it).
+    func panelPowerRead(isOff: Bool) {
+        powerReadInFlight = false
+        if !isOff { panelNotOffReadNs = lastPowerReadNs }
     }
 
     /// Set while the scene's panel is switched off: the silence that follows
@@ -216,13 +247,15 @@ public final class DisplayLink {
     }
 
     /// How long a running link on a panel that is on has been stalled at
-    /// `nowNs`, or nil (ticking, paused, or its panel switched off, which
-    /// it asks the compositor only once the silence counts as a stall).
-    /// Unlike `checkStall(nowNs:)` it reports no events and changes
-    /// nothing, so a watchdog and a stats timer can both ask.
+    /// `nowNs`, or nil (ticking, paused, its panel switched off, or, where
+    /// the compositor reports panel power, not yet read as on during this
+    /// silence). Unlike `checkStall(nowNs:)` it reports no events, sends
+    /// nothing and changes nothing, so a watchdog and a stats timer can
+    /// both ask.
     package func currentStall(nowNs: UInt64 = monotonicNanoseconds()) -> Double? {
-        guard !isPaused, !isPanelOff, let silent = stall.stalledDurationNs(nowNs: nowNs) else { return nil }
-        if panelPower?(nowNs, false) == true { return nil }
+        guard !isPaused, !isPanelOff, isPanelKnownOn, let silent = stall.stalledDurationNs(nowNs: nowNs) else {
+            return nil
+        }
         return Double(silent) / 1e9
     }
 

@@ -98,14 +98,7 @@ public final class Scene {
                 screen: screen?.name, reason: error.description, fix: "use a compositor with wl_compositor")
         }
         displayLink.onResume = { [weak self] in self?.linkResumed() }
-        displayLink.panelPower = { [weak self] nowNs, recheck in
-            guard let self else { return false }
-            if recheck {
-                self.recheckPanelPower(nowNs: nowNs)
-                return false
-            }
-            return self.panelIsOff(nowNs: nowNs)
-        }
+        displayLink.readsPanelPower = screen != nil && host.canControlPower
         displayLink.preferredFramesPerSecond = session.configuration.preferredFramesPerSecond
         // enter/leave only record: where the surface is gets judged once
         // the batch is in (applyPendingState), so a compositor that sends
@@ -315,6 +308,7 @@ public final class Scene {
         surface.setBufferScale(fractional?.scale120 != nil ? 1 : bufferScale)
         displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz)
         displayLink.isPanelOff = screen.powerState == .off
+        displayLink.readsPanelPower = host.canControlPower
     }
 
     /// The screen this scene is on changed mode, scale or transform.
@@ -394,21 +388,16 @@ public final class Scene {
         if !displayLink.isPanelOff { linkResumed() }
     }
 
-    private var lastPowerCheckNs: UInt64 = 0
-
-    /// Asks the compositor whether the panel is off, where it offers power
-    /// control: a panel switched off by another program looks like a stall.
-    func panelIsOff(nowNs: UInt64) -> Bool {
-        guard let screen, host.canControlPower else { return false }
-        lastPowerCheckNs = nowNs
-        return host.powerState(of: screen) == .off
-    }
-
-    /// While the panel is off, reads its power again at most once a second
-    /// (nothing else says it came back: the scene asks for no frames).
-    func recheckPanelPower(nowNs: UInt64) {
-        guard nowNs >= lastPowerCheckNs + 1_000_000_000 else { return }
-        _ = panelIsOff(nowNs: nowNs)
+    /// Reads the panel's power when the display link wants to know it (the
+    /// application's panel watch asks): a panel switched off by another
+    /// program looks like a stall, and one that is off says nothing when it
+    /// comes back. The answer arrives in a later batch.
+    func watchPanelPower(nowNs: UInt64) {
+        guard !isTornDown, let screen, displayLink.needsPanelPowerRead(nowNs: nowNs) else { return }
+        displayLink.panelPowerReadStarted(nowNs: nowNs)
+        host.powerState(of: screen) { [weak self] state in
+            self?.displayLink.panelPowerRead(isOff: state == .off)
+        }
     }
 
     private func recordClosed() {

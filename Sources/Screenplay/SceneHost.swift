@@ -27,7 +27,8 @@ protocol SceneHost: AnyObject {
     func flush()
     /// Panel power, where the compositor offers it.
     var canControlPower: Bool { get }
-    func powerState(of screen: Screen) -> ScreenPowerState?
+    /// Reads the panel's power; the answer comes after a later batch.
+    func powerState(of screen: Screen, completion: @escaping @MainActor (ScreenPowerState?) -> Void)
     /// The scene freed a lot at once (a video's decoder and its render
     /// context): hand the freed memory back to the system soon.
     func sceneFreedMemory()

@@ -74,6 +74,8 @@ public struct ScreenConfigurationError: Error, CustomStringConvertible, Sendable
         case unconfirmed
         /// The screen is gone or has no output-management head.
         case unknownScreen
+        /// The application shut down or lost the compositor before the answer came.
+        case shutDown
     }
     /// What kind of failure.
     public let kind: Kind
@@ -116,7 +118,7 @@ extension Application {
         guard !changed.isEmpty else { return }
         reclassify()
         for screen in changed { onScreenChange?(screen) }
-        reconcile()
+        requestReconcile()
     }
 
     /// A sentence for errors and `doctor`: the compositor cannot `what` from
@@ -126,40 +128,68 @@ extension Application {
     }
 
     // MARK: modes
+    //
+    // Mode changes, power changes and power reads are requests: each call
+    // sends what it can and returns at once; the compositor's answers
+    // arrive as events, and the result is handed over after a later batch
+    // (never inside the call, so a call from a handler or a draw is safe).
 
     /// Sets `screen`'s mode as `request` asks, through a test-then-apply
     /// output configuration carrying the current serial (a configuration
-    /// cancelled because the state changed meanwhile is re-read and retried
-    /// once). A mode the screen does not list is refused, unless it lists
-    /// none (virtual outputs): then it is tried as a custom mode. Returns
-    /// once the compositor reported the new mode (or after 2 s); scenes on
-    /// the screen re-key their display links to its refresh.
-    @discardableResult
-    public func setMode(_ request: ScreenModeRequest, for screen: Screen) throws(ScreenConfigurationError)
-        -> ScreenMode?
-    {
-        try requireModeControl(screen)
+    /// cancelled because the state changed meanwhile is retried once with
+    /// the newer state). A mode the screen does not list is refused, unless
+    /// it lists none (virtual outputs): then it is tried as a custom mode.
+    ///
+    /// Returns at once. `completion` runs after a later batch, once the
+    /// compositor reported the new mode on the screen (or 2 s after it
+    /// confirmed the apply), with the screen's mode then; by that time
+    /// the scenes on the screen have re-keyed their display links to its
+    /// refresh. Every refusal arrives there too, as a
+    /// `ScreenConfigurationError`.
+    public func setMode(
+        _ request: ScreenModeRequest, for screen: Screen,
+        completion: @escaping @MainActor (Result<ScreenMode?, ScreenConfigurationError>) -> Void
+    ) {
+        var refusal = modeControlRefusal(screen)
         let modes = screen.availableModes
-        let choice: HeadModeChoice
-        if modes.isEmpty {
-            choice = .custom(width: request.width, height: request.height, refreshMilliHz: request.refreshMilliHz)
-        } else if let mode = request.match(in: modes) {
-            choice = .listed(mode.outputMode)
-        } else {
-            throw ScreenConfigurationError(
-                kind: .notListed,
-                description:
-                    "screen \(screen.name) does not list the mode \(request); it lists \(modes.map { "\($0)" }.joined(separator: ", "))"
-            )
+        var choice = HeadModeChoice.custom(
+            width: request.width, height: request.height, refreshMilliHz: request.refreshMilliHz)
+        if refusal == nil, !modes.isEmpty {
+            if let mode = request.match(in: modes) {
+                choice = .listed(mode.outputMode)
+            } else {
+                refusal = ScreenConfigurationError(
+                    kind: .notListed,
+                    description:
+                        "screen \(screen.name) does not list the mode \(request); it lists \(modes.map { "\($0)" }.joined(separator: ", "))"
+                )
+            }
         }
-        return try configure(screen, choice, asked: request.description)
+        screenRequests.add(
+            ModeChange(
+                app: self, screen: screen, choice: choice, asked: request.description, refusal: refusal,
+                completion: completion), self)
     }
 
-    /// Sets exactly `mode` (as read from `currentMode` earlier, to restore it):
-    /// the listed mode of that timing, else a custom mode.
+    /// Sets `screen`'s mode as `request` asks and returns the screen's mode
+    /// once the compositor reported it (see `setMode(_:for:completion:)`).
     @discardableResult
-    public func setMode(_ mode: ScreenMode, for screen: Screen) throws(ScreenConfigurationError) -> ScreenMode? {
-        try requireModeControl(screen)
+    public func setMode(_ request: ScreenModeRequest, for screen: Screen) async throws(ScreenConfigurationError)
+        -> ScreenMode?
+    {
+        try await withCheckedContinuation { continuation in
+            setMode(request, for: screen) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    /// Sets exactly `mode` (as read from `currentMode` earlier, to restore
+    /// it): the listed mode of that timing, else a custom mode. Returns at
+    /// once; `completion` runs as for `setMode(_:for:completion:)` with a
+    /// `ScreenModeRequest`.
+    public func setMode(
+        _ mode: ScreenMode, for screen: Screen,
+        completion: @escaping @MainActor (Result<ScreenMode?, ScreenConfigurationError>) -> Void
+    ) {
         let listed = screen.availableModes.contains {
             $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz
         }
@@ -167,128 +197,101 @@ extension Application {
             listed
             ? .listed(mode.outputMode)
             : .custom(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
-        return try configure(screen, choice, asked: mode.description)
+        screenRequests.add(
+            ModeChange(
+                app: self, screen: screen, choice: choice, asked: mode.description,
+                refusal: modeControlRefusal(screen), completion: completion), self)
     }
 
-    private func requireModeControl(_ screen: Screen) throws(ScreenConfigurationError) {
+    /// Sets exactly `mode` and returns the screen's mode once the
+    /// compositor reported it (see `setMode(_:for:completion:)`).
+    @discardableResult
+    public func setMode(_ mode: ScreenMode, for screen: Screen) async throws(ScreenConfigurationError)
+        -> ScreenMode?
+    {
+        try await withCheckedContinuation { continuation in
+            setMode(mode, for: screen) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    /// Why no mode can be set on `screen`, or nil.
+    private func modeControlRefusal(_ screen: Screen) -> ScreenConfigurationError? {
         guard canSetModes else {
-            throw ScreenConfigurationError(
+            return ScreenConfigurationError(
                 kind: .unsupported,
                 description: Self.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
         }
         guard screen.isConnected, screen.head != nil else {
-            throw ScreenConfigurationError(
+            return ScreenConfigurationError(
                 kind: .unknownScreen,
                 description:
                     "screen \(screen.name) has no output-management head (it is gone, or the compositor names it differently); its mode cannot be set"
             )
         }
-    }
-
-    private func configure(_ screen: Screen, _ choice: HeadModeChoice, asked: String) throws(ScreenConfigurationError)
-        -> ScreenMode?
-    {
-        guard let manager = compositor.outputManager else {
-            throw ScreenConfigurationError(kind: .unsupported, description: "")
-        }
-        let shown = Set(screens.filter(\.isEnabled).map(\.name))
-        for (step, test) in [("test", true), ("apply", false)] {
-            let serialBefore = manager.serial
-            var answer = manager.configure(headNamed: screen.name, choice: choice, test: test, shownNames: shown)
-            if answer == .cancelled {
-                // The state changed after the serial we carried (a hot-plug,
-                // another tool): read the new state and try once more.
-                manager.waitForNewerSerial(than: serialBefore)
-                answer = manager.configure(headNamed: screen.name, choice: choice, test: test, shownNames: shown)
-            }
-            switch answer {
-            case .succeeded:
-                continue
-            case .failed:
-                throw ScreenConfigurationError(
-                    kind: .refused,
-                    description:
-                        "the compositor refused the mode \(asked) (\(choice)) for screen \(screen.name): its \(step) answered `failed`; the mode stays \(screen.currentMode.map { "\($0)" } ?? "unknown")"
-                )
-            case .cancelled:
-                throw ScreenConfigurationError(
-                    kind: .refused,
-                    description:
-                        "the compositor cancelled the mode \(asked) for screen \(screen.name) twice (its \(step) answered `cancelled`: the output configuration kept changing, e.g. another tool such as kanshi is changing it); try again"
-                )
-            case .noAnswer:
-                throw ScreenConfigurationError(
-                    kind: .unconfirmed,
-                    description:
-                        "the compositor did not answer the \(step) of the mode \(asked) for screen \(screen.name) within 3 s"
-                )
-            }
-        }
-        // The compositor announces the new mode on wl_output; wait for it so
-        // a scene connecting next is made at the new size.
-        let (w, h, r) = choice.timing
-        _ = connection.dispatch(
-            until: {
-                guard let mode = screen.output.info?.currentMode else { return false }
-                return mode.width == w && mode.height == h && (r == 0 || abs(mode.refreshMilliHz - r) < 1000)
-            }, timeoutMs: 2000)
-        // Hand the new mode to the screen and its scenes now (a handler that
-        // called this gets it when its batch ends).
-        connection.dispatchPending()
-        return screen.currentMode
+        return nil
     }
 
     // MARK: power
 
-    /// Reads the panel's power now (a short-lived `zwlr_output_power_v1`,
-    /// so other tools such as wlopm keep working). Nil without the protocol
-    /// or when the compositor answers `failed`.
-    @discardableResult
-    public func powerState(of screen: Screen) -> ScreenPowerState? {
-        guard let manager = compositor.powerManager, screen.isConnected else { return nil }
-        let state = manager.state(of: screen.output).map(ScreenPowerState.init)
-        if state != screen.powerState {
-            screen.powerState = state
-            powerChanged(screen)
-        }
-        return state
+    /// Reads the panel's power (a short-lived `zwlr_output_power_v1`, so
+    /// other tools such as wlopm keep working). Returns at once;
+    /// `completion` runs after a later batch with the state, nil without
+    /// the protocol, for a screen that is gone, or when the compositor
+    /// answered `failed` or nothing within 1 s. A state that differs from
+    /// `Screen.powerState` is recorded there first, and scenes on the
+    /// screen and `onScreenChange` hear of it.
+    public func powerState(of screen: Screen, completion: @escaping @MainActor (ScreenPowerState?) -> Void) {
+        screenRequests.add(
+            PowerRequest(app: self, screen: screen, wanted: nil, refusal: nil) { result in
+                completion((try? result.get()) ?? nil)
+            }, self)
     }
 
-    /// Switches the panel on or off and waits for the compositor to confirm
-    /// it. Scenes on a panel that is off ask for no frames and report no
-    /// stall; they draw their current content when it comes back on.
-    public func setPower(_ state: ScreenPowerState, for screen: Screen) throws(ScreenConfigurationError) {
-        guard let manager = compositor.powerManager else {
-            throw ScreenConfigurationError(
+    /// Reads the panel's power and returns it once the compositor answered
+    /// (see `powerState(of:completion:)`).
+    @discardableResult
+    public func powerState(of screen: Screen) async -> ScreenPowerState? {
+        await withCheckedContinuation { continuation in
+            powerState(of: screen) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Switches the panel on or off. Returns at once; `completion` runs
+    /// after a later batch, once the compositor confirmed the new state
+    /// (or answered `failed`, or 2 s passed without it). Scenes on a panel
+    /// that is off ask for no frames and report no stall; they draw their
+    /// current content when it comes back on.
+    public func setPower(
+        _ state: ScreenPowerState, for screen: Screen,
+        completion: @escaping @MainActor (Result<Void, ScreenConfigurationError>) -> Void
+    ) {
+        var refusal: ScreenConfigurationError?
+        if !canControlPower {
+            refusal = ScreenConfigurationError(
                 kind: .unsupported,
                 description: Self.missingProtocolSentence("switch a panel on or off", "zwlr_output_power_manager_v1"))
+        } else if !screen.isConnected {
+            refusal = ScreenConfigurationError(kind: .unknownScreen, description: "screen \(screen.name) is gone")
         }
-        guard screen.isConnected else {
-            throw ScreenConfigurationError(kind: .unknownScreen, description: "screen \(screen.name) is gone")
-        }
-        switch manager.set(state.powerState, on: screen.output) {
-        case .done:
-            if screen.powerState != state {
-                screen.powerState = state
-                powerChanged(screen)
-            }
-        case .failed:
-            throw ScreenConfigurationError(
-                kind: .refused,
-                description:
-                    "the compositor answered `failed` to switching screen \(screen.name) \(state): it has no power control for this output, another client holds it, or the output went away"
-            )
-        case let .unconfirmed(last):
-            screen.powerState = last.map(ScreenPowerState.init)
-            throw ScreenConfigurationError(
-                kind: .unconfirmed,
-                description:
-                    "the compositor did not switch screen \(screen.name) \(state): it still reports \(last.map(\.rawValue) ?? "nothing") after 2 s (it could not commit the change; sway 1.7 cannot switch headless or nested outputs off, its log says \"Failed to commit output\")"
-            )
-        }
+        screenRequests.add(
+            PowerRequest(app: self, screen: screen, wanted: state, refusal: refusal) { result in
+                completion(result.map { _ in () })
+            }, self)
     }
 
-    private func powerChanged(_ screen: Screen) {
+    /// Switches the panel on or off and returns once the compositor
+    /// confirmed it (see `setPower(_:for:completion:)`).
+    public func setPower(_ state: ScreenPowerState, for screen: Screen) async throws(ScreenConfigurationError) {
+        try await withCheckedContinuation { continuation in
+            setPower(state, for: screen) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    /// A power read or switch answered: record the state, and tell the
+    /// screen's scenes and `onScreenChange` when it changed.
+    func recordPower(_ state: ScreenPowerState?, of screen: Screen) {
+        guard state != screen.powerState else { return }
+        screen.powerState = state
         for scene in scenes where scene.screen === screen { scene.screenPowerChanged() }
         onScreenChange?(screen)
     }

@@ -7,7 +7,18 @@ public enum ScreenPowerState: String, Sendable, Equatable {
     /// The panel is switched off (blank, backlight off); the output stays.
     case off
 
-    init(_ state: PowerState) { self = state == .on ? .on : .off }
+    // WaylandClient's own PowerState, mapped by name.
+    init(_ state: PowerState) {
+        switch state {
+        case .on: self = .on
+        case .off: self = .off
+        }
+    }
 
-    var powerState: PowerState { self == .on ? .on : .off }
+    var powerState: PowerState {
+        switch self {
+        case .on: .on
+        case .off: .off
+        }
+    }
 }

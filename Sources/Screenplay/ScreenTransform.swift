@@ -27,10 +27,31 @@ public enum ScreenTransform: Sendable, CaseIterable, CustomStringConvertible {
     /// Whether width and height trade places between the mode and what the viewer sees.
     public var swapsAxes: Bool { outputTransform.swapsAxes }
 
+    // Mapped case by case, by name: a reordered or added case in either
+    // enum cannot turn a screen the wrong way.
     init(_ transform: OutputTransform) {
-        self = Self.allCases[OutputTransform.allCases.firstIndex(of: transform) ?? 0]
+        switch transform {
+        case .normal: self = .normal
+        case .rotated90: self = .rotated90
+        case .rotated180: self = .rotated180
+        case .rotated270: self = .rotated270
+        case .flipped: self = .flipped
+        case .flipped90: self = .flipped90
+        case .flipped180: self = .flipped180
+        case .flipped270: self = .flipped270
+        }
     }
 
-    // Both enums list wl_output.transform's values in protocol order.
-    var outputTransform: OutputTransform { OutputTransform.allCases[Self.allCases.firstIndex(of: self) ?? 0] }
+    var outputTransform: OutputTransform {
+        switch self {
+        case .normal: .normal
+        case .rotated90: .rotated90
+        case .rotated180: .rotated180
+        case .rotated270: .rotated270
+        case .flipped: .flipped
+        case .flipped90: .flipped90
+        case .flipped180: .flipped180
+        case .flipped270: .flipped270
+        }
+    }
 }

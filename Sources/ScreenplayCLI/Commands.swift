@@ -80,20 +80,26 @@ enum OutputsRunner {
     static func run(_ command: OutputsCommand) throws {
         let app = try ScreenplayTool.connect(ApplicationOptions())
         defer { app.shutdown() }
+        // Read before the reads below end the connection.
+        let (disabledHeads, powerKnown) = (app.disabledHeads, app.canControlPower)
         // Read each panel's power once (null where the protocol is missing).
-        let power = Dictionary(uniqueKeysWithValues: app.screens.map { ($0.id, app.powerState(of: $0)) })
+        let power = try ScreenplayTool.answer(from: app) {
+            var power: [UInt32: ScreenPowerState?] = [:]
+            for screen in app.screens { power[screen.id] = await app.powerState(of: screen) }
+            return power
+        }
         if command.json {
             let array =
-                app.screens.map { json(for: $0, power: power[$0.id] ?? nil) } + app.disabledHeads.map(json(for:))
+                app.screens.map { json(for: $0, power: power[$0.id] ?? nil) } + disabledHeads.map(json(for:))
             let data = try JSONSerialization.data(withJSONObject: array, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        if app.screens.isEmpty && app.disabledHeads.isEmpty { print("no outputs (the compositor announced none)") }
+        if app.screens.isEmpty && disabledHeads.isEmpty { print("no outputs (the compositor announced none)") }
         for screen in app.screens {
-            print(text(for: screen, power: power[screen.id] ?? nil, powerKnown: app.canControlPower))
+            print(text(for: screen, power: power[screen.id] ?? nil, powerKnown: powerKnown))
         }
-        for head in app.disabledHeads { print(text(for: head)) }
+        for head in disabledHeads { print(text(for: head)) }
     }
 
     static func modeJSON(_ mode: ScreenMode) -> [String: Any] {

@@ -25,3 +25,9 @@ func exitWith(_ failure: CommandFailure) -> Never {
     printError(failure.description)
     exit(failure.code.rawValue)
 }
+
+/// Ends the command for `error`: its own status for a `CommandFailure`, 70 otherwise.
+func exitWith(_ error: any Error) -> Never {
+    if let failure = error as? CommandFailure { exitWith(failure) }
+    exitWith(CommandFailure(.software, "\(error)"))
+}

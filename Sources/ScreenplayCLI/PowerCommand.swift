@@ -89,7 +89,11 @@ enum PowerRunner {
         let screens = try ScreenplayTool.select(app.screens, patterns: command.outputPatterns)
         switch command.action {
         case .status:
-            let states = screens.map { ($0.name, app.powerState(of: $0)) }
+            let states = try ScreenplayTool.answer(from: app) {
+                var states: [(String, ScreenPowerState?)] = []
+                for screen in screens { states.append((screen.name, await app.powerState(of: screen))) }
+                return states
+            }
             if command.json {
                 let array: [[String: Any]] = states.map { ["name": $0.0, "power": $0.1?.rawValue as Any? ?? NSNull()] }
                 let data = try JSONSerialization.data(withJSONObject: array, options: [.prettyPrinted, .sortedKeys])
@@ -102,14 +106,17 @@ enum PowerRunner {
             return 0
         case .on, .off:
             let wanted: ScreenPowerState = command.action == .on ? .on : .off
-            var failures: [String] = []
-            for screen in screens {
-                do {
-                    try app.setPower(wanted, for: screen)
-                    print("\(screen.name): \(wanted.rawValue)")
-                } catch {
-                    failures.append("\(error)")
+            let failures = try ScreenplayTool.answer(from: app) {
+                var failures: [String] = []
+                for screen in screens {
+                    do {
+                        try await app.setPower(wanted, for: screen)
+                        print("\(screen.name): \(wanted.rawValue)")
+                    } catch {
+                        failures.append("\(error)")
+                    }
                 }
+                return failures
             }
             guard failures.isEmpty else { throw CommandFailure(.unavailable, failures.joined(separator: "\n")) }
             return 0
@@ -118,6 +125,28 @@ enum PowerRunner {
 }
 
 extension ScreenplayTool {
+    /// Runs `app` until `body` (its requests to the compositor, whose
+    /// answers arrive in later batches) has finished, then shuts it down
+    /// and returns what `body` returned.
+    static func answer<T>(from app: Application, _ body: @escaping @MainActor () async -> T) throws(CommandFailure)
+        -> T
+    {
+        let outcome = Outcome<T>()
+        Task { @MainActor in
+            outcome.value = await body()
+            app.shutdown()
+        }
+        do {
+            try app.run()
+        } catch {
+            throw CommandFailure(.unavailable, error.description)
+        }
+        guard let value = outcome.value else {
+            throw CommandFailure(.unavailable, "interrupted before the compositor answered")
+        }
+        return value
+    }
+
     /// "The compositor cannot do this from a client; its own settings can."
     static func missingProtocol(_ what: String, _ interface: String) -> String {
         Application.missingProtocolSentence(what, interface)
@@ -137,4 +166,10 @@ extension ScreenplayTool {
             "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
         )
     }
+}
+
+/// What an asynchronous step handed back, read once the loop has returned.
+@MainActor
+private final class Outcome<T> {
+    var value: T?
 }

@@ -15,9 +15,15 @@ final class PresentRunner {
     /// Ends `present` when video stops (see VideoLifecycle).
     private lazy var videoLifecycle = VideoLifecycle(
         onAllEnded: { [weak self] in
-            self?.session?.finish(status: 0, message: "the video played to its end (--no-loop)")
+            guard let session = self?.session else { return }
+            session.whenReadyToStop {
+                session.finish(status: 0, message: "the video played to its end (--no-loop)")
+            }
         },
-        onFailure: { [weak self] reason in self?.session?.finish(status: ExitCode.dataError.rawValue, message: reason) }
+        onFailure: { [weak self] reason in
+            guard let session = self?.session else { return }
+            session.whenReadyToStop { session.finish(status: ExitCode.dataError.rawValue, message: reason) }
+        }
     )
 
     init(_ command: PresentCommand) { self.command = command }
@@ -36,6 +42,14 @@ final class PresentRunner {
         let session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         self.session = session
         var options = session.watched(command.applicationOptions(includingBuiltIn: command.allOutputs))
+        if command.mode != nil {
+            // A screen connected while presenting gets its scene once its
+            // mode is set (the switcher says which are being switched).
+            let filter = options.screenFilter
+            options.screenFilter = { [weak self] screen in
+                self?.modeSwitcher?.isSwitching(screen) != true && filter?(screen) ?? true
+            }
+        }
         if command.reconnect { options.whenCompositorGoes = .reconnect() }
 
         let app = try ScreenplayTool.connect(options)
@@ -49,27 +63,35 @@ final class PresentRunner {
             )
         }
         session.installSignalHandlers()
-        session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
         if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
             // Before any scene connects, as UIKit apps choose a screen's mode
             // before attaching a window to it.
             let switcher = ModeSwitcher(request: request, app: app)
             modeSwitcher = switcher
-            session.onStop = { [weak switcher] in switcher?.restore() }
+            session.beforeStop = { [weak switcher] done in
+                guard let switcher else { return done() }
+                switcher.restore(then: done)
+            }
             do {
-                try switcher.apply(to: app.externalScreens)
+                // The content is shown once every screen has its mode.
+                try switcher.apply(to: app.externalScreens) { [weak self] failure in
+                    do {
+                        if let failure { throw failure }
+                        try self?.attach(app)
+                    } catch {
+                        switcher.restore {
+                            app.shutdown()
+                            exitWith(error)
+                        }
+                    }
+                }
             } catch {
-                switcher.restore()
                 app.shutdown()
                 throw error
             }
+            return
         }
-        do {
-            try attach(app)
-        } catch {
-            modeSwitcher?.restore()
-            throw error
-        }
+        try attach(app)
     }
 
     private var modeSwitcher: ModeSwitcher?
@@ -78,6 +100,9 @@ final class PresentRunner {
     /// (`--reconnect`) the application shows it again by itself.
     private func attach(_ app: Application) throws {
         guard let session else { return }
+        // Not earlier: with --mode the content waits for the modes, and no
+        // scene yet must not read as every panel showing it.
+        session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
         session.app = app
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in

@@ -18,6 +18,11 @@ final class PresentSession {
     var registration: SceneAccessoryRegistration?
     /// Runs first when stopping, for timers that must not fire in teardown.
     var onStop: (() -> Void)?
+    /// Runs before a signal or the end of the content stops the session,
+    /// which waits until it calls back: `present --mode` puts the modes
+    /// back, and the compositor answers in a later batch.
+    var beforeStop: ((@escaping @MainActor () -> Void) -> Void)?
+    private var isStopping = false
     private var signalSources: [any DispatchSourceSignal] = []
     private var monitor: ServiceMonitor?
     /// Signals and stuck draws, off the main thread (`--stall-grace`).
@@ -42,7 +47,7 @@ final class PresentSession {
     /// cannot hold them up (`HangGuard`), nor the process past the grace.
     func installSignalHandlers() {
         signalSources = hangGuard.installStopSignals { [weak self] sig in
-            self?.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM")
+            self?.whenReadyToStop { self?.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM") }
         }
         hangGuard.start()
     }
@@ -91,6 +96,15 @@ final class PresentSession {
             self?.monitor?.update()
         }
         scene.setNeedsDisplay()
+    }
+
+    /// Runs `stop` once `beforeStop` is done (at once without one); a
+    /// second request while the first waits changes nothing.
+    func whenReadyToStop(_ stop: @escaping @MainActor () -> Void) {
+        guard !isStopping else { return }
+        isStopping = true
+        guard let beforeStop else { return stop() }
+        beforeStop { stop() }
     }
 
     /// Tears down what the command made, in order, and exits 0.

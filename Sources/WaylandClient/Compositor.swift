@@ -92,13 +92,40 @@ package final class Compositor {
         let registry = wl_display_get_registry(connection.display)!
         self.registry = registry
         wl_registry_add_listener(registry, &registryListener, userData(self))
-        try connection.roundtrip()
-        try connection.roundtrip()
-        try connection.roundtrip()
+        for _ in 0..<3 {
+            try connection.roundtrip()
+            settle()
+        }
     }
 
+    /// Globals announced and not yet bound, in announcement order.
+    private var announced: [GlobalInfo] = []
+    /// Proxies whose global went away, destroyed after the batch.
+    private var retired: [() -> Void] = []
+
     func global(name: UInt32, interface: String, version: UInt32) {
-        globals[name] = GlobalInfo(name: name, interface: interface, version: version)
+        let info = GlobalInfo(name: name, interface: interface, version: version)
+        globals[name] = info
+        announced.append(info)
+    }
+
+    /// What the listeners of a batch left for the owner to do with
+    /// proxies: binds the globals announced, lets the seat make or drop
+    /// its devices, and destroys what went away. Call after each batch,
+    /// outside libwayland's dispatch, before taking the events.
+    package func settle() {
+        let batch = announced
+        announced.removeAll()
+        for info in batch { bind(info) }
+        seat?.settle()
+        outputManager?.releaseRetired()
+        let doomed = retired
+        retired.removeAll()
+        for destroy in doomed { destroy() }
+    }
+
+    private func bind(_ info: GlobalInfo) {
+        let (name, interface, version) = (info.name, info.interface, info.version)
         guard let registry else { return }
         switch interface {
         case "wl_compositor":
@@ -160,6 +187,11 @@ package final class Compositor {
 
     func globalRemove(name: UInt32) {
         guard let info = globals.removeValue(forKey: name) else { return }
+        if let index = announced.firstIndex(where: { $0.name == name }) {
+            // Announced and withdrawn in one batch: never bound, never heard of.
+            announced.remove(at: index)
+            return
+        }
         if let index = outputs.firstIndex(where: { $0.globalName == name }) {
             let output = outputs.remove(at: index)
             // Ready and removed in one batch: the owner never hears of it.
@@ -179,18 +211,19 @@ package final class Compositor {
                 events.append(.outputRemoved(output))
                 removedOutputs.append(output)
             } else {
-                output.destroy()
+                retired.append { output.destroy() }
             }
             return
         }
+        // Forgotten now, so nothing new is made from them; their proxies
+        // go after the batch (`settle`).
         switch info.interface {
         case "zwlr_layer_shell_v1":
             // Surfaces made from it stay valid; no new ones can be made.
             if let layerShell {
-                if layerShellVersion >= 3 {
-                    zwlr_layer_shell_v1_destroy(layerShell)
-                } else {
-                    wl_proxy_destroy(layerShell)
+                let version = layerShellVersion
+                retired.append {
+                    if version >= 3 { zwlr_layer_shell_v1_destroy(layerShell) } else { wl_proxy_destroy(layerShell) }
                 }
             }
             layerShell = nil
@@ -199,10 +232,10 @@ package final class Compositor {
         case "wl_compositor":
             compositor = nil
         case "zwlr_output_manager_v1":
-            outputManager?.destroy()
+            if let outputManager { retired.append { outputManager.destroy() } }
             outputManager = nil
         case "zwlr_output_power_manager_v1":
-            powerManager?.destroy()
+            if let powerManager { retired.append { powerManager.destroy() } }
             powerManager = nil
         default:
             break
@@ -252,6 +285,9 @@ package final class Compositor {
         seat?.destroy()
         seat = nil
         events.removeAll()
+        announced.removeAll()
+        for destroy in retired { destroy() }
+        retired.removeAll()
         releaseRemovedOutputs()
         for output in outputs { output.destroy() }
         outputs.removeAll()

@@ -11,7 +11,9 @@ package struct ConnectionError: Error, CustomStringConvertible, Sendable {
 
 /// The one connection to the compositor. It lives on the main thread: every
 /// proxy is created, dispatched and destroyed there, so listeners run
-/// synchronously in `dispatchPending()` and only record state.
+/// synchronously in `dispatchPending()` and only record state. Nothing
+/// here waits for an answer inside another call: a request's answer
+/// arrives as events in a later batch.
 ///
 /// The connection is the only place that disconnects; every wrapper holds a
 /// strong reference to it so no proxy outlives `wl_display_disconnect`
@@ -130,55 +132,6 @@ package final class Connection {
             rounds += 1
         }
         flush()
-    }
-
-    /// Reads and dispatches events on this thread until `condition` holds
-    /// or `timeoutMs` passed; false on timeout or a failed connection. For
-    /// short request/answer exchanges (a mode change, a power switch) that
-    /// the caller waits for; listeners still only record, and the
-    /// after-dispatch hooks run on the next turn of the main queue.
-    package func dispatch(until condition: () -> Bool, timeoutMs: Int) -> Bool {
-        guard !isDisconnected else { return false }
-        defer {
-            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.dispatchPending() } }
-        }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutMs)) * 1_000_000
-        flush()
-        while failure == nil {
-            if wl_display_dispatch_pending(display) < 0 {
-                fail()
-                return false
-            }
-            if condition() { return true }
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { return false }
-            while wl_display_prepare_read(display) != 0 {
-                if wl_display_dispatch_pending(display) < 0 {
-                    fail()
-                    return false
-                }
-            }
-            if condition() {
-                wl_display_cancel_read(display)
-                return true
-            }
-            if wl_display_flush(display) < 0 && errno != EAGAIN {
-                wl_display_cancel_read(display)
-                fail()
-                return false
-            }
-            var pfd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
-            let waitMs = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
-            if poll(&pfd, 1, waitMs) > 0 {
-                if wl_display_read_events(display) < 0 {
-                    fail()
-                    return false
-                }
-            } else {
-                wl_display_cancel_read(display)
-            }
-        }
-        return false
     }
 
     package func flush() {

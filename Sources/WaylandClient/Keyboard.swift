@@ -21,8 +21,9 @@ package struct KeyboardEvent {
 /// capability), the keymap turned into an xkb state, and key events turned
 /// into `KeyboardEvent`s.
 ///
-/// Listeners only record: key events wait in a queue the owner takes after
-/// each batch (`takeEvents()`). A new keymap may arrive at any time
+/// Listeners only record: key events go to the seat's input queue, which
+/// the owner takes after each batch (`Seat.takeInput()`), in order with
+/// pointer and touch. A new keymap may arrive at any time
 /// (virtual keyboards such as wtype send one per client call): it replaces
 /// the old one and the old state with it, so a key is always translated
 /// with the keymap that was current when it was pressed.
@@ -43,8 +44,8 @@ package final class Keyboard {
     private var heldAtEnter: [UInt32] = []
     /// The surface that has keyboard focus now, if it is one of ours.
     package private(set) weak var focusedSurface: Surface?
-    /// Key presses and releases since the owner last took them.
-    private var events: [KeyboardEvent] = []
+    /// Hears each key press and release (the seat queues it).
+    var onEvent: ((KeyboardEvent) -> Void)?
     /// Finds our Surface for a `wl_surface*` named by enter.
     private let surfaceForProxy: (OpaquePointer?) -> Surface?
 
@@ -115,7 +116,7 @@ package final class Keyboard {
 
     /// The keys held at a fresh keyboard's first enter, translated with the
     /// state as it is now.
-    private func deliverHeldAtEnter() {
+    func deliverHeldAtEnter() {
         guard !heldAtEnter.isEmpty else { return }
         let keys = heldAtEnter
         heldAtEnter = []
@@ -128,15 +129,6 @@ package final class Keyboard {
         if left == nil || left === focusedSurface {
             focusedSurface = nil
         }
-    }
-
-    /// The key events recorded since the last call, oldest first.
-    package func takeEvents() -> [KeyboardEvent] {
-        // A compositor that sent no modifiers after the enter: the held
-        // keys go out with the state there is.
-        deliverHeldAtEnter()
-        defer { events.removeAll() }
-        return events
     }
 
     func key(_ code: UInt32, pressed: Bool) {
@@ -160,7 +152,7 @@ package final class Keyboard {
             keysym: name, text: text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) ? text : "",
             isPressed: pressed, shift: isActive("Shift"), control: isActive("Control"), alt: isActive("Mod1"),
             surface: focusedSurface)
-        events.append(event)
+        onEvent?(event)
     }
 
     /// xkb returns the length it wanted; a longer one was truncated to the buffer.

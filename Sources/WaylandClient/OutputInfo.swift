@@ -12,10 +12,10 @@ public struct OutputInfo: Hashable, Sendable {
     public var serial: String?
     public var physicalWidthMillimeters: Int
     public var physicalHeightMillimeters: Int
-    public var currentMode: OutputMode?
-    public var modes: [OutputMode]
+    package var currentMode: OutputMode?
+    package var modes: [OutputMode]
     public var scale: Int
-    public var transform: OutputTransform
+    package var transform: OutputTransform
     /// Position and size in the compositor's logical (layout) space.
     public var logicalX: Int
     public var logicalY: Int

@@ -4,31 +4,31 @@ import CWaylandProtocols
 /// What one `zwlr_output_head_v1` said, as of the manager's last `done`:
 /// the output device as wlr-randr and kanshi see it, listed even while
 /// disabled.
-public struct HeadInfo: Hashable, Sendable {
+package struct HeadInfo: Hashable, Sendable {
     /// Connector name; the same as the wl_output's when the head is enabled.
-    public var name = ""
-    public var description = ""
+    package var name = ""
+    package var description = ""
     /// Empty when the compositor does not say (manager version 1, virtual outputs).
-    public var make = ""
-    public var model = ""
+    package var make = ""
+    package var model = ""
     /// The panel's serial number, when the compositor knows one.
-    public var serialNumber: String?
-    public var physicalWidthMillimeters = 0
-    public var physicalHeightMillimeters = 0
+    package var serialNumber: String?
+    package var physicalWidthMillimeters = 0
+    package var physicalHeightMillimeters = 0
     /// Every mode the head supports, in the order announced. Virtual
     /// outputs (headless, nested) may list none and take custom modes.
-    public var modes: [OutputMode] = []
-    public var currentMode: OutputMode?
+    package var modes: [OutputMode] = []
+    package var currentMode: OutputMode?
     /// Whether the head is part of the compositor space.
-    public var isEnabled = false
-    public var x = 0
-    public var y = 0
-    public var transform: OutputTransform = .normal
-    public var scale = 1.0
+    package var isEnabled = false
+    package var x = 0
+    package var y = 0
+    package var transform: OutputTransform = .normal
+    package var scale = 1.0
     /// Whether adaptive sync (VRR) is on; nil before manager version 4.
-    public var adaptiveSync: Bool?
+    package var adaptiveSync: Bool?
 
-    public init() {}
+    package init() {}
 }
 
 /// One `zwlr_output_mode_v1`.
@@ -104,7 +104,16 @@ package final class Head {
     func modeFinished(_ mode: HeadMode) {
         modes.removeAll { $0 === mode }
         if currentModeObject === mode { currentModeObject = nil }
-        mode.destroy(version: version)
+        // Released after the batch (`releaseRetired`), never in a listener.
+        retiredModes.append(mode)
+    }
+
+    /// Modes the compositor finished, waiting to be released.
+    private var retiredModes: [HeadMode] = []
+
+    func releaseRetired() {
+        for mode in retiredModes { mode.destroy(version: version) }
+        retiredModes.removeAll()
     }
 
     /// Publishes the accumulated events (the manager's `done`).
@@ -125,6 +134,7 @@ package final class Head {
     }
 
     func destroy() {
+        releaseRetired()
         for mode in modes { mode.destroy(version: version) }
         modes.removeAll()
         if version >= 3 { zwlr_output_head_v1_release(proxy) } else { wl_proxy_destroy(proxy) }
@@ -155,19 +165,32 @@ package enum HeadModeChoice: Equatable, Sendable, CustomStringConvertible {
 /// The compositor's answer to a configuration.
 package enum ConfigurationAnswer: Equatable, Sendable {
     case succeeded, failed, cancelled
-    /// No answer within the time allowed, or the connection failed.
-    case noAnswer
 }
 
-/// A `zwlr_output_configuration_v1` waiting for its answer.
+/// A `zwlr_output_configuration_v1` waiting for its answer. The listener
+/// only records it; the owner reads `answer` after each batch and calls
+/// `release()` once it is done with it.
 @MainActor
-final class Configuration {
-    let proxy: OpaquePointer
-    var answer: ConfigurationAnswer?
+package final class Configuration {
+    private var proxy: OpaquePointer?
+    private let connection: Connection
+    /// The compositor's answer, once it came.
+    package fileprivate(set) var answer: ConfigurationAnswer?
 
-    init(proxy: OpaquePointer) {
+    init(proxy: OpaquePointer, connection: Connection) {
         self.proxy = proxy
+        self.connection = connection
         zwlr_output_configuration_v1_add_listener(proxy, &configurationListener, userData(self))
+    }
+
+    var handle: OpaquePointer? { proxy }
+
+    /// Destroys the configuration object (answered, or given up on).
+    package func release() {
+        guard let proxy else { return }
+        zwlr_output_configuration_v1_destroy(proxy)
+        self.proxy = nil
+        connection.flush()
     }
 }
 
@@ -204,10 +227,21 @@ package final class OutputManager {
 
     func done(serial: UInt32) {
         self.serial = serial
-        for head in heads where head.isFinished { head.destroy() }
+        retiredHeads += heads.filter(\.isFinished)
         heads.removeAll { $0.isFinished }
         for head in heads { head.publish() }
         onDone?()
+    }
+
+    /// Heads the compositor finished, waiting to be released.
+    private var retiredHeads: [Head] = []
+
+    /// Releases the heads and modes the compositor finished: after the
+    /// batch, as every proxy is destroyed outside the listeners.
+    package func releaseRetired() {
+        for head in retiredHeads { head.destroy() }
+        retiredHeads.removeAll()
+        for head in heads { head.releaseRetired() }
     }
 
     func finished() { isFinished = true }
@@ -217,20 +251,22 @@ package final class OutputManager {
     /// disabled). Heads named in `shownNames` count as enabled whatever they
     /// say: sway 1.7 calls heads running a custom mode disabled, and
     /// disabling them in the configuration would fail it (or switch them
-    /// off). `test` only checks it. Waits up to `timeoutMs` for the
-    /// answer on this thread; the events that arrive meanwhile are
-    /// dispatched as usual.
-    package func configure(
-        headNamed name: String, choice: HeadModeChoice, test: Bool, shownNames: Set<String>, timeoutMs: Int = 3000
-    ) -> ConfigurationAnswer {
+    /// off). `test` only checks it. Returns at once: the answer arrives in a
+    /// later batch (`Configuration.answer`); nil when nothing could be sent
+    /// (the manager finished, no state yet, the head is gone).
+    package func send(headNamed name: String, choice: HeadModeChoice, test: Bool, shownNames: Set<String>)
+        -> Configuration?
+    {
         guard !isFinished, let serial, connection.failure == nil,
             let target = heads.first(where: { $0.info?.name == name && !$0.isFinished })
-        else { return .noAnswer }
+        else { return nil }
         configurationsMade += 1
-        let configuration = Configuration(proxy: zwlr_output_manager_v1_create_configuration(proxy, serial)!)
+        let configuration = Configuration(
+            proxy: zwlr_output_manager_v1_create_configuration(proxy, serial)!, connection: connection)
+        let config = configuration.handle!
         for head in heads where !head.isFinished {
             if head === target || head.info?.isEnabled == true || shownNames.contains(head.info?.name ?? "") {
-                let configHead = zwlr_output_configuration_v1_enable_head(configuration.proxy, head.proxy)!
+                let configHead = zwlr_output_configuration_v1_enable_head(config, head.proxy)!
                 if head === target {
                     switch choice {
                     case let .listed(mode):
@@ -247,27 +283,20 @@ package final class OutputManager {
                 // Destroyed with the configuration; the proxy is dropped here.
                 wl_proxy_destroy(configHead)
             } else {
-                zwlr_output_configuration_v1_disable_head(configuration.proxy, head.proxy)
+                zwlr_output_configuration_v1_disable_head(config, head.proxy)
             }
         }
         if test {
-            zwlr_output_configuration_v1_test(configuration.proxy)
+            zwlr_output_configuration_v1_test(config)
         } else {
-            zwlr_output_configuration_v1_apply(configuration.proxy)
+            zwlr_output_configuration_v1_apply(config)
         }
-        _ = connection.dispatch(until: { configuration.answer != nil }, timeoutMs: timeoutMs)
-        zwlr_output_configuration_v1_destroy(configuration.proxy)
         connection.flush()
-        return configuration.answer ?? .noAnswer
-    }
-
-    /// Waits until a `done` newer than `serial` arrived (after a cancelled
-    /// configuration the compositor sends the state that superseded ours).
-    package func waitForNewerSerial(than old: UInt32?, timeoutMs: Int = 1000) {
-        _ = connection.dispatch(until: { self.serial != old }, timeoutMs: timeoutMs)
+        return configuration
     }
 
     func destroy() {
+        releaseRetired()
         for head in heads { head.destroy() }
         heads.removeAll()
         if !isFinished {

@@ -1,10 +1,10 @@
 /// The orientation of an output's content, as `wl_output.transform`.
-public enum OutputTransform: Int32, Sendable, CaseIterable, CustomStringConvertible {
+package enum OutputTransform: Int32, Sendable, CaseIterable, CustomStringConvertible {
     case normal = 0, rotated90, rotated180, rotated270
     case flipped, flipped90, flipped180, flipped270
 
     /// The spelling used by wlr-randr, sway and `screenplay outputs --json`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .normal: "normal"
         case .rotated90: "90"
@@ -18,5 +18,5 @@ public enum OutputTransform: Int32, Sendable, CaseIterable, CustomStringConverti
     }
 
     /// Whether width and height trade places between the buffer and the output.
-    public var swapsAxes: Bool { rawValue & 1 == 1 }
+    package var swapsAxes: Bool { rawValue & 1 == 1 }
 }

@@ -17,10 +17,10 @@ package struct PointerRecord {
     package weak var surface: Surface?
 }
 
-/// The seat's `wl_pointer`. Listeners record events for the owner (after
-/// the batch) and show the default arrow on enter: answering enter with
-/// `set_cursor` is a protocol reply carrying enter's serial, like a pong,
-/// not user code.
+/// The seat's `wl_pointer`. Listeners only record events for the owner;
+/// after the batch (`settle`) an enter is answered with the default arrow
+/// (`set_cursor` carrying enter's serial; the cursor's surface is made
+/// there, never inside a listener).
 @MainActor
 package final class Pointer {
     private unowned let seat: Seat
@@ -31,6 +31,8 @@ package final class Pointer {
     private var x = 0.0
     private var y = 0.0
     private var cursor: Cursor?
+    /// The serial of an enter on one of our surfaces not yet answered with the arrow.
+    private var enterSerial: UInt32?
 
     init(seat: Seat, compositor: Compositor, proxy: OpaquePointer, seatVersion: UInt32) {
         self.seat = seat
@@ -44,9 +46,18 @@ package final class Pointer {
         focus = compositor.surface(forProxy: surface)
         (self.x, self.y) = (x, y)
         guard let focus else { return }
+        enterSerial = serial
+        seat.record(PointerRecord(kind: .enter, x: x, y: y, surface: focus))
+    }
+
+    /// Shows the arrow for the last enter (after the batch). A pointer
+    /// that left meanwhile gets it too: the compositor ignores a
+    /// `set_cursor` whose serial is no longer the current enter's.
+    func settle() {
+        guard let serial = enterSerial else { return }
+        enterSerial = nil
         if cursor == nil { cursor = Cursor(compositor: compositor) }
         cursor?.show(on: proxy, serial: serial)
-        seat.record(PointerRecord(kind: .enter, x: x, y: y, surface: focus))
     }
 
     func left(surface: OpaquePointer?) {

@@ -1,8 +1,17 @@
 import CWayland
 
+/// One input event of the seat, in the order the compositor sent it.
+package enum InputRecord {
+    case key(KeyboardEvent)
+    case pointer(PointerRecord)
+    case touch(TouchRecord)
+}
+
 /// The bound `wl_seat`: its capabilities make and release the keyboard,
 /// pointer and touch objects. One listener per proxy is all libwayland
 /// allows, so the seat hears capabilities and hands each device its part.
+/// The listener only records the capabilities; the devices' objects are
+/// made and released after the batch (`settle`).
 @MainActor
 package final class Seat {
     let proxy: OpaquePointer
@@ -15,6 +24,8 @@ package final class Seat {
     package private(set) var touch: Touch?
     private let compositor: Compositor
     private var isDestroyed = false
+    /// The capabilities the compositor announced last, not yet acted on.
+    private var pendingCapabilities: UInt32?
 
     /// Listens to `proxy` at once, before its first events are dispatched.
     init(compositor: Compositor, proxy: OpaquePointer, version: UInt32) {
@@ -24,11 +35,28 @@ package final class Seat {
         keyboard = Keyboard(connection: compositor.connection, seat: proxy, seatVersion: version) { [weak compositor] in
             compositor?.surface(forProxy: $0)
         }
+        keyboard.onEvent = { [unowned self] in self.input.append(.key($0)) }
         wl_seat_add_listener(proxy, &seatListener, userData(self))
     }
 
     func capabilities(_ caps: UInt32) {
         guard !isDestroyed else { return }
+        pendingCapabilities = caps
+    }
+
+    /// Makes and releases the devices' objects for the capabilities the
+    /// last batch announced, and answers a pointer's enter with the arrow;
+    /// after the batch, never inside a listener.
+    func settle() {
+        guard !isDestroyed else { return }
+        if let caps = pendingCapabilities {
+            pendingCapabilities = nil
+            apply(caps)
+        }
+        pointer?.settle()
+    }
+
+    private func apply(_ caps: UInt32) {
         keyboard.capabilities(caps)
         let hasPointer = caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
         if hasPointer, pointer == nil {
@@ -49,24 +77,21 @@ package final class Seat {
         }
     }
 
-    /// Pointer and touch events since the owner last took them. Kept here,
-    /// not in the devices, so a device that goes mid-batch loses none.
-    private var pointerEvents: [PointerRecord] = []
-    private var touchEvents: [TouchRecord] = []
+    /// Key, pointer and touch events since the owner last took them, in
+    /// one stream: kept here, not in the devices, so their order survives
+    /// and a device that goes mid-batch loses none.
+    private var input: [InputRecord] = []
 
-    func record(_ event: PointerRecord) { pointerEvents.append(event) }
-    func record(_ event: TouchRecord) { touchEvents.append(event) }
+    func record(_ event: PointerRecord) { input.append(.pointer(event)) }
+    func record(_ event: TouchRecord) { input.append(.touch(event)) }
 
-    /// The pointer events recorded since the last call, oldest first.
-    package func takePointerEvents() -> [PointerRecord] {
-        defer { pointerEvents.removeAll() }
-        return pointerEvents
-    }
-
-    /// The touch events recorded since the last call, oldest first.
-    package func takeTouchEvents() -> [TouchRecord] {
-        defer { touchEvents.removeAll() }
-        return touchEvents
+    /// The input recorded since the last call, in the order the compositor
+    /// sent it.
+    package func takeInput() -> [InputRecord] {
+        // Keys a fresh keyboard found held, if no modifiers event let them out yet.
+        keyboard.deliverHeldAtEnter()
+        defer { input.removeAll() }
+        return input
     }
 
     /// Destroys the devices' objects and the seat.

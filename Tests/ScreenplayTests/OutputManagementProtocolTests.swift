@@ -12,7 +12,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// Two external outputs with heads (announced in the reverse order of
     /// the wl_outputs) and a disabled head with no wl_output.
     @MainActor
-    private func harness() throws -> (Harness, dp1: Int32, dp2: Int32) {
+    static func harness() throws -> (Harness, dp1: Int32, dp2: Int32) {
         var dp1: Int32 = -1, dp2: Int32 = -1
         let h = try Harness { fixture in
             fixture.offerOutputManagement()
@@ -34,7 +34,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// adaptive sync; the disabled head is listed and gets no scene.
     @MainActor
     func testHeadsAreMatchedByNameAcrossSeveralOutputs() async throws {
-        let (h, _, _) = try harness()
+        let (h, _, _) = try Self.harness()
         defer { h.close() }
         let dp1 = try XCTUnwrap(h.app.screens.first { $0.name == "DP-1" })
         let dp2 = try XCTUnwrap(h.app.screens.first { $0.name == "DP-2" })
@@ -67,7 +67,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// mode is set; the scene's display link re-keys to the new refresh.
     @MainActor
     func testSerialChangedMidApplyIsRereadAndRetriedOnce() async throws {
-        let (h, dp1, _) = try harness()
+        let (h, dp1, _) = try Self.harness()
         defer { h.close() }
         h.register()
         try await h.settle("DP-1 connects") { h.log.events.contains("connect DP-1") }
@@ -76,12 +76,12 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
         XCTAssertEqual(scene.displayLink.duration, 1.0 / 60, accuracy: 1e-4)
         let before = h.fixture.configurationCount
         h.fixture.setConfigReply(SCRIPTED_CONFIG_CHANGE_SERIAL_ONCE)
-        let mode = try h.app.setMode(ScreenModeRequest(width: 1280, height: 720, refreshHz: 30), for: screen)
+        let mode = try await h.app.setMode(ScreenModeRequest(width: 1280, height: 720, refreshHz: 30), for: screen)
         XCTAssertEqual(mode?.description, "1280x720 @ 30.000 Hz")
         XCTAssertEqual(h.fixture.configurationCount - before, 3, "a cancelled test, its retry, then the apply")
         XCTAssertEqual(h.fixture.outputMode(dp1), [1280, 720, 30000])
-        try h.sync()
-        XCTAssertEqual(screen.currentMode?.description, "1280x720 @ 30.000 Hz")
+        XCTAssertEqual(
+            screen.currentMode?.description, "1280x720 @ 30.000 Hz", "the screen has it when the answer comes")
         XCTAssertEqual(scene.displayLink.duration, 1.0 / 30, accuracy: 1e-4, "the display link runs at the new refresh")
         XCTAssertEqual(
             h.fixture.lastConfigurationSerial + 1, h.fixture.headSerial, "the apply carried the re-read serial")
@@ -92,24 +92,25 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// and the answer, and changes nothing; a mode the screen does not list
     /// is refused before anything is sent, with the list.
     @MainActor
-    func testRefusedConfigurationAndUnlistedModeAreClearErrors() throws {
-        let (h, dp1, _) = try harness()
+    func testRefusedConfigurationAndUnlistedModeAreClearErrors() async throws {
+        let (h, dp1, _) = try Self.harness()
         defer { h.close() }
         let screen = try XCTUnwrap(h.app.screens.first { $0.name == "DP-1" })
         h.fixture.setConfigReply(SCRIPTED_CONFIG_FAIL)
-        XCTAssertThrowsError(try h.app.setMode(ScreenModeRequest(width: 1280, height: 720), for: screen)) { error in
-            let e = error as? ScreenConfigurationError
-            XCTAssertEqual(e?.kind, .refused)
-            XCTAssertTrue(e?.description.contains("1280x720") == true, "\(error)")
-            XCTAssertTrue(e?.description.contains("answered `failed`") == true, "\(error)")
+        let refused = await Self.failure { () async throws(ScreenConfigurationError) in
+            _ = try await h.app.setMode(ScreenModeRequest(width: 1280, height: 720), for: screen)
         }
+        XCTAssertEqual(refused?.kind, .refused)
+        XCTAssertTrue(refused?.description.contains("1280x720") == true, "\(String(describing: refused))")
+        XCTAssertTrue(refused?.description.contains("answered `failed`") == true, "\(String(describing: refused))")
         XCTAssertEqual(h.fixture.outputMode(dp1), [1920, 1080, 60000])
         let sent = h.fixture.configurationCount
-        XCTAssertThrowsError(try h.app.setMode(ScreenModeRequest(width: 800, height: 600), for: screen)) { error in
-            let e = error as? ScreenConfigurationError
-            XCTAssertEqual(e?.kind, .notListed)
-            XCTAssertTrue(e?.description.contains("1920x1080 @ 60.000 Hz") == true, "\(error)")
+        let unlisted = await Self.failure { () async throws(ScreenConfigurationError) in
+            _ = try await h.app.setMode(ScreenModeRequest(width: 800, height: 600), for: screen)
         }
+        XCTAssertEqual(unlisted?.kind, .notListed)
+        XCTAssertTrue(
+            unlisted?.description.contains("1920x1080 @ 60.000 Hz") == true, "\(String(describing: unlisted))")
         XCTAssertEqual(h.fixture.configurationCount, sent, "nothing sent for an unlisted mode")
         h.assertClean()
     }
@@ -119,7 +120,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// configuration (the `screenplay` binary against the fixture).
     @MainActor
     func testPresentRefusesAnUnlistedModeWithTheList() throws {
-        let (h, _, _) = try harness()
+        let (h, _, _) = try Self.harness()
         defer { h.close() }
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("screenplay").path
@@ -152,27 +153,29 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// `resumed` either.
     @MainActor
     func testPowerOffStopsFramesWithoutStallAndOnResumes() async throws {
-        let (h, dp1, _) = try harness()
+        let (h, dp1, _) = try Self.harness()
         defer { h.close() }
-        let scene = try await animatedScene(h)
+        let scene = try await Self.animatedScene(h)
         let screen = try XCTUnwrap(scene.screen)
-        XCTAssertEqual(h.app.powerState(of: screen), .on)
+        let read = await h.app.powerState(of: screen)
+        XCTAssertEqual(read, .on)
 
-        try h.app.setPower(.off, for: screen)
+        try await h.app.setPower(.off, for: screen)
         XCTAssertFalse(h.fixture.powerIsOn(dp1))
         XCTAssertEqual(screen.powerState, .off)
         try await assertFramesStopWithoutStall(scene, h)
 
-        try h.app.setPower(.on, for: screen)
+        try await h.app.setPower(.on, for: screen)
         let resumedAt = scene.displayLink.frameCount
         try await h.settle("frames resume") { scene.displayLink.frameCount > resumedAt + 10 }
         XCTAssertNil(scene.displayLink.checkStall(), "no resumed for a panel switched on")
         h.fixture.setPowerRefuses(true)
-        XCTAssertThrowsError(try h.app.setPower(.off, for: screen)) { error in
-            XCTAssertEqual((error as? ScreenConfigurationError)?.kind, .refused)
-            XCTAssertTrue("\(error)".contains("answered `failed`"), "\(error)")
+        let refused = await Self.failure { () async throws(ScreenConfigurationError) in
+            try await h.app.setPower(.off, for: screen)
         }
-        assertCleanApartFromSlowDraws(h)
+        XCTAssertEqual(refused?.kind, .refused)
+        XCTAssertTrue("\(String(describing: refused))".contains("answered `failed`"), "\(String(describing: refused))")
+        Self.assertCleanApartFromSlowDraws(h)
     }
 
     /// Switched off by another program: the silence looks like a stall, so
@@ -181,12 +184,12 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
     /// panel is back on, frames resume.
     @MainActor
     func testPanelSwitchedOffElsewhereIsNoStall() async throws {
-        let (h, dp1, _) = try harness()
+        let (h, dp1, _) = try Self.harness()
         defer { h.close() }
-        let scene = try await animatedScene(h)
+        let scene = try await Self.animatedScene(h)
         h.fixture.setPower(dp1, on: false)
         try await assertFramesStopWithoutStall(scene, h)
-        XCTAssertEqual(scene.screen?.powerState, .off, "the stall check read the power")
+        XCTAssertEqual(scene.screen?.powerState, .off, "the panel watch read the power")
         h.fixture.setPower(dp1, on: true)
         let before = scene.displayLink.frameCount
         try await h.settle("frames resume once the power is read again", timeout: 5) {
@@ -194,19 +197,30 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
             return scene.displayLink.frameCount > before + 10
         }
         XCTAssertEqual(scene.screen?.powerState, .on)
-        assertCleanApartFromSlowDraws(h)
+        Self.assertCleanApartFromSlowDraws(h)
+    }
+
+    /// The error `body` threw, nil when it returned.
+    @MainActor
+    static func failure(_ body: () async throws(ScreenConfigurationError) -> Void) async -> ScreenConfigurationError? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// A 1080p clear in software on a loaded machine can exceed a refresh;
     /// that warning is about drawing speed, not about power.
     @MainActor
-    private func assertCleanApartFromSlowDraws(_ h: Harness, file: StaticString = #filePath, line: UInt = #line) {
+    static func assertCleanApartFromSlowDraws(_ h: Harness, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(h.log.errors.filter { !$0.contains("each frame takes") }, [], file: file, line: line)
         h.assertClean(allowSceneErrors: true, file: file, line: line)
     }
 
     @MainActor
-    private func animatedScene(_ h: Harness) async throws -> Scene {
+    static func animatedScene(_ h: Harness) async throws -> Scene {
         let config = SceneConfiguration(name: "animated") { AnimatedDelegate() }
         h.app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: config))
         try await h.settle("DP-1 animates") {
@@ -230,7 +244,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
 }
 
 @MainActor
-private final class AnimatedDelegate: SceneDelegate {
+final class AnimatedDelegate: SceneDelegate {
     func scene(_ scene: Scene, willConnectTo session: SceneSession) { scene.displayLink.isPaused = false }
     func draw(_ scene: Scene, in context: DrawingContext) throws {
         try context.clear(RGBColor(hex: scene.displayLink.frameCount % 2 == 0 ? 0x202020 : 0x404040))

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -171,6 +172,11 @@ struct scripted_compositor {
     struct wl_list touches;
     struct wl_resource *pointer_focus;
     int cursor_sets;
+    // A keyboard on the seat (offered on request): wl_keyboard resources and
+    // the surface they have focus on.
+    bool seat_keyboard;
+    struct wl_list keyboards;
+    struct wl_resource *keyboard_focus;
 };
 
 // A resource kept in a wl_list through its link; unlinked on destruction.
@@ -1205,6 +1211,7 @@ scripted_compositor *scripted_start(bool offer_layer_shell, bool offer_xdg_outpu
     wl_list_init(&c->managers);
     wl_list_init(&c->pointers);
     wl_list_init(&c->touches);
+    wl_list_init(&c->keyboards);
     c->head_serial = 1;
     c->display = wl_display_create();
     if (!c->display || pipe2(c->wake, O_CLOEXEC) < 0) goto fail;
@@ -1693,9 +1700,42 @@ static void seat_get_touch(struct wl_client *client, struct wl_resource *r, uint
     wl_list_insert(&c->touches, wl_resource_get_link(t));
 }
 
+static const struct wl_keyboard_interface keyboard_impl = {.release = destroy_resource};
+
+// An ordinary US layout, resolved by the client's xkbcommon from the
+// system's xkeyboard-config (as every compositor's keymap is).
+static const char keymap_text[] =
+    "xkb_keymap {\n"
+    "  xkb_keycodes { include \"evdev+aliases(qwerty)\" };\n"
+    "  xkb_types { include \"complete\" };\n"
+    "  xkb_compat { include \"complete\" };\n"
+    "  xkb_symbols { include \"pc+us+inet(evdev)\" };\n"
+    "};\n";
+
+static void send_keymap(struct wl_resource *k) {
+    int fd = memfd_create("scripted-keymap", MFD_CLOEXEC);
+    if (fd < 0) return;
+    size_t size = sizeof keymap_text;
+    if (write(fd, keymap_text, size) == (ssize_t)size) {
+        wl_keyboard_send_keymap(k, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, (uint32_t)size);
+    }
+    close(fd);
+}
+
 static void seat_get_keyboard(struct wl_client *client, struct wl_resource *r, uint32_t id) {
-    (void)client; (void)id;
-    wl_resource_post_error(r, WL_SEAT_ERROR_MISSING_CAPABILITY, "the fixture's seat has no keyboard");
+    scripted_compositor *c = wl_resource_get_user_data(r);
+    if (!c->seat_keyboard) {
+        wl_resource_post_error(r, WL_SEAT_ERROR_MISSING_CAPABILITY, "the fixture's seat has no keyboard");
+        return;
+    }
+    struct wl_resource *k = wl_resource_create(client, &wl_keyboard_interface, wl_resource_get_version(r), id);
+    if (!k) {
+        wl_client_post_no_memory(client);
+        return;
+    }
+    wl_resource_set_implementation(k, &keyboard_impl, c, unlink_resource);
+    wl_list_insert(&c->keyboards, wl_resource_get_link(k));
+    send_keymap(k);
 }
 
 static const struct wl_seat_interface seat_impl = {
@@ -1712,11 +1752,46 @@ static void seat_bind(struct wl_client *client, void *data, uint32_t version, ui
         return;
     }
     wl_resource_set_implementation(r, &seat_impl, data, NULL);
-    wl_seat_send_capabilities(r, WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_TOUCH);
+    scripted_compositor *c = data;
+    wl_seat_send_capabilities(
+        r, WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_TOUCH | (c->seat_keyboard ? WL_SEAT_CAPABILITY_KEYBOARD : 0));
 }
 
 void scripted_offer_seat(scripted_compositor *c) {
     LOCKED(c) { wl_global_create(c->display, &wl_seat_interface, 7, c, seat_bind); }
+}
+
+void scripted_offer_seat_with_keyboard(scripted_compositor *c) {
+    LOCKED(c) {
+        c->seat_keyboard = true;
+        wl_global_create(c->display, &wl_seat_interface, 7, c, seat_bind);
+    }
+}
+
+static struct wl_resource *toplevel_surface(scripted_compositor *c, int toplevel);
+
+bool scripted_key(scripted_compositor *c, int toplevel, uint32_t key, bool pressed) {
+    bool sent = false;
+    LOCKED(c) {
+        struct wl_resource *surface = toplevel_surface(c, toplevel);
+        struct wl_resource *r;
+        if (surface) wl_resource_for_each(r, &c->keyboards) {
+            if (wl_resource_get_client(r) != wl_resource_get_client(surface)) continue;
+            if (c->keyboard_focus != surface) {
+                struct wl_array none;
+                wl_array_init(&none);
+                wl_keyboard_send_enter(r, wl_display_next_serial(c->display), surface, &none);
+                wl_array_release(&none);
+                wl_keyboard_send_modifiers(r, wl_display_next_serial(c->display), 0, 0, 0, 0);
+            }
+            wl_keyboard_send_key(
+                r, wl_display_next_serial(c->display), now_ms(), key,
+                pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
+            sent = true;
+        }
+        if (sent) c->keyboard_focus = surface;
+    }
+    return sent;
 }
 
 /// The toplevel's wl_surface, or NULL when it is gone.

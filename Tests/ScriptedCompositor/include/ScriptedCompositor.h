@@ -160,12 +160,19 @@ void scripted_set_power_refuses(scripted_compositor *c, bool refuses);
 /// set_mode requests received.
 int scripted_power_requests(scripted_compositor *c);
 
-// A seat (wl_seat v7) with a pointer and touch, no keyboard, offered on
-// request (before the client binds). Events go to the client that owns the
+// A seat (wl_seat v7) with a pointer and touch, and a keyboard only when
+// asked, offered on request (before the client binds). Events go to the client that owns the
 // toplevel's surface, each followed by a frame.
 
 /// Offers the seat.
 void scripted_offer_seat(scripted_compositor *c);
+/// Offers the seat with a keyboard too (a US keymap from the system's
+/// xkeyboard-config is sent when the client gets its wl_keyboard).
+void scripted_offer_seat_with_keyboard(scripted_compositor *c);
+/// A key (evdev code: KEY_A is 30) for the client of the toplevel's
+/// surface, after an enter (and empty modifiers) when that surface did not
+/// have keyboard focus. False when the client has no wl_keyboard.
+bool scripted_key(scripted_compositor *c, int toplevel, uint32_t key, bool pressed);
 /// Pointer enter on the toplevel's surface at surface-local (x, y); the
 /// motion, button, scroll and leave that follow go to that surface. False
 /// when the client has no wl_pointer (or the toplevel is gone).
