@@ -9,6 +9,8 @@ import PackageDescription
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)
+//   WaylandClient, Video, Screenplay -> EventLoop -> CLinuxEvents (epoll, timerfd, eventfd)
+//   ScreenplayGLES: a library product of GLES 2/3 and EGL headers for apps' own GL
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -23,6 +25,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Screenplay", targets: ["Screenplay"]),
+        // The GLES 2/3 and EGL headers for an app's own GL (DrawingContext.withGL).
+        .library(name: "ScreenplayGLES", targets: ["ScreenplayGLES"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
         .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
@@ -61,6 +65,9 @@ let package = Package(
         // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
         // pipewire), which SwiftPM rejects with a warning on every build.
         .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
+        // An app's `import ScreenplayGLES`: a C target (its include directory
+        // is the module), linking GLESv2 and EGL.
+        .target(name: "ScreenplayGLES"),
         // sd_notify for `play` and `present` under systemd (Type=notify, watchdog).
         .systemLibrary(
             name: "CSystemd", pkgConfig: "libsystemd",
@@ -70,19 +77,25 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
         .target(name: "FrameTiming", swiftSettings: strict),
+        // The main thread's one event loop (epoll, timerfd, eventfd): driven by
+        // the main queue or by an app's own loop (Application.processEvents).
+        .target(name: "EventLoop", dependencies: ["CLinuxEvents"], swiftSettings: strict),
+        .systemLibrary(name: "CLinuxEvents"),
         .target(
             name: "WaylandClient",
-            dependencies: ["CWayland", "CWaylandProtocols", "CXkb"],
+            dependencies: ["CWayland", "CWaylandProtocols", "CXkb", "EventLoop"],
             swiftSettings: strict),
         .target(
             name: "Rendering",
             dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CSystemHeaders", "CWayland"],
             swiftSettings: strict),
         // Video through libmpv's render API on Rendering's GL context.
-        .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering", "FrameTiming"], swiftSettings: strict),
+        .target(
+            name: "Video", dependencies: ["CMpv", "CEGL", "Rendering", "FrameTiming", "EventLoop"],
+            swiftSettings: strict),
         .target(
             name: "Screenplay",
-            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video"],
+            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video", "EventLoop"],
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders"], swiftSettings: strict),
@@ -121,6 +134,7 @@ let package = Package(
         // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
         // The scripted compositor counts: it runs in-process on libwayland-server.
         .testTarget(name: "FrameTimingTests", dependencies: ["TestHarness", "FrameTiming"], swiftSettings: strict),
+        .testTarget(name: "EventLoopTests", dependencies: ["TestHarness", "EventLoop"], swiftSettings: strict),
         .testTarget(
             name: "DocumentsTests", dependencies: ["TestHarness", "Documents", "TestSupport"], swiftSettings: strict),
         // TestSupport for TestImages (fixtures made with ffmpeg); no compositor.
@@ -139,7 +153,8 @@ let package = Package(
         // Integration tests: each starts headless compositors through the rig
         // (minutes; the full `scripts/test.sh` runs them with the unit tests).
         .testTarget(
-            name: "ScreenplayIntegrationTests", dependencies: ["TestHarness", "Screenplay", "TestSupport"],
+            name: "ScreenplayIntegrationTests",
+            dependencies: ["TestHarness", "Screenplay", "ScreenplayGLES", "TestSupport"],
             swiftSettings: strict),
         // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(

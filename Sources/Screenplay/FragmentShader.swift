@@ -18,6 +18,10 @@ public final class FragmentShader {
     /// Compiles the shader on an offscreen context so errors surface before
     /// any window opens. Throws `ShaderCompileError`.
     public func validate() throws {
+        try CurrentContext.preserving { try compile() }
+    }
+
+    private func compile() throws {
         let context = try GraphicsContext.offscreen()
         defer { context.destroy() }
         do {
