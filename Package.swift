@@ -11,6 +11,7 @@ import PackageDescription
 //   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)
 //   WaylandClient, Video, Screenplay -> EventLoop -> CLinuxEvents (epoll, timerfd, eventfd)
 //   ScreenplayGLES: a library product of GLES 2/3 and EGL headers for apps' own GL
+//   Examples/SDLGame (screenplay-sdl-game) -> Screenplay, ScreenplayGLES, CSDL2
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -30,6 +31,7 @@ let package = Package(
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
         .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
+        .executable(name: "screenplay-sdl-game", targets: ["screenplay-sdl-game"]),
     ],
     targets: [
         // System libraries. pkg-config only where the .pc file chain is clean:
@@ -65,6 +67,9 @@ let package = Package(
         // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
         // pipewire), which SwiftPM rejects with a warning on every build.
         .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
+        // SDL2 for the SDL example, without pkg-config for the same reason:
+        // `pkg-config --cflags sdl2` carries -D_REENTRANT.
+        .systemLibrary(name: "CSDL2", path: "Examples/CSDL2", providers: [.apt(["libsdl2-dev"])]),
         // An app's `import ScreenplayGLES`: a C target (its include directory
         // is the module), linking GLESv2 and EGL.
         .target(name: "ScreenplayGLES"),
@@ -109,6 +114,12 @@ let package = Package(
         .executableTarget(
             name: "screenplay-scoreboard", dependencies: ["Screenplay"], path: "Examples/Scoreboard",
             swiftSettings: strict),
+        // A game with its own SDL window and loop on the laptop; Screenplay,
+        // driven from SDL's loop, draws the same state with raw GLES on every
+        // external screen (Application.processEvents, DrawingContext.withGL).
+        .executableTarget(
+            name: "screenplay-sdl-game", dependencies: ["Screenplay", "ScreenplayGLES", "CSDL2"],
+            path: "Examples/SDLGame", swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
