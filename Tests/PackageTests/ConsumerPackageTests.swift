@@ -14,6 +14,7 @@ final class ConsumerPackageTests: ScreenplayTestCase {
         import ScreenplayGLES
 
         @MainActor final class Arena: SceneDelegate {
+            func scene(_ scene: Scene, willConnectTo session: SceneSession) {}
             func draw(_ scene: Scene, in context: DrawingContext) throws {
                 try context.withGL { drawable in
                     glViewport(0, 0, GLsizei(drawable.pixelWidth), GLsizei(drawable.pixelHeight))

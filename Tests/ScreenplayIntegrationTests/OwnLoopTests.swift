@@ -88,6 +88,14 @@ enum OwnLoopRig {
     }
 }
 
+/// User and system CPU time of this process so far, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
 /// Whether a block sent to the main queue ran.
 @MainActor
 final class MainQueueProbe {
@@ -165,6 +173,14 @@ final class OwnLoopTests: ScreenplayTestCase {
         loop(seconds: 10) { shows(added) }
         XCTAssertTrue(shows(added), "the hot-plugged \(added) shows the scene: \(PacedRed.frames)")
         XCTAssertEqual(Set(app.externalScreens.map(\.name)), ["HEADLESS-2", added])
+
+        // An app that sleeps without processing (its own work, a blocking
+        // call) while frame callbacks keep the descriptor readable costs no
+        // CPU: the main-queue source that also watches the descriptor waits
+        // for a main queue nobody drains instead of spinning.
+        let cpuBefore = processCPUSeconds()
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertLessThan(processCPUSeconds() - cpuBefore, 0.3, "CPU seconds while the app's loop slept for 1 s")
 
         XCTAssertEqual(wrongAfter, [], "after processEvents() the app's EGL state must be its own (\(calls) calls)")
         XCTAssertFalse(mainQueue.ran, "the test never drained the main queue: everything came through the descriptor")
