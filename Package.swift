@@ -9,6 +9,9 @@ import PackageDescription
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)
+//   WaylandClient, Video, Screenplay -> EventLoop -> CLinuxEvents (epoll, timerfd, eventfd)
+//   ScreenplayGLES: a library product of GLES 2/3 and EGL headers for apps' own GL
+//   Examples/SDLGame (screenplay-sdl-game) -> Screenplay, ScreenplayGLES, CSDL2
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -23,9 +26,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Screenplay", targets: ["Screenplay"]),
+        // The GLES 2/3 and EGL headers for an app's own GL (DrawingContext.withGL).
+        .library(name: "ScreenplayGLES", targets: ["ScreenplayGLES"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
         .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
+        .executable(name: "screenplay-sdl-game", targets: ["screenplay-sdl-game"]),
     ],
     targets: [
         // System libraries. pkg-config only where the .pc file chain is clean:
@@ -61,6 +67,12 @@ let package = Package(
         // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
         // pipewire), which SwiftPM rejects with a warning on every build.
         .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
+        // SDL2 for the SDL example, without pkg-config for the same reason:
+        // `pkg-config --cflags sdl2` carries -D_REENTRANT.
+        .systemLibrary(name: "CSDL2", path: "Examples/CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        // An app's `import ScreenplayGLES`: a C target (its include directory
+        // is the module), linking GLESv2 and EGL.
+        .target(name: "ScreenplayGLES"),
         // sd_notify for `play` and `present` under systemd (Type=notify, watchdog).
         .systemLibrary(
             name: "CSystemd", pkgConfig: "libsystemd",
@@ -70,19 +82,25 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
         .target(name: "FrameTiming", swiftSettings: strict),
+        // The main thread's one event loop (epoll, timerfd, eventfd): driven by
+        // the main queue or by an app's own loop (Application.processEvents).
+        .target(name: "EventLoop", dependencies: ["CLinuxEvents"], swiftSettings: strict),
+        .systemLibrary(name: "CLinuxEvents"),
         .target(
             name: "WaylandClient",
-            dependencies: ["CWayland", "CWaylandProtocols", "CXkb"],
+            dependencies: ["CWayland", "CWaylandProtocols", "CXkb", "EventLoop"],
             swiftSettings: strict),
         .target(
             name: "Rendering",
             dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CSystemHeaders", "CWayland"],
             swiftSettings: strict),
         // Video through libmpv's render API on Rendering's GL context.
-        .target(name: "Video", dependencies: ["CMpv", "CEGL", "Rendering", "FrameTiming"], swiftSettings: strict),
+        .target(
+            name: "Video", dependencies: ["CMpv", "CEGL", "Rendering", "FrameTiming", "EventLoop"],
+            swiftSettings: strict),
         .target(
             name: "Screenplay",
-            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video"],
+            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video", "EventLoop"],
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
         .target(name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders"], swiftSettings: strict),
@@ -96,6 +114,12 @@ let package = Package(
         .executableTarget(
             name: "screenplay-scoreboard", dependencies: ["Screenplay"], path: "Examples/Scoreboard",
             swiftSettings: strict),
+        // A game with its own SDL window and loop on the laptop; Screenplay,
+        // driven from SDL's loop, draws the same state with raw GLES on every
+        // external screen (Application.processEvents, DrawingContext.withGL).
+        .executableTarget(
+            name: "screenplay-sdl-game", dependencies: ["Screenplay", "ScreenplayGLES", "CSDL2"],
+            path: "Examples/SDLGame", swiftSettings: strict),
         // Benchmarks against headless compositors (`scripts/bench.sh`); drives the
         // `screenplay` binary through the test rig, so it links no Screenplay module
         // (Documents only writes the sample deck the soak presents).
@@ -121,6 +145,7 @@ let package = Package(
         // Unit tests: no compositor, seconds in all (`scripts/test.sh --unit`).
         // The scripted compositor counts: it runs in-process on libwayland-server.
         .testTarget(name: "FrameTimingTests", dependencies: ["TestHarness", "FrameTiming"], swiftSettings: strict),
+        .testTarget(name: "EventLoopTests", dependencies: ["TestHarness", "EventLoop"], swiftSettings: strict),
         .testTarget(
             name: "DocumentsTests", dependencies: ["TestHarness", "Documents", "TestSupport"], swiftSettings: strict),
         // TestSupport for TestImages (fixtures made with ffmpeg); no compositor.
@@ -131,7 +156,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ScreenplayTests",
-            dependencies: ["TestHarness", "Screenplay", "ScreenplayCLI", "ScriptedCompositor", "TestSupport"],
+            dependencies: [
+                "TestHarness", "Screenplay", "ScreenplayCLI", "ScriptedCompositor", "TestSupport", "EventLoop",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ScreenplayCLITests", dependencies: ["TestHarness", "ScreenplayCLI", "Screenplay"],
@@ -139,7 +166,8 @@ let package = Package(
         // Integration tests: each starts headless compositors through the rig
         // (minutes; the full `scripts/test.sh` runs them with the unit tests).
         .testTarget(
-            name: "ScreenplayIntegrationTests", dependencies: ["TestHarness", "Screenplay", "TestSupport"],
+            name: "ScreenplayIntegrationTests",
+            dependencies: ["TestHarness", "Screenplay", "ScreenplayGLES", "TestSupport"],
             swiftSettings: strict),
         // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(

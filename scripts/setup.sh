@@ -14,6 +14,7 @@
 # faketime steps the clock under `play` (clock tests); logrotate rotates the
 # proof-of-play file with contrib/logrotate/screenplay (rotation test).
 # swayidle: the test that a panel never blanks while play or present shows it.
+# libsdl2-dev: the SDL example game (Examples/SDLGame) and its test.
 # gcc: /usr/bin/cc for the small LD_PRELOAD libraries the rig builds (sway
 # output names, the faketime timerfd pass-through).
 set -euo pipefail
@@ -26,6 +27,7 @@ packages=(
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
   fonts-dejavu-core jq
   libmpv-dev mpv ffmpeg
+  libsdl2-dev
   help2man dpkg-dev debootstrap python3-debian gcc
   git
   systemd man-db procps

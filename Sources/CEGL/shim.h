@@ -5,6 +5,10 @@
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
 #include <GLES2/gl2ext.h>
+// ES 3 entry points (vertex array objects, samplers) for saving and
+// restoring the state an app's own GL block may change; called only on an
+// ES 3 context.
+#include <GLES3/gl3.h>
 
 // Swift cannot import these macros (they are casts), so give them names.
 static inline EGLContext screenplay_egl_no_context(void) { return EGL_NO_CONTEXT; }

@@ -1,6 +1,20 @@
 import CEGL
 import Foundation
 
+/// A value the app gives one of its shader's uniforms: 1 to 4 floats
+/// (`float`, `vec2`, `vec3`, `vec4`) or an `int`.
+package enum UniformValue: Sendable, Equatable, CustomStringConvertible {
+    case float([Float])
+    case int(Int32)
+
+    package var description: String {
+        switch self {
+        case .float(let v): return v.count == 1 ? "float \(v[0])" : "vec\(v.count)\(v)"
+        case .int(let v): return "int \(v)"
+        }
+    }
+}
+
 /// A fragment shader in Shadertoy form drawn over a rectangle of the target.
 ///
 /// Supported input:
@@ -11,8 +25,9 @@ import Foundation
 ///   (always zero), `iDate` (year, month 0-11, day, seconds since midnight)
 ///   and a `main()` that calls `mainImage`. `fragCoord` is relative to the
 ///   drawn rectangle, bottom-left origin as on Shadertoy. The output alpha is
-///   forced to 1. `iChannel0-3` (textures, buffers, sound) are not supported;
-///   a `#version` line in the file is blanked out.
+///   forced to 1. Shadertoy's `iChannel0-3` are not declared; the app's own
+///   uniforms and `sampler2D` textures (`draw`'s `uniforms` and `textures`)
+///   are, by the file itself. A `#version` line in the file is blanked out.
 /// - **Plain** (the file defines `void main()` and no `mainImage`): compiled as
 ///   a GLSL ES fragment shader. Without a `#version` line, `#version 100` and
 ///   default precision are prepended; with one, the file is used as is. It
@@ -37,6 +52,9 @@ package final class ShadertoyProgram {
     /// The GLSL ES version actually compiled, 100 or 300.
     package let glslVersion: Int
     let program: ShaderProgram
+    /// The app's source and name, to tell a misspelt uniform from an unused one.
+    private let source: String
+    private let sourceName: String?
     private var quad: GLuint = 0
 
     /// Compiles the file. Throws `ShaderError` (lines are the user's) or `RenderingError`.
@@ -44,6 +62,8 @@ package final class ShadertoyProgram {
         context: GraphicsContext, source: String, sourceName: String? = nil, dialect: Dialect = .automatic
     ) throws {
         self.context = context
+        self.source = source
+        self.sourceName = sourceName
         let userLines = source.split(separator: "\n", omittingEmptySubsequences: false).count
         let hasMainImage = source.contains(/\bvoid\s+mainImage\s*\(/)
         let hasMain = source.contains(/\bvoid\s+main\s*\(\s*(void)?\s*\)/)
@@ -172,9 +192,12 @@ package final class ShadertoyProgram {
     }
 
     /// Draws the shader over `rect` (top-left pixel coordinates; the whole
-    /// target when nil). `iResolution` is the rectangle's size.
+    /// target when nil). `iResolution` is the rectangle's size. `uniforms`
+    /// and `textures` (sampler uniforms, bound to units 0, 1, ... in name
+    /// order) are the app's own.
     package func draw(
-        on target: any RenderTarget, in rect: PixelRect? = nil, time: Double, timeDelta: Double = 0, frame: Int
+        on target: any RenderTarget, in rect: PixelRect? = nil, time: Double, timeDelta: Double = 0, frame: Int,
+        uniforms: [String: UniformValue] = [:], textures: [String: Texture] = [:]
     ) throws {
         let area = rect ?? PixelRect(x: 0, y: 0, width: target.pixelWidth, height: target.pixelHeight)
         guard area.width > 0, area.height > 0 else { return }
@@ -206,6 +229,7 @@ package final class ShadertoyProgram {
         glUniform2f(
             program.uniformLocation("screenplay_origin"), GLfloat(area.x),
             GLfloat(target.pixelHeight - area.y - area.height))
+        try setAppUniforms(uniforms, textures: textures)
 
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
         glEnableVertexAttribArray(0)
@@ -218,6 +242,55 @@ package final class ShadertoyProgram {
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
         if keepAlpha { glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE)) }
         try checkGL("glDrawArrays(shader)")
+    }
+
+    /// A uniform the shader does not use has no location (the compiler drops
+    /// unused ones) and is skipped; one its source never names is a typo
+    /// and fails loudly, as does a value of the wrong type.
+    private func setAppUniforms(_ uniforms: [String: UniformValue], textures: [String: Texture]) throws {
+        for (name, value) in uniforms.sorted(by: { $0.key < $1.key }) {
+            let location = try appUniformLocation(name)
+            guard location >= 0 else { continue }
+            switch value {
+            case .float(let v):
+                switch v.count {
+                case 1: glUniform1f(location, v[0])
+                case 2: glUniform2f(location, v[0], v[1])
+                case 3: glUniform3f(location, v[0], v[1], v[2])
+                default: glUniform4f(location, v[0], v[1], v[2], v[3])
+                }
+            case .int(let v): glUniform1i(location, v)
+            }
+            try checkUniform(name, "\(value)")
+        }
+        for (unit, (name, texture)) in textures.sorted(by: { $0.key < $1.key }).enumerated() {
+            let location = try appUniformLocation(name)
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
+            // Shaders sample between texels (scaled, turned): bilinear.
+            texture.setNearestFiltering(false)
+            if location >= 0 { glUniform1i(location, GLint(unit)) }
+            try checkUniform(name, "a picture (sampler2D)")
+        }
+        glActiveTexture(GLenum(GL_TEXTURE0))
+    }
+
+    private func appUniformLocation(_ name: String) throws -> GLint {
+        let location = program.uniformLocation(name)
+        guard location < 0, !source.contains(name) else { return location }
+        throw RenderingError.gl(
+            call:
+                "setting uniform `\(name)` of \(sourceName ?? "the shader"), whose source declares no such uniform (declare `uniform float \(name);` or fix the name)",
+            error: "no uniform \(name)")
+    }
+
+    private func checkUniform(_ name: String, _ value: String) throws {
+        let e = drainGLErrors()
+        guard e != GLenum(GL_NO_ERROR) else { return }
+        throw RenderingError.gl(
+            call:
+                "setting uniform `\(name)` of \(sourceName ?? "the shader") to \(value) (its declared type in the shader differs; use the matching ShaderValue)",
+            error: glErrorName(e))
     }
 
     /// Frees the GL objects. Idempotent; also run by deinit.

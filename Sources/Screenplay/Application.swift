@@ -1,4 +1,5 @@
 import Dispatch
+import EventLoop
 import Foundation
 import Rendering
 package import WaylandClient
@@ -89,16 +90,17 @@ public final class Application {
     }
 
     /// Hooks the event flow to the connection and binds the globals: at
-    /// start, and again after a reconnect.
+    /// start, and again after a reconnect. Whatever EGL context the app had
+    /// current (its own window's) is current again after each batch.
     private func attachLink() throws(ApplicationError) {
         let connection = self.connection
         connection.addAfterDispatch { [weak self, weak connection] in
             guard let self, self.connection === connection else { return }
-            self.handleBatch()
+            CurrentContext.preserving { self.handleBatch() }
         }
         connection.onLost { [weak self, weak connection] error in
             guard let self, self.connection === connection else { return }
-            self.lost(error)
+            CurrentContext.preserving { self.lost(error) }
         }
         do {
             try compositor.start()
@@ -182,7 +184,7 @@ public final class Application {
     /// at the end of the batch being handled (a handler's change must not
     /// tear down scenes while the batch still walks them).
     func requestReconcile() {
-        if isHandlingBatch { needsReconcile = true } else { reconcile() }
+        if isHandlingBatch { needsReconcile = true } else { CurrentContext.preserving { reconcile() } }
     }
 
     private func isTarget(_ screen: Screen) -> Bool {
@@ -381,7 +383,7 @@ public final class Application {
     /// Closes a window or scene the app made.
     public func close(_ scene: Scene) {
         accessoryScenes = accessoryScenes.filter { $0.value !== scene }
-        remove(scene)
+        CurrentContext.preserving { remove(scene) }
     }
 
     private func remove(_ scene: Scene) {
@@ -411,7 +413,7 @@ public final class Application {
     /// Brings up EGL/GLES on this connection and describes the driver, so
     /// `doctor` can say whether rendering will work before any scene exists.
     public func graphicsDescription() throws -> String {
-        let context = try graphics()
+        let context = try CurrentContext.preserving { try graphics() }
         return
             "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
     }
@@ -432,7 +434,7 @@ public final class Application {
     func scheduleRender() {
         guard !renderScheduled else { return }
         renderScheduled = true
-        DispatchQueue.main.async { [weak self] in
+        MainEventLoop.shared.soon { [weak self] in
             guard let self else { return }
             self.renderScheduled = false
             self.connection.dispatchPending()
@@ -491,33 +493,30 @@ public final class Application {
         connection.disconnect()
     }
 
-    /// Tries the same socket every `interval` (a timer on the main queue,
-    /// no busy loop) until a compositor answers, then shows the
+    /// Tries the same socket every `interval` (a timer of the main event
+    /// loop, no busy loop) until a compositor answers, then shows the
     /// registrations on its screens and reopens the windows.
     private func reconnect(every interval: Duration, windows: [(SceneSession, any SceneDelegate)], attempt: Int) {
-        let delay = DispatchTimeInterval.nanoseconds(
-            Int(clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
-        )
-        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, !self.isShutDown else { return }
-                guard let (connection, compositor) = try? Self.link(self.options) else {
-                    return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
-                }
-                self.connection = connection
-                self.compositor = compositor
-                do {
-                    try self.attachLink()
-                } catch {
-                    // It went again during the set-up: start over.
-                    compositor.destroy()
-                    connection.disconnect()
-                    return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
-                }
-                for (session, delegate) in windows { self.reopen(session, delegate: delegate) }
-                self.onReconnect?()
-                self.requestReconcile()
+        let delayNs = UInt64(
+            clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        MainEventLoop.shared.after(ns: delayNs) { [weak self] in
+            guard let self, !self.isShutDown else { return }
+            guard let (connection, compositor) = try? Self.link(self.options) else {
+                return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
             }
+            self.connection = connection
+            self.compositor = compositor
+            do {
+                try self.attachLink()
+            } catch {
+                // It went again during the set-up: start over.
+                compositor.destroy()
+                connection.disconnect()
+                return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
+            }
+            for (session, delegate) in windows { self.reopen(session, delegate: delegate) }
+            self.onReconnect?()
+            self.requestReconcile()
         }
     }
 
@@ -542,8 +541,10 @@ public final class Application {
         guard !isShutDown else { return }
         isShutDown = true
         screenRequests.abandonAll("the application shut down")
-        tearDownEverything()
-        releaseLink()
+        CurrentContext.preserving {
+            tearDownEverything()
+            releaseLink()
+        }
     }
 
     /// Runs `body` on every event-loop turn (for tests and tools).

@@ -88,10 +88,14 @@ public final class DrawingContext {
             texture, in: PixelRect(x: x, y: y, width: width, height: height), on: target, opacity: opacity)
     }
 
-    /// Runs a fragment shader over the whole buffer.
+    /// Runs a fragment shader over the whole buffer, with its `uniforms`
+    /// and `textures`.
     public func draw(_ shader: FragmentShader, time: Double, frame: Int) throws {
         let program = try resources.program(for: shader)
-        try program.draw(on: target, time: time, frame: frame)
+        var textures: [String: Texture] = [:]
+        for (name, picture) in shader.textures { textures[name] = try resources.texture(for: picture) }
+        try program.draw(
+            on: target, time: time, frame: frame, uniforms: shader.uniforms.mapValues(\.uniform), textures: textures)
     }
 
     /// Reads back pixels drawn so far in this frame (RGBA rows, top first).

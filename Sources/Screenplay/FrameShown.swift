@@ -1,4 +1,4 @@
-import Dispatch
+import EventLoop
 import WaylandClient
 
 /// When a frame reached the screen: for proof-of-play logs.
@@ -43,8 +43,8 @@ final class FrameShownTracker {
         guard !handlers.isEmpty, callbackNs == nil else { return }
         callbackNs = ns
         guard waitsForFeedback else { return deliver(FrameShown(monotonicNs: ns, clock: "frame-callback")) }
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(feedbackGraceNs))) { [self] in
-            MainActor.assumeIsolated { deliver(FrameShown(monotonicNs: ns, clock: "frame-callback")) }
+        MainEventLoop.shared.after(ns: feedbackGraceNs) { [self] in
+            deliver(FrameShown(monotonicNs: ns, clock: "frame-callback"))
         }
     }
 

@@ -1,4 +1,4 @@
-import Dispatch
+import EventLoop
 import Rendering
 
 /// GL objects shared by every scene of one graphics context.
@@ -155,10 +155,11 @@ private struct WeakResources {
 
 /// Tells the GL caches that a picture or shader is gone. Its deinit runs
 /// on whichever thread dropped the last reference, and GL objects may be
-/// deleted only where their context is current, so the freeing is queued
-/// to the main thread, which owns every context.
+/// deleted only where their context is current, so the freeing is posted
+/// to the main event loop (the main thread, which owns every context, in
+/// `run()` or in an app's own loop).
 func noteGraphicsOwnerReleased() {
-    DispatchQueue.main.async { MainActor.assumeIsolated { GraphicsResources.sweepAfterRelease() } }
+    MainInbox.shared.post { GraphicsResources.sweepAfterRelease() }
 }
 
 /// Everything that decides a text block's pixels.

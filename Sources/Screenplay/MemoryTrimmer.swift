@@ -1,4 +1,4 @@
-import Dispatch
+import EventLoop
 import Glibc
 
 /// Hands the memory of torn-down surfaces (multi-megabyte swap buffers
@@ -22,11 +22,9 @@ final class MemoryTrimmer {
     func schedule() {
         guard !isScheduled else { return }
         isScheduled = true
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) { [weak self] in
-            MainActor.assumeIsolated {
-                self?.isScheduled = false
-                Self.releaseFreedMemory()
-            }
+        MainEventLoop.shared.after(ns: 500_000_000) { [weak self] in
+            self?.isScheduled = false
+            Self.releaseFreedMemory()
         }
     }
 

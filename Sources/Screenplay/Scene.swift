@@ -1,4 +1,4 @@
-import Dispatch
+import EventLoop
 import Rendering
 import WaylandClient
 
@@ -480,12 +480,9 @@ public final class Scene {
                 // damage; wait one refresh on a timer and ask again instead.
                 skipGeneration &+= 1
                 let generation = skipGeneration
-                let delay = DispatchTimeInterval.nanoseconds(Int(displayLink.skipDelayNs(nowNs: now)))
-                DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
-                    MainActor.assumeIsolated {
-                        guard let self, self.skipGeneration == generation else { return }
-                        self.frameCallback()
-                    }
+                MainEventLoop.shared.after(ns: displayLink.skipDelayNs(nowNs: now)) { [weak self] in
+                    guard let self, self.skipGeneration == generation else { return }
+                    self.frameCallback()
                 }
             }
         }
@@ -553,12 +550,9 @@ public final class Scene {
         displayLink.held(nowNs: nowNs)
         skipGeneration &+= 1
         let generation = skipGeneration
-        let delay = DispatchTimeInterval.nanoseconds(Int(displayLink.holdDelayNs(nowNs: nowNs)))
-        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.skipGeneration == generation else { return }
-                self.frameCallback()
-            }
+        MainEventLoop.shared.after(ns: displayLink.holdDelayNs(nowNs: nowNs)) { [weak self] in
+            guard let self, self.skipGeneration == generation else { return }
+            self.frameCallback()
         }
     }
 

@@ -1,4 +1,4 @@
-import Dispatch
+import EventLoop
 import WaylandClient
 
 /// A mode or power request in flight. It is sent when made (a power
@@ -26,7 +26,8 @@ final class ScreenRequests {
     private var pending: [any ScreenRequest] = []
     /// The deadline a wake-up is already scheduled for.
     private var wakeNs: UInt64?
-    private var panelWatch: (any DispatchSourceTimer)?
+    /// The panel watch's next timer on the main event loop (it re-arms itself).
+    private var panelWatch: UInt64?
 
     /// Starts tracking `request`; its first step is looked at after a batch
     /// that runs soon even if no event arrives.
@@ -74,12 +75,10 @@ final class ScreenRequests {
         wakeNs = next
         let now = monotonicNanoseconds()
         // Just past the deadline, so the step that waits for it sees it passed.
-        let delay = DispatchTimeInterval.nanoseconds(Int(clamping: (next > now ? next - now : 0) + 1_000_000))
-        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { [weak self, weak app] in
-            MainActor.assumeIsolated {
-                self?.wakeNs = nil
-                app?.scheduleRender()
-            }
+        // On the main event loop, so an app that runs its own loop gets it too.
+        MainEventLoop.shared.after(ns: (next > now ? next - now : 0) + 1_000_000) { [weak self, weak app] in
+            self?.wakeNs = nil
+            app?.scheduleRender()
         }
     }
 
@@ -89,13 +88,10 @@ final class ScreenRequests {
     func abandonAll(_ reason: String) {
         let finishes = pending.map { $0.abandon(reason) }
         pending.removeAll()
-        panelWatch?.cancel()
-        panelWatch = nil
+        stopPanelWatch()
         guard !finishes.isEmpty else { return }
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                for finish in finishes { finish() }
-            }
+        MainEventLoop.shared.soon {
+            for finish in finishes { finish() }
         }
     }
 
@@ -108,25 +104,24 @@ final class ScreenRequests {
     func updatePanelWatch(_ app: Application) {
         let needed = app.canControlPower && app.scenes.contains { !$0.displayLink.isPaused }
         if !needed {
-            panelWatch?.cancel()
-            panelWatch = nil
+            stopPanelWatch()
             return
         }
         guard panelWatch == nil else { return }
-        let timer = DispatchSource.makeTimerSource(queue: .main)
         // A quarter of the shortest stall threshold (250 ms): a stall is
         // known to be one, or not, soon after it counts as one.
-        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self, weak app] in
-            MainActor.assumeIsolated {
-                guard let self, let app else { return }
-                let now = monotonicNanoseconds()
-                for scene in app.scenes { scene.watchPanelPower(nowNs: now) }
-                self.updatePanelWatch(app)
-            }
+        panelWatch = MainEventLoop.shared.after(ns: 250_000_000) { [weak self, weak app] in
+            guard let self, let app else { return }
+            self.panelWatch = nil
+            let now = monotonicNanoseconds()
+            for scene in app.scenes { scene.watchPanelPower(nowNs: now) }
+            self.updatePanelWatch(app)
         }
-        panelWatch = timer
-        timer.resume()
+    }
+
+    private func stopPanelWatch() {
+        if let panelWatch { MainEventLoop.shared.cancel(panelWatch) }
+        panelWatch = nil
     }
 }
 

@@ -91,9 +91,11 @@ public final class VideoPlayer {
         self.scene = scene
         ownerDrivesDisplayLink = startsPaused
         do {
-            player = try MpvPlayer(
-                path: path, options: PlaybackOptions(loops: loops, audio: audio, startsPaused: startsPaused),
-                context: try scene.host.graphics(), wlDisplay: scene.host.compositor.connection.display)
+            player = try CurrentContext.preserving {
+                try MpvPlayer(
+                    path: path, options: PlaybackOptions(loops: loops, audio: audio, startsPaused: startsPaused),
+                    context: try scene.host.graphics(), wlDisplay: scene.host.compositor.connection.display)
+            }
         } catch let error as Video.VideoError {
             throw VideoError(error)
         } catch {
@@ -141,7 +143,7 @@ public final class VideoPlayer {
     public func close() {
         guard !closed else { return }
         closed = true
-        player.destroy()
+        CurrentContext.preserving { player.destroy() }
         scene?.host.sceneFreedMemory()
     }
 

@@ -1,5 +1,5 @@
 internal import CMpv
-import Dispatch
+import EventLoop
 import Glibc
 import Synchronization
 
@@ -175,7 +175,7 @@ final class MpvCore {
     }
 }
 
-/// Posts one main-queue block per burst of mpv callbacks (they come from
+/// Posts one main-loop block (`MainEventLoop`) per burst of mpv callbacks (they come from
 /// mpv's threads, possibly many times per frame). Must outlive the core
 /// or render context that calls it.
 final class MainWakeup: Sendable {
@@ -186,9 +186,9 @@ final class MainWakeup: Sendable {
 
     func post() {
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        DispatchQueue.main.async { [self] in
+        MainInbox.shared.post { [self] in
             pending.store(false, ordering: .releasing)
-            MainActor.assumeIsolated { action() }
+            action()
         }
     }
 }

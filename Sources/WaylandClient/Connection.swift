@@ -1,5 +1,6 @@
 import CWayland
 import Dispatch
+import EventLoop
 import Foundation
 
 /// Why a connection to the compositor could not be made or was lost.
@@ -22,7 +23,8 @@ package struct ConnectionError: Error, CustomStringConvertible, Sendable {
 package final class Connection {
     package let display: OpaquePointer
     package let socketDescription: String
-    private var readSource: (any DispatchSourceRead)?
+    /// The socket watched by the main event loop, while it is.
+    private var watchedFD: Int32?
     private var lostHandlers: [(ConnectionError) -> Void] = []
     private var afterDispatch: [() -> Void] = []
     private var isDisconnected = false
@@ -62,27 +64,24 @@ package final class Connection {
         return "\(runtimeDir)/\(n)"
     }
 
-    /// Watches the socket on the main queue; `onLost` hears when the
-    /// compositor goes away or raises a protocol error.
+    /// Watches the socket through the main event loop (`MainEventLoop`),
+    /// which libdispatch's main queue or an app's own loop drives; `onLost`
+    /// hears when the compositor goes away or raises a protocol error.
     package func startEventSource() {
-        guard readSource == nil else { return }
-        // libdispatch requires a source's fd to stay open until its cancel
-        // handler has run; wl_display_disconnect closes the socket at once,
-        // and a reconnect then opens a new one under the same number, which
-        // the old source's registration can swallow (a reconnected `play`
-        // waited forever). The source watches its own duplicate, closed only
-        // by its cancel handler.
-        let fd = fcntl(wl_display_get_fd(display), F_DUPFD_CLOEXEC, 0)
-        guard fd >= 0 else { return fail() }
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.readAndDispatch() }
-        }
-        source.setCancelHandler { close(fd) }
-        readSource = source
-        source.resume()
+        guard watchedFD == nil else { return }
+        let fd = wl_display_get_fd(display)
+        watchedFD = fd
+        MainEventLoop.shared.watch(fd) { [weak self] in self?.readAndDispatch() }
         // Events may already sit in the queue from the set-up round trips.
         dispatchPending()
+    }
+
+    /// Leaves the loop before the socket closes or while it is dead: a hung-up
+    /// socket stays readable and would wake the loop for ever.
+    private func stopEventSource() {
+        guard let fd = watchedFD else { return }
+        watchedFD = nil
+        MainEventLoop.shared.unwatch(fd)
     }
 
     /// Runs `body` after each batch of dispatched events (render hooks).
@@ -175,8 +174,7 @@ package final class Connection {
             )
         }
         failure = error
-        readSource?.cancel()
-        readSource = nil
+        stopEventSource()
         for handler in lostHandlers { handler(error) }
     }
 
@@ -184,8 +182,7 @@ package final class Connection {
     package func disconnect() {
         guard !isDisconnected else { return }
         isDisconnected = true
-        readSource?.cancel()
-        readSource = nil
+        stopEventSource()
         if failure == nil { wl_display_flush(display) }
         wl_display_disconnect(display)
     }

@@ -4,8 +4,34 @@ import TestSupport
 import XCTest
 
 /// A package that depends on Screenplay, as a user's would, builds the README's library
-/// example without a single warning or error.
+/// example without a single warning or error, beside a scene that draws with its own
+/// GLES calls through the `ScreenplayGLES` product and a loop of its own.
 final class ConsumerPackageTests: ScreenplayTestCase {
+    /// An app's own GL and loop, as the DocC article shows them.
+    static let ownGL = """
+        import Glibc
+        import Screenplay
+        import ScreenplayGLES
+
+        @MainActor final class Arena: SceneDelegate {
+            func scene(_ scene: Scene, willConnectTo session: SceneSession) {}
+            func draw(_ scene: Scene, in context: DrawingContext) throws {
+                try context.withGL { drawable in
+                    glViewport(0, 0, GLsizei(drawable.pixelWidth), GLsizei(drawable.pixelHeight))
+                    glClearColor(0.13, 0.16, 0.27, 1)
+                    glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+                }
+            }
+        }
+
+        @MainActor func playOneTick(_ app: Application) {
+            var descriptor = pollfd(fd: app.eventFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, app.eventTimeoutMilliseconds(atMost: 16))
+            app.processEvents()
+        }
+
+        """
+
     func testReadmeLibraryExampleBuildsWarningFreeInADependentPackage() throws {
         let example = try PackageCheckout.firstSwiftBlock(
             inSection: "Library example", of: try PackageCheckout.readme())
@@ -23,7 +49,10 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                 targets: [
                     .executableTarget(
                         name: "ReadmeExample",
-                        dependencies: [.product(name: "Screenplay", package: "\(identity)")])
+                        dependencies: [
+                            .product(name: "Screenplay", package: "\(identity)"),
+                            .product(name: "ScreenplayGLES", package: "\(identity)"),
+                        ])
                 ]
             )
 
@@ -32,6 +61,7 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             atPath: consumer + "/Sources/ReadmeExample", withIntermediateDirectories: true)
         try manifest.write(toFile: consumer + "/Package.swift", atomically: true, encoding: .utf8)
         try example.write(toFile: consumer + "/Sources/ReadmeExample/main.swift", atomically: true, encoding: .utf8)
+        try Self.ownGL.write(toFile: consumer + "/Sources/ReadmeExample/OwnGL.swift", atomically: true, encoding: .utf8)
 
         // A cold build of Screenplay and everything under it, in the consumer's own .build.
         let build = try runProcess("swift", ["build"], timeout: 1200, directory: consumer)

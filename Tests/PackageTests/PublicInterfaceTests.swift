@@ -7,7 +7,7 @@ import XCTest
 /// and no C type: users see Screenplay's own types only.
 final class PublicInterfaceTests: ScreenplayTestCase {
     /// Swift USRs name their module (`s:13WaylandClient10OutputInfoV`); C ones start with `c:`.
-    static let hiddenModules = ["WaylandClient", "FrameTiming", "Rendering", "Video"]
+    static let hiddenModules = ["WaylandClient", "FrameTiming", "Rendering", "Video", "EventLoop"]
 
     static func isHidden(_ usr: String) -> Bool {
         usr.hasPrefix("c:") || hiddenModules.contains { usr.contains("s:\($0.utf8.count)\($0)") }

@@ -1,4 +1,5 @@
-import Dispatch
+import EventLoop
+import Foundation
 import Rendering
 import TestHarness
 import XCTest
@@ -38,8 +39,8 @@ final class PictureLifetimeTests: ScreenplayTestCase {
         XCTAssertLessThanOrEqual(peak, 2, "textures of dropped pictures were kept")
         // The last picture is gone too: its texture goes on the next turn
         // of the main queue, with no upload to trigger a sweep.
-        await Self.mainQueueTurn()
-        XCTAssertEqual(resources.pictureTextureCount, 0, "a dropped picture kept its texture until the next upload")
+        let freed = await Self.soon { resources.pictureTextureCount == 0 }
+        XCTAssertTrue(freed, "a dropped picture kept its texture until the next upload")
     }
 
     /// A dropped shader's program is freed on the main thread right after,
@@ -65,15 +66,24 @@ final class PictureLifetimeTests: ScreenplayTestCase {
             XCTAssertEqual(pixel[0], round % 2 == 0 ? 0 : 255, "round \(round): another shader's program drew")
             XCTAssertEqual(resources.objectCount.shaderPrograms, 1)
         }
-        await Self.mainQueueTurn()
-        XCTAssertEqual(resources.objectCount.shaderPrograms, 0, "a dropped shader kept its program")
+        let freed = await Self.soon { resources.objectCount.shaderPrograms == 0 }
+        XCTAssertTrue(freed, "a dropped shader kept its program")
     }
 
-    /// Lets blocks already on the main queue run.
+    /// Lets the main thread turn (the release is posted to the main event
+    /// loop, which a main-queue source drives here) until `condition`
+    /// holds, for up to 2 s; no upload happens meanwhile, so only the
+    /// release itself can free anything.
     @MainActor
-    private static func mainQueueTurn() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.main.async { done.resume() }
+    private static func soon(_ condition: @MainActor () -> Bool) async -> Bool {
+        // What an Application's connection does first: bring up the loop
+        // (and the main-queue source that drives it).
+        _ = MainEventLoop.shared
+        let deadline = Date().addingTimeInterval(2)
+        while !condition() {
+            if Date() > deadline { return false }
+            try? await Task.sleep(nanoseconds: 5_000_000)
         }
+        return true
     }
 }

@@ -1,0 +1,62 @@
+import EventLoop
+
+extension Application {
+    /// A file descriptor that turns readable whenever Screenplay has work on
+    /// the main thread: Wayland events, a due timer (frame pacing, feedback,
+    /// reconnect attempts), a batch it asked for, a video decoder's wake-up.
+    ///
+    /// For an app that owns the main thread's loop instead of calling
+    /// `run()` (an SDL game, a fixed-step simulation): poll this descriptor
+    /// for reading among your own, and call `processEvents()` when it is
+    /// readable or when `nextEventDeadline` has passed. Every scene is then
+    /// drawn, every hot-plug handled and every timer honoured as under
+    /// `run()`. The descriptor is one per process (all applications share
+    /// it) and stays open; never read from it or close it.
+    ///
+    /// ```swift
+    /// var fds = [pollfd(fd: app.eventFileDescriptor, events: Int16(POLLIN), revents: 0)]
+    /// while playing {
+    ///     stepGame()
+    ///     _ = poll(&fds, 1, app.eventTimeoutMilliseconds(atMost: 16))
+    ///     app.processEvents()
+    /// }
+    /// ```
+    ///
+    /// Apps that drain libdispatch's main queue (`run()`, `RunLoop.main`)
+    /// need none of this: the main queue drives the same loop.
+    public var eventFileDescriptor: Int32 { MainEventLoop.shared.fileDescriptor }
+
+    /// Does everything that is ready, without blocking: reads and handles
+    /// Wayland events, runs due timers, draws the scenes that are due, and
+    /// flushes requests to the compositor. Call it on the main thread, from
+    /// your loop, whenever `eventFileDescriptor` is readable or
+    /// `nextEventDeadline` has passed; calling it more often is harmless.
+    ///
+    /// It draws with Screenplay's own EGL context and puts back the EGL
+    /// display, context and draw and read surfaces that were current before
+    /// (your SDL or EGL context stays current). Do not call it from inside a
+    /// Screenplay handler: such a call returns at once.
+    public func processEvents() {
+        MainEventLoop.shared.process()
+    }
+
+    /// When Screenplay's next timer is due (CLOCK_MONOTONIC nanoseconds, the
+    /// clock of `monotonicNanoseconds()`), or nil when none is set. The
+    /// descriptor also turns readable then; a loop that sleeps some other
+    /// way (SDL's `SDL_WaitEventTimeout`) should wake by this time and call
+    /// `processEvents()`.
+    public var nextEventDeadline: UInt64? { MainEventLoop.shared.nextDeadlineNs }
+
+    /// How long a `poll` may wait before `processEvents()` is due by a timer,
+    /// in milliseconds rounded up: `-1` (wait for the descriptor) when no
+    /// timer is set, else at most `limit` when one is given.
+    public func eventTimeoutMilliseconds(atMost limit: Int32? = nil) -> Int32 {
+        var timeout: Int32 = -1
+        if let deadline = nextEventDeadline {
+            let now = monotonicNanoseconds()
+            timeout = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+        }
+        guard let limit, limit >= 0 else { return timeout }
+        return timeout < 0 ? limit : min(timeout, limit)
+    }
+}
