@@ -4,7 +4,7 @@ import Screenplay
 
 /// `screenplay present`: content on every external screen until a signal.
 @MainActor
-final class PresentRunner {
+final class PresentRunner: SceneCommand {
     let command: PresentCommand
     /// Stats, signals, stopping, and the app with what it shows.
     private var session: PresentSession?
@@ -48,7 +48,7 @@ final class PresentRunner {
                 "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
             )
         }
-        session.installSignalHandlers()
+        session.startWatchdog()
         session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
         if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
             // Before any scene connects, as UIKit apps choose a screen's mode
@@ -73,6 +73,16 @@ final class PresentRunner {
     }
 
     private var modeSwitcher: ModeSwitcher?
+
+    var application: Application? { presenter?.app ?? session?.app }
+
+    func stop(signal: StopSignal) {
+        if let presenter {
+            presenter.stop(signal: signal)
+        } else {
+            session?.tearDown(because: "\(signal)")
+        }
+    }
 
     /// Shows the content through `app`; after a compositor restart
     /// (`--reconnect`) the application shows it again by itself.
