@@ -15,7 +15,8 @@ import PackageDescription
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
-// ScreenplayBench -> TestSupport, Documents drives the built `screenplay` binary.
+// ScreenplayBench -> TestSupport, Documents, Rendering drives the built `screenplay` binary.
+// ARCHITECTURE.md lists every edge; ArchitectureDocTests compares them with the targets below.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -28,6 +29,8 @@ let package = Package(
         .library(name: "Screenplay", targets: ["Screenplay"]),
         // The GLES 2/3 and EGL headers for an app's own GL (DrawingContext.withGL).
         .library(name: "ScreenplayGLES", targets: ["ScreenplayGLES"]),
+        // PDF pages as pixels (poppler) and the sample deck: the CLI's slides, for any app.
+        .library(name: "Documents", targets: ["Documents"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
         .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),

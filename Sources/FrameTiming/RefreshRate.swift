@@ -68,12 +68,6 @@ public struct RefreshRate: Sendable, Equatable, CustomStringConvertible {
         }
         return RefreshRate(durationNs: fallbackDurationNs, source: .fallback)
     }
-
-    /// The refresh duration in nanoseconds chosen by
-    /// ``resolve(presentationRefreshNs:modeRefreshMilliHz:)``.
-    public static func refreshDuration(presentationRefreshNs: UInt64?, modeRefreshMilliHz: Int32?) -> Int64 {
-        resolve(presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz).durationNs
-    }
 }
 
 /// Formats `value` with exactly `digits` decimals without Foundation, so the

@@ -23,12 +23,6 @@ public struct RingBuffer<Element: Sendable>: Sendable, RandomAccessCollection {
         }
     }
 
-    /// Removes every element; capacity is kept.
-    public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
-        head = 0
-    }
-
     /// Position of the oldest element (always 0).
     public var startIndex: Int { 0 }
     /// One past the position of the newest element.

@@ -1,25 +1,3 @@
-/// A monotonically increasing frame index, e.g. to stamp frames or to
-/// correlate a drawn frame with its presentation feedback.
-public struct FrameCounter: Sendable, Equatable {
-    /// The index the next call to ``advance()`` returns.
-    public private(set) var nextIndex: UInt64
-
-    /// Creates a counter whose first frame gets index `start`.
-    public init(start: UInt64 = 0) {
-        nextIndex = start
-    }
-
-    /// Number of frames counted so far (since a zero start).
-    public var count: UInt64 { nextIndex }
-
-    /// Returns the index for a new frame and moves on. Wraps instead of
-    /// trapping, which at one frame per nanosecond takes 584 years.
-    public mutating func advance() -> UInt64 {
-        defer { nextIndex &+= 1 }
-        return nextIndex
-    }
-}
-
 /// A change reported by ``StallDetector``.
 public enum StallEvent: Sendable, Equatable {
     /// No frame callback arrived within the threshold: the output is probably

@@ -79,21 +79,6 @@ package final class Canvas {
     /// Makes every pixel transparent.
     package func clear() { fill(Color(red: 0, green: 0, blue: 0, alpha: 0)) }
 
-    /// Fills a rectangle, blending over the existing pixels.
-    package func fillRect(x: Double, y: Double, width: Double, height: Double, color: Color) {
-        setSource(color)
-        cairo_rectangle(cairo, x, y, width, height)
-        cairo_fill(cairo)
-    }
-
-    /// Outlines a rectangle; the line is centred on its edges.
-    package func strokeRect(x: Double, y: Double, width: Double, height: Double, color: Color, lineWidth: Double = 1) {
-        setSource(color)
-        cairo_set_line_width(cairo, lineWidth)
-        cairo_rectangle(cairo, x, y, width, height)
-        cairo_stroke(cairo)
-    }
-
     /// Lays out `text` without drawing it and returns its size.
     /// - Parameters:
     ///   - font: a Pango font description, e.g. "Sans Bold 48" (size in px).
@@ -150,48 +135,6 @@ package final class Canvas {
         case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
         }
-    }
-
-    /// Draws an image scaled into the rectangle (bilinear), blending over the
-    /// existing pixels. Converts the image on every call: for a still image
-    /// drawn every frame, draw it into a canvas once or upload it as a `Texture`.
-    package func drawImage(_ image: DecodedImage, x: Double, y: Double, width: Double, height: Double) throws {
-        guard image.width > 0, image.height > 0, width > 0, height > 0 else { return }
-        guard let source = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
-            cairo_surface_status(source) == CAIRO_STATUS_SUCCESS
-        else {
-            throw RenderingError.cairo(
-                call: "cairo_image_surface_create(\(image.width)x\(image.height))", status: "failed")
-        }
-        defer { cairo_surface_destroy(source) }
-        let stride = Int(cairo_image_surface_get_stride(source))
-        let data = UnsafeMutableRawPointer(cairo_image_surface_get_data(source)!)
-        image.rgba.withUnsafeBufferPointer { rgba in
-            for row in 0..<image.height {
-                for column in 0..<image.width {
-                    let i = (row * image.width + column) * 4
-                    let alpha = UInt32(rgba[i + 3])
-                    let red = (UInt32(rgba[i]) * alpha + 127) / 255
-                    let green = (UInt32(rgba[i + 1]) * alpha + 127) / 255
-                    let blue = (UInt32(rgba[i + 2]) * alpha + 127) / 255
-                    // ARGB32 is a native-endian word of premultiplied channels.
-                    let word = alpha << 24 | red << 16 | green << 8 | blue
-                    data.storeBytes(of: word, toByteOffset: row * stride + column * 4, as: UInt32.self)
-                }
-            }
-        }
-        cairo_surface_mark_dirty(source)
-        cairo_save(cairo)
-        cairo_translate(cairo, x, y)
-        cairo_scale(cairo, width / Double(image.width), height / Double(image.height))
-        cairo_set_source_surface(cairo, source, 0, 0)
-        let pattern = cairo_get_source(cairo)
-        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
-        // Without PAD the edges fade into transparency when scaling.
-        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-        cairo_rectangle(cairo, 0, 0, Double(image.width), Double(image.height))
-        cairo_fill(cairo)
-        cairo_restore(cairo)
     }
 
     /// Cell-aligned rectangles that together cover every pixel with any

@@ -583,23 +583,3 @@ package final class ImageAnimation {
         }
     }
 }
-
-/// Decodes image files into pixels (the still picture; an animation's
-/// first frame); `ImageSource` keeps what is needed to render per target
-/// size and to animate.
-package enum ImageLoader {
-    /// Loads an image file, recognised by content, with its EXIF orientation
-    /// applied.
-    /// - Parameter maxDimension: when set, images with a larger side come
-    ///   back scaled down (aspect preserved) so that side fits, e.g. to stay
-    ///   within `GraphicsContext.maxTextureSize`.
-    package static func load(path: String, maxPixels: Int = 8192 * 8192, maxDimension: Int? = nil) throws
-        -> DecodedImage
-    {
-        let source = try ImageSource.load(path: path, maxPixels: maxPixels)
-        if let maxDimension, maxDimension > 0, source.isVector || max(source.width, source.height) > maxDimension {
-            return try source.image(fitting: maxDimension, height: maxDimension)
-        }
-        return try source.image()
-    }
-}

@@ -184,11 +184,6 @@ package final class ShaderProgram {
         return location
     }
 
-    /// The attribute's location, or -1 when absent.
-    package func attributeLocation(_ name: String) -> Int32 {
-        program == 0 ? -1 : glGetAttribLocation(program, name)
-    }
-
     /// Frees the program. Idempotent; also run by deinit.
     package func destroy() {
         guard program != 0 else { return }

@@ -2,7 +2,7 @@ import Dispatch
 import EventLoop
 import Foundation
 import Rendering
-package import WaylandClient
+import WaylandClient
 
 /// The app's link to the display server, as `UIApplication` and
 /// `UIScreen.screens` together: it owns the Wayland connection (on the main
@@ -110,8 +110,6 @@ public final class Application {
         connection.startEventSource()
     }
 
-    /// Globals the compositor offers, by interface name.
-    package var globals: [GlobalInfo] { compositor.globals.values.sorted { $0.name < $1.name } }
     /// Where the connection went, for messages.
     public var socketDescription: String { connection.socketDescription }
     /// Whether external scenes use wlr-layer-shell.

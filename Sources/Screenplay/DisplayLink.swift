@@ -19,7 +19,7 @@ public final class DisplayLink {
     public var duration: Double { Double(refresh.durationNs) / 1e9 }
     /// Where `duration` came from: presentation feedback, the output's mode,
     /// or the 60 Hz fallback for outputs that report refresh 0.
-    package var durationSource: RefreshSource { refresh.source }
+    public var durationSource: DurationSource { DurationSource(refresh.source) }
     /// Frames drawn through this link.
     public private(set) var frameCount: UInt64 = 0
     /// Frames per second to draw at; 0 means every refresh. 30 on a 60 Hz

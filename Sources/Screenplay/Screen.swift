@@ -28,6 +28,10 @@ public final class Screen: Identifiable {
     public nonisolated let id: UInt32
     /// Connector name such as `HDMI-A-1`, `eDP-1`, or a made-up "make model".
     public var name: String { info.name }
+    /// Whether `name` is the connector's (wl_output v4 or xdg-output gave
+    /// one); false when the compositor gave none and `name` is made from
+    /// make and model, so a pattern naming a connector cannot match it.
+    public var hasConnectorName: Bool { info.hasConnectorName }
     /// The compositor's human-readable description, such as
     /// `Dell Inc. DELL U2720Q (DP-2)`.
     public var displayDescription: String { info.description }

@@ -60,9 +60,12 @@ public final class VideoPlayer {
     public var refreshesKept: Int { player.refreshesKept }
     /// Whether the video follows the system clock (dropping late frames)
     /// because this machine could not hand mpv a picture at enough
-    /// refreshes to keep display sync, and what was measured then.
-    package var followsClock: Bool { player.followsClock }
-    package var displaySyncReport: String { player.displaySyncReport }
+    /// refreshes to keep display sync; false while it is display-synced.
+    public var followsClock: Bool { player.followsClock }
+    /// What was measured when the video switched to the clock (how many
+    /// refreshes of how many went without a picture), for the log line that
+    /// says why; empty while it is display-synced.
+    public var displaySyncReport: String { player.displaySyncReport }
     /// Refreshes with nothing new from the decoder yet (loading, or decoding behind).
     public var refreshesWaiting: Int { player.refreshesWaiting }
     /// The video codec, once known.

@@ -41,26 +41,33 @@ public enum ScreenplayTool {
             case let .ctl(command):
                 exit(try CtlRunner.run(command))
             case let .present(command):
-                let runner = PresentRunner(command)
-                try runner.start()
-                running = runner
-                runMainLoop()
+                try run(PresentRunner(command))
             case let .play(command):
-                let runner = PlayRunner(command)
-                try runner.start()
-                running = runner
-                runMainLoop()
+                try run(PlayRunner(command))
             case let .demo(command):
-                let runner = DemoRunner(command)
-                try runner.start()
-                running = runner
-                runMainLoop()
+                try run(DemoRunner(command))
             }
         } catch let failure as CommandFailure {
             exitWith(failure)
         } catch {
             exitWith(CommandFailure(.software, "\(error)"))
         }
+    }
+
+    /// Starts a command that shows scenes and runs its application
+    /// (`Application.run`) until a signal's teardown, then exits 0.
+    private static func run(_ runner: some SceneCommand) throws -> Never {
+        try runner.start()
+        running = runner
+        guard let app = runner.application else {
+            throw CommandFailure(.software, "\(type(of: runner)) started without an application to run")
+        }
+        do {
+            try app.run(HangGuard.runOptions { [weak runner] signal in runner?.stop(signal: signal) })
+        } catch {
+            throw CommandFailure(.unavailable, error.description)
+        }
+        exit(0)
     }
 
     /// Connects, turning "no compositor" into exit 69 with the socket named.
@@ -71,6 +78,19 @@ public enum ScreenplayTool {
             throw CommandFailure(.unavailable, error.description)
         }
     }
+}
+
+/// A command that shows scenes until a signal (present, play, demo).
+@MainActor
+protocol SceneCommand: AnyObject, Sendable {
+    /// Reads and checks its input, connects and starts showing; the
+    /// application runs after it returns.
+    func start() throws
+    /// The application `ScreenplayTool` runs once `start()` returned.
+    var application: Application? { get }
+    /// SIGINT or SIGTERM: tears down what the command made and shuts the
+    /// application down, so `Application.run` returns.
+    func stop(signal: StopSignal)
 }
 
 // MARK: outputs
@@ -107,15 +127,16 @@ enum OutputsRunner {
     }
 
     static func json(for screen: Screen, power: ScreenPowerState?) -> [String: Any] {
-        let info = screen.info
+        let bounds = screen.bounds
         return [
-            "name": info.name, "description": info.description, "make": screen.make, "model": screen.model,
-            "serial": screen.serial as Any? ?? NSNull(), "builtin": screen.isBuiltIn,
-            "external": screen.classification.isExternal, "x": info.logicalX, "y": info.logicalY,
-            "logical_width": info.logicalWidth, "logical_height": info.logicalHeight,
+            "name": screen.name, "description": screen.displayDescription, "make": screen.make,
+            "model": screen.model, "serial": screen.serial as Any? ?? NSNull(), "builtin": screen.isBuiltIn,
+            "external": screen.classification.isExternal, "x": bounds.x, "y": bounds.y,
+            "logical_width": bounds.width, "logical_height": bounds.height,
             "mode": screen.currentMode.map(modeJSON) as Any? ?? NSNull(), "modes": screen.availableModes.map(modeJSON),
-            "scale": info.scale, "transform": info.transform.description,
-            "physical_width_mm": info.physicalWidthMillimeters, "physical_height_mm": info.physicalHeightMillimeters,
+            "scale": screen.scale, "transform": screen.transform.description,
+            "physical_width_mm": screen.physicalSizeMillimeters.width,
+            "physical_height_mm": screen.physicalSizeMillimeters.height,
             "enabled": screen.isEnabled, "adaptive_sync": screen.adaptiveSync as Any? ?? NSNull(),
             "power": power?.rawValue as Any? ?? NSNull(),
         ]
@@ -145,8 +166,8 @@ enum OutputsRunner {
     }
 
     static func text(for screen: Screen, power: ScreenPowerState?, powerKnown: Bool) -> String {
-        let info = screen.info
-        var lines = ["\(info.name) \"\(info.description)\"\(screen.isEnabled ? "" : " (disabled)")"]
+        let bounds = screen.bounds
+        var lines = ["\(screen.name) \"\(screen.displayDescription)\"\(screen.isEnabled ? "" : " (disabled)")"]
         lines.append("  Make: \(screen.make.isEmpty ? "unknown" : screen.make)")
         lines.append("  Model: \(screen.model.isEmpty ? "unknown" : screen.model)")
         lines.append("  Serial: \(screen.serial ?? "unknown")")
@@ -158,23 +179,26 @@ enum OutputsRunner {
             "  Power: \(power?.rawValue ?? (powerKnown ? "unknown (the compositor answered failed)" : "unknown (no zwlr_output_power_manager_v1)"))"
         )
         lines.append("  Adaptive sync: \(screen.adaptiveSync.map { $0 ? "enabled" : "disabled" } ?? "unknown")")
-        lines.append("  Physical size: \(info.physicalWidthMillimeters)x\(info.physicalHeightMillimeters) mm")
-        lines.append("  Position: \(info.logicalX),\(info.logicalY)")
-        lines.append("  Logical size: \(info.logicalWidth)x\(info.logicalHeight)")
+        lines.append(
+            "  Physical size: \(screen.physicalSizeMillimeters.width)x\(screen.physicalSizeMillimeters.height) mm")
+        lines.append("  Position: \(bounds.x),\(bounds.y)")
+        lines.append("  Logical size: \(bounds.width)x\(bounds.height)")
         lines.append("  Modes:\(screen.availableModes.isEmpty ? " none listed (a virtual output: custom modes)" : "")")
         for mode in screen.availableModes {
             var flags: [String] = []
             if mode.isPreferred { flags.append("preferred") }
-            if let current = info.currentMode, current.width == mode.width, current.height == mode.height,
+            if let current = screen.currentMode, current.width == mode.width, current.height == mode.height,
                 current.refreshMilliHz == mode.refreshMilliHz
             {
                 flags.append("current")
             }
             lines.append("    \(mode)\(flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")")
         }
-        if screen.availableModes.isEmpty, let current = info.currentMode { lines.append("  Current mode: \(current)") }
-        lines.append("  Transform: \(info.transform)")
-        lines.append("  Scale: \(info.scale)")
+        if screen.availableModes.isEmpty, let current = screen.currentMode {
+            lines.append("  Current mode: \(current)")
+        }
+        lines.append("  Transform: \(screen.transform)")
+        lines.append("  Scale: \(screen.scale)")
         return lines.joined(separator: "\n")
     }
 }

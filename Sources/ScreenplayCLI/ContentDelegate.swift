@@ -92,7 +92,7 @@ final class ContentDelegate: SceneDelegate {
 
     private func tick(_ scene: Scene) {
         let now = monotonicNanoseconds()
-        let window = scene.displayLink.drainStatistics(nowNs: now)
+        let window = scene.displayLink.takeFrameStatistics(nowNs: now)
         stats?.write(
             [
                 "event": "frames", "output": statsLabel(scene), "presented": window.presented,
@@ -105,7 +105,7 @@ final class ContentDelegate: SceneDelegate {
         reportedDraws = scene.drawCount
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.
-        switch scene.displayLink.checkStall(nowNs: now) {
+        switch scene.displayLink.takeStallChange(nowNs: now) {
         case .stalled:
             let silent = scene.displayLink.stalledDuration(nowNs: now) ?? 0
             stats?.write(["event": "stalled", "output": statsLabel(scene), "silent_ms": Int(silent * 1000)])
@@ -131,14 +131,14 @@ final class ContentDelegate: SceneDelegate {
     /// timestamps, or frame-callback arrival where feedback never comes):
     /// the raw material for an interval distribution.
     private func newIntervalsMicroseconds(_ link: DisplayLink) -> [Int] {
-        let records = (link.countSource == "presentation" ? link.history : link.callbackHistory).presentations
+        let shown = link.recentFrameTimestampsNs
         var intervals: [Int] = []
-        for (previous, current) in zip(records, records.dropFirst()) where current.timestampNs > lastReportedFrameNs {
+        for (previous, current) in zip(shown, shown.dropFirst()) where current > lastReportedFrameNs {
             // The first frame after a switch of source has no comparable predecessor.
-            guard previous.timestampNs >= lastReportedFrameNs || lastReportedFrameNs == 0 else { continue }
-            intervals.append(Int((current.timestampNs - previous.timestampNs) / 1000))
+            guard previous >= lastReportedFrameNs || lastReportedFrameNs == 0 else { continue }
+            intervals.append(Int((current - previous) / 1000))
         }
-        if let last = records.last { lastReportedFrameNs = max(lastReportedFrameNs, last.timestampNs) }
+        if let last = shown.last { lastReportedFrameNs = max(lastReportedFrameNs, last) }
         return intervals
     }
 

@@ -93,9 +93,6 @@ final class ControlServer {
         unlink(path)
     }
 
-    /// Clients connected now.
-    var clientCount: Int { clients.count }
-
     // MARK: the socket file
 
     /// The directory is made 0700 when missing; one that exists must

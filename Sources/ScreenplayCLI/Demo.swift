@@ -10,12 +10,16 @@ import Screenplay
 /// captures both outputs with grim and stops the compositor. With a desktop
 /// it presents the deck on the real screens until quit.
 @MainActor
-final class DemoRunner {
+final class DemoRunner: SceneCommand {
     let command: DemoCommand
     private var compositor: HeadlessSway?
     private var presenter: Presenter?
 
     init(_ command: DemoCommand) { self.command = command }
+
+    var application: Application? { presenter?.app }
+
+    func stop(signal: StopSignal) { presenter?.stop(signal: signal) }
 
     func start() throws {
         let deckDir = NSTemporaryDirectory() + "screenplay-demo-deck.\(getpid())"

@@ -64,7 +64,7 @@ enum DoctorRunner {
         }
         defer { app.shutdown() }
         findings.append(Finding(level: .ok, topic: "connection", text: "connected to \(app.socketDescription)"))
-        let offered = Dictionary(app.globals.map { ($0.interface, $0.version) }, uniquingKeysWith: max)
+        let offered = Dictionary(app.offeredProtocols.map { ($0.interface, $0.version) }, uniquingKeysWith: max)
         for p in protocols {
             if let version = offered[p.interface] {
                 findings.append(Finding(level: .ok, topic: p.interface, text: "offered (version \(version))"))
@@ -111,7 +111,7 @@ enum DoctorRunner {
                 text +=
                     ". It reports refresh 0 (nested or virtual output): the display link paces by frame callbacks and assumes 60 Hz for timing"
             }
-            if !screen.info.hasConnectorName {
+            if !screen.hasConnectorName {
                 text += ". The compositor gave no connector name; \"\(screen.name)\" is made from make/model"
             }
             findings.append(Finding(level: isTarget ? .ok : .warning, topic: "screen \(screen.name)", text: text))
@@ -145,7 +145,7 @@ enum DoctorRunner {
                     "a screen switched off, an undock or a KVM switch looks like an unplug: the scene goes with the output and comes back when it returns while present runs"
             ))
         emit(
-            findings, screens: app.screens, globals: app.globals.map { "\($0.interface) v\($0.version)" },
+            findings, screens: app.screens, globals: app.offeredProtocols.map(\.description),
             json: command.json)
         return findings.contains { $0.level == .problem } ? ExitCode.failure.rawValue : 0
     }

@@ -365,9 +365,9 @@ final class PlayPanel: SceneDelegate {
     func drainStatistics() -> (presented: Int, stallChange: String?)? {
         guard let scene else { return nil }
         let now = monotonicNanoseconds()
-        let presented = scene.displayLink.drainStatistics(nowNs: now).presented
+        let presented = scene.displayLink.takeFrameStatistics(nowNs: now).presented
         let change: String? =
-            switch scene.displayLink.checkStall(nowNs: now) {
+            switch scene.displayLink.takeStallChange(nowNs: now) {
             case .stalled: "stalled"
             case .resumed: "resumed"
             case nil: nil

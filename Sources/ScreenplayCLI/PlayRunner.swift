@@ -5,7 +5,7 @@ import Screenplay
 /// `screenplay play`: playlists on external screens until a signal;
 /// SIGHUP or a change to the playlist file reloads it.
 @MainActor
-final class PlayRunner {
+final class PlayRunner: SceneCommand {
     let command: PlayCommand
     private(set) var config: SignageConfig
     private(set) var app: Application?
@@ -23,7 +23,7 @@ final class PlayRunner {
     /// Items that failed, with the file's state when they did: tried again
     /// only once the file changes, and reported once.
     private var failures: [String: (stamp: String, reason: String)] = [:]
-    /// Signals and stuck draws, off the main thread (`--stall-grace`).
+    /// Stuck draws, off the main thread (`--stall-grace`), and the signals' teardown deadline.
     let hangGuard: HangGuard
     /// Where items that hung the renderer are remembered; nil without HOME.
     private let hungItems = HungItems()
@@ -620,9 +620,10 @@ final class PlayRunner {
 
     // MARK: plumbing
 
-    /// SIGHUP reloads on the main queue; SIGINT and SIGTERM go through the
-    /// hang guard, which also watches for a draw that never returns and
-    /// then remembers its item before the process exits 70.
+    /// SIGHUP reloads on the main queue and SIGUSR1 reopens the files
+    /// (SIGINT and SIGTERM are `Application.run`'s, see `stop(signal:)`);
+    /// the hang guard watches for a draw that never returns and then
+    /// remembers its item before the process exits 70.
     private func installSignalHandlers() {
         signal(SIGHUP, SIG_IGN)
         // A reader of `--stats -` that goes away must not end playback: the
@@ -644,7 +645,7 @@ final class PlayRunner {
             }
         }
         rotate.resume()
-        signalSources = [source, rotate] + hangGuard.installStopSignals { [weak self] sig in self?.stop(signal: sig) }
+        signalSources = [source, rotate]
         hangGuard.start { [hungItems] draw in
             guard let hungItems, let file = HungItems.file(ofLabel: draw.content),
                 FileManager.default.fileExists(atPath: file)
@@ -656,13 +657,16 @@ final class PlayRunner {
         }
     }
 
-    private func stop(signal: Int32) {
-        log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): tearing down")
+    var application: Application? { app }
+
+    /// SIGINT or SIGTERM: tells systemd, closes the control socket, hands
+    /// the registration back and shuts down; `Application.run` returns.
+    func stop(signal: StopSignal) {
+        log("\(signal): tearing down")
         monitor?.stopping()
         control?.close()
         statsTimer?.cancel()
         if let registration { app?.unregisterSceneAccessory(registration) }
         app?.shutdown()
-        exit(0)
     }
 }

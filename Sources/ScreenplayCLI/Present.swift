@@ -4,7 +4,7 @@ import Screenplay
 
 /// `screenplay present`: content on every external screen until a signal.
 @MainActor
-final class PresentRunner {
+final class PresentRunner: SceneCommand {
     let command: PresentCommand
     /// Stats, signals, stopping, and the app with what it shows.
     private var session: PresentSession?
@@ -62,7 +62,10 @@ final class PresentRunner {
                 "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
             )
         }
-        session.installSignalHandlers()
+        // Before --mode's wait: the signals' teardown reaches this session
+        // through the application `ScreenplayTool` runs.
+        session.app = app
+        session.startWatchdog()
         if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
             // Before any scene connects, as UIKit apps choose a screen's mode
             // before attaching a window to it.
@@ -95,6 +98,15 @@ final class PresentRunner {
     }
 
     private var modeSwitcher: ModeSwitcher?
+
+    var application: Application? { presenter?.app ?? session?.app }
+
+    func stop(signal: StopSignal) {
+        if let presenter { return presenter.stop(signal: signal) }
+        guard let session else { return }
+        // With --mode the modes go back first (answered in a later batch).
+        session.whenReadyToStop { session.tearDown(because: "\(signal)") }
+    }
 
     /// Shows the content through `app`; after a compositor restart
     /// (`--reconnect`) the application shows it again by itself.

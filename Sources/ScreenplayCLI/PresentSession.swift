@@ -3,9 +3,10 @@ import Foundation
 import Screenplay
 
 /// What `present` and the presenter share around their content: the
-/// `--stats` file, SIGINT and SIGTERM, and the one way to stop (close the
-/// windows and the registration the command made, shut the application
-/// down, exit 0).
+/// `--stats` file, the stuck-draw watchdog, and the one way to stop (close
+/// the windows and the registration the command made, shut the application
+/// down, exit 0; after SIGINT or SIGTERM, `Application.run` returns and
+/// `ScreenplayTool` exits 0).
 @MainActor
 final class PresentSession {
     /// Where `--stats` lines go; nil without `--stats`.
@@ -23,9 +24,8 @@ final class PresentSession {
     /// back, and the compositor answers in a later batch.
     var beforeStop: ((@escaping @MainActor () -> Void) -> Void)?
     private var isStopping = false
-    private var signalSources: [any DispatchSourceSignal] = []
     private var monitor: ServiceMonitor?
-    /// Signals and stuck draws, off the main thread (`--stall-grace`).
+    /// Stuck draws, off the main thread (`--stall-grace`), and the signals' teardown deadline.
     let hangGuard: HangGuard
 
     /// Opens the stats destination: a file that cannot be written ends the
@@ -42,13 +42,9 @@ final class PresentSession {
         return options
     }
 
-    /// SIGINT and SIGTERM stop the session from the main queue, so teardown
-    /// never runs inside a signal handler; a main thread stuck in a draw
-    /// cannot hold them up (`HangGuard`), nor the process past the grace.
-    func installSignalHandlers() {
-        signalSources = hangGuard.installStopSignals { [weak self] sig in
-            self?.whenReadyToStop { self?.stop(reason: sig == SIGINT ? "SIGINT" : "SIGTERM") }
-        }
+    /// A main thread stuck in a draw cannot hold the process past the
+    /// grace (`HangGuard`).
+    func startWatchdog() {
         hangGuard.start()
     }
 
@@ -109,9 +105,15 @@ final class PresentSession {
 
     /// Tears down what the command made, in order, and exits 0.
     func stop(reason: String) -> Never {
+        tearDown(because: reason)
+        exit(0)
+    }
+
+    /// Says why, then tears down what the command made, in order: after a
+    /// signal `Application.run` returns then.
+    func tearDown(because reason: String) {
         log("\(reason): tearing down")
         tearDown()
-        exit(0)
     }
 
     /// Ends the command on its own (a video that ended or failed): the

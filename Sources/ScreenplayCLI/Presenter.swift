@@ -22,9 +22,10 @@ final class Presenter {
     /// The overview's thumbnails, rendered from a second copy of the
     /// document so they never hold up the slides.
     let thumbnails: ThumbnailCache
-    /// Stats, signals, stopping, and the app with the windows it opened.
+    /// Stats, the watchdog, stopping, and the app with the windows it opened.
     private let session: PresentSession
-    private var app: Application? { session.app }
+    /// The connection, for `ScreenplayTool` to run.
+    var app: Application? { session.app }
     private var registration: SceneAccessoryRegistration? { session.registration }
     private(set) var console: Scene?
     private var audienceScenes: [ObjectIdentifier: Scene] = [:]
@@ -175,7 +176,7 @@ final class Presenter {
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
         }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
-        session.installSignalHandlers()
+        session.startWatchdog()
         session.startServiceMonitor(stallGrace: command.stallGrace, showing: command.content.label)
 
         let consoleConfiguration = SceneConfiguration(name: "Presenter — \(title)") { [unowned self] in
@@ -463,6 +464,10 @@ final class Presenter {
     }
 
     func stop(reason: String) -> Never { session.stop(reason: reason) }
+
+    /// SIGINT or SIGTERM: the teardown of `stop(reason:)`, after which
+    /// `Application.run` returns.
+    func stop(signal: StopSignal) { session.tearDown(because: "\(signal)") }
 }
 
 /// Pixel size of a slide image.

@@ -13,7 +13,7 @@ struct PanelHealth: Equatable {
 
     /// The scene's stall, from its display link (no events consumed).
     @MainActor
-    static func stall(of scene: Scene?) -> Double? { scene?.displayLink.currentStall() }
+    static func stall(of scene: Scene?) -> Double? { scene?.displayLink.stallWhilePanelIsOn() }
 }
 
 /// Tells systemd how `play` or `present` is doing, when it runs as a

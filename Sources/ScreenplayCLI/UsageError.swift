@@ -1,10 +1,6 @@
-/// A mistake on the command line. The process should print ``description``
-/// to standard error and exit with ``exitCode`` (64, `EX_USAGE` in
-/// sysexits.h).
+/// A mistake on the command line. The process prints ``description`` to
+/// standard error and exits with 64 (`EX_USAGE` in sysexits.h, `ExitCode.usage`).
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Exit status for usage errors.
-    public static let exitCode: Int32 = 64
-
     /// One line naming the offending word, e.g. `unknown option '--fsp'`.
     public var message: String
     /// Usage text of the (sub)command that was being parsed.

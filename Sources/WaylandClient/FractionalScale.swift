@@ -21,9 +21,6 @@ public enum FractionalScaleMath {
             bufferLength(logical: logicalHeight, scale120: scale120)
         )
     }
-
-    /// Whether a scale needs the fractional path (not a whole number).
-    public static func isFractional(_ scale120: Int) -> Bool { scale120 % denominator != 0 }
 }
 
 /// wp_fractional_scale_v1 for one surface: hears the preferred scale.

@@ -104,9 +104,6 @@ package final class Surface {
         for token in tokens { feedbacks.removeValue(forKey: token)?.destroy() }
     }
 
-    /// Feedback proxies alive on this side (for tests of the bound).
-    package var feedbackProxyCount: Int { feedbacks.count }
-
     package func setBufferScale(_ scale: Int) {
         wl_surface_set_buffer_scale(proxy, Int32(scale))
     }

@@ -16,12 +16,11 @@ final class RefreshRateTests: ScreenplayTestCase {
     }
 
     func testModeRefreshIsRoundedToNearestNanosecond() {
-        XCTAssertEqual(RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 60_000), 16_666_667)
-        XCTAssertEqual(RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 144_000), 6_944_444)
-        XCTAssertEqual(
-            RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 1_000), 1_000_000_000)
-        XCTAssertEqual(
-            RefreshRate.refreshDuration(presentationRefreshNs: nil, modeRefreshMilliHz: 1_000_000), 1_000_000)
+        for (mHz, ns) in [(60_000, 16_666_667), (144_000, 6_944_444), (1_000, 1_000_000_000), (1_000_000, 1_000_000)] {
+            let rate = RefreshRate.resolve(presentationRefreshNs: nil, modeRefreshMilliHz: Int32(mHz))
+            XCTAssertEqual(rate.durationNs, Int64(ns), "\(mHz) mHz")
+            XCTAssertEqual(rate.source, .outputMode, "\(mHz) mHz")
+        }
     }
 
     func testEverythingZeroOrMissingFallsBackTo60Hz() {

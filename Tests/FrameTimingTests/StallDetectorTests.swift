@@ -59,14 +59,4 @@ final class StallDetectorTests: ScreenplayTestCase {
         detector.setRefresh(ns: 0)
         XCTAssertEqual(detector.refreshNs, 16_666_667)
     }
-
-    func testFrameCounter() {
-        var counter = FrameCounter()
-        XCTAssertEqual(counter.advance(), 0)
-        XCTAssertEqual(counter.advance(), 1)
-        XCTAssertEqual(counter.count, 2)
-        var wrapping = FrameCounter(start: UInt64.max)
-        XCTAssertEqual(wrapping.advance(), UInt64.max)
-        XCTAssertEqual(wrapping.advance(), 0)
-    }
 }

@@ -1,9 +1,12 @@
 import Foundation
 import TestHarness
+import TestSupport
 import XCTest
 
-/// ARCHITECTURE.md's tables send a reader to files; every file it names
-/// must exist (a renamed or removed file once stayed named there).
+/// ARCHITECTURE.md's tables send a reader to files, and its layer list says
+/// what each module depends on; both must stay true (a renamed file once
+/// stayed named there, and the layer picture once left out two of Video's
+/// four dependencies).
 final class ArchitectureDocTests: ScreenplayTestCase {
     func testEveryFileArchitectureNamesExists() throws {
         let text = try String(contentsOfFile: PackageCheckout.root + "/ARCHITECTURE.md", encoding: .utf8)
@@ -25,5 +28,86 @@ final class ArchitectureDocTests: ScreenplayTestCase {
             if !exists { missing.append(path) }
         }
         XCTAssertEqual(missing.sorted(), [], "ARCHITECTURE.md names files that do not exist")
+    }
+
+    /// Every `A ─► B, C` line of the layer list names exactly A's target
+    /// dependencies in Package.swift, and every target outside Tests/ that
+    /// depends on anything has its line.
+    func testLayerListMatchesPackageManifest() throws {
+        let text = try String(contentsOfFile: PackageCheckout.root + "/ARCHITECTURE.md", encoding: .utf8)
+        let documented = Self.layerEdges(in: text)
+        XCTAssertGreaterThan(documented.count, 8, "ARCHITECTURE.md's layer list (`A ─► B, C` lines) was not found")
+        let declared = try Self.manifestEdges()
+        var wrong: [String] = []
+        for (module, dependencies) in declared.sorted(by: { $0.key < $1.key }) {
+            guard let listed = documented[module] else {
+                if !dependencies.isEmpty {
+                    wrong.append("\(module) is missing (Package.swift: \(dependencies.sorted()))")
+                }
+                continue
+            }
+            if listed != dependencies {
+                wrong.append(
+                    "\(module): ARCHITECTURE.md says \(listed.sorted()), Package.swift \(dependencies.sorted())")
+            }
+        }
+        for module in documented.keys.sorted() where declared[module] == nil {
+            wrong.append("\(module) is no target of Package.swift (outside Tests/)")
+        }
+        XCTAssertEqual(wrong, [], "ARCHITECTURE.md's layer list and Package.swift disagree")
+    }
+
+    /// `A (note) ─► B, C (note)` lines: A's name to the names after the arrow.
+    static func layerEdges(in text: String) -> [String: Set<String>] {
+        var edges: [String: Set<String>] = [:]
+        for line in text.components(separatedBy: "\n") where line.hasPrefix("    ") && line.contains("─►") {
+            let sides = line.components(separatedBy: "─►")
+            guard sides.count == 2, let module = sides[0].split(separator: " ").first else { continue }
+            // Notes in parentheses may hold commas and names of their own.
+            var right = ""
+            var depth = 0
+            for character in sides[1] {
+                if character == "(" { depth += 1 }
+                if depth == 0 { right.append(character) }
+                if character == ")" { depth = max(0, depth - 1) }
+            }
+            let names = right.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            edges[String(module)] = Set(names.filter { !$0.isEmpty })
+        }
+        return edges
+    }
+
+    /// Package.swift's targets outside Tests/ (not plugins) with their target
+    /// dependencies, from `swift package dump-package` (its own scratch
+    /// path: the checkout's .build may be locked by the running `swift test`).
+    static func manifestEdges() throws -> [String: Set<String>] {
+        let scratch = try PackageCheckout.scratchDirectory("manifest")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let dump = try runProcess(
+            "swift", ["package", "--package-path", PackageCheckout.root, "--scratch-path", scratch, "dump-package"],
+            timeout: 300, directory: PackageCheckout.root)
+        guard dump.status == 0, let data = dump.stdout.data(using: .utf8),
+            let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let targets = manifest["targets"] as? [[String: Any]]
+        else {
+            throw CheckoutError("swift package dump-package failed (status \(dump.status)):\n\(dump.stderr)")
+        }
+        var edges: [String: Set<String>] = [:]
+        for target in targets {
+            guard let name = target["name"] as? String, let type = target["type"] as? String,
+                type != "test", type != "plugin", !((target["path"] as? String)?.hasPrefix("Tests/") ?? false)
+            else { continue }
+            var dependencies: Set<String> = []
+            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                // {"byName": [name, condition]}, {"target": [name, condition]}, {"product": [name, package, ...]}
+                for key in ["byName", "target", "product"] {
+                    if let value = dependency[key] as? [Any], let dependencyName = value.first as? String {
+                        dependencies.insert(dependencyName)
+                    }
+                }
+            }
+            edges[name] = dependencies
+        }
+        return edges
     }
 }

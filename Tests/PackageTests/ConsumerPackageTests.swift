@@ -3,10 +3,21 @@ import TestHarness
 import TestSupport
 import XCTest
 
-/// A package that depends on Screenplay, as a user's would, builds the README's library
-/// example without a single warning or error, beside a scene that draws with its own
-/// GLES calls through the `ScreenplayGLES` product and a loop of its own.
+/// Packages that depend on Screenplay as a user's would: the README's library
+/// example (beside a scene that draws with its own GLES calls through the
+/// `ScreenplayGLES` product and a loop of its own), and the `screenplay`
+/// tool's own sources, build without a single warning or error. Both live in
+/// one scratch package, so Screenplay is built cold once for the two.
 final class ConsumerPackageTests: ScreenplayTestCase {
+    /// The scratch package; removed after the last test of the class.
+    nonisolated(unsafe) static var consumer: Result<String, any Error>?
+
+    override class func tearDown() {
+        if case let .success(directory) = consumer { try? FileManager.default.removeItem(atPath: directory) }
+        consumer = nil
+        super.tearDown()
+    }
+
     /// An app's own GL and loop, as the DocC article shows them.
     static let ownGL = """
         import Glibc
@@ -33,46 +44,121 @@ final class ConsumerPackageTests: ScreenplayTestCase {
         """
 
     func testReadmeLibraryExampleBuildsWarningFreeInADependentPackage() throws {
+        let directory = try Self.consumerPackage()
+        let log = try Self.build(product: "ReadmeExample", in: directory, what: "the README's library example")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: directory + "/.build/debug/ReadmeExample"),
+            "no ReadmeExample binary after the build:\n\(log)")
+    }
+
+    /// The CLI is an app like any other: its sources build in a package that
+    /// reaches Screenplay through its `Screenplay` product, where no
+    /// `package` symbol is visible, so everything the tool does any app can
+    /// do with the public API. PDFs come from the `Documents` product;
+    /// sd_notify from the outside package's own system library (a copy of
+    /// CSystemd's module map), since it is no part of Screenplay.
+    func testCLISourcesBuildAgainstThePublicAPIAlone() throws {
+        let directory = try Self.consumerPackage()
+        let log = try Self.build(product: "tool", in: directory, what: "the screenplay tool's sources")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: directory + "/.build/debug/tool"),
+            "no tool binary after the build:\n\(log)")
+    }
+
+    /// Builds `product` in the consumer package and checks the log: exit 0,
+    /// no warning, no error. Names the `package` symbols used, when that is
+    /// why it failed.
+    static func build(product: String, in directory: String, what: String) throws -> String {
+        // The first build is a cold build of Screenplay and everything under it.
+        let build = try runProcess("swift", ["build", "--product", product], timeout: 1800, directory: directory)
+        let log = build.stdout + build.stderr
+        XCTAssertFalse(build.timedOut, "swift build of \(what) in a dependent package timed out:\n\(log)")
+        let findings = PackageCheckout.findings(in: log)
+        let protected = findings.filter { $0.contains("'package' protection level") }
+        XCTAssertEqual(
+            protected, [],
+            "\(what) use `package` symbols of Screenplay, which an outside package cannot see; make what they need public API"
+        )
+        XCTAssertEqual(build.status, 0, "\(what) do not build in a package that depends on Screenplay:\n\(log)")
+        XCTAssertEqual(findings, [], "building \(what) in a dependent package printed warnings or errors:\n\(log)")
+        return log
+    }
+
+    /// The scratch package, made once: the README example as one executable,
+    /// the CLI's sources as another.
+    static func consumerPackage() throws -> String {
+        if let consumer { return try consumer.get() }
+        let made = Result { try makeConsumerPackage() }
+        consumer = made
+        return try made.get()
+    }
+
+    private static func makeConsumerPackage() throws -> String {
+        let root = PackageCheckout.root
         let example = try PackageCheckout.firstSwiftBlock(
             inSection: "Library example", of: try PackageCheckout.readme())
         let consumer = try PackageCheckout.scratchDirectory("consumer")
-        defer { try? FileManager.default.removeItem(atPath: consumer) }
         // SwiftPM names a path dependency after its directory's last component.
-        let identity = URL(fileURLWithPath: PackageCheckout.root).lastPathComponent
+        let identity = URL(fileURLWithPath: root).lastPathComponent
         let manifest = """
             // swift-tools-version:6.0
             import PackageDescription
 
+            let strict: [SwiftSetting] = [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+
             let package = Package(
-                name: "ReadmeExample",
-                dependencies: [.package(path: "\(PackageCheckout.root)")],
+                name: "Consumer",
+                dependencies: [.package(path: "\(root)")],
                 targets: [
                     .executableTarget(
                         name: "ReadmeExample",
                         dependencies: [
                             .product(name: "Screenplay", package: "\(identity)"),
                             .product(name: "ScreenplayGLES", package: "\(identity)"),
-                        ])
+                        ]),
+                    .systemLibrary(name: "ToolSystemd", pkgConfig: "libsystemd"),
+                    .target(
+                        name: "ToolCLI",
+                        dependencies: [
+                            .product(name: "Screenplay", package: "\(identity)"),
+                            .product(name: "Documents", package: "\(identity)"), "ToolSystemd",
+                        ],
+                        swiftSettings: strict),
+                    .executableTarget(name: "tool", dependencies: ["ToolCLI"], swiftSettings: strict),
                 ]
             )
 
             """
-        try FileManager.default.createDirectory(
-            atPath: consumer + "/Sources/ReadmeExample", withIntermediateDirectories: true)
-        try manifest.write(toFile: consumer + "/Package.swift", atomically: true, encoding: .utf8)
-        try example.write(toFile: consumer + "/Sources/ReadmeExample/main.swift", atomically: true, encoding: .utf8)
-        try Self.ownGL.write(toFile: consumer + "/Sources/ReadmeExample/OwnGL.swift", atomically: true, encoding: .utf8)
-
-        // A cold build of Screenplay and everything under it, in the consumer's own .build.
-        let build = try runProcess("swift", ["build"], timeout: 1200, directory: consumer)
-        let log = build.stdout + build.stderr
-        XCTAssertFalse(build.timedOut, "swift build of the consumer package timed out:\n\(log)")
-        XCTAssertEqual(build.status, 0, "the README's library example does not build in a dependent package:\n\(log)")
-        let findings = PackageCheckout.findings(in: log)
-        XCTAssertEqual(
-            findings, [], "building a package that depends on Screenplay printed warnings or errors:\n\(log)")
-        XCTAssertTrue(
-            FileManager.default.isExecutableFile(atPath: consumer + "/.build/debug/ReadmeExample"),
-            "no ReadmeExample binary after the build:\n\(log)")
+        do {
+            let files = FileManager.default
+            try files.createDirectory(atPath: consumer + "/Sources/ReadmeExample", withIntermediateDirectories: true)
+            try manifest.write(toFile: consumer + "/Package.swift", atomically: true, encoding: .utf8)
+            try example.write(toFile: consumer + "/Sources/ReadmeExample/main.swift", atomically: true, encoding: .utf8)
+            try ownGL.write(toFile: consumer + "/Sources/ReadmeExample/OwnGL.swift", atomically: true, encoding: .utf8)
+            // SwiftPM wants target names unique across the package graph, and
+            // Screenplay's package has these three: the copies get other names,
+            // and the one change to their files is the module names they import.
+            let renamed = ["ScreenplayCLI": "ToolCLI", "screenplay": "tool", "CSystemd": "ToolSystemd"]
+            for (module, copy) in renamed {
+                try files.copyItem(atPath: root + "/Sources/" + module, toPath: consumer + "/Sources/" + copy)
+                for file in try files.contentsOfDirectory(atPath: consumer + "/Sources/" + copy) {
+                    let path = consumer + "/Sources/" + copy + "/" + file
+                    var text = try String(contentsOfFile: path, encoding: .utf8)
+                    text = text.replacingOccurrences(of: "import ScreenplayCLI", with: "import ToolCLI")
+                        .replacingOccurrences(of: "import CSystemd", with: "import ToolSystemd")
+                        .replacingOccurrences(of: "module CSystemd", with: "module ToolSystemd")
+                    try text.write(toFile: path, atomically: true, encoding: .utf8)
+                }
+            }
+            // What the BuildCommit plugin writes at build time in the real package.
+            try "let buildCommit: String? = nil\nlet buildTreeModified = false\n".write(
+                toFile: consumer + "/Sources/ToolCLI/BuildCommit.swift", atomically: true, encoding: .utf8)
+        } catch {
+            throw CheckoutError("cannot write the consumer package in \(consumer): \(error)")
+        }
+        return consumer
     }
 }

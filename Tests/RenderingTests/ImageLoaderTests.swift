@@ -65,7 +65,7 @@ final class ImageLoaderTests: ScreenplayTestCase {
     }
 
     func testPNGDecodesToStraightRGBA() throws {
-        let image = try ImageLoader.load(path: writePNG("a.png"))
+        let image = try ImageSource.load(path: writePNG("a.png")).image()
         XCTAssertEqual(image.width, 6)
         XCTAssertEqual(image.height, 4)
         XCTAssertEqual(Array(image.rgba[0..<4]), [255, 0, 0, 255])
@@ -77,7 +77,7 @@ final class ImageLoaderTests: ScreenplayTestCase {
     }
 
     func testJPEGDecodesToOpaqueRGBA() throws {
-        let image = try ImageLoader.load(path: writeJPEG("b.jpg"))
+        let image = try ImageSource.load(path: writeJPEG("b.jpg")).image()
         XCTAssertEqual(image.width, 32)
         XCTAssertEqual(image.height, 16)
         XCTAssertEqual(image.rgba.count, 32 * 16 * 4)
@@ -90,8 +90,8 @@ final class ImageLoaderTests: ScreenplayTestCase {
         XCTAssertGreaterThan(Int(bottom.prefix(3).min()!), 235)
     }
 
-    func testMaxDimensionScalesDownWhileDecoding() throws {
-        let image = try ImageLoader.load(path: writeJPEG("c.jpg", width: 64, height: 32), maxDimension: 16)
+    func testFittingScalesDownWhileDecoding() throws {
+        let image = try ImageSource.load(path: writeJPEG("c.jpg", width: 64, height: 32)).image(fitting: 16, height: 16)
         XCTAssertEqual(image.width, 16)
         XCTAssertEqual(image.height, 8)
     }
@@ -114,8 +114,8 @@ final class ImageLoaderTests: ScreenplayTestCase {
         let truncated = path("truncated.png")
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
 
-        XCTAssertNoThrow(try ImageLoader.load(path: source))
-        XCTAssertThrowsError(try ImageLoader.load(path: truncated)) { error in
+        XCTAssertNoThrow(try ImageSource.load(path: source).image())
+        XCTAssertThrowsError(try ImageSource.load(path: truncated).image()) { error in
             guard case .corrupt(let p, let reason)? = error as? ImageError else { return XCTFail("\(error)") }
             XCTAssertEqual(p, truncated)
             XCTAssertFalse(reason.isEmpty)
@@ -128,7 +128,7 @@ final class ImageLoaderTests: ScreenplayTestCase {
         let noise = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let file = path("noise.bin")
         try noise.write(to: URL(fileURLWithPath: file))
-        XCTAssertThrowsError(try ImageLoader.load(path: file)) { error in
+        XCTAssertThrowsError(try ImageSource.load(path: file).image()) { error in
             guard case .corrupt? = error as? ImageError else { return XCTFail("\(error)") }
             XCTAssertTrue("\(error)".contains(file))
         }
@@ -137,19 +137,19 @@ final class ImageLoaderTests: ScreenplayTestCase {
     func testEmptyFileIsCorrupt() throws {
         let file = path("empty.png")
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data()))
-        XCTAssertThrowsError(try ImageLoader.load(path: file)) { error in
+        XCTAssertThrowsError(try ImageSource.load(path: file).image()) { error in
             guard case .corrupt? = error as? ImageError else { return XCTFail("\(error)") }
         }
     }
 
     func testMissingFileAndDirectoryAreUnreadable() {
         let missing = path("nope.png")
-        XCTAssertThrowsError(try ImageLoader.load(path: missing)) { error in
+        XCTAssertThrowsError(try ImageSource.load(path: missing).image()) { error in
             XCTAssertEqual(error as? ImageError, .unreadable(path: missing, reason: "No such file or directory"))
             XCTAssertTrue((error as? ImageError)?.isUnreadable ?? false)
             XCTAssertEqual("\(error)", "cannot read image '\(missing)': No such file or directory")
         }
-        XCTAssertThrowsError(try ImageLoader.load(path: directory.path)) { error in
+        XCTAssertThrowsError(try ImageSource.load(path: directory.path).image()) { error in
             XCTAssertTrue((error as? ImageError)?.isUnreadable ?? false, "\(error)")
         }
     }
@@ -168,7 +168,7 @@ final class ImageLoaderTests: ScreenplayTestCase {
         try png.write(to: URL(fileURLWithPath: file))
 
         let start = Date()
-        XCTAssertThrowsError(try ImageLoader.load(path: file)) { error in
+        XCTAssertThrowsError(try ImageSource.load(path: file).image()) { error in
             XCTAssertEqual(
                 error as? ImageError, .tooLarge(path: file, width: 50000, height: 50000, maxPixels: 8192 * 8192))
             XCTAssertTrue("\(error)".contains("50000x50000"), "\(error)")
@@ -177,7 +177,7 @@ final class ImageLoaderTests: ScreenplayTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 1)
 
         // A lower limit applies to ordinary images too.
-        XCTAssertThrowsError(try ImageLoader.load(path: writePNG("small.png"), maxPixels: 10)) { error in
+        XCTAssertThrowsError(try ImageSource.load(path: writePNG("small.png"), maxPixels: 10).image()) { error in
             XCTAssertEqual(error as? ImageError, .tooLarge(path: path("small.png"), width: 6, height: 4, maxPixels: 10))
         }
     }

@@ -381,7 +381,6 @@ final class ArgumentsTests: ScreenplayTestCase {
 
     func testUsageErrorPresentation() {
         let error = UsageError(message: "unknown option '--x'", usage: "USAGE: y")
-        XCTAssertEqual(UsageError.exitCode, 64)
         XCTAssertEqual(error.description, "error: unknown option '--x'\n\nUSAGE: y")
     }
 

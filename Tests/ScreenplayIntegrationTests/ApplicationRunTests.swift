@@ -57,9 +57,25 @@ final class RunKeypad: SceneDelegate {
     }
 }
 
+/// Shuts the app down after 20 s, so a run() that never returns fails
+/// instead of hanging the test; `fired` says whether it had to.
+@MainActor
+final class Watchdog {
+    private(set) var fired = false
+    init(_ app: Application) {
+        DispatchQueue.main.asyncAfter(deadline: .now() + 20) { [weak self] in
+            MainActor.assumeIsolated {
+                self?.fired = !app.scenes.isEmpty
+                app.shutdown()
+            }
+        }
+    }
+}
+
 /// `Application.run()` against headless sway: it drives the app until
-/// SIGTERM and returns with every scene torn down; a key handled in the
-/// window reaches the TV's screen within two refreshes.
+/// SIGTERM and returns with every scene torn down (or runs the app's own
+/// stop handler first); a key handled in the window reaches the TV's screen
+/// within two refreshes.
 final class ApplicationRunTests: ScreenplayTestCase {
     @MainActor
     static func start(_ rig: SwayRig, _ model: RunModel) throws -> Application {
@@ -92,6 +108,10 @@ final class ApplicationRunTests: ScreenplayTestCase {
         try MainActor.assumeIsolated { try Self.keyReachesTheTV() }
     }
 
+    func testStopSignalHandlerTearsDownFirstAndTheDeadlineEndsWithRun() throws {
+        try MainActor.assumeIsolated { try Self.stopSignalHandlerTearsDownFirst() }
+    }
+
     @MainActor
     private static func runReturnsOnSIGTERM() throws {
         let rig = try SwayRig.start(outputs: [
@@ -101,16 +121,9 @@ final class ApplicationRunTests: ScreenplayTestCase {
         let model = RunModel()
         let app = try start(rig, model)
         when({ model.events.count == 3 }) { kill(getpid(), SIGTERM) }
-        // A watchdog, so a run() that never returns fails instead of hanging.
-        var watchdogFired = false
-        DispatchQueue.main.asyncAfter(deadline: .now() + 20) {
-            MainActor.assumeIsolated {
-                watchdogFired = !app.scenes.isEmpty
-                app.shutdown()
-            }
-        }
+        let watchdog = Watchdog(app)
         try app.run()
-        XCTAssertFalse(watchdogFired, "run() returned because of the watchdog, not because of SIGTERM")
+        XCTAssertFalse(watchdog.fired, "run() returned because of the watchdog, not because of SIGTERM")
         XCTAssertEqual(
             Set(model.events.prefix(3)), ["connect window", "connect tv HEADLESS-2", "connect tv HEADLESS-3"])
         XCTAssertEqual(
@@ -119,6 +132,36 @@ final class ApplicationRunTests: ScreenplayTestCase {
             "SIGTERM tears every scene down: \(model.events)")
         XCTAssertTrue(app.scenes.isEmpty)
         XCTAssertThrowsError(try app.roundtrip(), "the connection is closed after run returns")
+    }
+
+    /// `RunOptions.onStopSignal` runs on the main queue instead of
+    /// `shutdown()`: the app's own teardown comes before the scenes go, and
+    /// `run` returns once it calls `shutdown()`. The teardown deadline is
+    /// dropped when `run` returns: the process lives on past it.
+    @MainActor
+    private static func stopSignalHandlerTearsDownFirst() throws {
+        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600)])
+        defer { rig.stop() }
+        let model = RunModel()
+        let app = try start(rig, model)
+        var options = RunOptions()
+        options.onStopSignal = { signal in
+            model.events.append("stop \(signal), \(app.scenes.count) scenes")
+            app.shutdown()
+        }
+        let deadline = 1.0
+        options.teardownDeadline = TeardownDeadline(seconds: deadline) { "deadline passed: \($0)" }
+        when({ model.events.count == 2 }) { kill(getpid(), SIGINT) }
+        let watchdog = Watchdog(app)
+        try app.run(options)
+        XCTAssertFalse(watchdog.fired, "run() returned because of the watchdog, not because of SIGINT")
+        XCTAssertEqual(
+            model.events.dropFirst(2).first, "stop SIGINT, 2 scenes", "the handler runs first: \(model.events)")
+        XCTAssertEqual(
+            Set(model.events.dropFirst(3)), ["disconnect window", "disconnect tv HEADLESS-2"],
+            "shutdown() in the handler tears every scene down: \(model.events)")
+        // Had the deadline stayed armed, the process would _exit here.
+        Thread.sleep(forTimeInterval: deadline + 1)
     }
 
     @MainActor

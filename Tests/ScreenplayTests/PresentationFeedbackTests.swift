@@ -46,7 +46,8 @@ final class PresentationFeedbackTests: ScreenplayTestCase {
         defer { h.close() }
         let scene = try await animate(h, seconds: 4.5)
         let frames = scene.displayLink.frameCount
-        let window = scene.displayLink.drainStatistics(nowNs: monotonicNanoseconds())
+        let window = scene.displayLink.takeFrameStatistics()
+        let shown = scene.displayLink.recentFrameTimestampsNs
         scene.displayLink.isPaused = true
         let c = counts(h)
         // Without the budget: one request per frame, about 270 on an idle
@@ -62,6 +63,8 @@ final class PresentationFeedbackTests: ScreenplayTestCase {
         XCTAssertEqual(scene.displayLink.countSource, "frame-callbacks")
         XCTAssertFalse(scene.displayLink.isReceivingPresentationFeedback)
         XCTAssertGreaterThan(window.presented, 0, "frames are counted by callbacks")
+        XCTAssertGreaterThan(shown.count, 1, "the callbacks' times are the frames' times")
+        XCTAssertEqual(shown, shown.sorted(), "oldest first")
         h.assertClean()
     }
 
@@ -78,6 +81,10 @@ final class PresentationFeedbackTests: ScreenplayTestCase {
         XCTAssertTrue(scene.displayLink.isReceivingPresentationFeedback)
         XCTAssertEqual(scene.displayLink.countSource, "presentation")
         XCTAssertEqual(scene.displayLink.durationSource, .presentation, "the refresh comes from the answers")
+        let shown = scene.displayLink.recentFrameTimestampsNs
+        XCTAssertGreaterThan(shown.count, 1, "the answers' presentation times")
+        XCTAssertEqual(shown, shown.sorted(), "oldest first")
+        XCTAssertEqual(scene.displayLink.takeFrameStatistics().presented, scene.presentedFrames, "every answer counted")
         XCTAssertGreaterThanOrEqual(
             scene.presentedFrames, Int(c.answered) - FeedbackBudget.maxOutstanding, "each answer counts a frame: \(c)")
         h.assertClean()

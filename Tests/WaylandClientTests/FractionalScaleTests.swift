@@ -33,8 +33,6 @@ final class FractionalScaleTests: ScreenplayTestCase {
                 }
             }
         }
-        XCTAssertTrue(FractionalScaleMath.isFractional(150))
-        XCTAssertFalse(FractionalScaleMath.isFractional(240))
         XCTAssertEqual(FractionalScaleMath.bufferLength(logical: 0, scale120: 150), 0)
     }
 }
