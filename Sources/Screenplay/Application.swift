@@ -545,8 +545,11 @@ public final class Application {
         }
     }
 
-    /// Runs `body` on every event-loop turn (for tests and tools).
-    public func roundtrip() throws {
+    /// Blocks until the compositor has answered everything sent so far,
+    /// dispatching its events on this thread: a nested pump, so it is for
+    /// tests only (package access) and never called from a handler or a
+    /// draw; apps get every answer as an event in a later batch.
+    package func roundtrip() throws {
         do { try connection.roundtrip() } catch {
             throw ApplicationError(kind: .connectionLost, description: error.description)
         }

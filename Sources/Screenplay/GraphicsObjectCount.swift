@@ -16,6 +16,7 @@ public struct GraphicsObjectCount: Sendable, Equatable, CustomStringConvertible 
         self.textBlocks = textBlocks
     }
 
+    /// The three counts in words, for logs.
     public var description: String {
         "\(pictureTextures) picture textures, \(shaderPrograms) shader programs, \(textBlocks) text blocks"
     }

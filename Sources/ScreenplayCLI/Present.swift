@@ -62,9 +62,10 @@ final class PresentRunner: SceneCommand {
                 "--output \(patterns.joined(separator: ", ")) matches no screen; the screens are:\n\(list.isEmpty ? "  (none)" : list)"
             )
         }
-        // Before --mode's wait: the signals' teardown reaches this session
-        // through the application `ScreenplayTool` runs.
-        session.app = app
+        // Before --mode's wait: `ScreenplayTool` runs this application (and
+        // signals reach `stop(signal:)` through it) while the modes are set.
+        // Not `session.app` yet: the session reads that as content attached.
+        connectedApp = app
         session.startWatchdog()
         if let text = command.mode, let request = ScreenModeRequest(parsing: text) {
             // Before any scene connects, as UIKit apps choose a screen's mode
@@ -99,13 +100,21 @@ final class PresentRunner: SceneCommand {
 
     private var modeSwitcher: ModeSwitcher?
 
-    var application: Application? { presenter?.app ?? session?.app }
+    /// The application from the moment it connects.
+    private var connectedApp: Application?
+
+    var application: Application? { presenter?.app ?? connectedApp }
 
     func stop(signal: StopSignal) {
         if let presenter { return presenter.stop(signal: signal) }
         guard let session else { return }
         // With --mode the modes go back first (answered in a later batch).
-        session.whenReadyToStop { session.tearDown(because: "\(signal)") }
+        session.whenReadyToStop { [weak self] in
+            session.tearDown(because: "\(signal)")
+            // Still waiting for --mode, the session has no application to
+            // shut down: `run` returns only once this one is.
+            self?.connectedApp?.shutdown()
+        }
     }
 
     /// Shows the content through `app`; after a compositor restart
