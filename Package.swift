@@ -4,7 +4,7 @@ import PackageDescription
 // Layering (each module imports only those below it; C types never leave the
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Rendering, WaylandClient, FrameTiming
-//                              ScreenplayCLI -> Documents -> CPoppler, CCairo
+//                              ScreenplayCLI -> Documents -> CPoppler, CCairo, Geometry (the one aspect-fit; Rendering uses it too)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
@@ -85,6 +85,8 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
         .target(name: "FrameTiming", swiftSettings: strict),
+        // The one aspect-fit, for Rendering's pictures and Documents' pages.
+        .target(name: "Geometry", swiftSettings: strict),
         // The main thread's one event loop (epoll, timerfd, eventfd): driven by
         // the main queue or by an app's own loop (Application.processEvents).
         .target(name: "EventLoop", dependencies: ["CLinuxEvents"], swiftSettings: strict),
@@ -95,7 +97,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Rendering",
-            dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CSystemHeaders", "CWayland"],
+            dependencies: ["CEGL", "CCairo", "CPixbuf", "CRsvg", "CSystemHeaders", "CWayland", "Geometry"],
             swiftSettings: strict),
         // Video through libmpv's render API on Rendering's GL context.
         .target(
@@ -106,7 +108,9 @@ let package = Package(
             dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video", "EventLoop"],
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
-        .target(name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders"], swiftSettings: strict),
+        .target(
+            name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders", "Geometry"],
+            swiftSettings: strict),
         // BuildCommit writes the git commit into ScreenplayCLI for `--version`.
         .target(
             name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd"], swiftSettings: strict,

@@ -1,6 +1,7 @@
 import CCairo
 import CPoppler
 import Foundation
+import Geometry
 import Glibc
 
 /// Why a document could not be opened or a page not rendered.
@@ -197,15 +198,11 @@ public struct PageRegion: Hashable, Sendable {
 }
 
 /// The largest rectangle of the content's aspect that fits, centred, in
-/// whole pixels.
+/// whole pixels (the package's one aspect-fit, `Geometry.aspectFitRect`).
 public func fitRect(contentWidth: Double, contentHeight: Double, width: Int, height: Int) -> (
     x: Int, y: Int, width: Int, height: Int
 ) {
-    guard contentWidth > 0, contentHeight > 0 else { return (0, 0, width, height) }
-    let scale = min(Double(width) / contentWidth, Double(height) / contentHeight)
-    let w = min(width, max(1, Int((contentWidth * scale).rounded())))
-    let h = min(height, max(1, Int((contentHeight * scale).rounded())))
-    return ((width - w) / 2, (height - h) / 2, w, h)
+    aspectFitRect(contentWidth: contentWidth, contentHeight: contentHeight, intoWidth: width, intoHeight: height)
 }
 
 /// A cairo ARGB32 image surface with its context, freed on deinit.

@@ -98,6 +98,11 @@ final class DocumentsTests: ScreenplayTestCase {
         XCTAssertTrue(fitRect(contentWidth: 16, contentHeight: 9, width: 1280, height: 720) == (0, 0, 1280, 720))
         XCTAssertTrue(fitRect(contentWidth: 16, contentHeight: 9, width: 800, height: 600) == (0, 75, 800, 450))
         XCTAssertTrue(fitRect(contentWidth: 4, contentHeight: 3, width: 1920, height: 1080) == (240, 0, 1440, 1080))
+        // A4 in points on a 1080p panel: 763.66 px wide, to the nearest pixel.
+        XCTAssertTrue(
+            fitRect(contentWidth: 595.28, contentHeight: 841.89, width: 1920, height: 1080) == (578, 0, 764, 1080))
+        // An exact half rounds up, as Rendering's pictures do (the same function).
+        XCTAssertTrue(fitRect(contentWidth: 2, contentHeight: 1, width: 5, height: 5) == (0, 1, 5, 3))
     }
 
     func testMissingFileIsUnreadable() {
