@@ -14,14 +14,9 @@ import XCTest
 final class PictureLifetimeTests: ScreenplayTestCase {
     @MainActor
     func testDroppedPicturesFreeTheirTexturesAndNewOnesShowTheirOwnPixels() async throws {
-        let graphics = try GraphicsContext.offscreen()
-        let resources = GraphicsResources(context: graphics)
-        let target = try OffscreenTarget(context: graphics, width: 64, height: 64)
-        defer {
-            resources.destroy()
-            target.destroy()
-            graphics.destroy()
-        }
+        let offscreen = try Offscreen(size: 64)
+        defer { offscreen.destroy() }
+        let (resources, target) = (offscreen.resources, offscreen.target)
         var peak = 0
         for round in 0..<300 {
             // A new picture each round, the previous one dropped: what a
@@ -37,8 +32,8 @@ final class PictureLifetimeTests: ScreenplayTestCase {
             if pixel.prefix(3) != colour.prefix(3) { break }
         }
         XCTAssertLessThanOrEqual(peak, 2, "textures of dropped pictures were kept")
-        // The last picture is gone too: its texture goes on the next turn
-        // of the main queue, with no upload to trigger a sweep.
+        // The last picture is gone too: its texture goes on a turn of the
+        // main event loop, with no upload to trigger a sweep.
         let freed = await Self.soon { resources.pictureTextureCount == 0 }
         XCTAssertTrue(freed, "a dropped picture kept its texture until the next upload")
     }
@@ -47,14 +42,9 @@ final class PictureLifetimeTests: ScreenplayTestCase {
     /// and a new shader is compiled and drawn afresh.
     @MainActor
     func testDroppedShadersFreeTheirPrograms() async throws {
-        let graphics = try GraphicsContext.offscreen()
-        let resources = GraphicsResources(context: graphics)
-        let target = try OffscreenTarget(context: graphics, width: 32, height: 32)
-        defer {
-            resources.destroy()
-            target.destroy()
-            graphics.destroy()
-        }
+        let offscreen = try Offscreen(size: 32)
+        defer { offscreen.destroy() }
+        let (resources, target) = (offscreen.resources, offscreen.target)
         for round in 0..<20 {
             let level = Double(round % 2)
             let shader = FragmentShader(
@@ -85,5 +75,26 @@ final class PictureLifetimeTests: ScreenplayTestCase {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         return true
+    }
+}
+
+/// An offscreen context (Mesa's surfaceless platform), its GL caches and a
+/// square target to draw into.
+@MainActor
+private final class Offscreen {
+    let graphics: GraphicsContext
+    let resources: GraphicsResources
+    let target: OffscreenTarget
+
+    init(size: Int) throws {
+        graphics = try GraphicsContext.offscreen()
+        resources = GraphicsResources(context: graphics)
+        target = try OffscreenTarget(context: graphics, width: size, height: size)
+    }
+
+    func destroy() {
+        resources.destroy()
+        target.destroy()
+        graphics.destroy()
     }
 }
