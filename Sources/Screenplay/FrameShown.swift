@@ -18,7 +18,7 @@ extension Scene {
     /// called from `draw`) is shown on the screen. Nothing is called for a
     /// frame that is never shown (a hidden or switched-off output).
     public func whenNextFrameShown(_ handler: @escaping @MainActor (FrameShown) -> Void) {
-        shownWatchers.append(handler)
+        feedback.shownWatchers.append(handler)
     }
 }
 

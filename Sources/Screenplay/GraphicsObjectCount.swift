@@ -29,7 +29,7 @@ extension Application {
     /// flat for an app that keeps making new content. All zero before the
     /// first scene draws.
     public var graphicsObjects: GraphicsObjectCount {
-        sharedResourcesIfAny?.objectCount
+        graphics.resourcesIfMade?.objectCount
             ?? GraphicsObjectCount(pictureTextures: 0, shaderPrograms: 0, textBlocks: 0)
     }
 }

@@ -6,17 +6,7 @@ extension Scene {
     /// slides stays on. Reads false where the compositor offers no idle
     /// inhibitor. The inhibitor goes with the scene's teardown.
     public var inhibitsIdle: Bool {
-        get { idleInhibitor != nil }
-        set {
-            if newValue, idleInhibitor == nil, !surface.isDestroyed {
-                idleInhibitor = IdleInhibitor(surface: surface)
-                surface.commit()
-                host.flush()
-            } else if !newValue, let inhibitor = idleInhibitor {
-                inhibitor.destroy()
-                idleInhibitor = nil
-                host.flush()
-            }
-        }
+        get { sceneSurface.inhibitsIdle }
+        set { if sceneSurface.setInhibitsIdle(newValue) { host.flush() } }
     }
 }

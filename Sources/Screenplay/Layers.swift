@@ -76,7 +76,7 @@ extension Application {
     /// Frees the GPU program of a shader the app will not draw again
     /// (programs are cached per shader, as textures are per picture).
     public func releaseResources(of shader: FragmentShader) {
-        CurrentContext.preserving { try? resources().release(shader) }
+        CurrentContext.preserving { graphics.resourcesIfMade?.release(shader) }
     }
 }
 

@@ -114,7 +114,12 @@ final class ScreenRequests {
             guard let self, let app else { return }
             self.panelWatch = nil
             let now = monotonicNanoseconds()
-            for scene in app.scenes { scene.watchPanelPower(nowNs: now) }
+            for scene in app.scenes {
+                guard let screen = scene.screenNeedingPowerRead(nowNs: now) else { continue }
+                app.powerState(of: screen) { [weak scene] state in
+                    scene?.displayLink.panelPowerRead(isOff: state == .off)
+                }
+            }
             self.updatePanelWatch(app)
         }
     }

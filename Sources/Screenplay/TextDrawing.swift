@@ -58,7 +58,7 @@ extension Application {
     /// anyway, so this is for freeing it at a moment of the app's choosing
     /// (before a large upload, or while keeping the picture for later).
     public func releaseResources(of picture: Picture) {
-        CurrentContext.preserving { try? resources().release(picture) }
+        CurrentContext.preserving { graphics.resourcesIfMade?.release(picture) }
     }
 }
 

@@ -97,7 +97,7 @@ public final class VideoPlayer {
             player = try CurrentContext.preserving {
                 try MpvPlayer(
                     path: path, options: PlaybackOptions(loops: loops, audio: audio, startsPaused: startsPaused),
-                    context: try scene.host.graphics(), wlDisplay: scene.host.compositor.connection.display)
+                    context: try scene.host.graphics.context(), wlDisplay: scene.host.graphics.waylandDisplay)
             }
         } catch let error as Video.VideoError {
             throw VideoError(error)
@@ -259,7 +259,7 @@ extension VideoPlayer {
     /// the application's own GL context and reports the decoder mpv chose
     /// (for `screenplay doctor`).
     public static func checkDecoding(on application: Application) throws -> VideoDecodingReport {
-        let context = try application.graphics()
+        let context = try CurrentContext.preserving { try application.graphics.context() }
         let report = try DecoderCheck.run(context: context)
         let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter {
             $0.hasPrefix("renderD")

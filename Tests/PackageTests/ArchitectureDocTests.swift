@@ -111,3 +111,37 @@ final class ArchitectureDocTests: ScreenplayTestCase {
         return edges
     }
 }
+
+/// Issue 28's point 6, kept: the scene and the application stay in parts
+/// with one job each, and a scene's view of its owner stays small.
+final class SmallPartsTests: XCTestCase {
+    private var sources: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Screenplay")
+    }
+
+    func testSceneAndApplicationPartsStayUnderAboutThreeHundredLines() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter {
+            ($0.hasPrefix("Scene") || $0.hasPrefix("Application") || $0 == "AccessoryScenes.swift"
+                || $0 == "SharedGraphics.swift") && $0.hasSuffix(".swift")
+        }
+        XCTAssertTrue(names.contains("Scene.swift") && names.contains("Application.swift"), "\(names)")
+        for name in names {
+            let text = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            XCTAssertLessThanOrEqual(lines, 340, "\(name) has \(lines) lines: split it along its jobs")
+        }
+    }
+
+    func testSceneHostNamesOnlyWhatASceneNeeds() throws {
+        let text = try String(contentsOf: sources.appendingPathComponent("SceneHost.swift"), encoding: .utf8)
+        let members = text.split(separator: "\n").filter {
+            let line = $0.trimmingCharacters(in: .whitespaces)
+            return line.hasPrefix("func ") || line.hasPrefix("var ")
+        }
+        XCTAssertLessThanOrEqual(members.count, 6, "SceneHost: \(members)")
+        // A scene closes by answering its batch, never by calling its owner.
+        let scene = try String(contentsOf: sources.appendingPathComponent("Scene.swift"), encoding: .utf8)
+        XCTAssertFalse(scene.contains("host.close") || scene.contains("sceneDidClose"))
+    }
+}

@@ -113,6 +113,35 @@ final class ProtocolEdgeCaseTests: ScreenplayTestCase {
         h.assertClean()
     }
 
+    /// (c2) Every scene closed in the same batch goes, and a scene that stays
+    /// keeps drawing: a closed scene answers the batch with `.close` and
+    /// the application closes it after walking its scenes, so no scene is
+    /// torn down while the batch still walks them.
+    @MainActor
+    func testScenesClosedInOneBatchAllGoAfterTheWalk() async throws {
+        let h = try Harness()
+        defer { h.close() }
+        _ = h.fixture.addOutput("DP-1", x: 1280, width: 1024, height: 768)
+        _ = h.fixture.addOutput("DP-2", x: 2304, width: 800, height: 600)
+        h.fixture.setInitialReply(SCRIPTED_CLOSE)
+        try h.sync()
+        _ = h.register()
+        try await h.settle("both closed layer surfaces are destroyed") {
+            h.fixture.layerSurfaceCount == 2 && h.fixture.liveLayerSurfaceCount == 0
+        }
+        try h.sync()
+        XCTAssertTrue(h.app.scenes.isEmpty, "both closed scenes are gone")
+        XCTAssertEqual(h.log.events, [], "no delegate call for scenes never configured")
+
+        h.fixture.setInitialReply(SCRIPTED_CONFIGURE_OUTPUT_SIZE)
+        _ = h.fixture.addOutput("DP-3", x: 3104, width: 640, height: 480)
+        try await h.settle("all three screens connect") {
+            Set(h.log.events) == ["connect DP-1", "connect DP-2", "connect DP-3"]
+        }
+        XCTAssertEqual(h.app.scenes.count, 3)
+        h.assertClean()
+    }
+
     /// (d) A 0x0 configure ("you choose") gives the scene its screen's
     /// logical size, and buffers at that size times the scale.
     @MainActor
