@@ -63,6 +63,8 @@ public final class Scene {
     private var needsDisplay = false
     private var hasDrawn = false
     private var isTornDown = false
+    /// Waiting for the next frame drawn (SceneCapture.swift).
+    var captureHandlers: [@MainActor (Result<CapturedFrame, SceneError>) -> Void] = []
     /// The buffer size and scale the delegate last heard of (`sceneDidResize`).
     private var reportedGeometry: [Int] = []
 
@@ -296,6 +298,7 @@ public final class Scene {
                 host.report(error)
             }
             feedback.trackShown(feedbackToken: feedbackToken, surface: surface)
+            deliverCaptures(from: window)
             try window.present()
             for action in context.afterPresent { action() }
             if !displayLink.isPaused,
@@ -324,6 +327,7 @@ public final class Scene {
         isConnected = false
         sceneSurface.destroy()
         feedback.reset()
+        abandonCaptures()
         if wasConnected { delegate.sceneDidDisconnect(self) }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// JSON object on one line, `{"ok": true, ...}` or `{"ok": false, "error": "..."}`.
 struct ControlRequest: Equatable, Sendable {
     enum Command: String, CaseIterable, Sendable {
-        case status, next, previous, pause, resume, reload, show
+        case status, next, previous, pause, resume, reload, show, screenshot
     }
 
     var command: Command

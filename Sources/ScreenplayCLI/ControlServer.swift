@@ -16,7 +16,9 @@ final class ControlServer {
         static let clients = 64
         /// A request line longer than this is refused and the client closed.
         static let lineBytes = 64 * 1024
-        /// Replies a client has not read beyond this: it is dropped.
+        /// Earlier replies a client has not read beyond this when the next
+        /// one is added: it is dropped. (One reply may be larger: a
+        /// screenshot.)
         static let pendingReplyBytes = 64 * 1024
         /// Bytes read per wake-up, so one client cannot hold the main queue.
         static let readChunk = 4096
@@ -35,17 +37,19 @@ final class ControlServer {
     private var acceptSource: (any DispatchSourceRead)?
     private var clients: [ObjectIdentifier: ControlClient] = [:]
     private var sweepTimer: (any DispatchSourceTimer)?
-    private let handle: (Data) -> Data
+    private let handle: ControlHandler
     private let uid = getuid()
     /// Clients refused or dropped, for `ctl status` and tests.
     private(set) var refusedCount = 0
 
     /// Binds `path` (its directory made 0700 when missing, the socket 0600)
-    /// and serves it. `handle` turns one request line into one reply line.
+    /// and serves it. `handle` turns one request line into one reply line,
+    /// now or, when it returns nil, through its completion later (the
+    /// client's next requests wait for it, so replies keep their order).
     /// - Throws: a failure naming the path and the reason: a path too long
     ///   for a socket, a directory that cannot be made or is another user's,
     ///   or another `play` already listening there.
-    init(path: String, handle: @escaping (Data) -> Data) throws(CommandFailure) {
+    init(path: String, handle: @escaping ControlHandler) throws(CommandFailure) {
         self.path = path
         self.handle = handle
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
@@ -203,7 +207,7 @@ final class ControlServer {
         return (Int32(bitPattern: fields[0]), uid_t(fields[1]))
     }
 
-    func answer(_ line: Data) -> Data { handle(line) }
+    func answer(_ line: Data, later: @escaping @MainActor (Data) -> Void) -> Data? { handle(line, later) }
 
     func remove(_ client: ControlClient) { clients[ObjectIdentifier(client)] = nil }
 
@@ -233,6 +237,10 @@ final class ControlServer {
     }
 }
 
+/// Answers one request line: the reply now, or nil and the reply through
+/// the completion later.
+typealias ControlHandler = (Data, @escaping @MainActor (Data) -> Void) -> Data?
+
 /// One connection: reads request lines, writes reply lines, within the
 /// server's limits.
 @MainActor
@@ -256,6 +264,9 @@ final class ControlClient {
     private var processScheduled = false
     /// Refused (too long, too slow): no more requests are answered.
     private var refused = false
+    /// A request is being answered later (a screenshot waits for a frame):
+    /// the next lines wait for its reply.
+    private var awaitingReply = false
 
     init(fd: Int32, pid: Int32, server: ControlServer) {
         self.fd = fd
@@ -317,7 +328,7 @@ final class ControlClient {
     private func processLines() {
         processScheduled = false
         var answered = 0
-        while !closed, !refused, let newline = input.firstIndex(of: 0x0A) {
+        while !closed, !refused, !awaitingReply, let newline = input.firstIndex(of: 0x0A) {
             if answered == ControlServer.Limits.linesPerTurn {
                 processScheduled = true
                 DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.processLines() } }
@@ -329,18 +340,33 @@ final class ControlClient {
             partialSince = input.isEmpty ? nil : monotonicSeconds()
             let isBlank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
             if !isBlank {
-                reply(server.answer(line))
                 answered += 1
+                awaitingReply = true
+                guard let now = server.answer(line, later: { [weak self] data in self?.answeredLater(data) }) else {
+                    return
+                }
+                awaitingReply = false
+                reply(now)
             }
         }
-        if closeWhenFlushed, output.isEmpty { close() }
+        if closeWhenFlushed, output.isEmpty, !awaitingReply { close() }
+    }
+
+    /// The reply to a request answered later; then the lines that waited.
+    private func answeredLater(_ data: Data) {
+        guard awaitingReply else { return }
+        awaitingReply = false
+        lastActivity = monotonicSeconds()
+        reply(data)
+        if !processScheduled { processLines() }
     }
 
     private func reply(_ data: Data) {
         guard !closed else { return }
         if output.isEmpty { pendingSince = monotonicSeconds() }
+        let unread = output.count
         output.append(contentsOf: data)
-        if output.count > ControlServer.Limits.pendingReplyBytes {
+        if unread > ControlServer.Limits.pendingReplyBytes {
             server.dropped(self, "it reads none of its replies (\(output.count) bytes waiting)")
             return close()
         }
@@ -370,7 +396,7 @@ final class ControlClient {
             writing = false
             writeSource.suspend()
         }
-        if closeWhenFlushed { close() }
+        if closeWhenFlushed, !awaitingReply { close() }
     }
 
     private func refuseAndClose(_ reason: String) {

@@ -5,10 +5,12 @@ import Foundation
 public struct CtlCommand: CLICommand {
     public var invocation: Invocation { .ctl(self) }
 
-    /// status, next, previous, pause, resume, reload or show.
+    /// status, next, previous, pause, resume, reload, show or screenshot.
     public var request: String
     /// `show`'s item: a position (1 is the first) or a file name.
     public var item: String?
+    /// `screenshot`'s PNG file to write.
+    public var file: String?
     /// `--output`: only panels matching this pattern.
     public var output: String?
     /// `--socket`: where `play` listens.
@@ -20,7 +22,8 @@ public struct CtlCommand: CLICommand {
     public init(request: String) { self.request = request }
 
     public static let commandName = "ctl"
-    public static let abstract = "Control a running 'play': status, next, previous, pause, resume, reload, show."
+    public static let abstract =
+        "Control a running 'play': status, next, previous, pause, resume, reload, show, screenshot."
     public static let options: [OptionSpec] = [.value("output"), .value("socket"), .flag("json")]
     public static let usage = """
         OVERVIEW: \(abstract)
@@ -38,6 +41,10 @@ public struct CtlCommand: CLICommand {
           reload                  Re-read the playlist (as SIGHUP does).
           show ITEM               Switch to ITEM now: its position (1 is the
                                   first) or its file name (menu.pdf#page=2).
+          screenshot FILE.png     Write what one panel shows now (the one
+                                  --output names, or the only one) as a PNG
+                                  at the panel's pixel size, as a viewer sees
+                                  it; playback goes on undisturbed.
 
         OPTIONS:
           --output PATTERN        Only the panels matching PATTERN (as play's
@@ -51,6 +58,7 @@ public struct CtlCommand: CLICommand {
           screenplay ctl status --json
           screenplay ctl next --output HDMI-A-1
           screenplay ctl show 3
+          screenplay ctl screenshot --output HDMI-A-1 lobby.png
         """
 
     public init(parsing arguments: ParsedArguments) throws(UsageError) {
@@ -71,6 +79,12 @@ public struct CtlCommand: CLICommand {
                 throw Self.usageError("show needs an item: its position (1 is the first) or its file name")
             }
             self.item = item
+            if rest.count > 1 { throw Self.usageError("unexpected argument '\(rest[rest.startIndex + 1])'") }
+        } else if command == .screenshot {
+            guard let file = rest.first else {
+                throw Self.usageError("screenshot needs the PNG file to write, such as lobby.png")
+            }
+            self.file = file
             if rest.count > 1 { throw Self.usageError("unexpected argument '\(rest[rest.startIndex + 1])'") }
         } else if let extra = rest.first {
             throw Self.usageError("unexpected argument '\(extra)'")
@@ -93,7 +107,9 @@ enum CtlRunner {
             throw CommandFailure(.usage, "unknown command '\(command.request)'")
         }
         let request = ControlRequest(command: name, output: command.output, item: command.item)
-        let reply = try exchange(request.line, path: path)
+        // A screenshot waits for the panel's next frame (2 s at most) and
+        // brings a whole PNG back.
+        let reply = try exchange(request.line, path: path, seconds: name == .screenshot ? 10 : 5)
         guard let fields = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
             throw CommandFailure(
                 .unavailable, "\(path) answered something that is not a JSON reply; is it a screenplay play socket?")
@@ -103,6 +119,7 @@ enum CtlRunner {
             let refused = reason.hasPrefix("refused") || reason.hasPrefix("busy")
             throw CommandFailure(refused ? .unavailable : .dataError, "play refused '\(command.request)': \(reason)")
         }
+        if name == .screenshot { return try writeScreenshot(fields, to: command.file ?? "", json: command.json) }
         if command.json {
             let data = try JSONSerialization.data(
                 withJSONObject: fields, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -139,14 +156,49 @@ enum CtlRunner {
         return text
     }
 
-    /// Connects, sends `line`, and reads one reply line (5 s at most each).
-    static func exchange(_ line: Data, path: String) throws -> Data {
+    /// Writes the PNG a screenshot reply carries to `file` (through a
+    /// temporary file, so a half-written picture never stands there).
+    static func writeScreenshot(_ fields: [String: Any], to file: String, json: Bool) throws -> Int32 {
+        guard let encoded = fields["png"] as? String, let png = Data(base64Encoded: encoded) else {
+            throw CommandFailure(.unavailable, "play's screenshot reply carries no PNG; is play the same version?")
+        }
+        let url = URL(fileURLWithPath: file)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        do {
+            try png.write(to: temporary)
+            _ = try? FileManager.default.removeItem(at: url)
+            try FileManager.default.moveItem(at: temporary, to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CommandFailure(
+                .cannotCreate,
+                "cannot write \(file): \((error as NSError).localizedDescription); check the folder exists and is writable"
+            )
+        }
+        var summary = fields
+        summary["png"] = nil
+        summary["file"] = file
+        summary["bytes"] = png.count
+        if json {
+            let data = try JSONSerialization.data(
+                withJSONObject: summary, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(
+                "wrote \(file): \(fields["output"] as? String ?? "?"), \(fields["width"] ?? "?")x\(fields["height"] ?? "?")"
+            )
+        }
+        return 0
+    }
+
+    /// Connects, sends `line`, and reads one reply line (`seconds` at most each).
+    static func exchange(_ line: Data, path: String, seconds: Int = 5) throws -> Data {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             throw CommandFailure(.unavailable, "cannot make a socket: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard ControlServer.withAddress(path, { connect(fd, $0, $1) }) == 0 else {
@@ -168,7 +220,8 @@ enum CtlRunner {
                 continue
             }
             if count == 0 || sendError != nil { break }
-            throw CommandFailure(.unavailable, "no reply from \(path) within 5 s (\(String(cString: strerror(errno))))")
+            throw CommandFailure(
+                .unavailable, "no reply from \(path) within \(seconds) s (\(String(cString: strerror(errno))))")
         }
         guard let end = reply.firstIndex(of: 0x0A) else {
             throw CommandFailure(

@@ -9,6 +9,8 @@ enum ExitCode: Int32 {
     case noInput = 66
     case unavailable = 69
     case software = 70
+    /// An output file cannot be written (EX_CANTCREAT).
+    case cannotCreate = 73
 }
 
 /// A failure that ends the command: a one-line reason and its status.

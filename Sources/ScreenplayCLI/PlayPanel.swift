@@ -39,6 +39,14 @@ final class PlayPanel: SceneDelegate {
 
     var outputName: String { scene?.screen?.name ?? "window" }
     var screen: Screen? { scene?.screen }
+
+    /// The next frame the panel's scene draws, read back (ctl screenshot);
+    /// false when the panel has no scene now.
+    func captureNextFrame(_ handler: @escaping @MainActor (Result<CapturedFrame, SceneError>) -> Void) -> Bool {
+        guard let scene else { return false }
+        scene.captureNextFrame(handler)
+        return true
+    }
     /// `ctl pause`: the item on screen stays until `resume`; when it began holding.
     private var heldSince: Double?
     /// Whether the first item (or the placeholder) has been shown.

@@ -168,9 +168,9 @@ final class PlayRunner: SceneCommand {
             )
             return
         }
-        control = try ControlServer(path: path) { [weak self] line in
+        control = try ControlServer(path: path) { [weak self] line, later in
             guard let self else { return ControlReply.error("shutting down") }
-            return self.answer(line)
+            return self.answer(line, later: later)
         }
         log("control socket: \(path)")
     }
@@ -543,10 +543,18 @@ final class PlayRunner: SceneCommand {
     // MARK: control (`screenplay ctl`)
 
     /// One request line in, one reply line out.
-    private func answer(_ line: Data) -> Data {
+    private func answer(_ line: Data, later: @escaping @MainActor (Data) -> Void) -> Data? {
         switch ControlRequest.parse(line) {
         case let .failure(error):
             return ControlReply.error(error.reason)
+        case let .success(request) where request.command == .screenshot:
+            let sorted = panels.values.sorted { $0.outputName < $1.outputName }
+            switch PlayScreenshot.panel(among: sorted, pattern: request.output) {
+            case let .failure(error): return ControlReply.error(error.reason)
+            case let .success(panel):
+                PlayScreenshot.take(of: panel, reply: later)
+                return nil
+            }
         case let .success(request):
             switch execute(request) {
             case let .success(fields): return ControlReply.encode(fields.merging(["ok": true]) { _, new in new })
@@ -576,6 +584,8 @@ final class PlayRunner: SceneCommand {
             }
         }
         switch request.command {
+        case .screenshot:
+            return .failure(ControlError("screenshot is answered on its own path"))
         case .status:
             var fields: [String: Any] = [
                 "path": command.path, "pid": Int(getpid()), "connected": !compositorGone,

@@ -38,7 +38,7 @@ final class UnattendedUnitTests: ScreenplayTestCase {
         XCTAssertEqual(reason("[1]")?.hasPrefix("a request is a JSON object"), true)
         XCTAssertEqual(
             reason(#"{"command": "explode"}"#),
-            "unknown command \"explode\": expected status, next, previous, pause, resume, reload, show")
+            "unknown command \"explode\": expected status, next, previous, pause, resume, reload, show, screenshot")
         XCTAssertEqual(reason(#"{"command": 1}"#), "\"command\" is missing or not a string")
         XCTAssertEqual(reason(#"{"command": "show"}"#)?.hasPrefix("show needs \"item\""), true)
         XCTAssertEqual(reason(#"{"command": "next", "item": "2"}"#), "\"item\" belongs to show only")
@@ -68,12 +68,21 @@ final class UnattendedUnitTests: ScreenplayTestCase {
         expected.output = "HDMI-*"
         expected.socketPath = "/run/x.sock"
         XCTAssertEqual(try ctl("ctl show 3 --output HDMI-* --socket /run/x.sock"), expected)
+        var shot = CtlCommand(request: "screenshot")
+        shot.file = "lobby.png"
+        shot.output = "DP-1"
+        XCTAssertEqual(try ctl("ctl screenshot lobby.png --output DP-1"), shot)
         for (line, message) in [
-            ("ctl", "missing command: expected one of status, next, previous, pause, resume, reload, show"),
-            ("ctl jump", "unknown command 'jump': expected one of status, next, previous, pause, resume, reload, show"),
+            ("ctl", "missing command: expected one of status, next, previous, pause, resume, reload, show, screenshot"),
+            (
+                "ctl jump",
+                "unknown command 'jump': expected one of status, next, previous, pause, resume, reload, show, screenshot"
+            ),
             ("ctl show", "show needs an item: its position (1 is the first) or its file name"),
             ("ctl next 3", "unexpected argument '3'"),
             ("ctl show 1 2", "unexpected argument '2'"),
+            ("ctl screenshot", "screenshot needs the PNG file to write, such as lobby.png"),
+            ("ctl screenshot a.png b.png", "unexpected argument 'b.png'"),
         ] {
             XCTAssertThrowsError(try ctl(line), line) { XCTAssertEqual(($0 as? UsageError)?.message, message, line) }
         }
