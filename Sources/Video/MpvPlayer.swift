@@ -101,6 +101,10 @@ package final class MpvPlayer {
     private var displayFPS = 0.0
     private var duration = 0.0
     private var furthestPosition = 0.0
+    /// When playback last (re)started from the beginning (CLOCK_MONOTONIC
+    /// seconds): how long a pass really took, which no sparse `time-pos`
+    /// report can shorten.
+    private var passStartedAt: Double?
     private var restarts = 0
     private var lastError = ""
     private var decoderDrops = 0
@@ -354,6 +358,7 @@ package final class MpvPlayer {
             // A restart after the first is the loop seeking back to the start.
             if restarts > 1 { checkPlayedToTheEnd() }
             furthestPosition = 0
+            passStartedAt = monotonicSeconds()
             if state == .loading { setState(.playing) }
         case let .endFile(reason, error):
             if reason == Int32(MPV_END_FILE_REASON_ERROR.rawValue) {
@@ -412,11 +417,17 @@ package final class MpvPlayer {
 
     /// A file that stops part-way (truncated, damaged) reaches its end, or
     /// loops, long before its stated duration: that is a failure, not a
-    /// short video.
+    /// short video. Both the furthest position mpv reported and the time
+    /// the pass took must fall short: on a loaded machine mpv reports
+    /// `time-pos` sparsely and drops late frames by the clock, so the last
+    /// position heard can be half a second before the end of a file that
+    /// played whole (a signage soak beside busy cores hit exactly that).
     private func checkPlayedToTheEnd() {
         guard duration > 0, state == .playing else { return }
         let frame = framesPerSecond > 0 ? 1 / framesPerSecond : 0.04
-        guard furthestPosition + 0.5 + 2 * frame < duration else { return }
+        let margin = 0.5 + 2 * frame
+        guard furthestPosition + margin < duration else { return }
+        if let passStartedAt, monotonicSeconds() - passStartedAt + margin >= duration { return }
         fail(
             String(
                 format: "playback stopped at %.2f s of its %.2f s: the file is truncated or damaged%@",
