@@ -83,8 +83,8 @@ public struct PlayCommand: CLICommand {
           --stats FILE            JSON Lines to FILE ('-': standard output):
                                   connect, disconnect, item (proof of
                                   play), reload, skipped, placeholder,
-                                  clock-step, frames, stalled, resumed,
-                                  graphics (GL objects held).
+                                  clock-step, schedule, frames, stalled,
+                                  resumed, graphics (GL objects held).
           --proof FILE            Append an 'item' line to FILE each time an
                                   item is first fully visible on a panel
                                   (reopened when logrotate moves it; SIGUSR1
@@ -123,6 +123,8 @@ public struct PlayCommand: CLICommand {
                                   panel in its playlist, so panels on one
                                   playlist switch together; false: each panel
                                   starts at the first item when it appears.
+            timezone              The IANA zone schedules use ("Europe/Berlin";
+                                  default: the system's, TZ).
           An item (either "file" or "color"):
             file                  An image, PDF, .frag/.glsl shader or video
                                   (relative to the playlist file's folder).
@@ -136,6 +138,18 @@ public struct PlayCommand: CLICommand {
             playlist              The name of one of the playlists.
             rotate                0, 90, 180 or 270: the panel hangs turned
                                   that far clockwise; content is turned back.
+            schedule              A list of schedule entries: the highest
+                                  "priority" one active now plays instead of
+                                  "playlist" (first listed among equals).
+          A schedule entry (all but "playlist" optional):
+            playlist              The playlist it plays.
+            days                  ["mon", "sat-sun", ...]: the days it starts on.
+            from, to              "HH:MM" or "HH:MM:SS" local times (default
+                                  00:00 to 24:00); a "to" at or before "from"
+                                  ends the next day.
+            dates                 {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}:
+                                  the days it starts on, both included.
+            priority              A whole number (default 0); higher wins.
           A transition:
             seconds               Crossfade length in seconds, 0 or more.
 
