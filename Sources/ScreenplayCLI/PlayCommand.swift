@@ -144,12 +144,14 @@ public struct PlayCommand: CLICommand {
           A schedule entry (all but "playlist" optional):
             playlist              The playlist it plays.
             days                  ["mon", "sat-sun", ...]: the days it starts on.
-            from, to              "HH:MM" or "HH:MM:SS" local times (default
-                                  00:00 to 24:00); a "to" at or before "from"
-                                  ends the next day.
-            dates                 {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}:
-                                  the days it starts on, both included.
+            from                  "HH:MM" or "HH:MM:SS", local (default 00:00).
+            to                    Likewise (default 24:00); at or before
+                                  "from" it ends the next day.
+            dates                 A date range: the days it starts on.
             priority              A whole number (default 0); higher wins.
+          A date range (either may be left out):
+            from                  The first day, "YYYY-MM-DD", included.
+            to                    The last day, included.
           A transition:
             seconds               Crossfade length in seconds, 0 or more.
 
