@@ -213,7 +213,8 @@ final class PlayPanel: SceneDelegate {
             return
         }
         if !showingGoodItem {
-            if !showingPlaceholder {
+            // A schedule's switch to another playlist whose every item fails too says so.
+            if !showingPlaceholder || current?.playlist != playlist.name {
                 current?.media.release(from: runner.app)
                 let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
                 hasShownFirstItem = true
@@ -240,10 +241,13 @@ final class PlayPanel: SceneDelegate {
     /// without a schedule its playlist keeps the clock it had; with one,
     /// the playlist the schedule says for now.
     private func adopt(_ assignment: Assignment, now: Double) {
+        // A schedule's playlist counted from its own start; the plain
+        // playlist that replaces it goes back to the epoch (or to now).
+        let plainOrigin = assigned.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
         assigned = assignment
         scheduleChange = nil
         guard let panelSchedule = assignment.schedule else {
-            return adopt(assignment.playlist, rotate: assignment.rotate, origin: schedule.origin)
+            return adopt(assignment.playlist, rotate: assignment.rotate, origin: plainOrigin)
         }
         let wanted = panelSchedule.playlist(panelSchedule.timetable.active(at: now).content)
         adopt(wanted, rotate: assignment.rotate, origin: scheduledOrigin(of: wanted, now: now))

@@ -18,6 +18,28 @@ extension PlayTests {
         return try XCTUnwrap(panel["schedule"] as? [String: Any], result.stdout)
     }
 
+    /// `play` of "day" (red) on HEADLESS-2 and, on Saturdays from 22:00 to
+    /// `until`, "night" (blue), with `TZ=Europe/Berlin`, every frame read
+    /// back, and play's wall clock at `clockAt` now (the offset returned).
+    func playSaturdayNight(until: String, more: String, clockAt: Double) throws -> (
+        SwayRig, RunningProcess, String, Int
+    ) {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(
+            folder,
+            """
+            {"playlists": {"day": [{"color": "ff0000"}], "night": [{"color": "0000ff"}]},
+             "panels": [{"match": "HEADLESS-2", "playlist": "day",
+                         "schedule": [{"playlist": "night", "days": ["sat"], "from": "22:00", "to": "\(until)"}]}],
+             \(more)}
+            """)
+        let offset = Int((clockAt - Date().timeIntervalSince1970).rounded())
+        var environment = try fakeClockEnvironment(rig, folder: folder, offset: offset)
+        environment["TZ"] = "Europe/Berlin"
+        return (rig, try CLI.start(["play", playlist, "--stats", "-"], environment: environment), folder, offset)
+    }
+
     func utcClock(_ t: Double, format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -99,6 +121,20 @@ extension PlayTests {
         XCTAssertEqual(
             items(p, "HEADLESS-1").filter { $0.raw["playlist"] as? String == "night" }.map { $0.int("index") }, [0])
         XCTAssertTrue(p.stderr.contains("HEADLESS-1: the schedule switches to panels[0].schedule[0]"), p.stderr)
+
+        // A schedule mistake saved over the file is refused, naming its
+        // JSON path, and the schedule read before plays on.
+        let good = try String(contentsOfFile: playlist, encoding: .utf8)
+        try good.replacingOccurrences(of: #""playlist": "night","#, with: #""playlist": "night", "days": ["someday"],"#)
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        let refused = try XCTUnwrap(
+            p.waitForEvent { $0.event == "reload" && ($0.raw["ok"] as? Bool) == false }, p.stderr)
+        XCTAssertTrue(
+            (refused.raw["error"] as? String ?? "").contains("panels[0].schedule[0].days[0]: unknown day \"someday\""),
+            "\(refused.raw)")
+        XCTAssertTrue(p.isRunning, p.stderr)
+        let kept = try scheduleStatus(env(rig), output: "HEADLESS-1")
+        XCTAssertEqual(kept["next_change"] as? String, iso(start + 86400), "the old schedule plays on: \(kept)")
         assertCleanStop(p)
     }
 
@@ -110,20 +146,8 @@ extension PlayTests {
     /// then brings "night" back, and the change comes again on time.
     func testScheduleCrossingMidnightEndsWhenTheClocksSpringForward() throws {
         let change = 1_774_746_000.0  // 2026-03-29T01:00:00Z
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
-        let folder = try mediaFolder()
-        let playlist = try writePlaylist(
-            folder,
-            """
-            {"playlists": {"day": [{"color": "ff0000"}], "night": [{"color": "0000ff"}]},
-             "panels": [{"match": "HEADLESS-2", "playlist": "day",
-                         "schedule": [{"playlist": "night", "days": ["sat"], "from": "22:00", "to": "02:30"}]}],
-             "transition": {"seconds": 0.25}}
-            """)
-        var offset = Int((change - 10 - Date().timeIntervalSince1970).rounded())
-        var environment = try fakeClockEnvironment(rig, folder: folder, offset: offset)
-        environment["TZ"] = "Europe/Berlin"
-        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: environment)
+        var (rig, p, folder, offset) = try playSaturdayNight(
+            until: "02:30", more: #""transition": {"seconds": 0.25}"#, clockAt: change - 10)
         XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.raw["playlist"] as? String == "night" }, p.stderr)
         let before = try scheduleStatus(env(rig, builtin: "HEADLESS-1"), output: "HEADLESS-2")
         XCTAssertEqual(before["entry"] as? String, "panels[0].schedule[0]", "\(before)")
@@ -174,5 +198,37 @@ extension PlayTests {
             if r > 8 && b > 8 { blended += 1 }
         }
         XCTAssertGreaterThan(blended, 4, "three crossfades of a quarter second, one frame per refresh")
+    }
+
+    /// America/New_York (from the file's "timezone", TZ says otherwise)
+    /// falls back at 06:00 UTC on 2026-11-01: 02:00 EDT becomes 01:00 EST
+    /// and 01:00 to 02:00 shows twice. Saturday's "night" from 22:00 to
+    /// 01:30 ended at the first 01:30 (05:30 UTC); when the clock shows
+    /// 01:00 again nothing switches, and `ctl status` says the next change
+    /// is next Saturday's 22:00, in standard time.
+    func testScheduleDoesNotComeBackInTheRepeatedHour() throws {
+        let fallBack = 1_793_512_800.0  // 2026-11-01T06:00:00Z
+        let (rig, p, _, offset) = try playSaturdayNight(
+            until: "01:30", more: #""timezone": "America/New_York""#, clockAt: fallBack - 6)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.raw["playlist"] as? String == "day" }, p.stderr)
+        let before = try scheduleStatus(env(rig, builtin: "HEADLESS-1"), output: "HEADLESS-2")
+        XCTAssertEqual(before["entry"] as? String, "panels[0].playlist", "\(before)")
+        XCTAssertEqual(before["time_zone"] as? String, "America/New_York")
+        XCTAssertEqual(before["next_change"] as? String, "2026-11-07T22:00:00-05:00", "\(before)")
+        // Past the fall-back instant by a few seconds, as play's clock reads.
+        XCTAssertLessThan(Date().timeIntervalSince1970 + Double(offset), fallBack, "started too slowly")
+        XCTAssertTrue(waitUntil(timeout: 20) { Date().timeIntervalSince1970 + Double(offset) > fallBack + 4 })
+        XCTAssertTrue(p.isRunning, p.stderr)
+        let after = try scheduleStatus(env(rig, builtin: "HEADLESS-1"), output: "HEADLESS-2")
+        XCTAssertEqual(
+            after["entry"] as? String, "panels[0].playlist", "night came back in the repeated hour: \(after)")
+        XCTAssertTrue(
+            waitUntil(timeout: 3) {
+                (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)) == RGB(hex: 0xff0000)
+            },
+            "grim does not see the day playlist")
+        assertCleanStop(p)
+        XCTAssertEqual(p.statsEvents.filter { $0.event == "schedule" }.count, 0, p.stderr)
+        XCTAssertEqual(Set(items(p, "HEADLESS-2").map { $0.raw["playlist"] as? String ?? "" }), ["day"])
     }
 }
