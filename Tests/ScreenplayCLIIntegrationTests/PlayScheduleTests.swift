@@ -18,6 +18,30 @@ extension PlayTests {
         return try XCTUnwrap(panel["schedule"] as? [String: Any], result.stdout)
     }
 
+    /// A schedule mistake stops `play` with 65 before it connects, naming
+    /// the file, the JSON path and what to write instead.
+    func testScheduleMistakesExitSixtyFiveBeforeConnecting() throws {
+        let folder = try mediaFolder()
+        let environment = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": folder]
+        for (schedule, top, said) in [
+            (#"{"playlist": "s", "days": ["mon", "moon"]}"#, "", #"panels[0].schedule[0].days[1]: unknown day "moon""#),
+            (#"{"playlist": "s", "from": "22:00", "to": "6:00"}"#, "", #"panels[0].schedule[0].to: expected a time"#),
+            (#"{"playlist": "t"}"#, "", #"panels[0].schedule[0].playlist: no playlist named "t""#),
+            (
+                #"{"playlist": "s"}"#, #", "timezone": "Europe/Berlinn""#,
+                #"timezone: unknown time zone "Europe/Berlinn""#
+            ),
+        ] {
+            let bad = try writePlaylist(
+                folder,
+                #"{"playlists": {"s": [{"color": "ff0000"}]}, "panels": [{"match": "*", "playlist": "s", "schedule": [\#(schedule)]}]\#(top)}"#
+            )
+            let result = try CLI.run(["play", bad], environment: environment)
+            XCTAssertEqual(result.status, 65, result.stderr)
+            XCTAssertTrue(result.stderr.contains("\(bad): \(said)"), result.stderr)
+        }
+    }
+
     /// `play` of "day" (red) on HEADLESS-2 and, on Saturdays from 22:00 to
     /// `until`, "night" (blue), with `TZ=Europe/Berlin`, every frame read
     /// back, and play's wall clock at `clockAt` now (the offset returned).
