@@ -193,6 +193,19 @@ final class SignageScheduleTests: ScreenplayTestCase {
         XCTAssertEqual(schedule.nextChange(after: utc("2026-12-02T13:00:05Z"))?.at, utc("2026-12-03T11:00:00Z"))
     }
 
+    /// Offsets west of Greenwich and of half an hour print as ISO 8601 does.
+    func testLocalTimesCarryTheirOffset() throws {
+        let t = utc("2026-12-02T12:00:00Z")
+        for (name, expected) in [
+            ("America/St_Johns", "2026-12-02T08:30:00-03:30"), ("Asia/Kolkata", "2026-12-02T17:30:00+05:30"),
+            ("Pacific/Chatham", "2026-12-03T01:45:00+13:45"), ("UTC", "2026-12-02T12:00:00+00:00"),
+        ] {
+            let schedule = SignageSchedule(entries: [], fallback: .playlist("d"), timeZone: try zone(name))
+            XCTAssertEqual(schedule.localISO8601(t), expected, name)
+            XCTAssertNil(schedule.nextChange(after: t), "no entries: no change")
+        }
+    }
+
     // MARK: reading
 
     func testTimesAndDates() {
