@@ -34,7 +34,8 @@ public struct CtlCommand: CLICommand {
 
         COMMANDS:
           status                  Each panel: playlist, item, seconds left,
-                                  paused, stalled.
+                                  paused, stalled; with a schedule, the entry
+                                  playing and the next change.
           next, previous          Switch to the next or previous item now; the
                                   playlist goes on from it.
           pause, resume           Hold the item on screen; go on from it.
@@ -153,6 +154,16 @@ enum CtlRunner {
             text += String(format: ", %.1f s left", left)
         }
         if let stalled = panel["stalled_seconds"] as? Double { text += String(format: ", stalled for %.0f s", stalled) }
+        if let schedule = panel["schedule"] as? [String: Any] { text += "; " + scheduleLine(schedule) }
+        return text
+    }
+
+    /// "schedule panels[0].schedule[1] (night) until 2026-03-29T03:00:00+02:00, then panels[0].playlist (day)"
+    static func scheduleLine(_ schedule: [String: Any]) -> String {
+        var text = "schedule \(schedule["entry"] as? String ?? "?") (\(schedule["playlist"] as? String ?? "?"))"
+        guard let at = schedule["next_change"] as? String else { return text + ", no change ahead" }
+        text +=
+            " until \(at), then \(schedule["next_entry"] as? String ?? "?") (\(schedule["next_playlist"] as? String ?? "?"))"
         return text
     }
 

@@ -83,8 +83,8 @@ public struct PlayCommand: CLICommand {
           --stats FILE            JSON Lines to FILE ('-': standard output):
                                   connect, disconnect, item (proof of
                                   play), reload, skipped, placeholder,
-                                  clock-step, frames, stalled, resumed,
-                                  graphics (GL objects held).
+                                  clock-step, schedule, frames, stalled,
+                                  resumed, graphics (GL objects held).
           --proof FILE            Append an 'item' line to FILE each time an
                                   item is first fully visible on a panel
                                   (reopened when logrotate moves it; SIGUSR1
@@ -123,6 +123,8 @@ public struct PlayCommand: CLICommand {
                                   panel in its playlist, so panels on one
                                   playlist switch together; false: each panel
                                   starts at the first item when it appears.
+            timezone              The IANA zone schedules use ("Europe/Berlin";
+                                  default: the system's, TZ).
           An item (either "file" or "color"):
             file                  An image, PDF, .frag/.glsl shader or video
                                   (relative to the playlist file's folder).
@@ -136,6 +138,20 @@ public struct PlayCommand: CLICommand {
             playlist              The name of one of the playlists.
             rotate                0, 90, 180 or 270: the panel hangs turned
                                   that far clockwise; content is turned back.
+            schedule              A list of schedule entries: the highest
+                                  "priority" one active now plays instead of
+                                  "playlist" (first listed among equals).
+          A schedule entry (all but "playlist" optional):
+            playlist              The playlist it plays.
+            days                  ["mon", "sat-sun", ...]: the days it starts on.
+            from                  "HH:MM" or "HH:MM:SS", local (default 00:00).
+            to                    Likewise (default 24:00); at or before
+                                  "from" it ends the next day.
+            dates                 A date range: the days it starts on.
+            priority              A whole number (default 0); higher wins.
+          A date range (either may be left out):
+            from                  The first day, "YYYY-MM-DD", included.
+            to                    The last day, included.
           A transition:
             seconds               Crossfade length in seconds, 0 or more.
 

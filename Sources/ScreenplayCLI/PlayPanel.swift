@@ -14,10 +14,25 @@ final class PlayPanel: SceneDelegate {
     private(set) var rotate: Int
     private var schedule: PlaySchedule
     /// A reloaded assignment, taken at the next item boundary.
-    private var pending: (playlist: Playlist, rotate: Int)?
+    private var pending: Assignment?
+    /// What the panel entry says: its playlist and, with a schedule, the
+    /// other playlists it names and when (`playlist` is what plays now).
+    private var assigned: Assignment
+    /// The schedule's next change as last worked out, and the time it was
+    /// asked at: it holds until then unless the clock steps back.
+    private var scheduleChange: (asked: Double, at: Double?)?
+
+    struct Assignment: Equatable {
+        var playlist: Playlist
+        var rotate: Int
+        var schedule: PanelSchedule?
+    }
 
     private struct Shown {
         let index: Int
+        /// The playlist the item belongs to: a schedule's switch may bring
+        /// another playlist's item at the same index.
+        let playlist: String
         let media: any PlayMedia
         /// When it came on (CLOCK_MONOTONIC seconds: a shader's time and a
         /// crossfade's progress, which a step of the wall clock leaves alone).
@@ -29,7 +44,7 @@ final class PlayPanel: SceneDelegate {
     /// The item coming in during a crossfade.
     private var incoming: (shown: Shown, fadeSeconds: Double)?
     /// The next item, loading or ready; `due` once its turn has come.
-    private var next: (index: Int, media: any PlayMedia, due: Bool)?
+    private var next: (index: Int, playlist: String, media: any PlayMedia, due: Bool)?
     /// The start of the slot the last evaluation chose its item in (wall clock).
     private var slotStart: Double?
     /// When this panel needs the runner's tick next (wall clock).
@@ -57,6 +72,7 @@ final class PlayPanel: SceneDelegate {
         self.playlist = playlist
         self.rotate = rotate
         self.probe = probe
+        assigned = Assignment(playlist: playlist, rotate: rotate, schedule: nil)
         schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: 0)
     }
 
@@ -106,19 +122,16 @@ final class PlayPanel: SceneDelegate {
     }
 
     /// A reload changed what this panel plays; it takes over at the next boundary.
-    func reassign(playlist: Playlist, rotate: Int) {
-        guard playlist != self.playlist || rotate != self.rotate else {
-            pending = nil
-            return
-        }
-        pending = (playlist, rotate)
+    func reassign(playlist: Playlist, rotate: Int, schedule: PanelSchedule?) {
+        let fresh = Assignment(playlist: playlist, rotate: rotate, schedule: schedule)
+        pending = fresh == assigned ? nil : fresh
     }
 
     /// At connect: the screen's own assignment applies at once.
     func takeAssignmentNow() {
         guard let pending else { return }
         self.pending = nil
-        adopt(pending.playlist, rotate: pending.rotate, origin: schedule.origin)
+        adopt(pending, now: runner.now())
     }
 
     var sceneForReload: Scene? { scene }
@@ -144,28 +157,34 @@ final class PlayPanel: SceneDelegate {
         if let current, !showingPlaceholder, let failure = current.media.failure {
             // A video that failed part-way: skipped like any bad item, and
             // the next good one comes on at once.
-            runner.reportBad(playlist.items[current.index], failure)
+            if let item = item(of: current) { runner.reportBad(item, failure) }
         } else if heldSince != nil, showingGoodItem {
             nextEventTime = nil  // held: no boundary until `resume`
             return
         }
+        followSchedule(now: now)
         var position = schedule.position(at: now)
         // A reload waits for a boundary, and in a one-item playlist every
         // boundary is between the item and itself: the slot, not the index, tells.
         let sameSlot = pending == nil || position.start == slotStart
-        if let current, current.index == position.index, showingGoodItem, sameSlot {
-            nextEventTime = position.end
+        if let current, current.index == position.index, current.playlist == playlist.name, showingGoodItem, sameSlot {
+            let change = nextScheduleChange(now: now)
+            nextEventTime = min(position.end, change ?? .infinity)
             slotStart = position.start
-            preloadFollowing(after: position.index)
+            if let change, change <= position.end {
+                preloadScheduled(at: change)
+            } else {
+                preloadFollowing(after: position.index)
+            }
             return
         }
         if let pending, current != nil {
             // A reload takes over at an item boundary: this one.
             self.pending = nil
-            adopt(pending.playlist, rotate: pending.rotate, origin: schedule.origin)
+            adopt(pending, now: now)
             position = schedule.position(at: now)
         }
-        nextEventTime = position.end
+        nextEventTime = min(position.end, nextScheduleChange(now: now) ?? .infinity)
         slotStart = position.start
         let count = playlist.items.count
         for offset in 0..<count {
@@ -176,7 +195,7 @@ final class PlayPanel: SceneDelegate {
             let item = playlist.items[index]
             if runner.knownBad(item) { continue }
             let media: any PlayMedia
-            if let next, next.index == index {
+            if let next, next.index == index, next.playlist == playlist.name {
                 media = next.media
             } else {
                 dropNext()
@@ -192,7 +211,7 @@ final class PlayPanel: SceneDelegate {
             if !media.isReady {
                 // Loading (a page rendering) or waiting for the GPU upload
                 // in the next draw: the current item stays until it is ready.
-                next = (index, media, true)
+                next = (index, playlist.name, media, true)
                 media.onChange = { [weak self] in self?.runner.tickSoon() }
                 scene.setNeedsDisplay()
                 return
@@ -202,13 +221,14 @@ final class PlayPanel: SceneDelegate {
             return
         }
         if !showingGoodItem {
-            if !showingPlaceholder {
+            // A schedule's switch to another playlist whose every item fails too says so.
+            if !showingPlaceholder || current?.playlist != playlist.name {
                 current?.media.release(from: runner.app)
                 let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
                 hasShownFirstItem = true
                 runner.placeholderShown(self, reason: reason)
                 current = Shown(
-                    index: -1,
+                    index: -1, playlist: playlist.name,
                     media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
                     since: monotonicSeconds())
                 showingPlaceholder = true
@@ -225,6 +245,102 @@ final class PlayPanel: SceneDelegate {
         dropNext()
     }
 
+    /// Takes a panel entry (at connect, or a reload at an item boundary):
+    /// without a schedule its playlist keeps the clock it had; with one,
+    /// the playlist the schedule says for now.
+    private func adopt(_ assignment: Assignment, now: Double) {
+        // A schedule's playlist counted from its own start; the plain
+        // playlist that replaces it goes back to the epoch (or to now).
+        let plainOrigin = assigned.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
+        assigned = assignment
+        scheduleChange = nil
+        guard let panelSchedule = assignment.schedule else {
+            return adopt(assignment.playlist, rotate: assignment.rotate, origin: plainOrigin)
+        }
+        let wanted = panelSchedule.playlist(panelSchedule.timetable.active(at: now).content)
+        adopt(wanted, rotate: assignment.rotate, origin: scheduledOrigin(of: wanted, now: now))
+    }
+
+    // MARK: schedules
+
+    /// Where a playlist the schedule brings starts. Clock-aligned panels
+    /// count from the moment it took over (item 1 at 22:00:00), the same
+    /// instant for every panel and box, and for a panel that comes back
+    /// in the middle; a playlist that has played for longer than the look
+    /// back (`SignageSchedule.horizonDays`) keeps the epoch, as without a
+    /// schedule. Other panels start it when it comes.
+    private func scheduledOrigin(of wanted: Playlist, now: Double) -> Double {
+        guard runner.config.sync else { return wanted.name == playlist.name ? schedule.origin : now }
+        return assigned.schedule?.timetable.runStart(at: now) ?? 0
+    }
+
+    /// At the boundary second of a schedule's change: the playlist it
+    /// names from now, its first item coming in with its usual crossfade
+    /// (`begin`), preloaded before the change where it could be.
+    private func followSchedule(now: Double) {
+        guard let panelSchedule = assigned.schedule else { return }
+        let active = panelSchedule.timetable.active(at: now)
+        let wanted = panelSchedule.playlist(active.content)
+        guard wanted.name != playlist.name else { return }
+        let preloaded = next?.playlist == wanted.name ? next : nil
+        if preloaded != nil { next = nil }
+        adopt(wanted, rotate: rotate, origin: scheduledOrigin(of: wanted, now: now))
+        next = preloaded
+        scheduleChange = nil
+        runner.scheduleSwitched(self, to: panelSchedule.name(of: active), playlist: wanted.name, now: now)
+    }
+
+    /// The schedule's next change after `now`, worked out again only once
+    /// it has passed or the clock went back before the time it was asked
+    /// at; with no change in sight, asked again within a day.
+    func nextScheduleChange(now: Double) -> Double? {
+        guard let panelSchedule = assigned.schedule else { return nil }
+        if let known = scheduleChange, known.asked <= now, now < (known.at ?? known.asked + 86400) {
+            return known.at ?? known.asked + 86400
+        }
+        let at = panelSchedule.timetable.nextChange(after: now)?.at
+        scheduleChange = (now, at)
+        return at ?? now + 86400
+    }
+
+    /// The first item of the playlist a change within this slot brings,
+    /// so it is ready at the change (every schedule switch starts its
+    /// playlist at item 1: `scheduledOrigin`).
+    private func preloadScheduled(at change: Double) {
+        guard next == nil, incoming == nil, let panelSchedule = assigned.schedule, let scene else { return }
+        let upcoming = panelSchedule.playlist(panelSchedule.timetable.active(at: change).content)
+        guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.knownBad(item) else { return }
+        let size = contentSize
+        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false, scene: scene)
+        if let failure = media.failure {
+            media.release(from: runner.app)
+            runner.reportBad(item, failure)
+            return
+        }
+        next = (0, upcoming.name, media, false)
+        media.onChange = { [weak self] in self?.scene?.setNeedsDisplay() }
+        if !media.isReady { scene.setNeedsDisplay() }
+    }
+
+    /// This panel's schedule in `ctl status`: the entry playing (by its
+    /// JSON path) and the next change, in the schedule's zone.
+    private func scheduleStatus(now: Double) -> [String: Any]? {
+        guard let panelSchedule = assigned.schedule else { return nil }
+        let timetable = panelSchedule.timetable
+        let active = timetable.active(at: now)
+        var fields: [String: Any] = [
+            "entry": panelSchedule.name(of: active), "playlist": active.content.name,
+            "time_zone": timetable.timeZone.identifier, "next_change": NSNull(),
+        ]
+        if let change = timetable.nextChange(after: now) {
+            fields["next_change"] = timetable.localISO8601(change.at)
+            fields["next_change_unix"] = change.at
+            fields["next_entry"] = panelSchedule.name(of: change.active)
+            fields["next_playlist"] = change.active.content.name
+        }
+        return fields
+    }
+
     private func dropNext() {
         next?.media.release(from: runner.app)
         next = nil
@@ -235,11 +351,13 @@ final class PlayPanel: SceneDelegate {
     private func begin(index: Int, media: any PlayMedia, now: Double) {
         guard let scene else { return }
         let item = playlist.items[index]
-        let shown = Shown(index: index, media: media, since: monotonicSeconds())
+        let shown = Shown(index: index, playlist: playlist.name, media: media, since: monotonicSeconds())
         media.start()
         // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
         media.onChange = { [weak self] in self?.runner.tickSoon() }
-        if let current, showingGoodItem, item.transition > 0, current.index != index {
+        if let current, showingGoodItem, item.transition > 0,
+            current.index != index || current.playlist != playlist.name
+        {
             incoming = (shown, item.transition)
             scene.displayLink.isPaused = false
         } else {
@@ -272,7 +390,7 @@ final class PlayPanel: SceneDelegate {
             runner.reportBad(item, failure)
             return
         }
-        next = (following, media, false)
+        next = (following, playlist.name, media, false)
         media.onChange = { [weak self] in
             guard let self, let scene = self.scene else { return }
             scene.setNeedsDisplay()  // the upload, in the next draw
@@ -284,7 +402,7 @@ final class PlayPanel: SceneDelegate {
 
     /// The item on screen, or the one the clock says before the first shows.
     private func currentIndex(now: Double) -> Int {
-        if let current, current.index >= 0 { return current.index }
+        if let current, current.index >= 0, current.playlist == playlist.name { return current.index }
         return schedule.position(at: now).index
     }
 
@@ -301,7 +419,7 @@ final class PlayPanel: SceneDelegate {
         if let pending {
             // A reload waiting for a boundary: this is one.
             self.pending = nil
-            adopt(pending.playlist, rotate: pending.rotate, origin: schedule.origin)
+            adopt(pending, now: now)
         }
         guard playlist.items.indices.contains(index) else { return }
         let before = schedule.durations.prefix(index).reduce(0, +)
@@ -319,6 +437,7 @@ final class PlayPanel: SceneDelegate {
     /// that was left.
     func clockStepped(by step: Double, sync: Bool) {
         if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
+        scheduleChange = nil
         if let since = heldSince { heldSince = since + step }
     }
 
@@ -346,7 +465,7 @@ final class PlayPanel: SceneDelegate {
 
     /// This panel in `ctl status`.
     func status(now: Double) -> [String: Any] {
-        let index = current.map(\.index)
+        let index = current.flatMap { $0.playlist == playlist.name ? $0.index : nil }
         let item = index.flatMap { playlist.items.indices.contains($0) ? playlist.items[$0].label : nil }
         let position = schedule.position(at: now)
         let left: Any = heldSince != nil || index != position.index ? NSNull() : max(0, position.end - now)
@@ -356,13 +475,16 @@ final class PlayPanel: SceneDelegate {
             "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
             "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
             "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
-            "items": playlist.items.count,
+            "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
         ]
     }
 
     /// This panel for the service manager's status and watchdog.
     var health: PanelHealth {
-        let label = current.flatMap { playlist.items.indices.contains($0.index) ? playlist.items[$0.index].label : nil }
+        let label = current.flatMap {
+            $0.playlist == playlist.name && playlist.items.indices.contains($0.index)
+                ? playlist.items[$0.index].label : nil
+        }
         return PanelHealth(
             output: outputName, showing: showingPlaceholder ? "(placeholder)" : label,
             stalledSeconds: PanelHealth.stall(of: scene))
@@ -407,7 +529,7 @@ final class PlayPanel: SceneDelegate {
                     skippedLateFirstItem = true
                 } else if current == nil, next.media.isReady {
                     self.next = nil
-                    current = Shown(index: next.index, media: next.media, since: elapsedNow)
+                    current = Shown(index: next.index, playlist: next.playlist, media: next.media, since: elapsedNow)
                     next.media.start()
                     next.media.onChange = { [weak self] in self?.runner.tickSoon() }
                     justArrived = true
@@ -443,10 +565,9 @@ final class PlayPanel: SceneDelegate {
             try paint(context) { c in
                 try current.media.draw(in: c, seconds: elapsedNow - current.since, frame: self.frame)
             }
-            if justArrived, current.index >= 0 {
+            if justArrived, current.index >= 0, let item = item(of: current) {
                 justArrived = false
-                let item = playlist.items[current.index]
-                let (name, index) = (playlist.name, current.index)
+                let (name, index) = (current.playlist, current.index)
                 scene.whenNextFrameShown { [weak self] shown in
                     guard let self else { return }
                     self.hasShownFirstItem = true
@@ -465,7 +586,17 @@ final class PlayPanel: SceneDelegate {
     /// Names what is drawn for messages about the draw (a stuck one is
     /// remembered by this label: `HungItems`).
     private func describe(_ shown: Shown) -> String {
-        shown.index >= 0 && shown.index < playlist.items.count ? playlist.items[shown.index].label : "the placeholder"
+        guard shown.index >= 0 else { return "the placeholder" }
+        return item(of: shown)?.label ?? "an item of playlist \"\(shown.playlist)\""
+    }
+
+    /// The item a shown one is, looked up in its own playlist: during a
+    /// schedule's switch the outgoing item belongs to the playlist before.
+    private func item(of shown: Shown) -> PlayItem? {
+        let items =
+            shown.playlist == playlist.name ? playlist.items : assigned.schedule?.playlists[shown.playlist]?.items
+        guard let items, items.indices.contains(shown.index) else { return nil }
+        return items[shown.index]
     }
 
     /// Draws through a turned layer on a panel mounted rotated.

@@ -243,7 +243,7 @@ final class PlayRunner: SceneCommand {
         command.skipPatterns.contains { ScreenPattern($0).matches(screen) }
     }
 
-    func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
+    func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
         config.assignment(for: screen)
     }
 
@@ -262,7 +262,7 @@ final class PlayRunner: SceneCommand {
         // swayidle or a desktop's blanking must not turn a panel off mid-loop.
         scene.inhibitsIdle = !command.allowIdle
         if let screen = scene.screen, let assigned = assignment(for: screen) {
-            panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate)
+            panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
             panel.takeAssignmentNow()
         }
         stats?.write([
@@ -281,6 +281,17 @@ final class PlayRunner: SceneCommand {
     }
 
     func isHeld(_ output: String) -> Bool { heldOutputs.contains(output) }
+
+    /// A schedule's change reached a panel: one log line and a `schedule`
+    /// line in `--stats`, so the switch's second is on record beside the
+    /// item lines that show when it reached the screen.
+    func scheduleSwitched(_ panel: PlayPanel, to entry: String, playlist: String, now: Double) {
+        log("\(panel.outputName): the schedule switches to \(entry) (playlist \"\(playlist)\")")
+        stats?.write([
+            "event": "schedule", "output": panel.outputName, "entry": entry, "playlist": playlist,
+            "at": iso8601(wallSeconds: now),
+        ])
+    }
 
     // MARK: health
 
@@ -528,7 +539,7 @@ final class PlayRunner: SceneCommand {
                 guard let scene = panel.sceneForReload, let screen = scene.screen,
                     let assigned = assignment(for: screen)
                 else { continue }
-                panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate)
+                panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
             }
             app?.reevaluateScreens()
             if let app { for screen in app.screens { explainUnmatched(screen) } }

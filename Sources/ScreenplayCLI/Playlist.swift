@@ -62,6 +62,8 @@ struct PanelRule: Equatable {
     var playlist: String
     /// How the panel hangs: turned this many degrees clockwise (0, 90, 180, 270).
     var rotate: Int
+    /// Other playlists at set times; `playlist` plays when no entry is active.
+    var schedule: [ScheduleEntry] = []
 }
 
 /// The whole configuration of one `play` run.
@@ -72,6 +74,8 @@ struct SignageConfig: Equatable {
     var sync: Bool
     /// The folder or file it was read from.
     var source: String
+    /// The zone schedules read their days and times in (`"timezone"`).
+    var timeZone: TimeZone = .current
 
     /// Every file the items read, to watch for a file that arrives or changes.
     var mediaFiles: Set<String> {
@@ -81,13 +85,13 @@ struct SignageConfig: Equatable {
     /// The playlist and rotation for a screen: the first matching panel
     /// entry, else the default; nil when the screen gets nothing.
     func assignment(name: String, description: String, make: String, model: String, serial: String?)
-        -> (playlist: Playlist, rotate: Int)?
+        -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)?
     {
-        for rule in panels
+        for (index, rule) in panels.enumerated()
         where panelMatches(rule.match, name: name, description: description, make: make, model: model, serial: serial) {
-            if let playlist = playlists[rule.playlist] { return (playlist, rule.rotate) }
+            if let playlist = playlists[rule.playlist] { return (playlist, rule.rotate, panelSchedule(index)) }
         }
-        return defaultPlaylist.flatMap { playlists[$0] }.map { ($0, 0) }
+        return defaultPlaylist.flatMap { playlists[$0] }.map { ($0, 0, nil) }
     }
 
     /// The playlist and rotation of `screen`, matched on the fields
@@ -95,7 +99,7 @@ struct SignageConfig: Equatable {
     /// output-management head where the compositor has one (the wl_output
     /// itself carries no serial number).
     @MainActor
-    func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int)? {
+    func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
         assignment(
             name: screen.name, description: screen.displayDescription, make: screen.make, model: screen.model,
             serial: screen.serial)
@@ -224,9 +228,9 @@ enum SignageConfigLoader {
 
     // MARK: JSON
 
-    static let topKeys: Set<String> = ["playlists", "panels", "default", "transition", "sync"]
+    static let topKeys: Set<String> = ["playlists", "panels", "default", "transition", "sync", "timezone"]
     static let itemKeys: Set<String> = ["file", "color", "duration", "pages", "transition"]
-    static let panelKeys: Set<String> = ["match", "playlist", "rotate"]
+    static let panelKeys: Set<String> = ["match", "playlist", "rotate", "schedule"]
     static let transitionKeys: Set<String> = ["seconds"]
 
     static func parse(_ data: Data, file: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
@@ -252,6 +256,7 @@ enum SignageConfigLoader {
             }
             sync = flag
         }
+        let timeZone = try parseTimeZone(object["timezone"], fail)
         guard let playlistsValue = object["playlists"] else {
             throw fail("", "missing \"playlists\": an object of playlist names to lists of items")
         }
@@ -288,18 +293,7 @@ enum SignageConfigLoader {
                     throw fail("\(at).match", "expected a string, got \(describe(matchValue))")
                 }
                 if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
-                guard let playlistValue = entry["playlist"] else {
-                    throw fail(at, "missing \"playlist\": the name of a playlist")
-                }
-                guard let playlist = playlistValue as? String else {
-                    throw fail("\(at).playlist", "expected a string, got \(describe(playlistValue))")
-                }
-                guard playlists[playlist] != nil else {
-                    throw fail(
-                        "\(at).playlist",
-                        "no playlist named \"\(playlist)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))"
-                    )
-                }
+                let playlist = try playlistName(in: entry, at: at, playlists: playlists, fail)
                 var rotate = 0
                 if let rotateValue = entry["rotate"] {
                     guard let number = integer(rotateValue), [0, 90, 180, 270].contains(number) else {
@@ -307,7 +301,8 @@ enum SignageConfigLoader {
                     }
                     rotate = number
                 }
-                panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate))
+                let schedule = try parseSchedule(entry["schedule"], at: at, playlists: playlists, fail)
+                panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate, schedule: schedule))
             }
         }
         var defaultPlaylist: String?
@@ -327,7 +322,8 @@ enum SignageConfigLoader {
             throw fail("", "no \"panels\" and no \"default\": no screen would play anything")
         }
         return SignageConfig(
-            playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync, source: file)
+            playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync, source: file,
+            timeZone: timeZone)
     }
 
     private static func parseItem(
@@ -461,14 +457,30 @@ enum SignageConfigLoader {
         return seconds
     }
 
-    private static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+    /// The `"playlist"` an object names (a panel entry, a schedule entry): one of `playlists`.
+    static func playlistName(
+        in object: [String: Any], at: String, playlists: [String: Playlist], _ fail: (String, String) -> PlaylistError
+    ) throws(PlaylistError) -> String {
+        guard let value = object["playlist"] else { throw fail(at, "missing \"playlist\": the name of a playlist") }
+        guard let name = value as? String else {
+            throw fail("\(at).playlist", "expected a playlist name, got \(describe(value))")
+        }
+        guard playlists[name] != nil else {
+            throw fail(
+                "\(at).playlist",
+                "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
+        }
+        return name
+    }
+
+    static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> [String: Any]
     {
         guard let object = value as? [String: Any] else { throw fail(at, "expected an object, got \(describe(value))") }
         return object
     }
 
-    private static func rejectUnknownKeys(
+    static func rejectUnknownKeys(
         _ object: [String: Any], allowed: Set<String>, at: String, _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -478,7 +490,7 @@ enum SignageConfigLoader {
         }
     }
 
-    private static func isBoolean(_ value: Any) -> Bool {
+    static func isBoolean(_ value: Any) -> Bool {
         guard let number = value as? NSNumber else { return false }
         return String(cString: number.objCType) == "c"
     }
@@ -487,12 +499,12 @@ enum SignageConfigLoader {
         isBoolean(value) ? (value as? NSNumber)?.boolValue : nil
     }
 
-    private static func number(_ value: Any) -> Double? {
+    static func number(_ value: Any) -> Double? {
         guard !isBoolean(value), let number = value as? NSNumber else { return nil }
         return number.doubleValue
     }
 
-    private static func integer(_ value: Any) -> Int? {
+    static func integer(_ value: Any) -> Int? {
         guard let double = number(value), double == double.rounded(), abs(double) < 1e9 else { return nil }
         return Int(double)
     }

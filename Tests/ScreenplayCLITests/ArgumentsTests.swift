@@ -166,7 +166,7 @@ final class ArgumentsTests: ScreenplayTestCase {
     }
 
     /// `play --help` (and so its man page) lists exactly the keys the
-    /// playlist parser accepts, in each of its four kinds of object.
+    /// playlist parser accepts, in each of its six kinds of object.
     func testPlayHelpListsEveryPlaylistKey() throws {
         let usage = PlayCommand.usage
         let section = try XCTUnwrap(usage.range(of: "PLAYLIST FILE"), "play --help has no PLAYLIST FILE section")
@@ -185,7 +185,9 @@ final class ArgumentsTests: ScreenplayTestCase {
         XCTAssertEqual(listed["An item"], SignageConfigLoader.itemKeys, usage)
         XCTAssertEqual(listed["A panel entry"], SignageConfigLoader.panelKeys, usage)
         XCTAssertEqual(listed["A transition"], SignageConfigLoader.transitionKeys, usage)
-        XCTAssertEqual(listed.count, 4, "\(listed)")
+        XCTAssertEqual(listed["A schedule entry"], SignageConfigLoader.scheduleKeys, usage)
+        XCTAssertEqual(listed["A date range"], SignageConfigLoader.dateRangeKeys, usage)
+        XCTAssertEqual(listed.count, 6, "\(listed)")
     }
 
     func testVersionLineNamesTheProgramReleaseAndCommit() {
