@@ -51,6 +51,28 @@ extension DrawingContext {
     }
 }
 
+extension DrawingContext {
+    /// The size `drawText(_:x:y:maxWidth:maxHeight:pixelHeight:color:alignment:font:)`
+    /// gives the same text before it is drawn, so a caller can place the
+    /// block (centre it vertically, scroll it) without drawing it twice.
+    /// It lays the text out with pango each call: keep the answer while the
+    /// text stays the same.
+    /// - Parameters:
+    ///   - maxWidth: the wrapping width; nil lays the text out on lines of
+    ///     any length (a ticker's one long line).
+    /// - Returns: the laid-out width and height in pixels (the width of the
+    ///   longest line, at most `maxWidth`).
+    public func textSize(_ text: String, maxWidth: Int?, pixelHeight: Int, font: String = "Sans") throws -> (
+        width: Int, height: Int
+    ) {
+        guard !text.isEmpty else { return (0, 0) }
+        let probe = try Canvas(width: 1, height: 1)
+        let size = probe.textSize(
+            text, font: "\(font) \(max(1, pixelHeight))px", maxWidth: maxWidth.map { Double(max(1, $0)) })
+        return (size.width, size.height)
+    }
+}
+
 extension Application {
     /// Frees the GPU copy of a picture the app will not draw again, now.
     /// Textures are cached per picture and held only while the picture
