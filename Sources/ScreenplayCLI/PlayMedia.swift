@@ -31,12 +31,20 @@ protocol PlayMedia: AnyObject {
     /// Asked each refresh while it is the only item on screen: false keeps
     /// the picture (a video frame held for another refresh).
     func refreshIsDue() -> Bool
+    /// How a static item whose content changes on its own (a text file
+    /// edited, a clock's minute) asks for one frame, instead of a frame
+    /// every refresh. Given before `start()`.
+    func attach(redraw: @escaping @MainActor () -> Void)
+    /// The wall clock was stepped: a clock shows the new time at once.
+    func wallClockStepped()
 }
 
 extension PlayMedia {
     var ownDuration: Double? { nil }
     func start() {}
     func refreshIsDue() -> Bool { true }
+    func attach(redraw: @escaping @MainActor () -> Void) {}
+    func wallClockStepped() {}
 }
 
 /// A solid colour.
@@ -298,6 +306,7 @@ extension PlayItem {
         case let .shader(path): ShaderMedia(path: path)
         case let .video(_, _, problem?), let .missing(_, problem): FailedMedia(problem)
         case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)
+        case let .text(item): TextMedia(item)
         }
     }
 }

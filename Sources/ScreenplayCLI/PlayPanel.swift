@@ -228,7 +228,7 @@ final class PlayPanel: SceneDelegate {
         guard let scene else { return }
         let item = playlist.items[index]
         let shown = Shown(index: index, media: media, since: monotonicSeconds())
-        media.start()
+        start(media)
         // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
         media.onChange = { [weak self] in self?.runner.tickSoon() }
         if let current, showingGoodItem, item.transition > 0, current.index != index {
@@ -242,6 +242,13 @@ final class PlayPanel: SceneDelegate {
             scene.displayLink.isPaused = !media.isAnimated
         }
         scene.setNeedsDisplay()
+    }
+
+    /// Its turn has come. A text item that changes on its own (a file, a
+    /// clock) redraws the panel through `redraw`: one frame per change.
+    private func start(_ media: any PlayMedia) {
+        media.attach { [weak self] in self?.scene?.setNeedsDisplay() }
+        media.start()
     }
 
     /// A first item that became ready after its slot was passed over once.
@@ -312,6 +319,7 @@ final class PlayPanel: SceneDelegate {
     func clockStepped(by step: Double, sync: Bool) {
         if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
         if let since = heldSince { heldSince = since + step }
+        for media in [current?.media, incoming?.shown.media].compactMap({ $0 }) { media.wallClockStepped() }
     }
 
     /// `pause` (true) holds the item on screen; `resume` (false) lets it
@@ -360,9 +368,15 @@ final class PlayPanel: SceneDelegate {
             stalledSeconds: PanelHealth.stall(of: scene))
     }
 
+    /// Scene draws already counted in a frames line.
+    private var reportedDraws = 0
+
     /// The scene's frames since the last call, and its stall events, for `--stats`.
-    /// The change is "stalled" or "resumed" (each reported once).
-    func drainStatistics() -> (presented: Int, stallChange: String?)? {
+    /// The change is "stalled" or "resumed" (each reported once). `draws`
+    /// counts every draw, also those of a static item (a clock's minute, a
+    /// text file edited) that the display link, paused then, does not count
+    /// as presented frames.
+    func drainStatistics() -> (presented: Int, draws: Int, stallChange: String?)? {
         guard let scene else { return nil }
         let now = monotonicNanoseconds()
         let presented = scene.displayLink.takeFrameStatistics(nowNs: now).presented
@@ -372,7 +386,9 @@ final class PlayPanel: SceneDelegate {
             case .resumed: "resumed"
             case nil: nil
             }
-        return (presented, change)
+        let draws = scene.drawCount - reportedDraws
+        reportedDraws = scene.drawCount
+        return (presented, draws, change)
     }
 
     // MARK: drawing
@@ -400,7 +416,7 @@ final class PlayPanel: SceneDelegate {
                 } else if current == nil, next.media.isReady {
                     self.next = nil
                     current = Shown(index: next.index, media: next.media, since: elapsedNow)
-                    next.media.start()
+                    start(next.media)
                     next.media.onChange = { [weak self] in self?.runner.tickSoon() }
                     justArrived = true
                     scene.displayLink.isPaused = !next.media.isAnimated

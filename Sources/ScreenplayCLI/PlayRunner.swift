@@ -355,8 +355,10 @@ final class PlayRunner: SceneCommand {
                     ])
                 }
                 for panel in self.panels.values {
-                    guard let (presented, change) = panel.drainStatistics() else { continue }
-                    stats.write(["event": "frames", "output": panel.outputName, "presented": presented])
+                    guard let (presented, draws, change) = panel.drainStatistics() else { continue }
+                    stats.write([
+                        "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
+                    ])
                     if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
                     if change == "resumed" { log("\(panel.outputName) shows frames again") }
                     if let change { stats.write(["event": change, "output": panel.outputName]) }

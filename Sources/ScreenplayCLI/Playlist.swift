@@ -22,6 +22,8 @@ struct PlayItem: Equatable {
         /// a copy may still be running). Skipped with `reason` until the
         /// file appears, which reloads the playlist.
         case missing(path: String, reason: String)
+        /// Text, a text file or a clock, laid out by pango (`TextItems.swift`).
+        case text(TextItem)
     }
 
     var source: Source
@@ -36,6 +38,7 @@ struct PlayItem: Equatable {
         case let .color(color): "#" + String(format: "%06X", color.hex)
         case let .image(path), let .shader(path), let .video(path, _, _), let .missing(path, _): path
         case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
+        case let .text(item): item.label
         }
     }
 
@@ -43,6 +46,7 @@ struct PlayItem: Equatable {
     var path: String? {
         switch source {
         case .color: nil
+        case let .text(item): item.path
         case let .image(path), let .shader(path), let .pdfPage(path, _), let .video(path, _, _), let .missing(path, _):
             path
         }
@@ -73,9 +77,12 @@ struct SignageConfig: Equatable {
     /// The folder or file it was read from.
     var source: String
 
-    /// Every file the items read, to watch for a file that arrives or changes.
+    /// Every file the items read, to watch for a file that arrives or
+    /// changes. A text file is left out: its item re-reads it itself and
+    /// redraws, where a reload would re-read (and re-probe) every item of
+    /// every playlist each time a news file is edited.
     var mediaFiles: Set<String> {
-        Set(playlists.values.flatMap { $0.items.compactMap(\.path) })
+        Set(playlists.values.flatMap { $0.items.filter { !$0.watchesItsFile }.compactMap(\.path) })
     }
 
     /// The playlist and rotation for a screen: the first matching panel
@@ -335,7 +342,8 @@ enum SignageConfigLoader {
         _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [PlayItem] {
         let entry = try dictionary(element, at: at, fail)
-        try rejectUnknownKeys(entry, allowed: itemKeys, at: at, fail)
+        let isText = isTextItem(entry)
+        try rejectUnknownKeys(entry, allowed: isText ? textItemKeys : itemKeys, at: at, fail)
         var duration = itemSeconds
         var ownDuration: Double?
         if let value = entry["duration"] {
@@ -349,8 +357,12 @@ enum SignageConfigLoader {
         if let value = entry["transition"] { fade = try transitionSeconds(value, at: "\(at).transition", fail) }
         let sources: [PlayItem.Source]
         switch (entry["file"], entry["color"]) {
+        case _ where isText: sources = [.text(try parseTextItem(entry, at: at, folder: folder, fail))]
         case (nil, nil):
-            throw fail(at, "an item needs \"file\" (image, PDF or shader) or \"color\" (RRGGBB)")
+            throw fail(
+                at,
+                "an item needs \"file\" (image, PDF, shader or video), \"color\" (RRGGBB), \"text\", \"text-file\" or \"clock\""
+            )
         case (.some, .some):
             throw fail(at, "an item has either \"file\" or \"color\", not both")
         case let (nil, .some(value)):
@@ -461,14 +473,14 @@ enum SignageConfigLoader {
         return seconds
     }
 
-    private static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+    static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> [String: Any]
     {
         guard let object = value as? [String: Any] else { throw fail(at, "expected an object, got \(describe(value))") }
         return object
     }
 
-    private static func rejectUnknownKeys(
+    static func rejectUnknownKeys(
         _ object: [String: Any], allowed: Set<String>, at: String, _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -478,7 +490,7 @@ enum SignageConfigLoader {
         }
     }
 
-    private static func isBoolean(_ value: Any) -> Bool {
+    static func isBoolean(_ value: Any) -> Bool {
         guard let number = value as? NSNumber else { return false }
         return String(cString: number.objCType) == "c"
     }
@@ -487,12 +499,12 @@ enum SignageConfigLoader {
         isBoolean(value) ? (value as? NSNumber)?.boolValue : nil
     }
 
-    private static func number(_ value: Any) -> Double? {
+    static func number(_ value: Any) -> Double? {
         guard !isBoolean(value), let number = value as? NSNumber else { return nil }
         return number.doubleValue
     }
 
-    private static func integer(_ value: Any) -> Int? {
+    static func integer(_ value: Any) -> Int? {
         guard let double = number(value), double == double.rounded(), abs(double) < 1e9 else { return nil }
         return Int(double)
     }
