@@ -37,6 +37,9 @@ protocol PlayMedia: AnyObject {
     func attach(redraw: @escaping @MainActor () -> Void)
     /// The wall clock was stepped: a clock shows the new time at once.
     func wallClockStepped()
+    /// What the last frame drew, for the per-frame `probe` stats line
+    /// (`SCREENPLAY_PLAY_PROBE=1`, tests only): a ticker's position and step.
+    var probeValues: [String: Any] { get }
 }
 
 extension PlayMedia {
@@ -45,6 +48,7 @@ extension PlayMedia {
     func refreshIsDue() -> Bool { true }
     func attach(redraw: @escaping @MainActor () -> Void) {}
     func wallClockStepped() {}
+    var probeValues: [String: Any] { [:] }
 }
 
 /// A solid colour.
@@ -306,7 +310,8 @@ extension PlayItem {
         case let .shader(path): ShaderMedia(path: path)
         case let .video(_, _, problem?), let .missing(_, problem): FailedMedia(problem)
         case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)
-        case let .text(item): TextMedia(item)
+        case let .text(item):
+            if case .ticker = item.content { TickerMedia(item, scene: scene) } else { TextMedia(item) }
         }
     }
 }

@@ -484,7 +484,7 @@ final class PlayPanel: SceneDelegate {
     }
 
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
-        if probe { runner.probeFrame(output: outputName, context: context) }
+        if probe { runner.probeFrame(output: outputName, context: context, values: current?.media.probeValues ?? [:]) }
         if let afterDraw {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {

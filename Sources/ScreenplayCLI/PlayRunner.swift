@@ -498,16 +498,17 @@ final class PlayRunner: SceneCommand {
         monitor?.update()
     }
 
-    func probeFrame(output: String, context: DrawingContext) {
+    func probeFrame(output: String, context: DrawingContext, values: [String: Any]) {
         guard let stats,
             let rgba = try? context.readPixels(
                 x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
             rgba.count >= 3
         else { return }
-        stats.write([
-            "event": "probe", "output": output, "ns": monotonicNanoseconds(),
-            "rgb": String(format: "%02x%02x%02x", rgba[0], rgba[1], rgba[2]),
-        ])
+        stats.write(
+            [
+                "event": "probe", "output": output, "ns": monotonicNanoseconds(),
+                "rgb": String(format: "%02x%02x%02x", rgba[0], rgba[1], rgba[2]),
+            ].merging(values) { own, _ in own })
     }
 
     // MARK: reload

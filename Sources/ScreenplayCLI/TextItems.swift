@@ -16,6 +16,9 @@ struct TextItem: Equatable {
         case file(path: String)
         /// An strftime format, shown in `zone` (nil: the box's local time).
         case clock(format: String, zone: String?)
+        /// One line scrolling right to left at `speed` pixels a second: the
+        /// text itself, or a UTF-8 file re-read before each pass.
+        case ticker(text: String?, path: String?, speed: Double)
     }
 
     /// Where lines of text sit across the box.
@@ -44,12 +47,18 @@ struct TextItem: Equatable {
         case let .string(text): "text:" + (text.count > 40 ? String(text.prefix(40)) + "…" : text)
         case let .file(path): path
         case let .clock(format, zone): "clock:\(format)" + (zone.map { " \($0)" } ?? "")
+        case let .ticker(_, path?, _): path
+        case let .ticker(text, nil, _):
+            "ticker:" + (text.map { $0.count > 40 ? String($0.prefix(40)) + "…" : $0 } ?? "")
         }
     }
 
     var path: String? {
-        if case let .file(path) = content { return path }
-        return nil
+        switch content {
+        case let .file(path): path
+        case let .ticker(_, path, _): path
+        case .string, .clock: nil
+        }
     }
 }
 
@@ -66,10 +75,10 @@ extension PlayItem {
 
 extension SignageConfigLoader {
     /// The keys that make an item a text item; "color" is then the text's colour.
-    static let textKinds = ["text", "text-file", "clock"]
+    static let textKinds = ["text", "text-file", "clock", "ticker", "ticker-file"]
     static let textItemKeys: Set<String> = [
-        "text", "text-file", "clock", "timezone", "font", "size", "color", "background", "align", "valign",
-        "padding", "duration", "transition",
+        "text", "text-file", "clock", "ticker", "ticker-file", "speed", "timezone", "font", "size", "color",
+        "background", "align", "valign", "padding", "duration", "transition",
     ]
 
     static func isTextItem(_ entry: [String: Any]) -> Bool {
@@ -87,7 +96,8 @@ extension SignageConfigLoader {
         guard kinds.count == 1 else {
             throw fail(
                 at,
-                "a text item has one of \"text\", \"text-file\" or \"clock\", not \(kinds.joined(separator: " and "))")
+                "a text item has one of \"text\", \"text-file\", \"clock\", \"ticker\" or \"ticker-file\", not \(kinds.joined(separator: " and "))"
+            )
         }
         func string(_ key: String) throws(PlaylistError) -> String? {
             guard let value = entry[key] else { return nil }
@@ -96,18 +106,32 @@ extension SignageConfigLoader {
             }
             return text
         }
+        /// An existing UTF-8 file, relative to the playlist's folder.
+        func textFile(_ key: String) throws(PlaylistError) -> String {
+            let relative = try string(key) ?? ""
+            guard !relative.isEmpty else { throw fail("\(at).\(key)", "expected a file path, got an empty string") }
+            let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            if case let .failure(problem) = readTextFile(path) { throw fail("\(at).\(key)", "\(path): \(problem)") }
+            return path
+        }
+        func speed() throws(PlaylistError) -> Double {
+            guard let value = entry["speed"] else { return 120 }
+            guard let speed = number(value), speed > 0, speed <= 10000 else {
+                throw fail(
+                    "\(at).speed", "expected pixels a second, more than 0 and at most 10000, got \(describe(value))")
+            }
+            return speed
+        }
         var item: TextItem
         switch kinds[0] {
         case "text":
             item = TextItem(content: .string(try string("text") ?? ""))
         case "text-file":
-            let relative = try string("text-file") ?? ""
-            guard !relative.isEmpty else { throw fail("\(at).text-file", "expected a file path, got an empty string") }
-            let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
-            if case let .failure(problem) = readTextFile(path) {
-                throw fail("\(at).text-file", "\(path): \(problem)")
-            }
-            item = TextItem(content: .file(path: path))
+            item = TextItem(content: .file(path: try textFile("text-file")))
+        case "ticker":
+            item = TextItem(content: .ticker(text: try string("ticker") ?? "", path: nil, speed: try speed()))
+        case "ticker-file":
+            item = TextItem(content: .ticker(text: nil, path: try textFile("ticker-file"), speed: try speed()))
         default:
             let format = try string("clock") ?? ""
             guard !format.isEmpty else {
@@ -127,6 +151,13 @@ extension SignageConfigLoader {
         }
         if entry["timezone"] != nil, kinds[0] != "clock" {
             throw fail("\(at).timezone", "\"timezone\" applies to clock items only")
+        }
+        if entry["speed"] != nil, !kinds[0].hasPrefix("ticker") {
+            throw fail("\(at).speed", "\"speed\" applies to ticker items only")
+        }
+        if entry["align"] != nil, kinds[0].hasPrefix("ticker") {
+            throw fail(
+                "\(at).align", "a ticker runs across the whole panel; \"align\" applies to text and clock items")
         }
         if let font = try string("font") {
             let words = font.split(separator: " ")
@@ -293,7 +324,7 @@ final class TextMedia: PlayMedia {
         }
         switch item.content {
         case let .string(string): text = string
-        case .clock: break
+        case .clock, .ticker: break
         case let .file(path):
             switch SignageConfigLoader.readTextFile(path) {
             case let .success(read): text = read

@@ -53,6 +53,17 @@ extension PlaylistConfigTests {
         berlin.align = .right
         XCTAssertEqual(items[2].source, .text(berlin))
         XCTAssertEqual(items[3].source, .text(TextItem(content: .clock(format: "%a %d", zone: nil))))
+
+        let tickers = try loadTextItems(
+            #"{"ticker": "Breaking", "speed": 90.5, "valign": "bottom"}, {"ticker-file": "news.txt"}"#)
+        var breaking = TextItem(content: .ticker(text: "Breaking", path: nil, speed: 90.5))
+        breaking.verticalAlign = .bottom
+        XCTAssertEqual(tickers.first?.source, .text(breaking))
+        XCTAssertEqual(tickers.first?.label, "ticker:Breaking")
+        XCTAssertEqual(
+            tickers.last?.source, .text(TextItem(content: .ticker(text: nil, path: folder + "/news.txt", speed: 120))),
+            "120 px/s unless told")
+        XCTAssertEqual(tickers.last?.path, folder + "/news.txt")
     }
 
     /// The item re-reads its own file; the playlist is not reloaded for it.
@@ -85,6 +96,13 @@ extension PlaylistConfigTests {
         try Data([0x48, 0xff, 0xfe, 0x00]).write(to: URL(fileURLWithPath: folder + "/latin1.txt"))
         assertTextItemRefused(
             #"{"text-file": "latin1.txt"}"#, path: "playlists.lobby[0].text-file", mentions: ["not UTF-8", "save it"])
+        assertTextItemRefused(
+            #"{"ticker": "News", "speed": 0}"#, path: "playlists.lobby[0].speed", mentions: ["pixels a second"])
+        assertTextItemRefused(
+            #"{"ticker": "News", "align": "start"}"#, path: "playlists.lobby[0].align", mentions: ["whole panel"])
+        assertTextItemRefused(#"{"text": "Hi", "speed": 50}"#, path: "playlists.lobby[0].speed", mentions: ["ticker"])
+        assertTextItemRefused(
+            #"{"ticker-file": "gone.txt"}"#, path: "playlists.lobby[0].ticker-file", mentions: ["no such file"])
         assertTextItemRefused(#"{"clock": ""}"#, path: "playlists.lobby[0].clock", mentions: ["%H:%M"])
         assertTextItemRefused(
             #"{"text": "Hi", "clock": "%H"}"#, path: "playlists.lobby[0]", mentions: ["not text and clock"])
@@ -104,6 +122,10 @@ extension PlaylistConfigTests {
         assertTextItemRefused(
             #"{"text": "Hi", "duration": 2, "transition": {"seconds": 3}}"#, path: "playlists.lobby[0]",
             mentions: ["crossfade"])
+    }
+
+    func testATickersLinesRunOnAsOneLine() {
+        XCTAssertEqual(TickerMedia.oneLine("one\ntwo\r\nthree"), "one two three")
     }
 
     func testATextFileLosesOnlyItsLastNewlines() {
@@ -150,6 +172,7 @@ extension PlaylistConfigTests {
         let open = try XCTUnwrap(rest.range(of: "```json\n"))
         let close = try XCTUnwrap(rest[open.upperBound...].range(of: "```"))
         try "news".write(toFile: folder + "/news.txt", atomically: true, encoding: .utf8)
+        try "headline".write(toFile: folder + "/headlines.txt", atomically: true, encoding: .utf8)
         let config = try load(String(rest[open.upperBound..<close.lowerBound]))
         let kinds = config.playlists["lobby"]?.items.map { item -> String in
             guard case let .text(text) = item.source else { return "not text" }
@@ -157,8 +180,9 @@ extension PlaylistConfigTests {
             case .string: return "text"
             case .file: return "file"
             case .clock: return "clock"
+            case .ticker: return "ticker"
             }
         }
-        XCTAssertEqual(kinds, ["text", "file", "clock", "text"])
+        XCTAssertEqual(kinds, ["text", "file", "clock", "text", "ticker"])
     }
 }
