@@ -58,8 +58,11 @@ extension DrawingContext {
     /// It lays the text out with pango each call: keep the answer while the
     /// text stays the same.
     /// - Parameters:
+    ///   - text: the text, as it will be drawn.
     ///   - maxWidth: the wrapping width; nil lays the text out on lines of
     ///     any length (a ticker's one long line).
+    ///   - pixelHeight: the font size in pixels, as drawText takes it.
+    ///   - font: a pango family and style without a size ("Sans Bold").
     /// - Returns: the laid-out width and height in pixels (the width of the
     ///   longest line, at most `maxWidth`).
     public func textSize(_ text: String, maxWidth: Int?, pixelHeight: Int, font: String = "Sans") throws -> (
@@ -82,6 +85,13 @@ extension DrawingContext {
     /// line is kept as a texture, as `drawText` keeps its blocks, so
     /// scrolling costs one textured rectangle a frame; it is one texture,
     /// so a line longer than the GPU's largest texture throws.
+    /// - Parameters:
+    ///   - text: the line; a newline in it starts a second line.
+    ///   - x: the line's left edge in pixels, fractions included.
+    ///   - y: the line's top in pixels.
+    ///   - pixelHeight: the font size in pixels.
+    ///   - color: the text's colour.
+    ///   - font: a pango family and style without a size ("Sans Bold").
     /// - Returns: the line's width in pixels.
     @discardableResult
     public func drawTextLine(
