@@ -296,3 +296,35 @@ extension PlayTests {
         assertCleanStop(p)
     }
 }
+
+extension PlayTests {
+    /// A step of the wall clock (libfaketime, as the clock tests do) shows
+    /// on a clock at once, not at its next minute: two hours forward and
+    /// the hour on screen changes within the clock watch's second; back
+    /// again and the panel is the picture it was.
+    func testClockShowsAWallClockStepAtOnce() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 640, height: 240)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(
+            folder, #"{"playlists": {"hour": [{"clock": "%H", "timezone": "UTC", "size": 120}]}, "default": "hour"}"#)
+        let environment = try fakeClockEnvironment(rig, folder: folder, offset: 0)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: environment)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" }, p.stderr)
+        // Away from a minute's turn, when the clock's own timer redraws anyway.
+        while Int(Date().timeIntervalSince1970) % 60 > 45 { Thread.sleep(forTimeInterval: 1) }
+        let black = RGB(hex: 0)
+        let before = try XCTUnwrap(captureText(rig, "HEADLESS-2") { self.ink($0, background: black) != nil })
+
+        try setClock(folder: folder, offset: 7200)
+        let stepped = Date()
+        let later = captureText(rig, "HEADLESS-2") { $0 != before && self.ink($0, background: black) != nil }
+        XCTAssertNotEqual(later, before, "two hours on, the hour never changed: \(p.stderr)")
+        XCTAssertLessThan(Date().timeIntervalSince(stepped), 4, "shown within the clock watch's second")
+        XCTAssertNotNil(p.waitForEvent { $0.event == "clock-step" }, p.stderr)
+
+        try setClock(folder: folder, offset: 0)
+        XCTAssertNotNil(
+            captureText(rig, "HEADLESS-2") { $0 == before }, "back again, the panel is not what it was: \(p.stderr)")
+        assertCleanStop(p)
+    }
+}
