@@ -103,12 +103,23 @@ extension PlayTests {
         assertCleanStop(p)
     }
 
+    /// The box of the ink `output` shows on black, once it shows some.
+    func inkOnBlack(_ rig: SwayRig, _ output: String) -> PixelRect? {
+        let black = RGB(hex: 0)
+        return captureText(rig, output) { self.ink($0, background: black) != nil }.flatMap {
+            ink($0, background: black)?.box
+        }
+    }
+
     /// pango's bidi and shaping reach the panel: an Arabic line aligned to
-    /// its start sits at the right edge (a Latin one at the left), and an
-    /// emoji is drawn in its colour font, not as a box in the text colour.
+    /// its start sits at the right edge (a Latin one at the left), its
+    /// letters join (narrower than the same letters kept apart by zero-width
+    /// non-joiners, which an unshaped line would equal), and an emoji is
+    /// drawn in its colour font, not as a box in the text colour.
     func testRightToLeftTextAndEmojiShape() throws {
         let rig = try startSway([
             .init(width: 640, height: 240), .init(width: 640, height: 240), .init(width: 640, height: 240),
+            .init(width: 640, height: 240),
         ])
         let folder = try mediaFolder()
         let playlist = try writePlaylist(
@@ -117,25 +128,22 @@ extension PlayTests {
             {"playlists": {
                "arabic": [{"text": "مرحبا", "size": 60, "align": "start", "padding": 20}],
                "latin": [{"text": "Hello", "size": 60, "align": "start", "padding": 20}],
-               "emoji": [{"text": "😀", "size": 150}]},
+               "emoji": [{"text": "😀", "size": 150}],
+               "apart": [{"text": "م\\u200Cر\\u200Cح\\u200Cب\\u200Cا", "size": 60, "align": "start", "padding": 20}]},
              "panels": [{"match": "HEADLESS-1", "playlist": "arabic"}, {"match": "HEADLESS-2", "playlist": "latin"},
-                        {"match": "HEADLESS-3", "playlist": "emoji"}]}
+                        {"match": "HEADLESS-3", "playlist": "emoji"}, {"match": "HEADLESS-4", "playlist": "apart"}]}
             """)
         let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig))
-        for output in ["HEADLESS-1", "HEADLESS-2", "HEADLESS-3"] {
+        for output in ["HEADLESS-1", "HEADLESS-2", "HEADLESS-3", "HEADLESS-4"] {
             XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == output }, "\(output): \(p.stderr)")
         }
         let black = RGB(hex: 0)
-        let arabic = try XCTUnwrap(
-            captureText(rig, "HEADLESS-1") { self.ink($0, background: black) != nil }.flatMap {
-                ink($0, background: black)?.box
-            })
+        let arabic = try XCTUnwrap(inkOnBlack(rig, "HEADLESS-1"))
         XCTAssertTrue((612...620).contains(arabic.x + arabic.width), "ends at the right padding: \(arabic)")
         XCTAssertGreaterThan(arabic.x, 320, "right-to-left: the line starts at the right: \(arabic)")
-        let latin = try XCTUnwrap(
-            captureText(rig, "HEADLESS-2") { self.ink($0, background: black) != nil }.flatMap {
-                ink($0, background: black)?.box
-            })
+        let apart = try XCTUnwrap(inkOnBlack(rig, "HEADLESS-4"))
+        XCTAssertLessThan(arabic.width + 10, apart.width, "joined letters are narrower: \(arabic) vs \(apart)")
+        let latin = try XCTUnwrap(inkOnBlack(rig, "HEADLESS-2"))
         XCTAssertTrue((20...26).contains(latin.x), "left-to-right: starts at the left padding: \(latin)")
 
         let emoji = try XCTUnwrap(captureText(rig, "HEADLESS-3") { self.ink($0, background: black) != nil })
