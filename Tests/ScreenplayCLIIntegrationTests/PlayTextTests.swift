@@ -336,3 +336,24 @@ extension PlayTests {
         assertCleanStop(p)
     }
 }
+
+extension PlayTests {
+    /// A ticker line longer than the GPU's largest texture (llvmpipe's
+    /// 16384 px; 200 capitals at 100 px are about 19000) is skipped with
+    /// its reason, and the next item comes on: playback goes on.
+    func testTickerLongerThanTheLargestTextureIsSkipped() throws {
+        let (rig, _, p) = try playTicker(
+            #"{"ticker": "\#(String(repeating: "W", count: 200))", "size": 100, "duration": 2}, {"color": "00FF00", "duration": 2}"#
+        )
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { p.stderr.contains("skipped: the line cannot be drawn") },
+            "not skipped: \(p.stderr)")
+        XCTAssertTrue(p.stderr.contains("GL_MAX_TEXTURE_SIZE"), "the reason names the limit: \(p.stderr)")
+        XCTAssertTrue(
+            waitUntil(timeout: 10) {
+                (try? rig.capture(output: "HEADLESS-1").pixel(x: 320, y: 60)) == RGB(hex: 0x00ff00)
+            },
+            "the next item never came on: \(p.stderr)")
+        assertCleanStop(p)
+    }
+}
