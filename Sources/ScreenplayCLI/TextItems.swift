@@ -268,7 +268,8 @@ struct ClockFace {
     /// The text at `seconds` since the epoch: strftime of the broken-down
     /// time in `zone`, with that zone's offset and abbreviation for %z and
     /// %Z. The process's TZ is left alone, so clocks in several zones can
-    /// show side by side.
+    /// show side by side. %s is filled in here: glibc makes it with mktime,
+    /// which would read the shifted time as the box's local time.
     func text(at seconds: Double) -> String {
         let whole = seconds.rounded(.down)
         let date = Date(timeIntervalSince1970: whole)
@@ -279,12 +280,37 @@ struct ClockFace {
         parts.tm_gmtoff = offset
         parts.tm_isdst = zone.isDaylightSavingTime(for: date) ? 1 : 0
         let abbreviation = zone.abbreviation(for: date) ?? ""
-        var buffer = [CChar](repeating: 0, count: 512)
-        let count = abbreviation.withCString { name in
-            parts.tm_zone = name
-            return strftime(&buffer, buffer.count, format, &parts)
+        let format = Self.fillingEpochSeconds(in: self.format, with: Int(whole))
+        // strftime answers 0 both for a text that does not fit and for an
+        // empty one: a larger buffer tells them apart.
+        var size = 256
+        while size <= 65536 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let count = abbreviation.withCString { name in
+                parts.tm_zone = name
+                return strftime(&buffer, buffer.count, format, &parts)
+            }
+            if count > 0 { return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            size *= 4
         }
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return ""
+    }
+
+    /// `format` with each %s (not %%s) replaced by `seconds`.
+    static func fillingEpochSeconds(in format: String, with seconds: Int) -> String {
+        var result = ""
+        var percent = false
+        for character in format {
+            if percent {
+                percent = false
+                result += character == "s" ? String(seconds) : "%" + String(character)
+            } else if character == "%" {
+                percent = true
+            } else {
+                result.append(character)
+            }
+        }
+        return percent ? result + "%" : result
     }
 }
 

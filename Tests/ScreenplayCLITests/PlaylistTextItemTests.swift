@@ -146,6 +146,12 @@ extension PlaylistConfigTests {
         let kathmandu = ClockFace(format: "%H:%M", zoneName: "Asia/Kathmandu")
         XCTAssertEqual(kathmandu.text(at: winter), "18:19", "a zone 5:45 off UTC")
         XCTAssertEqual(ClockFace(format: "%A", zoneName: "UTC").text(at: winter), "Thursday")
+        XCTAssertEqual(
+            ClockFace(format: "%s %%s %H", zoneName: "Asia/Tokyo").text(at: winter), "1768480496 %s 21",
+            "%s is the epoch, in any zone")
+        XCTAssertEqual(
+            ClockFace(format: String(repeating: "%A ", count: 200), zoneName: "UTC").text(at: winter).count, 1800)
+        XCTAssertEqual(ClockFace(format: "100%", zoneName: "UTC").text(at: winter), "100%")
         // Foundation names a zone by its offset, not its tz abbreviation (CET): the README says so.
         XCTAssertEqual(ClockFace(format: "%Z", zoneName: "Europe/Berlin").text(at: summer), "GMT+2")
     }
