@@ -25,7 +25,9 @@ final class TickerMedia: PlayMedia {
     /// The line's width and height in this pass.
     private var lineSize: (width: Int, height: Int)?
     private(set) var failure: String?
-    var isReady: Bool { failure == nil }
+    /// The line was laid out and uploaded before its turn (`prepare`).
+    private var prepared = false
+    var isReady: Bool { prepared && failure == nil }
     var isAnimated: Bool { true }
     var onChange: (() -> Void)?
     /// A file that became unreadable is said once, until it reads again.
@@ -51,7 +53,25 @@ final class TickerMedia: PlayMedia {
         }
     }
 
-    func prepare(in context: DrawingContext) {}
+    /// Lays out and uploads the first pass's line before the item's turn,
+    /// drawn just beyond the right edge where nothing of it shows: the
+    /// first frame costs no layout, and a line too long for the GPU is
+    /// skipped before it shows a frame of background.
+    func prepare(in context: DrawingContext) {
+        guard !prepared, failure == nil else { return }
+        do {
+            try context.drawTextLine(
+                text, x: Double(context.pixelWidth), y: 0, pixelHeight: item.size ?? max(1, context.pixelHeight / 10),
+                color: item.color, font: item.font)
+            prepared = true
+        } catch {
+            failure = Self.cannotDraw(error)
+        }
+    }
+
+    private static func cannotDraw(_ error: any Error) -> String {
+        "the line cannot be drawn (\(error)); shorten the text or make it smaller"
+    }
 
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
         try context.clear(item.background)
@@ -81,7 +101,7 @@ final class TickerMedia: PlayMedia {
         } catch {
             // A line longer than the GPU's largest texture: skipped like a
             // video that fails part-way, the next item coming on.
-            failure = "the line cannot be drawn (\(error)); shorten the text or make it smaller"
+            failure = Self.cannotDraw(error)
             onChange?()
         }
     }

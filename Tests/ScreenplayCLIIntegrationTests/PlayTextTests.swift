@@ -340,7 +340,8 @@ extension PlayTests {
 extension PlayTests {
     /// A ticker line longer than the GPU's largest texture (llvmpipe's
     /// 16384 px; 200 capitals at 100 px are about 19000) is skipped with
-    /// its reason, and the next item comes on: playback goes on.
+    /// its reason before it shows a frame (it is uploaded before its turn),
+    /// and the next item comes on: playback goes on.
     func testTickerLongerThanTheLargestTextureIsSkipped() throws {
         let (rig, _, p) = try playTicker(
             #"{"ticker": "\#(String(repeating: "W", count: 200))", "size": 100, "duration": 2}, {"color": "00FF00", "duration": 2}"#
@@ -354,6 +355,9 @@ extension PlayTests {
                 (try? rig.capture(output: "HEADLESS-1").pixel(x: 320, y: 60)) == RGB(hex: 0x00ff00)
             },
             "the next item never came on: \(p.stderr)")
+        let tickerFrames = p.statsEvents.filter { $0.event == "probe" && $0.raw["ticker_x"] != nil }
+        XCTAssertEqual(tickerFrames.count, 0, "the ticker drew frames: \(tickerFrames.map(\.raw))")
+        XCTAssertEqual(items(p).map { $0.raw["source"] as? String }, Array(repeating: "#00FF00", count: items(p).count))
         assertCleanStop(p)
     }
 }
