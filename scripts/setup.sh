@@ -17,6 +17,9 @@
 # libsdl2-dev: the SDL example game (Examples/SDLGame) and its test.
 # gcc: /usr/bin/cc for the small LD_PRELOAD libraries the rig builds (sway
 # output names, the faketime timerfd pass-through).
+# fonts-noto-color-emoji: play's text items shape emoji in colour (the rig
+# test checks the face is drawn, not a box); DejaVu Sans (fonts-dejavu-core)
+# covers the Arabic and Hebrew they test. tzdata: clock items' time zones.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
@@ -25,7 +28,7 @@ packages=(
   libsystemd-dev
   sway swaybg swayidle weston cage xwayland grim wtype
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
-  fonts-dejavu-core jq
+  fonts-dejavu-core fonts-noto-color-emoji tzdata jq
   libmpv-dev mpv ffmpeg
   libsdl2-dev
   help2man dpkg-dev debootstrap python3-debian gcc

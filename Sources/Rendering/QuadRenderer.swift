@@ -251,24 +251,29 @@ package final class QuadRenderer {
     /// Draws parts of `texture` at its own size, blended over the target,
     /// with its top-left at (`x`, `y`): `regions` are rectangles of the
     /// texture (e.g. `Canvas.inkRects`), so fully transparent parts cost
-    /// nothing. One draw call for all of them.
-    package func draw(_ texture: Texture, regions parts: [PixelRect], x: Int, y: Int, on target: any RenderTarget)
-        throws
-    {
+    /// nothing. One draw call for all of them. At whole pixels the texels
+    /// map to pixels (nearest sampling: text stays sharp); at a fraction
+    /// of a pixel (text scrolled by a fraction each refresh) sampling is
+    /// bilinear, so the text moves smoothly instead of jumping a pixel at a
+    /// time. A region there should reach a texel past the ink on each side,
+    /// or the part of an edge texel blended into the next pixel is cut off.
+    package func draw(
+        _ texture: Texture, regions parts: [PixelRect], x: Double, y: Double, on target: any RenderTarget
+    ) throws {
         guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
         guard !parts.isEmpty else { return }
         try target.makeCurrent()
         try regions.use()
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
-        texture.setNearestFiltering(true)
+        texture.setNearestFiltering(x == x.rounded() && y == y.rounded())
         glUniform1i(regions.uniformLocation("image"), 0)
         let (w, h) = (Float(target.pixelWidth), Float(target.pixelHeight))
         let (tw, th) = (Float(texture.width), Float(texture.height))
         var vertices: [GLfloat] = []
         vertices.reserveCapacity(parts.count * 24)
         for part in parts {
-            let left = Float(x + part.x), top = Float(y + part.y)
+            let left = Float(x + Double(part.x)), top = Float(y + Double(part.y))
             let right = left + Float(part.width), bottom = top + Float(part.height)
             let (x0, x1) = (2 * left / w - 1, 2 * right / w - 1)
             let (y0, y1) = (1 - 2 * top / h, 1 - 2 * bottom / h)

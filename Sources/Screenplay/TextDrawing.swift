@@ -46,8 +46,77 @@ extension DrawingContext {
                 maxWidth: Double(canvas.width))
             return canvas
         }
-        try resources.quads().draw(block.texture, regions: block.ink, x: x, y: y, on: target)
+        try resources.quads().draw(block.texture, regions: block.ink, x: Double(x), y: Double(y), on: target)
         return block.texture.height
+    }
+}
+
+extension DrawingContext {
+    /// The size `drawText(_:x:y:maxWidth:maxHeight:pixelHeight:color:alignment:font:)`
+    /// gives the same text before it is drawn, so a caller can place the
+    /// block (centre it vertically, scroll it) without drawing it twice.
+    /// It lays the text out with pango each call: keep the answer while the
+    /// text stays the same.
+    /// - Parameters:
+    ///   - text: the text, as it will be drawn.
+    ///   - maxWidth: the wrapping width; nil lays the text out on lines of
+    ///     any length (a ticker's one long line).
+    ///   - pixelHeight: the font size in pixels, as drawText takes it.
+    ///   - font: a pango family and style without a size ("Sans Bold").
+    /// - Returns: the laid-out width and height in pixels (the width of the
+    ///   longest line, at most `maxWidth`).
+    public func textSize(_ text: String, maxWidth: Int?, pixelHeight: Int, font: String = "Sans") throws -> (
+        width: Int, height: Int
+    ) {
+        guard !text.isEmpty else { return (0, 0) }
+        let probe = try Canvas(width: 1, height: 1)
+        let size = probe.textSize(
+            text, font: "\(font) \(max(1, pixelHeight))px", maxWidth: maxWidth.map { Double(max(1, $0)) })
+        return (size.width, size.height)
+    }
+}
+
+extension DrawingContext {
+    /// Draws `text` on one line, never wrapped, with its top-left at
+    /// (`x`, `y`): a ticker's line, scrolled a fraction of a pixel each
+    /// refresh. `x` may be fractional (the line is then sampled between
+    /// pixels, so a step of 1.6 pixels a refresh moves it 1.6 pixels, not
+    /// 1 or 2) and may put the line partly outside the target. The laid-out
+    /// line is kept as a texture, as `drawText` keeps its blocks, so
+    /// scrolling costs one textured rectangle a frame; it is one texture,
+    /// so a line longer than the GPU's largest texture throws.
+    /// - Parameters:
+    ///   - text: the line; a newline in it starts a second line.
+    ///   - x: the line's left edge in pixels, fractions included.
+    ///   - y: the line's top in pixels.
+    ///   - pixelHeight: the font size in pixels.
+    ///   - color: the text's colour.
+    ///   - font: a pango family and style without a size ("Sans Bold").
+    /// - Returns: the line's width in pixels.
+    @discardableResult
+    public func drawTextLine(
+        _ text: String, x: Double, y: Int, pixelHeight: Int, color: RGBColor, font: String = "Sans"
+    ) throws -> Int {
+        guard !text.isEmpty, x.isFinite else { return 0 }
+        // Width 0 in the key: an unwrapped line, never one of drawText's boxes.
+        let key = TextKey(
+            lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: 0,
+            maxHeight: nil, alignment: .left)
+        let block = try resources.text(key) {
+            let description = "\(font) \(max(1, pixelHeight))px"
+            let size = try Canvas(width: 1, height: 1).textSize(text, font: description)
+            let canvas = try Canvas(width: max(1, size.width), height: max(1, size.height))
+            canvas.clear()
+            canvas.drawText(text, x: 0, y: 0, font: description, color: color.rendering)
+            return canvas
+        }
+        let (width, height) = (block.texture.width, block.texture.height)
+        // Between pixels, each edge texel blends into the pixel beyond it:
+        // the whole line and a texel either side (clamped: transparent).
+        let regions =
+            x == x.rounded() ? block.ink : [Rendering.PixelRect(x: -1, y: 0, width: width + 2, height: height)]
+        try resources.quads().draw(block.texture, regions: regions, x: x, y: Double(y), on: target)
+        return width
     }
 }
 
@@ -91,6 +160,7 @@ extension DrawingContext {
         }
         let (width, height) = (block.texture.width, block.texture.height)
         try resources.quads().draw(
-            block.texture, regions: block.ink, x: (pixelWidth - width) / 2, y: (pixelHeight - height) / 2, on: target)
+            block.texture, regions: block.ink, x: Double((pixelWidth - width) / 2),
+            y: Double((pixelHeight - height) / 2), on: target)
     }
 }

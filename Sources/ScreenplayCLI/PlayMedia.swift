@@ -31,12 +31,24 @@ protocol PlayMedia: AnyObject {
     /// Asked each refresh while it is the only item on screen: false keeps
     /// the picture (a video frame held for another refresh).
     func refreshIsDue() -> Bool
+    /// How a static item whose content changes on its own (a text file
+    /// edited, a clock's minute) asks for one frame, instead of a frame
+    /// every refresh. Given before `start()`.
+    func attach(redraw: @escaping @MainActor () -> Void)
+    /// The wall clock was stepped: a clock shows the new time at once.
+    func wallClockStepped()
+    /// What the last frame drew, for the per-frame `probe` stats line
+    /// (`SCREENPLAY_PLAY_PROBE=1`, tests only): a ticker's position and step.
+    var probeValues: [String: Any] { get }
 }
 
 extension PlayMedia {
     var ownDuration: Double? { nil }
     func start() {}
     func refreshIsDue() -> Bool { true }
+    func attach(redraw: @escaping @MainActor () -> Void) {}
+    func wallClockStepped() {}
+    var probeValues: [String: Any] { [:] }
 }
 
 /// A solid colour.
@@ -298,6 +310,8 @@ extension PlayItem {
         case let .shader(path): ShaderMedia(path: path)
         case let .video(_, _, problem?), let .missing(_, problem): FailedMedia(problem)
         case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)
+        case let .text(item):
+            if case .ticker = item.content { TickerMedia(item, scene: scene) } else { TextMedia(item) }
         }
     }
 }

@@ -352,7 +352,7 @@ final class PlayPanel: SceneDelegate {
         guard let scene else { return }
         let item = playlist.items[index]
         let shown = Shown(index: index, playlist: playlist.name, media: media, since: monotonicSeconds())
-        media.start()
+        start(media)
         // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
         media.onChange = { [weak self] in self?.runner.tickSoon() }
         if let current, showingGoodItem, item.transition > 0,
@@ -368,6 +368,13 @@ final class PlayPanel: SceneDelegate {
             scene.displayLink.isPaused = !media.isAnimated
         }
         scene.setNeedsDisplay()
+    }
+
+    /// Its turn has come. A text item that changes on its own (a file, a
+    /// clock) redraws the panel through `redraw`: one frame per change.
+    private func start(_ media: any PlayMedia) {
+        media.attach { [weak self] in self?.scene?.setNeedsDisplay() }
+        media.start()
     }
 
     /// A first item that became ready after its slot was passed over once.
@@ -439,6 +446,7 @@ final class PlayPanel: SceneDelegate {
         if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
         scheduleChange = nil
         if let since = heldSince { heldSince = since + step }
+        for media in [current?.media, incoming?.shown.media].compactMap({ $0 }) { media.wallClockStepped() }
     }
 
     /// `pause` (true) holds the item on screen; `resume` (false) lets it
@@ -490,9 +498,15 @@ final class PlayPanel: SceneDelegate {
             stalledSeconds: PanelHealth.stall(of: scene))
     }
 
+    /// Scene draws already counted in a frames line.
+    private var reportedDraws = 0
+
     /// The scene's frames since the last call, and its stall events, for `--stats`.
-    /// The change is "stalled" or "resumed" (each reported once).
-    func drainStatistics() -> (presented: Int, stallChange: String?)? {
+    /// The change is "stalled" or "resumed" (each reported once). `draws`
+    /// counts every draw, also those of a static item (a clock's minute, a
+    /// text file edited) that the display link, paused then, does not count
+    /// as presented frames.
+    func drainStatistics() -> (presented: Int, draws: Int, stallChange: String?)? {
         guard let scene else { return nil }
         let now = monotonicNanoseconds()
         let presented = scene.displayLink.takeFrameStatistics(nowNs: now).presented
@@ -502,7 +516,9 @@ final class PlayPanel: SceneDelegate {
             case .resumed: "resumed"
             case nil: nil
             }
-        return (presented, change)
+        let draws = scene.drawCount - reportedDraws
+        reportedDraws = scene.drawCount
+        return (presented, draws, change)
     }
 
     // MARK: drawing
@@ -530,7 +546,7 @@ final class PlayPanel: SceneDelegate {
                 } else if current == nil, next.media.isReady {
                     self.next = nil
                     current = Shown(index: next.index, playlist: next.playlist, media: next.media, since: elapsedNow)
-                    next.media.start()
+                    start(next.media)
                     next.media.onChange = { [weak self] in self?.runner.tickSoon() }
                     justArrived = true
                     scene.displayLink.isPaused = !next.media.isAnimated
@@ -607,7 +623,7 @@ final class PlayPanel: SceneDelegate {
     }
 
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
-        if probe { runner.probeFrame(output: outputName, context: context) }
+        if probe { runner.probeFrame(output: outputName, context: context, values: current?.media.probeValues ?? [:]) }
         if let afterDraw {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {

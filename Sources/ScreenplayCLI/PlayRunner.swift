@@ -366,8 +366,10 @@ final class PlayRunner: SceneCommand {
                     ])
                 }
                 for panel in self.panels.values {
-                    guard let (presented, change) = panel.drainStatistics() else { continue }
-                    stats.write(["event": "frames", "output": panel.outputName, "presented": presented])
+                    guard let (presented, draws, change) = panel.drainStatistics() else { continue }
+                    stats.write([
+                        "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
+                    ])
                     if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
                     if change == "resumed" { log("\(panel.outputName) shows frames again") }
                     if let change { stats.write(["event": change, "output": panel.outputName]) }
@@ -507,16 +509,17 @@ final class PlayRunner: SceneCommand {
         monitor?.update()
     }
 
-    func probeFrame(output: String, context: DrawingContext) {
+    func probeFrame(output: String, context: DrawingContext, values: [String: Any]) {
         guard let stats,
             let rgba = try? context.readPixels(
                 x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
             rgba.count >= 3
         else { return }
-        stats.write([
-            "event": "probe", "output": output, "ns": monotonicNanoseconds(),
-            "rgb": String(format: "%02x%02x%02x", rgba[0], rgba[1], rgba[2]),
-        ])
+        stats.write(
+            [
+                "event": "probe", "output": output, "ns": monotonicNanoseconds(),
+                "rgb": String(format: "%02x%02x%02x", rgba[0], rgba[1], rgba[2]),
+            ].merging(values) { own, _ in own })
     }
 
     // MARK: reload

@@ -22,6 +22,8 @@ struct PlayItem: Equatable {
         /// a copy may still be running). Skipped with `reason` until the
         /// file appears, which reloads the playlist.
         case missing(path: String, reason: String)
+        /// Text, a text file or a clock, laid out by pango (`TextItems.swift`).
+        case text(TextItem)
     }
 
     var source: Source
@@ -36,6 +38,7 @@ struct PlayItem: Equatable {
         case let .color(color): "#" + String(format: "%06X", color.hex)
         case let .image(path), let .shader(path), let .video(path, _, _), let .missing(path, _): path
         case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
+        case let .text(item): item.label
         }
     }
 
@@ -43,6 +46,7 @@ struct PlayItem: Equatable {
     var path: String? {
         switch source {
         case .color: nil
+        case let .text(item): item.path
         case let .image(path), let .shader(path), let .pdfPage(path, _), let .video(path, _, _), let .missing(path, _):
             path
         }
@@ -77,9 +81,12 @@ struct SignageConfig: Equatable {
     /// The zone schedules read their days and times in (`"timezone"`).
     var timeZone: TimeZone = .current
 
-    /// Every file the items read, to watch for a file that arrives or changes.
+    /// Every file the items read, to watch for a file that arrives or
+    /// changes. A text file is left out: its item re-reads it itself and
+    /// redraws, where a reload would re-read (and re-probe) every item of
+    /// every playlist each time a news file is edited.
     var mediaFiles: Set<String> {
-        Set(playlists.values.flatMap { $0.items.compactMap(\.path) })
+        Set(playlists.values.flatMap { $0.items.filter { !$0.watchesItsFile }.compactMap(\.path) })
     }
 
     /// The playlist and rotation for a screen: the first matching panel
@@ -331,7 +338,8 @@ enum SignageConfigLoader {
         _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [PlayItem] {
         let entry = try dictionary(element, at: at, fail)
-        try rejectUnknownKeys(entry, allowed: itemKeys, at: at, fail)
+        let isText = isTextItem(entry)
+        try rejectUnknownKeys(entry, allowed: isText ? textItemKeys : itemKeys, at: at, fail)
         var duration = itemSeconds
         var ownDuration: Double?
         if let value = entry["duration"] {
@@ -345,8 +353,12 @@ enum SignageConfigLoader {
         if let value = entry["transition"] { fade = try transitionSeconds(value, at: "\(at).transition", fail) }
         let sources: [PlayItem.Source]
         switch (entry["file"], entry["color"]) {
+        case _ where isText: sources = [.text(try parseTextItem(entry, at: at, folder: folder, fail))]
         case (nil, nil):
-            throw fail(at, "an item needs \"file\" (image, PDF or shader) or \"color\" (RRGGBB)")
+            throw fail(
+                at,
+                "an item needs \"file\" (image, PDF, shader or video), \"color\" (RRGGBB), \"text\", \"text-file\" or \"clock\""
+            )
         case (.some, .some):
             throw fail(at, "an item has either \"file\" or \"color\", not both")
         case let (nil, .some(value)):

@@ -79,6 +79,27 @@ final class TextCacheTests: ScreenplayTestCase {
         XCTAssertEqual(bench.resources.textLayouts, 4, "a narrower box wraps differently: laid out again")
     }
 
+    /// textSize answers what drawText then draws, so a caller can centre
+    /// a block before drawing it; without a width the text stays on one line.
+    @MainActor
+    func testTextSizeIsTheSizeDrawTextDraws() async throws {
+        let bench = try Bench()
+        defer { bench.close() }
+        let text = "Opening hours: nine to five, every day but Sunday"
+        var drawn = 0
+        _ = try bench.frame { c in
+            let size = try c.textSize(text, maxWidth: 200, pixelHeight: 20)
+            drawn = try c.drawText(text, x: 0, y: 0, maxWidth: 200, pixelHeight: 20, color: .white)
+            XCTAssertEqual(size.height, drawn, "the height drawText draws")
+            XCTAssertLessThanOrEqual(size.width, 200)
+            let line = try c.textSize(text, maxWidth: nil, pixelHeight: 20)
+            XCTAssertGreaterThan(line.width, 200, "one line, unwrapped")
+            XCTAssertLessThan(line.height, size.height, "one line is lower than the wrapped block")
+            XCTAssertTrue(try c.textSize("", maxWidth: nil, pixelHeight: 20) == (0, 0))
+        }
+        XCTAssertGreaterThan(drawn, 40, "wrapped onto several lines")
+    }
+
     @MainActor
     func testTheCacheIsBoundedAndDropsTheLeastRecentlyDrawn() async throws {
         let bench = try Bench()
