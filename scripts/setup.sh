@@ -20,6 +20,8 @@
 # fonts-noto-color-emoji: play's text items shape emoji in colour (the rig
 # test checks the face is drawn, not a box); DejaVu Sans (fonts-dejavu-core)
 # covers the Arabic and Hebrew they test. tzdata: clock items' time zones.
+# python3-jsonschema: PlaylistSchemaTests checks docs/playlist.schema.json
+# against every example and test playlist with it.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
@@ -31,7 +33,7 @@ packages=(
   fonts-dejavu-core fonts-noto-color-emoji tzdata jq
   libmpv-dev mpv ffmpeg
   libsdl2-dev
-  help2man dpkg-dev debootstrap python3-debian gcc
+  help2man dpkg-dev debootstrap python3-debian python3-jsonschema gcc
   git
   systemd man-db procps
   linux-perf

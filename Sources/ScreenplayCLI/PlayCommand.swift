@@ -112,6 +112,8 @@ public struct PlayCommand: CLICommand {
            "panels": [{"match": "HDMI-A-1", "playlist": "lobby"}],
            "default": "lobby", "transition": {"seconds": 1}, "sync": true}
           Top level:
+            $schema               Ignored: the JSON Schema an editor checks the
+                                  file with (docs/playlist.schema.json).
             playlists             Required: playlist name -> list of items.
             panels                A list of panel entries; the first whose
                                   "match" names a screen chooses its playlist.

@@ -235,7 +235,9 @@ enum SignageConfigLoader {
 
     // MARK: JSON
 
-    static let topKeys: Set<String> = ["playlists", "panels", "default", "transition", "sync", "timezone"]
+    /// `"$schema"` names the JSON Schema an editor validates the file with
+    /// (docs/playlist.schema.json); `play` ignores it.
+    static let topKeys: Set<String> = ["$schema", "playlists", "panels", "default", "transition", "sync", "timezone"]
     static let itemKeys: Set<String> = ["file", "color", "duration", "pages", "transition"]
     static let panelKeys: Set<String> = ["match", "playlist", "rotate", "schedule"]
     static let transitionKeys: Set<String> = ["seconds"]
@@ -253,6 +255,9 @@ enum SignageConfigLoader {
         let object = try dictionary(root, at: "", fail)
         try rejectUnknownKeys(object, allowed: topKeys, at: "", fail)
         let folder = (file as NSString).deletingLastPathComponent
+        if let value = object["$schema"], !(value is String) {
+            throw fail("$schema", "expected the schema's path or URL as a string, got \(describe(value))")
+        }
 
         var transition = 0.0
         if let value = object["transition"] { transition = try transitionSeconds(value, at: "transition", fail) }

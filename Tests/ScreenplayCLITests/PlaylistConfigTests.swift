@@ -22,7 +22,10 @@ final class PlaylistConfigTests: ScreenplayTestCase {
     func load(_ json: String) throws -> SignageConfig {
         let path = folder + "/p.json"
         try json.write(toFile: path, atomically: true, encoding: .utf8)
-        return try SignageConfigLoader.load(path: path, itemSeconds: 10)
+        let config = try SignageConfigLoader.load(path: path, itemSeconds: 10)
+        // What the loader accepts, docs/playlist.schema.json accepts too.
+        PlaylistSchema.assertMeets(json)
+        return config
     }
 
     func assertRefused(_ json: String, code: ExitCode = .dataError, mentions: [String], line: UInt = #line) {

@@ -9,7 +9,10 @@ import XCTest
 /// the JSON path, the reason and the fix.
 final class ScheduleConfigTests: ScreenplayTestCase {
     func parse(_ json: String) throws(PlaylistError) -> SignageConfig {
-        try SignageConfigLoader.parse(Data(json.utf8), file: "/srv/p.json", itemSeconds: 10)
+        let config = try SignageConfigLoader.parse(Data(json.utf8), file: "/srv/p.json", itemSeconds: 10)
+        // What the loader accepts, docs/playlist.schema.json accepts too.
+        PlaylistSchema.assertMeets(json)
+        return config
     }
 
     func withPanel(_ panel: String, top: String = "") -> String {

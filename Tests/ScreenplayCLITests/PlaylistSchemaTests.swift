@@ -1,0 +1,234 @@
+import Foundation
+import TestHarness
+import XCTest
+
+@testable import ScreenplayCLI
+
+/// docs/playlist.schema.json says what `SignageConfigLoader` accepts: every
+/// example playlist under Examples/, every playlist in the README and every
+/// playlist the unit tests get accepted (`PlaylistConfigTests.load`,
+/// `ScheduleConfigTests.parse`) meets it, and mistakes are refused by both.
+/// The schema is checked with python3-jsonschema (Debian's, as
+/// scripts/setup.sh installs it): without it these tests fail, saying so.
+final class PlaylistSchemaTests: ScreenplayTestCase {
+    var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "screenplay-schema-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func testTheSchemaIsAValidDraft202012Schema() throws {
+        // problems(_:) checks the schema itself before any document.
+        XCTAssertEqual(
+            try PlaylistSchema.problems([#"{"playlists": {"a": [{"color": "000000"}]}, "default": "a"}"#]), [nil])
+    }
+
+    func testEveryExamplePlaylistMeetsTheSchemaAndLoads() throws {
+        let examples = PlaylistSchema.root.appendingPathComponent("Examples")
+        let files = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: examples.path))
+            .filter { $0.hasSuffix(".json") }.sorted().map { examples.appendingPathComponent($0).path }
+        XCTAssertGreaterThanOrEqual(files.filter { $0.contains("/Signage/") }.count, 3, "\(files)")
+        let texts = try files.map { try String(contentsOfFile: $0, encoding: .utf8) }
+        for (file, problem) in zip(files, try PlaylistSchema.problems(texts)) {
+            XCTAssertNil(problem, "\(file) does not meet the schema")
+        }
+        for file in files {
+            XCTAssertNoThrow(try SignageConfigLoader.load(path: file, itemSeconds: 10), file)
+            // The "$schema" key leads an editor to the schema.
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+            let schema = try XCTUnwrap((object as? [String: Any])?["$schema"] as? String, "\(file) has no $schema")
+            let resolved = URL(fileURLWithPath: schema, relativeTo: URL(fileURLWithPath: file)).standardizedFileURL
+            XCTAssertEqual(resolved.path, PlaylistSchema.schemaPath, file)
+        }
+    }
+
+    func testEveryReadmePlaylistMeetsTheSchemaAndLoads() throws {
+        let readme = try String(
+            contentsOf: PlaylistSchema.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```json\n").dropFirst()
+            .map { $0.components(separatedBy: "```")[0] }.filter { $0.contains("\"playlists\"") }
+        XCTAssertGreaterThanOrEqual(blocks.count, 4, "the README's playlists")
+        // The text files they name must exist; media files may be missing.
+        for name in ["news.txt", "headlines.txt", "specials.txt"] {
+            try "text".write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
+        }
+        for (index, (block, problem)) in zip(blocks, try PlaylistSchema.problems(blocks)).enumerated() {
+            XCTAssertNil(problem, "README playlist \(index + 1) does not meet the schema:\n\(block)")
+            let path = "\(folder)/readme-\(index).json"
+            try block.write(toFile: path, atomically: true, encoding: .utf8)
+            XCTAssertNoThrow(try SignageConfigLoader.load(path: path, itemSeconds: 10), block)
+        }
+    }
+
+    /// Mistakes the schema can see, each refused by the loader (exit 65,
+    /// naming the JSON path) and by the schema.
+    func testMistakesAreRefusedByTheSchemaAndTheLoader() throws {
+        func playlist(_ items: String, top: String = "") -> String {
+            #"{"playlists": {"a": [\#(items)]}, "default": "a"\#(top)}"#
+        }
+        func panel(_ keys: String) -> String {
+            #"{"playlists": {"a": [{"color": "000000"}]}, "panels": [{"match": "HDMI-A-1", "playlist": "a"\#(keys)}]}"#
+        }
+        let mistakes: [(json: String, path: String)] = [
+            (playlist(#"{"color": "000000"}"#, top: #", "playlist": {}"#), "playlist"),
+            (playlist(#"{"color": "000000"}"#, top: #", "$schema": 1"#), "$schema"),
+            (playlist(#"{"color": "000000"}"#, top: #", "sync": "yes""#), "sync"),
+            (playlist(#"{"color": "000000"}"#, top: #", "transition": {"second": 1}"#), "transition.second"),
+            (playlist(#"{"color": "000000"}"#, top: #", "timezone": """#), "timezone"),
+            (#"{"playlists": {}, "default": "a"}"#, "playlists"),
+            (#"{"playlists": {"a": []}, "default": "a"}"#, "playlists.a"),
+            (#"{"playlists": {"a": [{"color": "000000"}]}, "panels": []}"#, ""),
+            (playlist(#"{"file": "a.png", "color": "000000"}"#), "playlists.a[0]"),
+            (playlist(#"{"color": "red"}"#), "playlists.a[0].color"),
+            (playlist(#"{"color": "000000", "pages": "1"}"#), "playlists.a[0].pages"),
+            (playlist(#"{"color": "000000", "duration": 0}"#), "playlists.a[0].duration"),
+            (playlist(#"{"color": "000000", "transition": {"seconds": -1}}"#), "playlists.a[0].transition.seconds"),
+            (playlist(#"{"file": ""}"#), "playlists.a[0].file"),
+            (playlist(#"{"durations": 3}"#), "playlists.a[0].durations"),
+            (playlist(#"{"text": "hi", "clock": "%H"}"#), "playlists.a[0]"),
+            (playlist(#"{"text": "hi", "align": "left"}"#), "playlists.a[0].align"),
+            (playlist(#"{"text": "hi", "valign": "middle"}"#), "playlists.a[0].valign"),
+            (playlist(#"{"text": "hi", "size": 0}"#), "playlists.a[0].size"),
+            (playlist(#"{"text": "hi", "size": 12.5}"#), "playlists.a[0].size"),
+            (playlist(#"{"text": "hi", "padding": -1}"#), "playlists.a[0].padding"),
+            (playlist(#"{"text": "hi", "font": "Sans 12"}"#), "playlists.a[0].font"),
+            (playlist(#"{"text": "hi", "font": "Sans Bold 40px"}"#), "playlists.a[0].font"),
+            (playlist(#"{"text": "hi", "background": "12345"}"#), "playlists.a[0].background"),
+            (playlist(#"{"text": "hi", "speed": 10}"#), "playlists.a[0].speed"),
+            (playlist(#"{"text": "hi", "timezone": "UTC"}"#), "playlists.a[0].timezone"),
+            (playlist(#"{"text": "hi", "pages": "1"}"#), "playlists.a[0].pages"),
+            (playlist(#"{"clock": ""}"#), "playlists.a[0].clock"),
+            (playlist(#"{"ticker": "news", "align": "start"}"#), "playlists.a[0].align"),
+            (playlist(#"{"ticker": "news", "speed": 0}"#), "playlists.a[0].speed"),
+            (playlist(#"{"ticker": "news", "speed": 20000}"#), "playlists.a[0].speed"),
+            (playlist(#"{"ticker-file": ""}"#), "playlists.a[0].ticker-file"),
+            (panel(#", "rotate": 45"#), "panels[0].rotate"),
+            (panel(#", "output": "DP-1""#), "panels[0].output"),
+            (
+                #"{"playlists": {"a": [{"color": "000000"}]}, "panels": [{"match": " ", "playlist": "a"}]}"#,
+                "panels[0].match"
+            ),
+            (#"{"playlists": {"a": [{"color": "000000"}]}, "panels": [{"playlist": "a"}]}"#, "panels[0]"),
+            (panel(#", "schedule": {}"#), "panels[0].schedule"),
+            (panel(#", "schedule": [{"days": ["mon"]}]"#), "panels[0].schedule[0]"),
+            (panel(#", "schedule": [{"playlist": "a", "days": ["mon-fry"]}]"#), "panels[0].schedule[0].days[0]"),
+            (panel(#", "schedule": [{"playlist": "a", "days": ["mo"]}]"#), "panels[0].schedule[0].days[0]"),
+            (panel(#", "schedule": [{"playlist": "a", "days": []}]"#), "panels[0].schedule[0].days"),
+            (panel(#", "schedule": [{"playlist": "a", "from": "25:00"}]"#), "panels[0].schedule[0].from"),
+            (panel(#", "schedule": [{"playlist": "a", "from": "24:00"}]"#), "panels[0].schedule[0].from"),
+            (panel(#", "schedule": [{"playlist": "a", "to": "24:30"}]"#), "panels[0].schedule[0].to"),
+            (panel(#", "schedule": [{"playlist": "a", "to": "7:00"}]"#), "panels[0].schedule[0].to"),
+            (panel(#", "schedule": [{"playlist": "a", "dates": {}}]"#), "panels[0].schedule[0].dates"),
+            (
+                panel(#", "schedule": [{"playlist": "a", "dates": {"from": "2026-13-01"}}]"#),
+                "panels[0].schedule[0].dates.from"
+            ),
+            (
+                panel(#", "schedule": [{"playlist": "a", "dates": {"until": "2026-12-01"}}]"#),
+                "panels[0].schedule[0].dates.until"
+            ),
+            (panel(#", "schedule": [{"playlist": "a", "priority": "high"}]"#), "panels[0].schedule[0].priority"),
+            (panel(#", "schedule": [{"playlist": "a", "priority": 1.5}]"#), "panels[0].schedule[0].priority"),
+        ]
+        let problems = try PlaylistSchema.problems(mistakes.map(\.json))
+        for ((json, jsonPath), problem) in zip(mistakes, problems) {
+            XCTAssertNotNil(problem, "the schema accepts \(json)")
+            do {
+                _ = try SignageConfigLoader.parse(Data(json.utf8), file: "/srv/p.json", itemSeconds: 10)
+                XCTFail("the loader accepts \(json)")
+            } catch {
+                XCTAssertEqual(error.code, .dataError, error.description)
+                let named = jsonPath.isEmpty ? "/srv/p.json: no " : "/srv/p.json: \(jsonPath): "
+                XCTAssertTrue(error.description.hasPrefix(named), "\(error.description) does not name \(jsonPath)")
+            }
+        }
+    }
+
+    func testTheLoaderIgnoresASchemaKey() throws {
+        let config = try SignageConfigLoader.parse(
+            Data(
+                #"{"$schema": "../docs/playlist.schema.json", "playlists": {"a": [{"color": "000000"}]}, "default": "a"}"#
+                    .utf8),
+            file: "/srv/p.json", itemSeconds: 10)
+        XCTAssertEqual(config.defaultPlaylist, "a")
+        XCTAssertEqual(config.playlists.keys.sorted(), ["a"])
+    }
+}
+
+/// The playlist schema and its validator, python3-jsonschema.
+enum PlaylistSchema {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static var schemaPath: String { root.appendingPathComponent("docs/playlist.schema.json").path }
+    /// Debian's python3, where `apt-get install python3-jsonschema` puts the module.
+    static let python = "/usr/bin/python3"
+
+    struct ValidatorMissing: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Checks the schema, then each document (JSON text) against it: nil
+    /// where it meets the schema, else the validator's best-matching error.
+    static func problems(_ documents: [String]) throws -> [String?] {
+        let script = """
+            import json, sys
+            try:
+                import jsonschema
+            except ImportError:
+                sys.exit(3)
+            documents = json.load(sys.stdin)
+            with open(sys.argv[1], encoding="utf-8") as f:
+                schema = json.load(f)
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            result = []
+            for document in documents:
+                error = jsonschema.exceptions.best_match(validator.iter_errors(json.loads(document)))
+                result.append(None if error is None else
+                              "/".join(map(str, error.absolute_path)) + ": " + error.message)
+            print(json.dumps(result))
+            """
+        let install = "install it: sudo apt-get install python3 python3-jsonschema (scripts/setup.sh does)"
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw ValidatorMissing(description: "\(python) is missing; \(install)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, schemaPath]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: JSONSerialization.data(withJSONObject: documents))
+        try input.fileHandleForWriting.close()
+        let answer = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if process.terminationStatus == 3 {
+            throw ValidatorMissing(description: "python3-jsonschema is missing; \(install)")
+        }
+        guard process.terminationStatus == 0, let list = try JSONSerialization.jsonObject(with: answer) as? [Any],
+            list.count == documents.count
+        else {
+            throw ValidatorMissing(
+                description: "the schema check failed (status \(process.terminationStatus)): \(complaint)")
+        }
+        return list.map { $0 as? String }
+    }
+
+    /// A playlist the loader accepted meets the schema too.
+    static func assertMeets(_ json: String, file: StaticString = #filePath, line: UInt = #line) {
+        do {
+            if let problem = try problems([json])[0] {
+                XCTFail(
+                    "the loader accepts a playlist the schema refuses (\(problem)):\n\(json)", file: file, line: line)
+            }
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+        }
+    }
+}
