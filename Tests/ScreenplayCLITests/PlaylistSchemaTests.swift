@@ -63,6 +63,48 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
         }
     }
 
+    /// The playlists written out in the tests' sources (the integration
+    /// and rig tests write them to files for `play`): each one without
+    /// interpolation that the loader accepts meets the schema too.
+    func testEveryStaticPlaylistInTheTestsMeetsTheSchema() throws {
+        let tests = PlaylistSchema.root.appendingPathComponent("Tests")
+        let sources = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: tests.path))
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        var accepted: [(source: String, json: String)] = []
+        for source in sources {
+            let text = try String(contentsOf: tests.appendingPathComponent(source), encoding: .utf8)
+            for json in PlaylistSchema.staticPlaylists(in: text) {
+                let path = try writeBesideItsTextFiles(json)
+                if (try? SignageConfigLoader.load(path: path, itemSeconds: 10)) != nil {
+                    accepted.append((source, json))
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(
+            Set(accepted.map(\.source)).count, 10, "playlists found in \(Set(accepted.map(\.source)).sorted())")
+        for ((source, json), problem) in zip(accepted, try PlaylistSchema.problems(accepted.map(\.json))) {
+            XCTAssertNil(problem, "a playlist in Tests/\(source) does not meet the schema:\n\(json)")
+        }
+    }
+
+    /// Writes `json` to a file in `folder`, with the text files its text
+    /// items name (which must exist for the loader).
+    func writeBesideItsTextFiles(_ json: String) throws -> String {
+        let object = try? JSONSerialization.jsonObject(with: Data(json.utf8))
+        let lists = ((object as? [String: Any])?["playlists"] as? [String: Any])?.values.compactMap { $0 as? [Any] }
+        for item in (lists ?? []).joined() {
+            for key in ["text-file", "ticker-file"] {
+                guard let name = (item as? [String: Any])?[key] as? String, !name.isEmpty, !name.hasPrefix("/") else {
+                    continue
+                }
+                try "text".write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
+            }
+        }
+        let path = "\(folder)/\(UUID().uuidString).json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// Mistakes the schema can see, each refused by the loader (exit 65,
     /// naming the JSON path) and by the schema.
     func testMistakesAreRefusedByTheSchemaAndTheLoader() throws {
@@ -218,6 +260,29 @@ enum PlaylistSchema {
                 description: "the schema check failed (status \(process.terminationStatus)): \(complaint)")
         }
         return list.map { $0 as? String }
+    }
+
+    /// The playlists in a Swift source as JSON text: raw string literals
+    /// `#"{"playlists"...}"#` and multi-line literals whose text is an object
+    /// with "playlists", leaving out any with an escape or interpolation.
+    static func staticPlaylists(in source: String) -> [String] {
+        let patterns = [##"#"(\{"playlists".*?)"#"##, #"(?s)"""\n(.*?)\n[ \t]*""""#]
+        var found: [String] = []
+        for pattern in patterns {
+            let regex = try! NSRegularExpression(pattern: pattern)
+            let range = NSRange(source.startIndex..., in: source)
+            for match in regex.matches(in: source, range: range) {
+                guard let body = Range(match.range(at: 1), in: source) else { continue }
+                let lines = source[body].split(separator: "\n", omittingEmptySubsequences: false)
+                let indent =
+                    lines.filter { !$0.allSatisfy(\.isWhitespace) }
+                    .map { $0.prefix { $0 == " " }.count }.min() ?? 0
+                let json = lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")
+                guard json.hasPrefix("{"), json.contains(#""playlists""#), !json.contains("\\") else { continue }
+                found.append(json)
+            }
+        }
+        return found
     }
 
     /// A playlist the loader accepted meets the schema too.
