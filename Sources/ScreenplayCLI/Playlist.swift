@@ -121,6 +121,13 @@ func panelMatches(_ pattern: String, name: String, description: String, make: St
     ScreenPattern(pattern).matches(name: name, description: description, make: make, model: model, serial: serial)
 }
 
+/// A whole number written in ASCII digits alone ("07", not "+7" or "٧"),
+/// as docs/playlist.schema.json's patterns say; `Int("+7")` would take it.
+func decimalNumber(_ text: some StringProtocol) -> Int? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+    return Int(text)
+}
+
 /// A configuration that cannot be used: exit 65 (bad data) or 66 (a media
 /// file missing), with the file and the JSON path named.
 struct PlaylistError: Error, Equatable, CustomStringConvertible {
@@ -434,8 +441,8 @@ enum SignageConfigLoader {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let bounds = part.trimmingCharacters(in: .whitespaces).split(
                 separator: "-", omittingEmptySubsequences: false)
-            guard (1...2).contains(bounds.count), let low = Int(bounds[0]), low >= 1 else { return nil }
-            let high = bounds.count == 2 ? Int(bounds[1]) : low
+            guard (1...2).contains(bounds.count), let low = decimalNumber(bounds[0]), low >= 1 else { return nil }
+            let high = bounds.count == 2 ? decimalNumber(bounds[1]) : low
             guard let high, high >= low, high - low < 100_000 else { return nil }
             pages += (low...high).map { $0 - 1 }
         }

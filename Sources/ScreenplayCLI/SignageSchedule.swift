@@ -232,7 +232,8 @@ enum LocalCalendar {
     static func parseDate(_ text: String) -> Int? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
+            let year = decimalNumber(parts[0]), let month = decimalNumber(parts[1]),
+            let dayOfMonth = decimalNumber(parts[2]),
             (1...12).contains(month), (1...31).contains(dayOfMonth)
         else { return nil }
         let number = day(year: year, month: month, day: dayOfMonth)
@@ -242,10 +243,10 @@ enum LocalCalendar {
     /// "22:00", "06:30:15" or "24:00" (only as an end) as seconds after midnight.
     static func parseTime(_ text: String, allowEndOfDay: Bool) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-            let hour = Int(parts[0]), let minute = Int(parts[1])
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 }),
+            let hour = decimalNumber(parts[0]), let minute = decimalNumber(parts[1])
         else { return nil }
-        let second = parts.count == 3 ? Int(parts[2]) : 0
+        let second = parts.count == 3 ? decimalNumber(parts[2]) : 0
         guard let second, (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
         let total = hour * 3600 + minute * 60 + second
         if total == 86400, allowEndOfDay { return total }

@@ -164,7 +164,7 @@ extension SignageConfigLoader {
             guard let last = words.last else {
                 throw fail("\(at).font", "the font is empty; give a family and style such as \"Sans Bold\"")
             }
-            if Double(last) != nil || (last.hasSuffix("px") && Double(last.dropLast(2)) != nil) {
+            if isFontSize(last) {
                 throw fail(
                     "\(at).font",
                     "\"\(font)\" ends in a size; give the family and style only (\"Sans Bold\") and the size in pixels as \"size\""
@@ -205,6 +205,16 @@ extension SignageConfigLoader {
             item.padding = pixels
         }
         return item
+    }
+
+    /// "12", "+12", "12.5", ".5", "12px": the last word of a font that is a
+    /// size (the schema's font pattern says the same).
+    static func isFontSize(_ word: Substring) -> Bool {
+        var number = word.hasSuffix("px") ? word.dropLast(2) : word
+        if number.first == "+" || number.first == "-" { number = number.dropFirst() }
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count <= 2 && parts.contains { !$0.isEmpty }
+            && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
     }
 
     /// A string value quoted, anything else as `describe` says.

@@ -166,6 +166,8 @@ final class PlaylistConfigTests: ScreenplayTestCase {
         XCTAssertNil(SignageConfigLoader.parsePages("3-1"))
         XCTAssertNil(SignageConfigLoader.parsePages("a"))
         XCTAssertNil(SignageConfigLoader.parsePages(""))
+        XCTAssertNil(SignageConfigLoader.parsePages("+2"), "digits only, as the schema says")
+        XCTAssertNil(SignageConfigLoader.parsePages("1-+3"))
     }
 
     /// The schedule: the item at a wall-clock time, from the epoch (sync).

@@ -1,4 +1,5 @@
 import Foundation
+import Screenplay
 import TestHarness
 import XCTest
 
@@ -139,6 +140,9 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             (playlist(#"{"text": "hi", "font": "Sans 12"}"#), "playlists.a[0].font"),
             (playlist(#"{"text": "hi", "font": "Sans Bold 40px"}"#), "playlists.a[0].font"),
             (playlist(#"{"text": "hi", "background": "12345"}"#), "playlists.a[0].background"),
+            (playlist(#"{"text": "hi", "font": "Sans .5"}"#), "playlists.a[0].font"),
+            (playlist(#"{"text": "hi", "font": "Sans -12px  "}"#), "playlists.a[0].font"),
+            (playlist(#"{"text": "hi", "font": "  "}"#), "playlists.a[0].font"),
             (playlist(#"{"text": "hi", "speed": 10}"#), "playlists.a[0].speed"),
             (playlist(#"{"text": "hi", "timezone": "UTC"}"#), "playlists.a[0].timezone"),
             (playlist(#"{"text": "hi", "pages": "1"}"#), "playlists.a[0].pages"),
@@ -163,6 +167,12 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             (panel(#", "schedule": [{"playlist": "a", "from": "24:00"}]"#), "panels[0].schedule[0].from"),
             (panel(#", "schedule": [{"playlist": "a", "to": "24:30"}]"#), "panels[0].schedule[0].to"),
             (panel(#", "schedule": [{"playlist": "a", "to": "7:00"}]"#), "panels[0].schedule[0].to"),
+            (panel(#", "schedule": [{"playlist": "a", "from": "+7:00"}]"#), "panels[0].schedule[0].from"),
+            (panel(#", "schedule": [{"playlist": "a", "to": "07:+5"}]"#), "panels[0].schedule[0].to"),
+            (
+                panel(#", "schedule": [{"playlist": "a", "dates": {"to": "+026-12-01"}}]"#),
+                "panels[0].schedule[0].dates.to"
+            ),
             (panel(#", "schedule": [{"playlist": "a", "dates": {}}]"#), "panels[0].schedule[0].dates"),
             (
                 panel(#", "schedule": [{"playlist": "a", "dates": {"from": "2026-13-01"}}]"#),
@@ -186,6 +196,85 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
                 let named = jsonPath.isEmpty ? "/srv/p.json: no " : "/srv/p.json: \(jsonPath): "
                 XCTAssertTrue(error.description.hasPrefix(named), "\(error.description) does not name \(jsonPath)")
             }
+        }
+    }
+
+    /// Value by value, the schema's patterns accept what the loader's
+    /// parsers accept: times, dates, days, pages, colours and fonts.
+    func testTheSchemasPatternsAgreeWithTheParsers() throws {
+        let color = #"{"color": "000000"}"#
+        func entry(_ keys: String) -> String {
+            #"{"playlists": {"a": [\#(color)]}, "panels": [{"match": "*", "playlist": "a", "schedule": [{"playlist": "a", \#(keys)}]}]}"#
+        }
+        func item(_ item: String) -> String { #"{"playlists": {"a": [\#(item)]}, "default": "a"}"# }
+        func quoted(_ text: String) -> String {
+            String(
+                decoding: try! JSONSerialization.data(withJSONObject: [text], options: .fragmentsAllowed), as: UTF8.self
+            )
+            .dropFirst().dropLast().description
+        }
+        let times = [
+            "00:00", "23:59", "23:59:59", "07:30:05", "24:00", "24:00:00", "24:00:01", "7:00", "07:0", "+7:00",
+            "07:+5", "07:60", "25:00", "07:00:60", "07-00", "", "07:00:00:00", "０７:００",
+        ]
+        let dates = [
+            "2026-12-01", "2026-02-29", "2028-02-29", "0001-01-01", "2026-1-01", "+026-12-01", "2026-13-01",
+            "2026-00-10", "2026-12-32", "26-12-01", "2026-12-01T00:00",
+        ]
+        let days = [
+            "mon", "MON", "Monday", "monda", "mo", "mondays", "mon-fri", "fri-mon", "sat-Sunday", "mon-", "-fri",
+            "mon-tue-wed", "thurs", "thursday", "tues", "weds", "wedn", "sun ", "",
+        ]
+        let pages = [
+            "1", "1-3", "2, 5-6", " 1 ,2 ", "001", "0", "0-2", "1-", "-1", "+2", "1-+3", "1,,2", "", "a", "1 - 3",
+        ]
+        let colors = ["000000", "#A0b1C2", "ABCDEF", "12345", "1234567", "#12345", "GG0000", "##000000", " 000000"]
+        let fonts = [
+            "Sans", "Sans Bold", "Sans 12", "Sans 12.5", "Sans .5", "Sans 12.", "Sans 12px", "Sans -12", "Sans +3px",
+            "Sans 12 ", "Sans\t12", "12", "Sans Infinity", "Sans 1e5", "Sans 12pt", " ", "", "Sans .", "Sans px",
+        ]
+        var cases: [(json: String, parsed: Bool, what: String)] = []
+        for time in times {
+            cases.append(
+                (
+                    entry(#""from": \#(quoted(time))"#), LocalCalendar.parseTime(time, allowEndOfDay: false) != nil,
+                    "from \(time)"
+                ))
+            cases.append(
+                (
+                    entry(#""to": \#(quoted(time))"#), LocalCalendar.parseTime(time, allowEndOfDay: true) != nil,
+                    "to \(time)"
+                ))
+        }
+        for date in dates where date != "2026-02-29" {  // a date that does not exist: the loader's to see
+            cases.append(
+                (entry(#""dates": {"from": \#(quoted(date))}"#), LocalCalendar.parseDate(date) != nil, "date \(date)"))
+        }
+        for day in days {
+            let json = entry(#""days": [\#(quoted(day))]"#)
+            let parsed = (try? SignageConfigLoader.parse(Data(json.utf8), file: "/srv/p.json", itemSeconds: 10)) != nil
+            cases.append((json, parsed, "day \(day)"))
+        }
+        for text in pages {
+            cases.append(
+                (
+                    item(#"{"file": "a.pdf", "pages": \#(quoted(text))}"#), SignageConfigLoader.parsePages(text) != nil,
+                    "pages \(text)"
+                ))
+        }
+        for text in colors {
+            cases.append((item(#"{"color": \#(quoted(text))}"#), RGBColor(parsing: text) != nil, "color \(text)"))
+        }
+        for font in fonts {
+            let json = item(#"{"text": "hi", "font": \#(quoted(font))}"#)
+            let parsed = (try? SignageConfigLoader.parse(Data(json.utf8), file: "/srv/p.json", itemSeconds: 10)) != nil
+            cases.append((json, parsed, "font \(font)"))
+        }
+        XCTAssertEqual(Set(cases.map(\.parsed)), [true, false], "each field has values both ways")
+        for (value, problem) in zip(cases, try PlaylistSchema.problems(cases.map(\.json))) {
+            XCTAssertEqual(
+                problem == nil, value.parsed,
+                "\(value.what): the parser says \(value.parsed), the schema \(problem ?? "yes")")
         }
     }
 
