@@ -62,6 +62,15 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             try block.write(toFile: path, atomically: true, encoding: .utf8)
             XCTAssertNoThrow(try SignageConfigLoader.load(path: path, itemSeconds: 10), block)
         }
+        // The menu board is Examples/Signage/menu-board.json, but for its "$schema".
+        let menuBoard = try XCTUnwrap(readme.components(separatedBy: "**A menu board.**").dropFirst().first)
+            .components(separatedBy: "```json\n")[1].components(separatedBy: "```")[0]
+        let example = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: PlaylistSchema.root.appendingPathComponent("Examples/Signage/menu-board.json")))
+        var withoutSchema = try XCTUnwrap(example as? [String: Any])
+        withoutSchema["$schema"] = nil
+        let shown = try JSONSerialization.jsonObject(with: Data(menuBoard.utf8))
+        XCTAssertEqual(shown as? NSDictionary, withoutSchema as NSDictionary, "the README's menu board")
     }
 
     /// The playlists written out in the tests' sources (the integration
