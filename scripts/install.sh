@@ -2,12 +2,12 @@
 # Installs screenplay from this checkout: the binary (built in release mode
 # with the Swift runtime linked in, so the machine needs no toolchain), a man
 # page per command generated from the help text by help2man, bash completion,
-# and the systemd user unit from contrib/; with --kiosk also the kiosk's
+# the playlist file's JSON Schema (for editors) and the systemd user unit from contrib/; with --kiosk also the kiosk's
 # system unit, disabled (enabling it is the operator's step).
 #   scripts/install.sh [--prefix DIR] [--sysconfdir DIR] [--binary PATH] [--kiosk]
 #     --prefix DIR      where to install (default /usr/local): DIR/bin,
 #                       DIR/share/man/man1, DIR/share/bash-completion/completions,
-#                       DIR/lib/systemd/user (and DIR/lib/systemd/system)
+#                       DIR/share/screenplay, DIR/lib/systemd/user (and DIR/lib/systemd/system)
 #     --sysconfdir DIR  for --kiosk: pam.d/, logrotate.d/ and screenplay/ go here (default /etc)
 #     --binary PATH     install this already built binary instead of building
 #     --kiosk           also screenplay-kiosk@.service (cage on tty7 as a user),
@@ -82,6 +82,8 @@ for page in "$work"/*.1; do
 done
 
 install -m 0644 contrib/bash-completion/screenplay "$completions/screenplay"
+# The playlist schema, for a playlist's "$schema" key (README: Checking a playlist).
+install -D -m 0644 docs/playlist.schema.json "$root/share/screenplay/playlist.schema.json"
 
 # The user unit of contrib/ (systemd notify and watchdog), pointed at the
 # installed binary.

@@ -57,6 +57,9 @@ final class InstallTests: ScreenplayTestCase {
         }
         XCTAssertTrue(play.contains(".SH NAME\nscreenplay-play \\- Play playlists"), play)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/share/bash-completion/completions/screenplay"))
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: root + "/share/screenplay/playlist.schema.json"),
+            FileManager.default.contents(atPath: checkout + "/docs/playlist.schema.json"), "the playlist schema")
     }
 
     func testBashCompletionReadsCommandsAndOptionsFromTheBinary() throws {
