@@ -78,6 +78,10 @@ final class MemoryFlatTests: ScreenplayTestCase {
         }
         let started = Date()
         var afterWarmup: (fds: Int, rss: Int, items: Int)?
+        // A screenshot every few seconds: a deferred reply, a read-back and
+        // a PNG each time, and a client connection that must not stay open.
+        var checks = 0
+        var screenshots = 0
         let trends = MemoryTrend.watch(
             programs.map { ($0.0, $0.1.pid) } + [("sway", swayPID)], seconds: seconds, warmupSeconds: warmup,
             check: {
@@ -87,8 +91,20 @@ final class MemoryFlatTests: ScreenplayTestCase {
                         switching.statsEvents.filter { $0.event == "item" }.count
                     )
                 }
+                checks += 1
+                if checks % 5 == 0,
+                    let shot = try? CLI.run(
+                        [
+                            "ctl", "screenshot", dir + "/shot.png", "--output", "HEADLESS-7", "--socket",
+                            dir + "/fast.sock",
+                        ],
+                        environment: e), shot.status == 0
+                {
+                    screenshots += 1
+                }
                 return programs.allSatisfy { $0.1.isRunning }
             })
+        XCTAssertGreaterThan(screenshots, Int(seconds / 5) / 2, "screenshots of the fast play mostly answered")
         for (label, p) in programs {
             XCTAssertTrue(p.isRunning, "\(label) died: \(p.stderr.suffix(2000))")
         }
@@ -137,7 +153,8 @@ final class MemoryFlatTests: ScreenplayTestCase {
         for (_, p) in programs { assertCleanStop(p) }
     }
 
-    /// Two 800x450 images, a colour and two PDF pages, crossfading in 0.05 s.
+    /// Two 800x450 images, a colour, two PDF pages, a text, a clock and a
+    /// ticker, crossfading in 0.05 s.
     private func fastSwitchingPlaylist(in dir: String) throws -> String {
         for (name, hex) in [("a", 0xc03030), ("b", 0x30c030)] {
             try RigImage.solid(width: 800, height: 450, hex: hex).writePNG(to: "\(dir)/\(name).png")
@@ -145,7 +162,8 @@ final class MemoryFlatTests: ScreenplayTestCase {
         try SampleDeck.writePDF(to: dir + "/fast-deck.pdf")
         let path = dir + "/fast.json"
         try """
-        {"playlists": {"s": [{"file": "a.png"}, {"color": "2040ff"}, {"file": "b.png"}, {"file": "fast-deck.pdf", "pages": "1-2"}]},
+        {"playlists": {"s": [{"file": "a.png"}, {"color": "2040ff"}, {"file": "b.png"}, {"file": "fast-deck.pdf", "pages": "1-2"},
+                             {"text": "Lunch 12-14", "size": 60}, {"clock": "%H:%M:%S"}, {"ticker": "Headlines scroll by", "speed": 300}]},
          "default": "s", "transition": {"seconds": 0.05}}
         """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
