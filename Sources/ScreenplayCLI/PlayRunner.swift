@@ -562,8 +562,7 @@ final class PlayRunner: SceneCommand {
         case let .failure(error):
             return ControlReply.error(error.reason)
         case let .success(request) where request.command == .screenshot:
-            let sorted = panels.values.sorted { $0.outputName < $1.outputName }
-            switch PlayScreenshot.panel(among: sorted, pattern: request.output) {
+            switch PlayScreenshot.panel(among: Array(panels.values), pattern: request.output) {
             case let .failure(error): return ControlReply.error(error.reason)
             case let .success(panel):
                 PlayScreenshot.take(of: panel, reply: later)
@@ -585,17 +584,12 @@ final class PlayRunner: SceneCommand {
             }
             return .success(["message": "reloaded \(command.path); it takes over at each panel's next item"])
         }
-        var chosen = panels.values.sorted { $0.outputName < $1.outputName }
-        if let pattern = request.output {
-            let matcher = ScreenPattern(pattern)
-            chosen = chosen.filter { panel in panel.screen.map(matcher.matches) ?? false }
-            if chosen.isEmpty, request.command != .status {
-                let names = panels.values.map(\.outputName).sorted()
-                return .failure(
-                    ControlError(
-                        "no panel matches '\(pattern)'; the panels are: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))"
-                    ))
-            }
+        let chosen: [PlayPanel]
+        switch ControlTargets.panels(Array(panels.values), matching: request.output) {
+        case let .success(matched): chosen = matched
+        // status with a pattern that matches nothing reports no panels.
+        case .failure where request.command == .status: chosen = []
+        case let .failure(error): return .failure(error)
         }
         switch request.command {
         case .screenshot:

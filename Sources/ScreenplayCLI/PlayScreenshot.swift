@@ -13,15 +13,10 @@ enum PlayScreenshot {
 
     /// The one panel `pattern` names; with no pattern, the only panel.
     static func panel(among panels: [PlayPanel], pattern: String?) -> Result<PlayPanel, ControlError> {
-        let names = panels.map(\.outputName)
-        let listed = names.isEmpty ? "(none)" : names.joined(separator: ", ")
-        var chosen = panels
-        if let pattern {
-            let matcher = ScreenPattern(pattern)
-            chosen = panels.filter { panel in panel.screen.map(matcher.matches) ?? false }
-            if chosen.isEmpty {
-                return .failure(ControlError("no panel matches '\(pattern)'; the panels are: \(listed)"))
-            }
+        let chosen: [PlayPanel]
+        switch ControlTargets.panels(panels, matching: pattern) {
+        case let .success(matched): chosen = matched
+        case let .failure(error): return .failure(error)
         }
         guard chosen.count == 1, let panel = chosen.first else {
             if chosen.isEmpty { return .failure(ControlError("no panel is connected, so there is nothing to capture")) }
