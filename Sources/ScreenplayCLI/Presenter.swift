@@ -259,6 +259,13 @@ final class Presenter {
             }
             prefetch()
             emitState()
+            if state.isAskingToQuit(at: Double(now) / 1e9) {
+                // The question leaves the console when its time is up.
+                let deadline = DispatchTime.now() + PresenterState.quitConfirmSeconds + 0.05
+                DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
+                    MainActor.assumeIsolated { self?.console?.setNeedsDisplay() }
+                }
+            }
         }
     }
 

@@ -35,6 +35,12 @@ struct PresenterState: Equatable, Sendable {
     var overviewColumns = 4
     /// The pointer dot or the spotlight, or neither.
     private(set) var pointerMode: PointerMode = .off
+    /// When Escape or `q` was pressed once, asking to end the talk: a
+    /// second press within `quitConfirmSeconds` ends it, any other key
+    /// cancels. Many clickers' slideshow button sends F5 and Escape in
+    /// turn, so one press must never end a talk.
+    private(set) var quitAskedAt: Double?
+    static let quitConfirmSeconds = 2.0
 
     init(pageCount: Int) { self.init(slides: Slides(pageCount: pageCount)) }
 
@@ -45,6 +51,11 @@ struct PresenterState: Equatable, Sendable {
 
     var slide: Int { slides.slide(ofPage: page) }
     var isOverviewShown: Bool { overviewSelection != nil }
+
+    /// Whether the console asks "press Escape again to end the talk" at `now`.
+    func isAskingToQuit(at now: Double) -> Bool {
+        quitAskedAt.map { now - $0 <= Self.quitConfirmSeconds } ?? false
+    }
 
     /// The page the next key press shows (the next overlay step).
     var nextPage: Int? { page + 1 < pageCount ? page + 1 : nil }
@@ -68,6 +79,25 @@ struct PresenterState: Equatable, Sendable {
 
     @discardableResult
     mutating func apply(_ action: PresenterAction, at now: Double) -> Outcome {
+        let askedToQuit = isAskingToQuit(at: now)
+        quitAskedAt = nil
+        if action == .quit {
+            // As pdfpc's Escape: first out of black, white or a freeze (the
+            // audience sees the slide again), then the question. (Escape in
+            // the overview leaves the grid: PresenterKeys.)
+            if askedToQuit { return .quit }
+            if blank != .none || frozenPage != nil {
+                blank = .none
+                frozenPage = nil
+                return .changed
+            }
+            quitAskedAt = now
+            return .changed
+        }
+        if askedToQuit, action == .startFromBeginning || action == .startHere {
+            // The clicker's slideshow button, pressed again: the question goes, nothing else.
+            return .changed
+        }
         if let selection = overviewSelection, let outcome = applyInOverview(action, selection: selection, at: now) {
             return outcome
         }
@@ -130,14 +160,19 @@ struct PresenterState: Equatable, Sendable {
             timer.reset(at: now)
             return .changed
         case .startFromBeginning:
+            // Before the talk: the first page, timer started. During it a
+            // clicker's slideshow button sends F5 too: pdfpc binds nothing
+            // to it, and here it neither moves the page nor resets the timer.
+            guard !timer.hasStarted else { return .unchanged }
             page = 0
             timer.restart(at: now)
             return .changed
         case .startHere:
+            guard !timer.hasStarted else { return .unchanged }
             timer.restart(at: now)
             return .changed
         case .quit:
-            return .quit
+            return .unchanged  // handled above: asked first
         }
     }
 

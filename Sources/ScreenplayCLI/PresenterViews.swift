@@ -290,7 +290,16 @@ final class ConsoleDelegate: SceneDelegate {
                 state.frozenPage != nil ? "Audience: FROZEN on page \(p + 1) (f to follow)" : "Audience: page \(p + 1)"
         }
         let banner = !presenter.hasAudience
-        if banner {
+        let askingToQuit = state.isAskingToQuit(at: now)
+        if askingToQuit {
+            try c.fill(
+                x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner
+            )
+            try c.drawText(
+                "End the talk? Press Escape or q again. Any other key goes on.", x: layout.margin,
+                y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
+                pixelHeight: t, color: ConsoleColors.text, alignment: .center)
+        } else if banner {
             try c.fill(
                 x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner
             )
@@ -317,7 +326,7 @@ final class ConsoleDelegate: SceneDelegate {
             "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
             "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
             "overview": "\(state.isOverviewShown)", "notes_view": notesView, "pointer_mode": state.pointerMode.rawValue,
-            "size": "\(c.pixelWidth)x\(c.pixelHeight)",
+            "size": "\(c.pixelWidth)x\(c.pixelHeight)", "asking_to_quit": "\(askingToQuit)",
         ]
         if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
         if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }

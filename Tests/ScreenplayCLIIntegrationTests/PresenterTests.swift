@@ -127,8 +127,15 @@ final class PresenterTests: ScreenplayTestCase {
         try type(["-k", "Home"], e)
         XCTAssertTrue(waitForColor(background(1), on: "HEADLESS-2", capture: cap), "Home")
 
-        // q quits cleanly.
+        // q asks first (a clicker's slideshow button sends Escape), the
+        // console says how to go on, and Escape then ends the talk cleanly.
         try type(["q"], e)
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["asking_to_quit"] as? String == "true" },
+            "\(String(describing: lastConsole(p)?.raw))")
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(p.isRunning, "one press of q ended the talk")
+        try type(["-k", "Escape"], e)
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
     }
 
@@ -184,7 +191,7 @@ final class PresenterTests: ScreenplayTestCase {
         XCTAssertTrue(
             waitForConsole(p) { $0.raw["output"] as? String == "HEADLESS-2" },
             "\(String(describing: lastConsole(p)?.raw))")
-        try type(["q"], e)
+        try type(["qq"], e)
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
     }
 
