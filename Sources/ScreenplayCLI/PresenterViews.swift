@@ -291,22 +291,19 @@ final class ConsoleDelegate: SceneDelegate {
         }
         let banner = !presenter.hasAudience
         let askingToQuit = state.isAskingToQuit(at: now)
-        if askingToQuit {
+        // A red footer: the question to end the talk, or no audience display.
+        let alarm =
+            askingToQuit
+            ? "End the talk? Press Escape or q again. Any other key goes on."
+            : banner ? "No audience display — slides show when an external screen connects" : nil
+        if let alarm {
             try c.fill(
                 x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner
             )
             try c.drawText(
-                "End the talk? Press Escape or q again. Any other key goes on.", x: layout.margin,
-                y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
-                pixelHeight: t, color: ConsoleColors.text, alignment: .center)
-        } else if banner {
-            try c.fill(
-                x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner
-            )
-            try c.drawText(
-                "No audience display — slides show when an external screen connects", x: layout.margin,
-                y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
-                pixelHeight: t, color: ConsoleColors.text, alignment: .center)
+                alarm, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
+                maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.text,
+                alignment: .center)
         } else {
             var footer =
                 state.isOverviewShown
