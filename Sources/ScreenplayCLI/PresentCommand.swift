@@ -74,6 +74,9 @@ public struct PresentCommand: CLICommand {
     public var notesPath: String?
     /// `--password`
     public var password: String?
+    /// `--keys FILE`: the speaker's key bindings (default: presenter.conf
+    /// in `$XDG_CONFIG_HOME/screenplay`, when it is there).
+    public var keysPath: String?
     /// `--rehearse`
     public var rehearse = false
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
@@ -100,7 +103,7 @@ public struct PresentCommand: CLICommand {
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("talk-minutes"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
-        .value("stall-grace"), .flag("allow-idle"),
+        .value("stall-grace"), .flag("allow-idle"), .value("keys"),
     ]
     /// `--duration` counted the talk's minutes here and seconds per item in
     /// play, a misreading waiting to happen: present's is `--talk-minutes`.
@@ -179,6 +182,16 @@ public struct PresentCommand: CLICommand {
                                   audience sees the slide, the console the notes.
           --password PW           Password of an encrypted PDF.
           --rehearse              Show the audience view in a window instead.
+          --keys FILE             Key bindings in pdfpcrc's syntax, one a line:
+                                  'bind KEY ACTION', 'unbind KEY' (KEY an xkb
+                                  keysym after S+, C+ or A+; ACTION below or
+                                  pdfpc's name). Default: presenter.conf in
+                                  $XDG_CONFIG_HOME/screenplay, when there. A bad
+                                  line exits 65 naming it. Actions:
+        \(PresenterKeyNames.actionNamesText)
+
+        KEYS (slides; any keymap, clickers send these):
+        \(PresenterKeyNames.helpText)
 
         VIDEO:
           --audio                 Play the video's sound, also of videos on PDF
@@ -247,6 +260,7 @@ public struct PresentCommand: CLICommand {
             notesPosition = position
         }
         notesPath = arguments.last("notes")
+        keysPath = arguments.last("keys")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
         mode = try Self.parseModeOption(arguments.last("mode"))

@@ -45,6 +45,8 @@ final class Presenter {
     /// when the pointer leaves the slide, as in pdfpc.
     private var lastPointerOnSlide: SlidePoint?
     private let pointerRedraws = PointerRedraws()
+    /// The speaker's key bindings over the defaults.
+    let keys: PresenterKeyMap
 
     /// Opens the document and the notes; errors end the command before any
     /// window opens (66: missing or unreadable; 65: encrypted, corrupt, bad
@@ -56,6 +58,8 @@ final class Presenter {
         } catch {
             throw CommandFailure(error.kind == .unreadable ? .noInput : .dataError, error.description)
         }
+        keys = try PresenterKeyMap.load(
+            path: command.keysPath ?? PresenterKeyMap.defaultPath(), required: command.keysPath != nil)
         let sources = NotesSources(command: command, pdf: path)
         let pdfpc = try Self.loadPdfpc(sources, labels: document.pageLabels)
         var notes = try Self.loadNotes(sources, pageCount: document.pageCount)
@@ -229,8 +233,9 @@ final class Presenter {
 
     func handle(_ event: KeyEvent) {
         guard event.isPressed else { return }
-        let action = PresenterKeys.action(
-            keysym: event.keysym, text: event.text, shift: event.shift, overview: state.isOverviewShown)
+        let action = keys.action(
+            for: KeyChord(keysym: event.keysym, shift: event.shift, control: event.control, alt: event.alt),
+            text: event.text, overview: state.isOverviewShown)
         emit(["event": "key", "keysym": event.keysym, "text": event.text, "action": action.map { "\($0)" } ?? "none"])
         guard let action else { return }
         let now = monotonicNanoseconds()

@@ -23,5 +23,7 @@ enum PresenterAction: Equatable, Sendable {
     case startFromBeginning
     /// Shift+F5: start the timer on the current page.
     case startHere
+    /// `?`: every key and what it does, over the console's slides.
+    case toggleHelp
     case quit
 }

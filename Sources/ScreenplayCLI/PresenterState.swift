@@ -40,6 +40,8 @@ struct PresenterState: Equatable, Sendable {
     /// cancels. Many clickers' slideshow button sends F5 and Escape in
     /// turn, so one press must never end a talk.
     private(set) var quitAskedAt: Double?
+    /// The key list (`?`) is over the console's slides.
+    private(set) var isHelpShown = false
     static let quitConfirmSeconds = 2.0
 
     init(pageCount: Int) { self.init(slides: Slides(pageCount: pageCount)) }
@@ -86,7 +88,8 @@ struct PresenterState: Equatable, Sendable {
             // audience sees the slide again), then the question. (Escape in
             // the overview leaves the grid: PresenterKeys.)
             if askedToQuit { return .quit }
-            if blank != .none || frozenPage != nil {
+            if blank != .none || frozenPage != nil || isHelpShown {
+                isHelpShown = false
                 blank = .none
                 frozenPage = nil
                 return .changed
@@ -171,6 +174,9 @@ struct PresenterState: Equatable, Sendable {
             guard !timer.hasStarted else { return .unchanged }
             timer.restart(at: now)
             return .changed
+        case .toggleHelp:
+            isHelpShown.toggle()
+            return .changed
         case .quit:
             return .unchanged  // handled above: asked first
         }
@@ -210,7 +216,7 @@ struct PresenterState: Equatable, Sendable {
         case .digit, .startFromBeginning:
             return .unchanged
         case .toggleBlack, .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer,
-            .resetTimer, .startHere, .quit:
+            .resetTimer, .startHere, .toggleHelp, .quit:
             return nil
         }
     }

@@ -232,7 +232,9 @@ final class ConsoleDelegate: SceneDelegate {
         let notes = presenter.notesText(page: state.page)
         var line: [String: Any] = [:]
         var notesView = "none"
-        if let selection = state.overviewSelection {
+        if state.isHelpShown {
+            try ConsoleKeyList.draw(layout, own: presenter.keys.described, c)
+        } else if let selection = state.overviewSelection {
             line = try drawOverview(layout, selection: selection, c)
         } else {
             // Slides.
@@ -324,6 +326,7 @@ final class ConsoleDelegate: SceneDelegate {
             "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
             "overview": "\(state.isOverviewShown)", "notes_view": notesView, "pointer_mode": state.pointerMode.rawValue,
             "size": "\(c.pixelWidth)x\(c.pixelHeight)", "asking_to_quit": "\(askingToQuit)",
+            "help": "\(state.isHelpShown)",
         ]
         if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
         if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }
