@@ -79,6 +79,9 @@ public struct PresentCommand: CLICommand {
     public var keysPath: String?
     /// `--rehearse`
     public var rehearse = false
+    /// `--windowed-console`: the console is an ordinary window (by default
+    /// it is full screen on the built-in or main screen, as pdfpc's).
+    public var windowedConsole = false
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
     public var mode: String?
     /// `--audio`: video plays its sound (silent by default).
@@ -104,6 +107,7 @@ public struct PresentCommand: CLICommand {
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
         .value("stall-grace"), .flag("allow-idle"), .value("keys"),
+        .flag("windowed-console"),
     ]
     /// `--duration` counted the talk's minutes here and seconds per item in
     /// play, a misreading waiting to happen: present's is `--talk-minutes`.
@@ -181,7 +185,10 @@ public struct PresentCommand: CLICommand {
                                   the right, left, top or bottom half: the
                                   audience sees the slide, the console the notes.
           --password PW           Password of an encrypted PDF.
-          --rehearse              Show the audience view in a window instead.
+          --rehearse              Show the audience view in a window instead
+                                  (the console is then a window too).
+          --windowed-console      Keep the console an ordinary window (default:
+                                  full screen on the built-in or main screen).
           --keys FILE             Key bindings in pdfpcrc's syntax, one a line:
                                   'bind KEY ACTION', 'unbind KEY' (KEY an xkb
                                   keysym after S+, C+ or A+; ACTION below or
@@ -263,6 +270,7 @@ public struct PresentCommand: CLICommand {
         keysPath = arguments.last("keys")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
+        windowedConsole = arguments.flag("windowed-console")
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")

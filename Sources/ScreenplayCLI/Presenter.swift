@@ -189,6 +189,7 @@ final class Presenter {
         let console = try app.openWindow(configuration: consoleConfiguration)
         self.console = console
         session.windows.append(console)
+        if !command.windowedConsole, !command.rehearse { fillMainScreen(with: console, app: app) }
         let audienceConfiguration = SceneConfiguration(name: "Audience — \(title)", layer: .overlay) { [unowned self] in
             AudienceDelegate(presenter: self)
         }
@@ -473,6 +474,30 @@ final class Presenter {
         log("swap: the console goes to \(next.name), the audience view to the other screens")
         emit(["event": "swap", "ok": true, "console": next.name])
         console?.setNeedsDisplay()
+    }
+
+    /// The console full screen on the built-in (or main) screen, as
+    /// pdfpc's; a compositor that will not is named, not hidden: the
+    /// console is then a window wherever the compositor puts it.
+    private func fillMainScreen(with console: Scene, app: Application) {
+        guard let main = app.mainScreen else {
+            log("console: no screen yet; it is a window until `s` puts it on one")
+            return
+        }
+        console.setFullscreen(on: main)
+        DispatchQueue.main.asyncAfter(deadline: .now() + 1.5) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.console === console, console.isConnected else { return }
+                if console.isFullscreen {
+                    self.emit(["event": "console-fullscreen", "ok": true, "output": main.name])
+                } else {
+                    printError(
+                        "console: the compositor did not make it full screen on \(main.name) (its configure has no fullscreen state); it stays a window where the compositor put it. Use --windowed-console to stop asking, or move it by hand"
+                    )
+                    self.emit(["event": "console-fullscreen", "ok": false, "output": main.name])
+                }
+            }
+        }
     }
 
     func stop(reason: String) -> Never { session.stop(reason: reason) }

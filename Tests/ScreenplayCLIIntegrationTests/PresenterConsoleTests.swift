@@ -1,0 +1,53 @@
+import Foundation
+import TestHarness
+import TestSupport
+import XCTest
+
+extension PresenterTests {
+    /// The console is full screen on the laptop's panel, as pdfpc's: its
+    /// top bar and its footer reach every edge of that output (sway would
+    /// draw a title bar and borders round a tiled window), run as the
+    /// README says; `--windowed-console` keeps it a tiled window; a
+    /// compositor that refuses full screen (here a sway rule) is named on
+    /// stderr and in `--stats`.
+    func testConsoleFillsTheMainScreenAndARefusalIsSaid() throws {
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1024, height: 768)])
+        let e = env(rig, builtin: "HEADLESS-1")
+        // Title bars, as a desktop's sway draws them: a tiled window cannot pass for full screen.
+        _ = try rig.swaymsg("default_border", "normal")
+        let p = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)
+        let said = p.waitForEvent { $0.event == "console-fullscreen" }
+        XCTAssertEqual(said?.raw["ok"] as? Bool, true, p.stderr)
+        XCTAssertEqual(said?.output, "HEADLESS-1")
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["width"] as? Int == 1280 && $0.raw["height"] as? Int == 720 }, p.stderr)
+        let bar = RGB(hex: 0x262626), background = RGB(hex: 0x181818)
+        var image = try rig.capture(output: "HEADLESS-1")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                image = (try? rig.capture(output: "HEADLESS-1")) ?? image
+                return [image[0, 0], image[1279, 0], image[640, 2]].allSatisfy { $0.distance(to: bar) <= 3 }
+                    && [image[0, 719], image[1279, 719]].allSatisfy { $0.distance(to: background) <= 3 }
+            }, "corners: \(image[0, 0]) \(image[1279, 0]) \(image[0, 719]) \(image[1279, 719])")
+        try endTalk(p, e)
+
+        let windowed = try CLI.start(["present", deck.pdf, "--windowed-console", "--stats", "-"], environment: e)
+        XCTAssertNotNil(windowed.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "console" })
+        XCTAssertNil(
+            windowed.waitForEvent(timeout: 2.5) { $0.event == "console-fullscreen" }, "windowed: not asked for")
+        let tiled = try rig.capture(output: "HEADLESS-1")
+        XCTAssertGreaterThan(tiled[640, 2].distance(to: bar), 3, "a tiled console has sway's title bar on top")
+        windowed.terminate()
+        XCTAssertEqual(windowed.wait(timeout: 5), 0, windowed.stderr)
+
+        _ = try rig.swaymsg("for_window", "[title=\"^Presenter\"]", "fullscreen", "disable")
+        let refused = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)
+        let answer = refused.waitForEvent { $0.event == "console-fullscreen" }
+        XCTAssertEqual(answer?.raw["ok"] as? Bool, false, refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("the compositor did not make it full screen on HEADLESS-1")
+                && refused.stderr.contains("--windowed-console"), refused.stderr)
+        refused.terminate()
+        XCTAssertEqual(refused.wait(timeout: 5), 0, refused.stderr)
+    }
+}
