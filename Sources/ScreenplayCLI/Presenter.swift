@@ -35,6 +35,11 @@ final class Presenter {
     private(set) var lastKeyNs: UInt64 = 0
     /// Videos placed on pages (links and movie annotations), by page.
     let slideVideos: [Int: [SlideVideo]]
+    /// Internal links by page, read once at start: a click must not wait
+    /// for poppler's lock while a slide renders.
+    let jumpLinks: [Int: [PageJumpLink]]
+    /// Scrolled distance not yet turned into a page, and when the last step was taken.
+    var scrolled = (pending: 0.0, lastStepNs: UInt64(0))
     /// The audience scene that plays the videos' sound with --audio (one
     /// room, one sound: the first audience screen).
     private var soundScene: ObjectIdentifier?
@@ -72,6 +77,12 @@ final class Presenter {
         timing = TalkTiming(command: command, pdfpc: pdfpc, now: Date())
         cache = SlideCache(document: document)
         slideVideos = SlideVideoFinder.find(in: document, slideRegion: notesPosition?.slideRegion ?? .whole)
+        var links: [Int: [PageJumpLink]] = [:]
+        for page in 0..<document.pageCount {
+            let found = document.jumpLinks(page: page)
+            if !found.isEmpty { links[page] = found }
+        }
+        jumpLinks = links
         thumbnails = ThumbnailCache(path: path, password: command.password)
         session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         if notesPosition == nil {
@@ -163,6 +174,13 @@ final class Presenter {
     /// The part of each page the audience sees: all of it, or the slide half of a beamer page.
     var slideRegion: PageRegion { notesPosition?.slideRegion ?? .whole }
 
+    /// Width over height of a slide (its part of the page), for the overview's cells.
+    var overviewAspect: Double {
+        let size = document.pageSize(0)
+        let region = slideRegion
+        return size.height > 0 ? (size.width * region.width) / (size.height * region.height) : 16.0 / 9
+    }
+
     /// Connects, opens the console and registers the audience scenes.
     func start() throws {
         // Never --all: the audience view must not reach the console's screen.
@@ -239,6 +257,11 @@ final class Presenter {
             text: event.text, overview: state.isOverviewShown)
         emit(["event": "key", "keysym": event.keysym, "text": event.text, "action": action.map { "\($0)" } ?? "none"])
         guard let action else { return }
+        perform(action)
+    }
+
+    /// What a key, a click or a scroll asked for.
+    func perform(_ action: PresenterAction) {
         let now = monotonicNanoseconds()
         let before = state.audience
         let pointerBefore = (mode: state.pointerMode, audience: audiencePointer)

@@ -174,6 +174,8 @@ struct PresenterState: Equatable, Sendable {
             guard !timer.hasStarted else { return .unchanged }
             timer.restart(at: now)
             return .changed
+        case let .goToPage(target):
+            return go(to: target, at: now, typedWasPending: typedWasPending)
         case .toggleHelp:
             isHelpShown.toggle()
             return .changed
@@ -206,6 +208,11 @@ struct PresenterState: Equatable, Sendable {
         case .last: return select(last)
         case .toggleOverview:
             overviewSelection = nil
+            return .changed
+        case let .goToPage(target):
+            overviewSelection = nil
+            typed = ""
+            _ = go(to: target, at: now, typedWasPending: false)
             return .changed
         case .enter:
             // As pdfpc: Return shows the slide fully built.

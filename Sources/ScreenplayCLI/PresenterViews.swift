@@ -159,7 +159,12 @@ final class ConsoleDelegate: SceneDelegate {
             presenter.pointerMoved(to: slidePoint(scene, x: event.x, y: event.y))
         case .left:
             presenter.pointerMoved(to: nil)
-        case .pressed, .released, .scrolled:
+        case let .pressed(button):
+            presenter.consoleClicked(
+                button, x: event.x, y: event.y, width: scene.pixelSize.width, height: scene.pixelSize.height)
+        case let .scrolled(_, dy):
+            presenter.consoleScrolled(dy)
+        case .released:
             break
         }
     }
@@ -346,10 +351,7 @@ final class ConsoleDelegate: SceneDelegate {
     /// selection framed. Returns what `--stats` reports of it.
     private func drawOverview(_ layout: ConsoleLayout, selection: Int, _ c: DrawingContext) throws -> [String: Any] {
         let slides = presenter.state.slides
-        let size = presenter.document.pageSize(0)
-        let region = presenter.slideRegion
-        let aspect = size.height > 0 ? (size.width * region.width) / (size.height * region.height) : 16.0 / 9
-        let grid = layout.overview(count: slides.count, aspect: aspect, selected: selection)
+        let grid = layout.overview(count: slides.count, aspect: presenter.overviewAspect, selected: selection)
         presenter.setOverviewColumns(grid.columns)
         presenter.wantThumbnails(size: grid.thumbnail)
         var selectedRect: ConsoleLayout.Rect?
