@@ -225,8 +225,9 @@ final class Presenter {
             session.registration = registration
             if !registration.isAvailable { log("no external screen yet; the console runs and waits for one") }
             if !app.hasLayerShell {
-                printError(
-                    "the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window"
+                // Said as what happens: the fallback is made, and works.
+                log(
+                    "the compositor offers no zwlr_layer_shell_v1 (GNOME): the audience view is a full-screen window on each external screen; keys typed while it has the focus still reach the presenter"
                 )
             }
         }

@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import TestHarness
 import TestSupport
@@ -49,5 +50,38 @@ extension PresenterTests {
                 && refused.stderr.contains("--windowed-console"), refused.stderr)
         refused.terminate()
         XCTAssertEqual(refused.wait(timeout: 5), 0, refused.stderr)
+    }
+}
+
+extension PresenterTests {
+    /// The GNOME path on sway (`--fullscreen-window`: no layer shell, as on
+    /// mutter): the audience view is a full-screen window on the external
+    /// output (pixels), the log says so without calling it impossible, and
+    /// keys reach the presenter whichever window has the focus.
+    func testWithoutLayerShellTheAudienceIsAWindowAndKeysStillWork() throws {
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
+        let e = env(rig, builtin: "HEADLESS-1")
+        let p = try CLI.start(["present", deck.pdf, "--fullscreen-window", "--stats", "-"], environment: e)
+        let audience = p.waitForEvent { $0.event == "connect" && $0.raw["role"] as? String == "audience" }
+        XCTAssertEqual(audience?.output, "HEADLESS-2", p.stderr)
+        XCTAssertTrue(p.stderr.contains("the audience view is a full-screen window on each external screen"), p.stderr)
+        XCTAssertFalse(p.stderr.contains("cannot be shown"), p.stderr)
+        let page = { (n: Int) in RGB(hex: SampleDeck.backgrounds[n - 1]) }
+        XCTAssertTrue(waitForColor(page(1), on: "HEADLESS-2", capture: rig.capture(output:)), "page 1, full screen")
+
+        _ = try rig.swaymsg("[app_id=\"screenplay-scene\"]", "focus")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { rig.focusedAppID() == "screenplay-scene" }, "the audience window has focus")
+        try type(["-k", "Right"], e)
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["page"] as? String == "2" }, "a key on the audience window: \(p.stderr)")
+        XCTAssertTrue(waitForColor(page(2), on: "HEADLESS-2", capture: rig.capture(output:)))
+
+        _ = try rig.swaymsg("[app_id=\"^screenplay$\"]", "focus")
+        XCTAssertTrue(waitUntil(timeout: 5) { rig.focusedAppID() == "screenplay" }, "the console has focus")
+        try type(["-k", "Right"], e)
+        XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "3" }, p.stderr)
+        XCTAssertTrue(waitForColor(page(3), on: "HEADLESS-2", capture: rig.capture(output:)))
+        try endTalk(p, e)
     }
 }
