@@ -108,6 +108,8 @@ struct PdfpcFile: Equatable, Sendable {
     /// Minutes before the end when the timer turns amber.
     var lastMinutes: Double?
     var notesPosition: NotesPosition?
+    /// pdfpc's `disableMarkdown`: the notes are plain text, not Markdown.
+    var disableMarkdown = false
     /// Notes by 0-based page.
     var notes: [Int: String] = [:]
     /// Pages marked (Ctrl+O in pdfpc) as overlays of the page before.
@@ -180,7 +182,9 @@ struct PdfpcFile: Equatable, Sendable {
                 for (n, entry) in pages.enumerated() {
                     try file.readPage(entry, number: n, labels: pageLabels, pageCount: pageCount, fail: fail)
                 }
-            case "startTime", "endSlide", "savedSlide", "defaultTransition", "disableMarkdown", "noteFontSize":
+            case "disableMarkdown":
+                file.disableMarkdown = try Self.boolean(value, key, fail)
+            case "startTime", "endSlide", "savedSlide", "defaultTransition", "noteFontSize":
                 file.unused.append(key)
             default:
                 // pdfpc itself only warns about members it does not know.

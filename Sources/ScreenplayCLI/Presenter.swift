@@ -69,6 +69,7 @@ final class Presenter {
         let pdfpc = try Self.loadPdfpc(sources, labels: document.pageLabels)
         var notes = try Self.loadNotes(sources, pageCount: document.pageCount)
         if let pdfpc { notes.fill(from: pdfpc.notes) }
+        notesAreMarkdown = !(pdfpc?.disableMarkdown ?? false)
         self.notes = notes
         title = URL(fileURLWithPath: path).lastPathComponent
         let slides = Slides(labels: document.pageLabels, forcedOverlays: pdfpc?.forcedOverlays ?? [])
@@ -165,6 +166,22 @@ final class Presenter {
 
     /// The notes for `page`; a step of an overlay without notes of its own
     /// shows those of the slide's first page.
+    /// Notes are pdfpc's Markdown unless its file says `disableMarkdown`.
+    private(set) var notesAreMarkdown = true
+    /// Notes as Pango markup by their text: the console redraws each second.
+    private var markedUpNotes: [String: String] = [:]
+
+    /// The notes as the console draws them, and whether that is Pango markup.
+    func notesForDrawing(page: Int) -> (text: String, markup: Bool) {
+        let text = notesText(page: page)
+        guard notesAreMarkdown else { return (text, false) }
+        if let known = markedUpNotes[text] { return (known, true) }
+        let markup = NotesMarkdown.pangoMarkup(text)
+        if markedUpNotes.count > 64 { markedUpNotes.removeAll() }
+        markedUpNotes[text] = markup
+        return (markup, true)
+    }
+
     func notesText(page: Int) -> String {
         let own = notes.text(forPage: page)
         if !own.isEmpty { return own }

@@ -277,9 +277,10 @@ final class ConsoleDelegate: SceneDelegate {
                 try drawSlide(page: state.page, in: layout.notes, region: position.notesRegion, c)
                 notesView = "page"
             } else if !notes.isEmpty {
+                let drawn = presenter.notesForDrawing(page: state.page)
                 try c.drawText(
-                    notes, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
-                    maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+                    drawn.text, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
+                    maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text, markup: drawn.markup)
                 notesView = "text"
             }
             line["current_rect"] = layout.current.array

@@ -34,7 +34,25 @@ final class PresenterPdfpcTests: ScreenplayTestCase {
         XCTAssertEqual(file.notes, [0: "Welcome", 2: "Second step of slide 2"])
         XCTAssertEqual(file.forcedOverlays, [4])
         XCTAssertEqual(file.hidden, [4])
-        XCTAssertEqual(Set(file.unused), ["defaultTransition", "disableMarkdown"])
+        XCTAssertEqual(Set(file.unused), ["defaultTransition"])
+        XCTAssertFalse(file.disableMarkdown)
+        XCTAssertTrue(try parse(#"{"disableMarkdown":true}"#, labels: ["1"]).disableMarkdown)
+    }
+
+    /// pdfpc's Markdown subset as Pango markup: headings, lists, emphasis
+    /// and code; text that is not Markdown stays what it was.
+    func testMarkdownNotesBecomePangoMarkup() {
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("# Intro"), #"<span size="x-large" weight="bold">Intro</span>"#)
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("### Aside ###"), #"<span size="large" weight="bold">Aside</span>"#)
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("- one\n  * two"), "• one\n  • two")
+        XCTAssertEqual(
+            NotesMarkdown.pangoMarkup("say **this** and *that*, `code` too"),
+            "say <b>this</b> and <i>that</i>, <tt>code</tt> too")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("__b__ _i_"), "<b>b</b> <i>i</i>")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("a_snake_case name"), "a_snake_case name")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("2 * 3 * 4 < 5 & 6"), "2 * 3 * 4 &lt; 5 &amp; 6")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("<b>not markup</b>"), "&lt;b&gt;not markup&lt;/b&gt;")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("#hashtag"), "#hashtag", "no space: no heading")
     }
 
     func testPdfpcPagesAreFoundByLabelWhenTheIndexMoved() throws {
