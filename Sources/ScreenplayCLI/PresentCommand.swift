@@ -66,6 +66,9 @@ public struct PresentCommand: CLICommand {
     public var durationMinutes: Double?
     /// `--end-time HH:MM`: count down to this time of day instead of a duration.
     public var endTime: ClockTime?
+    /// `--start-time HH:MM` (pdfpc's `-t`): the talk's timer starts by
+    /// itself at this time of day, and counts down to it before.
+    public var startTime: ClockTime?
     /// `--last-minutes N`: minutes left when the countdown turns amber (5 unless set here or in the .pdfpc file).
     public var lastMinutes: Double?
     /// `--notes-position`: each page is a beamer slide with its notes on this side.
@@ -107,7 +110,7 @@ public struct PresentCommand: CLICommand {
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
         .value("stall-grace"), .flag("allow-idle"), .value("keys"),
-        .flag("windowed-console"),
+        .flag("windowed-console"), .value("start-time"),
     ]
     /// `--duration` counted the talk's minutes here and seconds per item in
     /// play, a misreading waiting to happen: present's is `--talk-minutes`.
@@ -174,6 +177,9 @@ public struct PresentCommand: CLICommand {
           --talk-minutes MIN      Length of the talk in minutes: a countdown that
                                   turns amber 5 minutes before the end, red after.
           --end-time HH:MM        Count down to this time of day instead.
+          --start-time HH:MM      The timer starts by itself at this time of day
+                                  (and the console counts down to it); one
+                                  that passed within 12 hours counts from it.
           --last-minutes N        Turn the countdown amber N minutes before the
                                   end (default 5).
           --notes FILE            Speaker notes (default: talk.notes.md next to
@@ -253,6 +259,13 @@ public struct PresentCommand: CLICommand {
             }
             endTime = time
         }
+        if let value = arguments.last("start-time") {
+            guard let time = ClockTime(parsing: value) else {
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--start-time': expected a time of day HH:MM (24-hour clock)")
+            }
+            startTime = time
+        }
         if let value = arguments.last("last-minutes") {
             guard let minutes = Double(value), minutes.isFinite, minutes >= 0 else {
                 throw Self.usageError("invalid value '\(value)' for '--last-minutes': expected minutes, 0 or more")
@@ -313,6 +326,7 @@ public struct PresentCommand: CLICommand {
         if case .pdf = content { isPDF = true } else { isPDF = false }
         for (option, given) in [
             ("password", password != nil), ("end-time", endTime != nil), ("last-minutes", lastMinutes != nil),
+            ("start-time", startTime != nil),
             ("notes-position", notesPosition != nil),
         ] where given && !isPDF {
             throw Self.usageError("'--\(option)' only applies to PDF content")

@@ -255,6 +255,7 @@ final class Presenter {
         clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.console?.setNeedsDisplay() } }
         clock.resume()
         self.clock = clock
+        scheduleTimerStart()
         cache.onRendered = { [weak self] key in self?.slideRendered(key) }
         thumbnails.onRendered = { [weak self] in
             guard let self, self.state.isOverviewShown else { return }
@@ -515,6 +516,28 @@ final class Presenter {
         log("swap: the console goes to \(next.name), the audience view to the other screens")
         emit(["event": "swap", "ok": true, "console": next.name])
         console?.setNeedsDisplay()
+    }
+
+    /// A start time (`--start-time`, pdfpc's `startTime`): the timer starts
+    /// by itself then; one that passed counts from it.
+    private func scheduleTimerStart() {
+        guard let startsAt = timing.startsAt else { return }
+        let wait = startsAt.timeIntervalSinceNow
+        let now = Double(monotonicNanoseconds()) / 1e9
+        if wait <= 0 {
+            state.timer.start(at: now, alreadyElapsed: -wait)
+            return
+        }
+        state.timerWaitsForStart = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.state.timerWaitsForStart else { return }
+                self.state.timerWaitsForStart = false
+                self.state.timer.start(at: Double(monotonicNanoseconds()) / 1e9, alreadyElapsed: 0)
+                self.emit(["event": "timer-started", "reason": "start time"])
+                self.console?.setNeedsDisplay()
+            }
+        }
     }
 
     /// The console full screen on the built-in (or main) screen, as

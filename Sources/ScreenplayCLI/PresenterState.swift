@@ -29,6 +29,9 @@ struct PresenterState: Equatable, Sendable {
     /// The page the audience keeps seeing while frozen.
     private(set) var frozenPage: Int?
     var timer = TalkTimer()
+    /// A start time is coming (`--start-time`): page changes do not start
+    /// the timer; F5, Shift+F5 or `t` still do, by hand.
+    var timerWaitsForStart = false
     /// The slide picked in the overview grid while it is up; nil when it is not.
     private(set) var overviewSelection: Int?
     /// Slides per row of the grid, as the console lays it out (for Up and Down).
@@ -157,6 +160,7 @@ struct PresenterState: Equatable, Sendable {
         case .swapScreens:
             return .swapScreens
         case .toggleTimer:
+            timerWaitsForStart = false
             timer.toggle(at: now)
             return .changed
         case .resetTimer:
@@ -167,11 +171,13 @@ struct PresenterState: Equatable, Sendable {
             // clicker's slideshow button sends F5 too: pdfpc binds nothing
             // to it, and here it neither moves the page nor resets the timer.
             guard !timer.hasStarted else { return .unchanged }
+            timerWaitsForStart = false
             page = 0
             timer.restart(at: now)
             return .changed
         case .startHere:
             guard !timer.hasStarted else { return .unchanged }
+            timerWaitsForStart = false
             timer.restart(at: now)
             return .changed
         case let .goToPage(target):
@@ -232,7 +238,7 @@ struct PresenterState: Equatable, Sendable {
         let clamped = min(max(0, target), pageCount - 1)
         guard clamped != page else { return typedWasPending ? .changed : .unchanged }
         page = clamped
-        timer.startIfNeeded(at: now)
+        if !timerWaitsForStart { timer.startIfNeeded(at: now) }
         return .changed
     }
 }

@@ -209,7 +209,11 @@ final class ConsoleDelegate: SceneDelegate {
             pageText, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
         let elapsed = state.timer.elapsed(at: now)
         var timerText = formatDuration(elapsed)
-        if !state.timer.hasStarted {
+        var startsIn: Int?
+        if !state.timer.hasStarted, state.timerWaitsForStart, let startsAt = presenter.timing.startsAt {
+            startsIn = max(0, Int(startsAt.timeIntervalSinceNow.rounded(.up)))
+            timerText = "starts in " + formatDuration(Double(startsIn ?? 0))
+        } else if !state.timer.hasStarted {
             timerText += " (starts on the first page change)"
         } else if !state.timer.isRunning {
             timerText += " paused"
@@ -335,6 +339,7 @@ final class ConsoleDelegate: SceneDelegate {
             "help": "\(state.isHelpShown)",
         ]
         if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
+        if let startsIn { summary["starts_in_s"] = "\(startsIn)" }
         if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }
         if let ready = line["thumbnails"] as? Int { summary["thumbnails"] = "\(ready)" }
         if summary != lastSummary {

@@ -85,3 +85,43 @@ extension PresenterTests {
         try endTalk(p, e)
     }
 }
+
+extension PresenterTests {
+    /// `--start-time` (pdfpc's startTime): one two minutes ago counts the
+    /// talk from then; one two minutes ahead counts down to it on the
+    /// console, and turning pages does not start the timer early.
+    func testStartTimeStartsTheTimerByItself() throws {
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
+        try rig.focusOutput("HEADLESS-1")
+        let e = env(rig, builtin: "HEADLESS-1")
+        func clock(_ date: Date) -> String {
+            let formatter = DateFormatter()
+            formatter.dateFormat = "HH:mm"
+            return formatter.string(from: date)
+        }
+        let started = Date().addingTimeInterval(-120)
+        // The minute the start time names, as the presenter reads it.
+        let minute = (started.timeIntervalSince1970 / 60).rounded(.down) * 60
+        let begun = try CLI.start(
+            ["present", deck.pdf, "--start-time", clock(started), "--talk-minutes", "20", "--stats", "-"],
+            environment: e)
+        XCTAssertTrue(waitForConsole(begun) { ($0.raw["remaining_s"] as? Int ?? 0) > 0 }, begun.stderr)
+        let remaining = lastConsole(begun)?.raw["remaining_s"] as? Int ?? 0
+        let expected = 1200 - (Date().timeIntervalSince1970 - minute)
+        XCTAssertEqual(Double(remaining), expected, accuracy: 3, "counted from the start time's minute")
+        XCTAssertEqual(lastConsole(begun)?.raw["timer_running"] as? String, "true")
+        try endTalk(begun, e)
+
+        let coming = try CLI.start(
+            ["present", deck.pdf, "--start-time", clock(Date().addingTimeInterval(120)), "--stats", "-"], environment: e
+        )
+        XCTAssertTrue(waitForConsole(coming) { $0.raw["starts_in_s"] != nil }, coming.stderr)
+        let startsIn = Int(lastConsole(coming)?.raw["starts_in_s"] as? String ?? "") ?? 0
+        XCTAssertTrue((60...121).contains(startsIn), "\(startsIn)")
+        try type(["-k", "Right"], e)
+        XCTAssertTrue(waitForConsole(coming) { $0.raw["page"] as? String == "2" }, coming.stderr)
+        XCTAssertEqual(lastConsole(coming)?.raw["timer_running"] as? String, "false", "a page change is no start")
+        XCTAssertNotNil(lastConsole(coming)?.raw["starts_in_s"])
+        try endTalk(coming, e)
+    }
+}

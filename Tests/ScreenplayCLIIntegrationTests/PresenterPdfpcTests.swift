@@ -84,10 +84,10 @@ extension PresenterTests {
         // stderr is read on its own: wait for the line rather than race it.
         XCTAssertTrue(
             waitUntil(timeout: 5) {
-                p.stderr.contains(
-                    "talk.pdfpc: notes for 3 pages, duration 20 min, last minutes 600; not used here: disableMarkdown")
+                p.stderr.contains("talk.pdfpc: notes for 3 pages, duration 20 min, last minutes 600")
             },
             p.stderr)
+        XCTAssertFalse(p.stderr.contains("not used here"), "disableMarkdown is read now: \(p.stderr)")
         waitForConsoleFocus(rig)
         try type(["-k", "Right"], e)
         XCTAssertTrue(

@@ -265,6 +265,35 @@ final class PresenterPdfpcTests: ScreenplayTestCase {
         XCTAssertEqual(timing.countdown(elapsed: 0, now: now.addingTimeInterval(419))?.phase, .normal)
         XCTAssertEqual(timing.countdown(elapsed: 0, now: now.addingTimeInterval(601))?.phase, .over)
         XCTAssertNil(TalkTiming(target: .none).countdown(elapsed: 5, now: now))
+
+        // A start time: the one that passed within 12 hours, else the next.
+        func start(_ text: String) -> Double {
+            TalkTiming.startMoment(ClockTime(parsing: text)!, now: now, calendar: calendar).timeIntervalSince(now)
+        }
+        XCTAssertEqual(start("14:00"), -(10 * 60 + 30), "begun ten minutes ago: counted from then")
+        XCTAssertEqual(start("14:30"), 19 * 60 + 30)
+        XCTAssertEqual(start("03:00"), -(11 * 3600 + 10 * 60 + 30), "11 hours ago")
+        XCTAssertEqual(start("02:00"), (11 * 3600 + 49 * 60 + 30), "more than 12 hours ago: tomorrow's")
+    }
+
+    /// With a start time coming, page changes do not start the timer (the
+    /// speaker may rehearse the first slides); F5, Shift+F5 or t do.
+    func testTimerWaitsForItsStartTime() throws {
+        var s = PresenterState(pageCount: 5)
+        s.timerWaitsForStart = true
+        s.apply(.next, at: 10)
+        XCTAssertEqual(s.page, 1)
+        XCTAssertFalse(s.timer.hasStarted)
+        s.apply(.toggleTimer, at: 20)
+        XCTAssertTrue(s.timer.isRunning)
+        XCTAssertFalse(s.timerWaitsForStart)
+        var t = TalkTimer()
+        t.start(at: 100, alreadyElapsed: 90)
+        XCTAssertEqual(t.elapsed(at: 110), 100, "a start time that passed counts from it")
+        let file = try parse(#"{"startTime":"09:15"}"#, labels: ["1"])
+        XCTAssertEqual(file.startTime, ClockTime(parsing: "09:15"))
+        XCTAssertEqual(file.unused, [])
+        XCTAssertEqual(error(#"{"startTime":"9h"}"#)?.contains("startTime '9h' is not a time HH:MM"), true)
     }
 
     func testTimingComesFromTheCommandLineThenThePdfpcFile() throws {
