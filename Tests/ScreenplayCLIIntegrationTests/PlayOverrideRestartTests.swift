@@ -1,0 +1,114 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `ctl override` across a restart of `play` (kept in the state folder
+/// until it expires), on the panels `--output` names only, and refused
+/// with its reason (nothing changes) when the request is wrong.
+extension PlayTests {
+    /// An override `--for 60s` is back from the first frame after a
+    /// SIGTERM and a new start; with the wall clock past its expiry the next
+    /// start shows the schedule, logs it expired and deletes the state file.
+    func testOverrideSurvivesARestartUntilItExpires() throws {
+        let (rig, folder, playlist, socket) = try probedPanel()
+        var environment = env(rig)
+        environment["SCREENPLAY_PLAY_PROBE"] = "1"
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let arguments = ["play", playlist, "--stats", "-", "--socket", socket]
+        let first = try CLI.start(arguments, environment: environment)
+        XCTAssertNotNil(first.waitForEvent { $0.event == "item" }, first.stderr)
+        let result = try CLI.run(
+            ["ctl", "override", "--text", "FIRE\n\n\nDRILL", "--for", "60s", "--socket", socket],
+            environment: environment)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertNotNil(first.waitForEvent { $0.event == "item" && $0.raw["override"] as? Bool == true }, first.stderr)
+        assertCleanStop(first)
+        let stateFile = overrideStateFile(state: folder + "/state", playlist: playlist)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: stateFile), "kept in \(stateFile)")
+
+        let second = try CLI.start(arguments, environment: environment)
+        let shown = second.waitForEvent { $0.event == "item" }
+        XCTAssertEqual(shown?.raw["override"] as? Bool, true, "the first item is the override: \(second.stderr)")
+        assertCleanStop(second)
+        let probes = second.statsEvents.filter { $0.event == "probe" }.map { $0.raw["rgb"] as? String }
+        XCTAssertFalse(probes.isEmpty)
+        XCTAssertEqual(Set(probes), ["b00000"], "from the first frame: \(probes)")
+        XCTAssertTrue(second.stderr.contains("is in force again"), second.stderr)
+
+        // Two minutes later by play's wall clock: expired while it was down.
+        var later = try fakeClockEnvironment(rig, folder: folder, offset: 120)
+        later["SCREENPLAY_BUILTIN"] = nil
+        later["XDG_STATE_HOME"] = folder + "/state"
+        let third = try CLI.start(arguments, environment: later)
+        let back = third.waitForEvent { $0.event == "item" }
+        XCTAssertNotNil(back, third.stderr)
+        XCTAssertNil(back?.raw["override"], "the schedule again")
+        XCTAssertEqual(back?.raw["source"] as? String, "#336699")
+        let expired = overrideEvents(third, "expired")
+        XCTAssertEqual(expired.count, 1, third.stderr)
+        XCTAssertEqual(expired.first?.raw["outputs"] as? [String], [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stateFile), "an expired override's file is deleted")
+        assertCleanStop(third)
+    }
+
+    /// Two panels: `--output` changes only the one it names, `--clear
+    /// --output` lifts it there; a wrong duration, an unknown playlist, a
+    /// missing file and a pattern that matches no panel are refused with
+    /// their reason and change nothing; with no play running ctl says so.
+    func testOverrideOnOnePanelAndMistakesChangeNothing() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "336699"}]}, "default": "s"}"#)
+        var environment = env(rig)
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let socket = controlSocketPath()
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        XCTAssertTrue(waitUntil(timeout: 15) { Set(self.items(p).map(\.output)).count == 2 }, p.stderr)
+        func ctl(_ words: [String]) throws -> ProcessResult {
+            try CLI.run(["ctl"] + words + ["--socket", socket], environment: environment)
+        }
+        func pixel(_ output: String) -> RGB? { try? rig.capture(output: output).pixel(x: 2, y: 2) }
+        func overrides() throws -> [String: Bool] {
+            let json = try ctl(["status", "--json"])
+            let reply = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any] ?? [:]
+            let panels = reply["panels"] as? [[String: Any]] ?? []
+            return Dictionary(
+                uniqueKeysWithValues: panels.map { ($0["output"] as? String ?? "", !($0["override"] is NSNull)) })
+        }
+
+        let started = try ctl(["override", "--text", "CLOSED", "--output", "HEADLESS-2"])
+        XCTAssertEqual(started.status, 0, started.stderr)
+        XCTAssertTrue(waitUntil(timeout: 5) { pixel("HEADLESS-2") == Self.overrideRed }, "the named panel")
+        XCTAssertEqual(pixel("HEADLESS-1"), RGB(hex: 0x336699), "the other panel plays on")
+        XCTAssertEqual(try overrides(), ["HEADLESS-1": false, "HEADLESS-2": true])
+
+        let mistakes: [([String], Int32, String)] = [
+            (["override", "--text", "X", "--for", "20"], 64, "--for '20' is not a duration"),
+            (["override", "--text", "X", "--for", "1m1h"], 64, "such as 90s, 20m, 1h or 1h30m"),
+            (["override", "nosuch"], 65, "no playlist 'nosuch'"),
+            (["override", folder + "/missing.png"], 65, "no such file: \(folder)/missing.png"),
+            (["override", "--text", "X", "--output", "DP-9"], 65, "no panel matches 'DP-9'"),
+            (["override", "s", "--text", "X"], 64, "not both"),
+            (["next", "--for", "1m"], 64, "--for belongs to override only"),
+        ]
+        for (words, status, reason) in mistakes {
+            let result = try ctl(words)
+            XCTAssertEqual(result.status, status, "\(words): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(reason), "\(words): \(result.stderr)")
+        }
+        XCTAssertEqual(try overrides(), ["HEADLESS-1": false, "HEADLESS-2": true], "nothing changed")
+        XCTAssertEqual(overrideEvents(p, "start").count, 1)
+
+        let cleared = try ctl(["override", "--clear", "--output", "HEADLESS-2"])
+        XCTAssertEqual(cleared.status, 0, cleared.stderr)
+        XCTAssertTrue(waitUntil(timeout: 5) { pixel("HEADLESS-2") == RGB(hex: 0x336699) }, "back to the schedule")
+        XCTAssertEqual(try overrides(), ["HEADLESS-1": false, "HEADLESS-2": false])
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: overrideStateFile(state: folder + "/state", playlist: playlist)))
+        assertCleanStop(p)
+
+        let nobody = try ctl(["override", "--text", "X"])
+        XCTAssertEqual(nobody.status, 69)
+        XCTAssertTrue(nobody.stderr.contains("no screenplay play answers on \(socket)"), nobody.stderr)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `screenplay ctl override`: an emergency message or other content in
+/// place of the schedule, on the first frame drawn after the request, out
+/// again at `--clear` or at its expiry second to the item the clock says
+/// then, logged in proof of play, shown by `ctl status`.
+extension PlayTests {
+    /// The background of `ctl override --text` (README: large white letters on dark red).
+    static let overrideRed = RGB(hex: 0xB0_00_00)
+
+    func overrideEvents(_ p: RunningProcess, _ action: String) -> [StatsEvent] {
+        p.statsEvents.filter { $0.event == "override" && $0.raw["action"] as? String == action }
+    }
+
+    /// Where `play` keeps `playlist`'s overrides (README: Emergency overrides).
+    func overrideStateFile(state: String, playlist: String) -> String {
+        let name = playlist.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+        return state + "/screenplay/override/" + name + ".json"
+    }
+
+    /// A rig of one 320x240 panel, a folder with a playlist of #336699 in
+    /// it, the playlist's path, and a control socket path for play.
+    func probedPanel() throws -> (SwayRig, String, String, String) {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(folder, #"{"playlists": {"s": [{"color": "336699"}]}, "default": "s"}"#)
+        return (rig, folder, playlist, controlSocketPath())
+    }
+
+    func seconds(_ iso: Any?) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (iso as? String).flatMap(formatter.date(from:))?.timeIntervalSince1970
+    }
+
+    /// As the README tells a user: `play FILE --proof FILE` with the
+    /// default socket, `ctl override --text ... --for 20m`, `ctl status`,
+    /// `ctl override --clear`; read back with grim, and the proof file.
+    func testOverrideTextInAndOutAsTheReadmeSays() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(
+            folder,
+            #"{"playlists": {"s": [{"color": "336699", "duration": 1}, {"color": "996633", "duration": 1}]}, "default": "s"}"#
+        )
+        let proof = folder + "/proof.jsonl"
+        let environment = env(rig)
+        let p = try CLI.start(["play", playlist, "--proof", proof], environment: environment)
+        func proofLines() -> [StatsEvent] {
+            ((try? String(contentsOfFile: proof, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                StatsEvent(String($0))
+            }
+        }
+        XCTAssertTrue(waitUntil(timeout: 15) { proofLines().contains { $0.event == "item" } }, p.stderr)
+
+        let message = "FIRE DRILL - leave by the stairs"
+        let started = try CLI.run(["ctl", "override", "--text", message, "--for", "20m"], environment: environment)
+        XCTAssertEqual(started.status, 0, started.stderr)
+        XCTAssertTrue(started.stdout.contains("override text:FIRE DRILL"), started.stdout)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-1").pixel(x: 2, y: 2)) == Self.overrideRed },
+            "the message's red background is on screen")
+
+        let status = try CLI.run(["ctl", "status"], environment: environment)
+        XCTAssertTrue(status.stdout.contains("OVERRIDE text:\(message) since "), status.stdout)
+        let json = try CLI.run(["ctl", "status", "--json"], environment: environment)
+        let reply = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any] ?? [:]
+        let panel = (reply["panels"] as? [[String: Any]])?.first ?? [:]
+        let override = try XCTUnwrap(panel["override"] as? [String: Any], json.stdout)
+        XCTAssertEqual(override["what"] as? String, message)
+        let since = try XCTUnwrap(override["since"] as? String)
+        let until = try XCTUnwrap(override["until"] as? String)
+        XCTAssertNotNil(
+            since.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$"#, options: .regularExpression), since)
+        let untilUnix = try XCTUnwrap(override["until_unix"] as? Double)
+        XCTAssertEqual(untilUnix - Date().timeIntervalSince1970, 20 * 60, accuracy: 30, until)
+
+        // The schedule went on underneath: more than an item's time passes
+        // before the clear, which brings the clock's item of that moment.
+        Thread.sleep(forTimeInterval: 1.2)
+        let cleared = try CLI.run(["ctl", "override", "--clear"], environment: environment)
+        XCTAssertEqual(cleared.status, 0, cleared.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                proofLines().contains { $0.event == "override" && $0.raw["action"] as? String == "clear" }
+                    && proofLines().last?.event == "item" && proofLines().last?.raw["override"] == nil
+            }, "an item line after the clear: \(proofLines().map(\.raw))")
+        assertCleanStop(p)
+
+        let lines = proofLines()
+        let start = try XCTUnwrap(lines.firstIndex { $0.event == "override" && $0.raw["action"] as? String == "start" })
+        let clear = try XCTUnwrap(lines.firstIndex { $0.event == "override" && $0.raw["action"] as? String == "clear" })
+        let shown = lines[start..<clear].filter { $0.event == "item" }
+        XCTAssertEqual(shown.map { $0.raw["override"] as? Bool }, [true], "one override item line: \(shown.map(\.raw))")
+        XCTAssertEqual(shown.first?.raw["source"] as? String, "text:\(message)")
+        XCTAssertEqual(lines[clear].raw["outputs"] as? [String], ["HEADLESS-1"])
+        let back = try XCTUnwrap(lines[clear...].first { $0.event == "item" })
+        let at = try XCTUnwrap(back.raw["at"] as? String)
+        let colours = ["#336699", "#996633"]
+        XCTAssertEqual(
+            back.raw["source"] as? String, clockIndex(at, count: 2, seconds: 1).map { colours[$0] },
+            "the item the clock says at \(at)")
+    }
+
+    /// Per frame (the play probe reads each frame back before it is
+    /// presented): no frame between the request and the override shows
+    /// anything else, the override ends by itself at its second, and the
+    /// first frame after shows the schedule; never black.
+    func testOverrideOnTheNextFrameAndExpiringAtItsSecond() throws {
+        let (rig, folder, playlist, socket) = try probedPanel()
+        var environment = env(rig)
+        environment["SCREENPLAY_PLAY_PROBE"] = "1"
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        // Four lines, the middle two empty: the panel's centre is the background.
+        let result = try CLI.run(
+            ["ctl", "override", "--text", "FIRE\n\n\nDRILL", "--for", "3s", "--socket", socket],
+            environment: environment)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expired = p.waitForEvent(timeout: 10) { $0.event == "override" && $0.raw["action"] as? String == "expired" }
+        XCTAssertNotNil(expired, p.stderr)
+        let startNs = try XCTUnwrap(overrideEvents(p, "start").first?.int("ns"))
+        let endNs = try XCTUnwrap(expired?.int("ns"))
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { p.statsEvents.contains { $0.event == "probe" && $0.int("ns") > endNs } },
+            "a frame after the expiry")
+        assertCleanStop(p)
+
+        let probes = p.statsEvents.filter { $0.event == "probe" }
+        let during = probes.filter { $0.int("ns") > startNs && $0.int("ns") < endNs }.map { $0.raw["rgb"] as? String }
+        XCTAssertFalse(during.isEmpty)
+        XCTAssertEqual(Set(during), ["b00000"], "every frame of the override, the first one too")
+        XCTAssertEqual(probes.first { $0.int("ns") > endNs }?.raw["rgb"] as? String, "336699", "the schedule again")
+        XCTAssertEqual(Set(probes.map { $0.raw["rgb"] as? String }), ["336699", "b00000"], "nothing else, no black")
+
+        let start = try XCTUnwrap(overrideEvents(p, "start").first)
+        let until = try XCTUnwrap(seconds(start.raw["until"]))
+        XCTAssertEqual(until - (seconds(start.raw["since"]) ?? 0), 3, accuracy: 0.01)
+        let endedAt = try XCTUnwrap(seconds(expired?.raw["at"]))
+        XCTAssertTrue(endedAt >= until && endedAt < until + 0.5, "expired at \(endedAt), due \(until)")
+        let overrideItems = items(p).filter { $0.raw["override"] as? Bool == true }
+        XCTAssertEqual(overrideItems.count, 1)
+        XCTAssertEqual(items(p).last?.raw["override"] as? Bool, nil, "the schedule's item logged after")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: overrideStateFile(state: folder + "/state", playlist: playlist)),
+            "an expired override is deleted from the state folder")
+    }
+}
