@@ -60,17 +60,18 @@ final class PlayOverrides {
     func expire(now: Double) {
         let gone = entries.filter { ($0.until ?? .infinity) <= now }
         guard !gone.isEmpty else { return }
-        for entry in gone {
-            let outputs = panels(showing: entry)
-            entries.removeAll { $0.key == entry.key }
-            contents[entry.key] = nil
+        let shown = gone.map { panels(showing: $0) }
+        entries.removeAll { entry in gone.contains { $0.key == entry.key } }
+        contents = contents.filter { key, _ in entries.contains { $0.key == key } }
+        save()
+        apply()
+        // Written once the panels changed, so systemd's status line (updated with each line) is current.
+        for (entry, outputs) in zip(gone, shown) {
             log(
                 "the override \(entry.label) expired; \(outputs.isEmpty ? "no panel showed it" : outputs.joined(separator: ", ")) back to the schedule"
             )
             record("expired", entry, outputs: outputs, now: now)
         }
-        save()
-        apply()
     }
 
     /// The override a panel that connects shows, if one covers it.
@@ -119,6 +120,9 @@ final class PlayOverrides {
             for (_, override) in made { override?.release(from: runner.app) }
             return .failure(ControlError("\(entry.label) cannot be shown: \(failure)"))
         }
+        for replaced in entries where replaced.output == entry.output {
+            record("clear", replaced, outputs: panels(showing: replaced), now: entry.since)
+        }
         entries.removeAll { $0.output == entry.output }
         entries.append(entry)
         if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
@@ -151,23 +155,25 @@ final class PlayOverrides {
             chosen = matched
         }
         let before = entries
+        var cleared: [(OverrideEntry, [String])] = []
         for entry in before {
-            let outputs = panels(showing: entry).filter { name in
-                output == nil || chosen.contains { $0.outputName == name }
-            }
+            var outputs = panels(showing: entry)
             if output == nil || entry.output == output {
                 entries.removeAll { $0.key == entry.key }
                 contents[entry.key] = nil
-            } else if !outputs.isEmpty, let index = entries.firstIndex(where: { $0.key == entry.key }) {
-                entries[index].except += outputs
             } else {
-                continue
+                // Taken out of the panels it covers, shown there now or under a newer one.
+                let covered = chosen.filter { covers(entry, $0) }.map(\.outputName)
+                guard !covered.isEmpty, let index = entries.firstIndex(where: { $0.key == entry.key }) else { continue }
+                entries[index].except += covered
+                outputs = outputs.filter(covered.contains)
             }
-            record("clear", entry, outputs: outputs, now: now)
+            cleared.append((entry, outputs))
         }
         guard entries != before else { return .success(["message": "no override to clear", "panels": []]) }
         let saved = save()
         apply()
+        for (entry, outputs) in cleared { record("clear", entry, outputs: outputs, now: now) }
         log("override cleared\(output.map { " on \($0)" } ?? ""): back to the schedule")
         var fields: [String: Any] = [
             "panels": runner.allPanels.sorted { $0.outputName < $1.outputName }.map { $0.status(now: now) }
@@ -179,10 +185,12 @@ final class PlayOverrides {
 
     /// The entry `panel` shows: the newest that covers it.
     private func entry(for panel: PlayPanel) -> OverrideEntry? {
-        entries.last { entry in
-            entry.covers(
-                panel.outputName, patternMatches: panel.screen.map(ScreenPattern(entry.output ?? "*").matches) ?? false)
-        }
+        entries.last { covers($0, panel) }
+    }
+
+    private func covers(_ entry: OverrideEntry, _ panel: PlayPanel) -> Bool {
+        let matches = entry.output.map { pattern in panel.screen.map(ScreenPattern(pattern).matches) ?? false }
+        return entry.covers(panel.outputName, patternMatches: matches ?? true)
     }
 
     /// Gives each panel the override it should show (nil: its schedule).

@@ -52,7 +52,7 @@ extension PlayTests {
     }
 
     /// Two panels: `--output` changes only the one it names, `--clear
-    /// --output` lifts it there; a wrong duration, an unknown playlist, a
+    /// --output` lifts it there (from one on every panel too); a wrong duration, an unknown playlist, a
     /// missing file and a pattern that matches no panel are refused with
     /// their reason and change nothing; with no play running ctl says so.
     func testOverrideOnOnePanelAndMistakesChangeNothing() throws {
@@ -103,6 +103,16 @@ extension PlayTests {
         XCTAssertEqual(cleared.status, 0, cleared.stderr)
         XCTAssertTrue(waitUntil(timeout: 5) { pixel("HEADLESS-2") == RGB(hex: 0x336699) }, "back to the schedule")
         XCTAssertEqual(try overrides(), ["HEADLESS-1": false, "HEADLESS-2": false])
+
+        // One on every panel, lifted from one of them.
+        XCTAssertEqual(try ctl(["override", "--text", "EVERYWHERE"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 5) { pixel("HEADLESS-1") == Self.overrideRed }, "every panel")
+        XCTAssertEqual(try ctl(["override", "--clear", "--output", "HEADLESS-1"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 5) { pixel("HEADLESS-1") == RGB(hex: 0x336699) }, "lifted there")
+        XCTAssertEqual(pixel("HEADLESS-2"), Self.overrideRed, "and kept on the other")
+        XCTAssertEqual(try overrides(), ["HEADLESS-1": false, "HEADLESS-2": true])
+        XCTAssertEqual(try ctl(["override", "--clear"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 5) { pixel("HEADLESS-2") == RGB(hex: 0x336699) }, "all cleared")
         XCTAssertFalse(
             FileManager.default.fileExists(atPath: overrideStateFile(state: folder + "/state", playlist: playlist)))
         assertCleanStop(p)

@@ -97,11 +97,14 @@ extension PlayTests {
         XCTAssertEqual(shown.first?.raw["source"] as? String, "text:\(message)")
         XCTAssertEqual(lines[clear].raw["outputs"] as? [String], ["HEADLESS-1"])
         let back = try XCTUnwrap(lines[clear...].first { $0.event == "item" })
-        let at = try XCTUnwrap(back.raw["at"] as? String)
+        // The clock's item at the clear, or at the frame that showed it
+        // when a boundary fell between the two.
         let colours = ["#336699", "#996633"]
-        XCTAssertEqual(
-            back.raw["source"] as? String, clockIndex(at, count: 2, seconds: 1).map { colours[$0] },
-            "the item the clock says at \(at)")
+        let instants = [lines[clear].raw["at"] as? String, back.raw["at"] as? String].compactMap { $0 }
+        let expected = Set(instants.compactMap { clockIndex($0, count: 2, seconds: 1) }.map { colours[$0] })
+        XCTAssertTrue(
+            expected.contains(back.raw["source"] as? String ?? ""),
+            "\(back.raw["source"] ?? "?") is the item the clock says at \(instants)")
     }
 
     /// Per frame (the play probe reads each frame back before it is
