@@ -89,10 +89,15 @@ final class PanelOverride {
     private var wake: DispatchWorkItem?
     private let size: (Int, Int)
 
-    /// Whether the override is on screen (its first item ready); until
+    /// The override this one replaced, drawn until this one's first item
+    /// is ready (a video's first frame), so the panel does not drop back
+    /// to the schedule in between.
+    var covering: PanelOverride?
+
+    /// Whether the override (or the one it replaced) is on screen; until
     /// then the panel shows what it showed.
-    var isShowing: Bool { current != nil }
-    var isAnimated: Bool { current?.media.isAnimated ?? false }
+    var isShowing: Bool { current != nil || covering?.isShowing == true }
+    var isAnimated: Bool { current.map { $0.media.isAnimated } ?? covering?.isAnimated ?? false }
 
     /// Loads the first item for a panel whose content is `size` (width,
     /// height as drawn). Nil when it failed at once (a corrupt picture):
@@ -135,6 +140,7 @@ final class PanelOverride {
     /// and brings it on once it is ready and its turn has come.
     func prepare(in context: DrawingContext) {
         guard scene != nil else { return }
+        covering?.prepare(in: context)
         if let current, next == nil, content.items.count > 1 { load((current.index + 1) % content.items.count) }
         guard let next else { return }
         next.media.prepare(in: context)
@@ -153,6 +159,8 @@ final class PanelOverride {
             current.media.release(from: runner.app)
         }
         self.next = nil
+        covering?.release(from: runner.app)
+        covering = nil
         next.media.attach { [weak self] in self?.scene?.setNeedsDisplay() }
         next.media.start()
         current = (next.index, next.media, monotonicSeconds())
@@ -171,7 +179,7 @@ final class PanelOverride {
     /// Draws the item on screen; its first frame is logged in proof of
     /// play as an override once it is shown.
     func draw(in context: DrawingContext, frame: Int) throws {
-        guard let current, let scene else { return }
+        guard let current, let scene else { return try covering?.draw(in: context, frame: frame) ?? () }
         try current.media.draw(in: context, seconds: monotonicSeconds() - current.since, frame: frame)
         guard announce else { return }
         announce = false
@@ -197,6 +205,8 @@ final class PanelOverride {
     /// Frees every item's media.
     func release(from app: Application?) {
         wake?.cancel()
+        covering?.release(from: app)
+        covering = nil
         for media in [current?.media, next?.media].compactMap({ $0 }) { media.release(from: app) }
         current = nil
         next = nil

@@ -548,7 +548,11 @@ final class PlayPanel: SceneDelegate {
     /// for an emergency does not wait for a crossfade.
     func setOverride(_ new: PanelOverride?) {
         let uncovering = override?.isShowing == true && new == nil
-        override?.release(from: runner.app)
+        if let new, let old = override, old.isShowing {
+            new.covering = old  // until the new one's first item is ready
+        } else {
+            override?.release(from: runner.app)
+        }
         override = new
         guard let scene else { return }
         if uncovering {
@@ -654,7 +658,8 @@ final class PlayPanel: SceneDelegate {
         return items[shown.index]
     }
 
-    /// Draws through a turned layer on a panel mounted rotated.
+    /// Draws through a turned layer on a panel mounted rotated; while an
+    /// override shows, it is drawn instead of `body`.
     private func paint(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
         if let override, override.isShowing {
             // OVERRIDE: the whole panel shows it; the schedule goes on underneath.
@@ -665,6 +670,7 @@ final class PlayPanel: SceneDelegate {
         try turned(context, body)
     }
 
+    /// Turns the content back on a panel mounted rotated.
     private func turned(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
         if rotate == 0 { return try body(context) }
         // The panel hangs turned clockwise: the content turns back.

@@ -122,3 +122,51 @@ extension PlayTests {
         XCTAssertTrue(nobody.stderr.contains("no screenplay play answers on \(socket)"), nobody.stderr)
     }
 }
+
+extension PlayTests {
+    /// A video override that replaces a text one: the text stays on until
+    /// the video's first frame is decoded (the schedule never shows in
+    /// between), the video loops while it stands, and --clear brings the
+    /// schedule back; every frame is one of those, never black.
+    func testAVideoOverrideTakesOverFromATextWithoutTheScheduleBetween() throws {
+        let (rig, folder, playlist, socket) = try probedPanel()
+        let clip = try TestMedia.colourSequence(in: folder, name: "evacuate")
+        var environment = env(rig)
+        environment["SCREENPLAY_PLAY_PROBE"] = "1"
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        func ctl(_ words: [String]) throws {
+            let result = try CLI.run(["ctl", "override"] + words + ["--socket", socket], environment: environment)
+            XCTAssertEqual(result.status, 0, "\(words): \(result.stderr)")
+        }
+        try ctl(["--text", "FIRE\n\n\nDRILL"])
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.raw["override"] as? Bool == true }, p.stderr)
+        try ctl([clip])
+        // Red, lime, blue, and red again: it loops.
+        func colour(_ probe: StatsEvent) -> String {
+            let hex = Int(probe.raw["rgb"] as? String ?? "", radix: 16) ?? 0
+            let (r, g, b) = (hex >> 16 & 0xff, hex >> 8 & 0xff, hex & 0xff)
+            if hex == 0xb00000 || hex == 0x336699 { return String(format: "%06x", hex) }
+            if r > 200 && g < 60 && b < 60 { return "red" }
+            if g > 200 && r < 60 && b < 60 { return "lime" }
+            if b > 200 && r < 60 && g < 60 { return "blue" }
+            return String(format: "%06x", hex)
+        }
+        func sequence() -> [String] {
+            p.statsEvents.filter { $0.event == "probe" }.map(colour).reduce(into: []) { runs, colour in
+                if runs.last != colour { runs.append(colour) }
+            }
+        }
+        XCTAssertTrue(
+            waitUntil(timeout: 15) { sequence().suffix(4) == ["red", "lime", "blue", "red"] }, "\(sequence())")
+        try ctl(["--clear"])
+        XCTAssertTrue(waitUntil(timeout: 5) { sequence().last == "336699" }, "\(sequence())")
+        assertCleanStop(p)
+        let runs = sequence()
+        XCTAssertEqual(Array(runs.prefix(3)), ["336699", "b00000", "red"], "the text until the video's first frame")
+        XCTAssertEqual(runs.last, "336699")
+        XCTAssertEqual(
+            Set(runs.dropFirst().dropLast()), ["b00000", "red", "lime", "blue"], "nothing else in between: \(runs)")
+    }
+}

@@ -36,8 +36,9 @@ extension PlayTests {
     }
 
     /// As the README tells a user: `play FILE --proof FILE` with the
-    /// default socket, `ctl override --text ... --for 20m`, `ctl status`,
-    /// `ctl override --clear`; read back with grim, and the proof file.
+    /// default socket (as a systemd service), `ctl override --text ... --for
+    /// 20m`, `ctl status`, `ctl override --clear`; read back with grim, the
+    /// proof file and systemd's STATUS= line.
     func testOverrideTextInAndOutAsTheReadmeSays() throws {
         let rig = try startSway([.init(width: 320, height: 240)])
         let folder = try mediaFolder()
@@ -46,7 +47,10 @@ extension PlayTests {
             #"{"playlists": {"s": [{"color": "336699", "duration": 1}, {"color": "996633", "duration": 1}]}, "default": "s"}"#
         )
         let proof = folder + "/proof.jsonl"
-        let environment = env(rig)
+        // As systemd runs it (Type=notify): STATUS= names the override.
+        let listener = try NotifyListener()
+        addTeardownBlock { listener.stop() }
+        let environment = listener.environment(env(rig))
         let p = try CLI.start(["play", playlist, "--proof", proof], environment: environment)
         func proofLines() -> [StatsEvent] {
             ((try? String(contentsOfFile: proof, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
@@ -63,6 +67,8 @@ extension PlayTests {
             waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-1").pixel(x: 2, y: 2)) == Self.overrideRed },
             "the message's red background is on screen")
 
+        let overrideStatus = "STATUS=1 panel: HEADLESS-1 text:\(message) (override)"
+        XCTAssertTrue(waitUntil(timeout: 5) { listener.texts.contains(overrideStatus) }, "\(listener.texts)")
         let status = try CLI.run(["ctl", "status"], environment: environment)
         XCTAssertTrue(status.stdout.contains("OVERRIDE text:\(message) since "), status.stdout)
         let json = try CLI.run(["ctl", "status", "--json"], environment: environment)
@@ -87,6 +93,9 @@ extension PlayTests {
                 proofLines().contains { $0.event == "override" && $0.raw["action"] as? String == "clear" }
                     && proofLines().last?.event == "item" && proofLines().last?.raw["override"] == nil
             }, "an item line after the clear: \(proofLines().map(\.raw))")
+        XCTAssertTrue(
+            listener.texts.last { $0.hasPrefix("STATUS=") }?.hasPrefix("STATUS=1 panel: HEADLESS-1 #") == true,
+            "the schedule's item again: \(listener.texts)")
         assertCleanStop(p)
 
         let lines = proofLines()
@@ -128,8 +137,11 @@ extension PlayTests {
         let startNs = try XCTUnwrap(overrideEvents(p, "start").first?.int("ns"))
         let endNs = try XCTUnwrap(expired?.int("ns"))
         XCTAssertTrue(
-            waitUntil(timeout: 5) { p.statsEvents.contains { $0.event == "probe" && $0.int("ns") > endNs } },
-            "a frame after the expiry")
+            waitUntil(timeout: 5) {
+                let events = p.statsEvents
+                return events.contains { $0.event == "probe" && $0.int("ns") > endNs }
+                    && events.last { $0.event == "item" || $0.event == "override" }?.event == "item"
+            }, "a frame after the expiry, and its item line")
         assertCleanStop(p)
 
         let probes = p.statsEvents.filter { $0.event == "probe" }
@@ -150,5 +162,66 @@ extension PlayTests {
         XCTAssertFalse(
             FileManager.default.fileExists(atPath: overrideStateFile(state: folder + "/state", playlist: playlist)),
             "an expired override is deleted from the state folder")
+    }
+
+    /// A playlist of the running file plays its items in turn, each its
+    /// duration, cut from one to the next with no other frame between; a
+    /// picture file named relative to ctl's folder replaces it (the newest
+    /// override wins), and each shows from the first frame after its request.
+    func testOverrideWithAPlaylistAndAPictureFile() throws {
+        let (rig, folder, _, socket) = try probedPanel()
+        try writePNG(folder + "/closed.png", 0x00ff00)
+        let playlist = try writePlaylist(
+            folder,
+            """
+            {"playlists": {"s": [{"color": "336699"}],
+                           "alarm": [{"color": "ff0000", "duration": 0.5}, {"color": "ffff00", "duration": 0.5}]},
+             "default": "s"}
+            """, name: "alarm.json")
+        var environment = env(rig)
+        environment["SCREENPLAY_PLAY_PROBE"] = "1"
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        let alarm = try CLI.run(["ctl", "override", "alarm", "--socket", socket], environment: environment)
+        XCTAssertEqual(alarm.status, 0, alarm.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { self.items(p).filter { $0.raw["override"] as? Bool == true }.count >= 4 }, p.stderr
+        )
+        // From ctl's own folder, as a person in /srv/signage would type it.
+        let picture = try runProcess(
+            CLI.binary, ["ctl", "override", "closed.png", "--socket", socket], environment: environment, timeout: 20,
+            directory: folder)
+        XCTAssertEqual(picture.status, 0, picture.stderr)
+        XCTAssertTrue(picture.stdout.contains("override \(folder)/closed.png"), picture.stdout)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.raw["source"] as? String == folder + "/closed.png" })
+        let cleared = try CLI.run(["ctl", "override", "--clear", "--socket", socket], environment: environment)
+        XCTAssertEqual(cleared.status, 0, cleared.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                let events = p.statsEvents
+                guard
+                    let clear = events.lastIndex(where: {
+                        $0.event == "override" && $0.raw["action"] as? String == "clear"
+                    })
+                else { return false }
+                return events[clear...].contains { $0.event == "item" && $0.raw["source"] as? String == "#336699" }
+            }, "the schedule's item after the clear: \(p.stderr)")
+        assertCleanStop(p)
+
+        let shown = items(p).filter { $0.raw["override"] as? Bool == true }.map { $0.raw["source"] as? String ?? "" }
+        let cycle = shown.prefix { $0 != folder + "/closed.png" }
+        XCTAssertGreaterThanOrEqual(cycle.count, 4)
+        XCTAssertEqual(Array(cycle), (0..<cycle.count).map { $0 % 2 == 0 ? "#FF0000" : "#FFFF00" }, "in turn")
+        XCTAssertEqual(
+            items(p).filter { $0.raw["override"] as? Bool == true }.first?.raw["playlist"] as? String, "alarm")
+        XCTAssertEqual(overrideEvents(p, "clear").first?.raw["what"] as? String, "alarm", "the picture replaced it")
+        let starts = overrideEvents(p, "start").map { $0.int("ns") }
+        let probes = p.statsEvents.filter { $0.event == "probe" }
+        let firstOfEach = starts.map { start in probes.first { $0.int("ns") > start }?.raw["rgb"] as? String }
+        XCTAssertEqual(firstOfEach, ["ff0000", "00ff00"], "each override on the first frame after its request")
+        XCTAssertEqual(
+            Set(probes.map { $0.raw["rgb"] as? String ?? "" }), ["336699", "ff0000", "ffff00", "00ff00"],
+            "no other frame, no black")
     }
 }
