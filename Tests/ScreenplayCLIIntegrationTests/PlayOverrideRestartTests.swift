@@ -15,13 +15,7 @@ extension PlayTests {
         environment["SCREENPLAY_PLAY_PROBE"] = "1"
         environment["XDG_STATE_HOME"] = folder + "/state"
         let arguments = ["play", playlist, "--stats", "-", "--socket", socket]
-        let first = try CLI.start(arguments, environment: environment)
-        XCTAssertNotNil(first.waitForEvent { $0.event == "item" }, first.stderr)
-        let result = try CLI.run(
-            ["ctl", "override", "--text", "FIRE\n\n\nDRILL", "--for", "60s", "--socket", socket],
-            environment: environment)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertNotNil(first.waitForEvent { $0.event == "item" && $0.raw["override"] as? Bool == true }, first.stderr)
+        let first = try playWithTextOverride(playlist, socket: socket, environment: environment, for: "60s")
         assertCleanStop(first)
         let stateFile = overrideStateFile(state: folder + "/state", playlist: playlist)
         XCTAssertTrue(FileManager.default.fileExists(atPath: stateFile), "kept in \(stateFile)")
@@ -98,6 +92,10 @@ extension PlayTests {
         }
         XCTAssertEqual(try overrides(), ["HEADLESS-1": false, "HEADLESS-2": true], "nothing changed")
         XCTAssertEqual(overrideEvents(p, "start").count, 1)
+        // A reload keeps it.
+        XCTAssertEqual(try ctl(["reload"]).status, 0)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "reload" })
+        XCTAssertEqual(try overrides(), ["HEADLESS-1": false, "HEADLESS-2": true], "kept over a reload")
 
         let cleared = try ctl(["override", "--clear", "--output", "HEADLESS-2"])
         XCTAssertEqual(cleared.status, 0, cleared.stderr)
@@ -134,14 +132,11 @@ extension PlayTests {
         var environment = env(rig)
         environment["SCREENPLAY_PLAY_PROBE"] = "1"
         environment["XDG_STATE_HOME"] = folder + "/state"
-        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
-        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        let p = try playWithTextOverride(playlist, socket: socket, environment: environment, for: nil)
         func ctl(_ words: [String]) throws {
             let result = try CLI.run(["ctl", "override"] + words + ["--socket", socket], environment: environment)
             XCTAssertEqual(result.status, 0, "\(words): \(result.stderr)")
         }
-        try ctl(["--text", "FIRE\n\n\nDRILL"])
-        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.raw["override"] as? Bool == true }, p.stderr)
         try ctl([clip])
         // Red, lime, blue, and red again: it loops.
         func colour(_ probe: StatsEvent) -> String {
@@ -168,5 +163,28 @@ extension PlayTests {
         XCTAssertEqual(runs.last, "336699")
         XCTAssertEqual(
             Set(runs.dropFirst().dropLast()), ["b00000", "red", "lime", "blue"], "nothing else in between: \(runs)")
+    }
+
+    /// A wall clock stepped past an override's end (NTP at boot, `date
+    /// -s`) ends it at once, as it moves the schedule: the clock watch's
+    /// tick finds it expired.
+    func testAStepOfTheWallClockPastItsEndEndsAnOverride() throws {
+        let (rig, folder, playlist, socket) = try probedPanel()
+        var environment = try fakeClockEnvironment(rig, folder: folder, offset: 0)
+        environment["SCREENPLAY_BUILTIN"] = nil
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let p = try playWithTextOverride(playlist, socket: socket, environment: environment, for: "1h")
+        try setClock(folder: folder, offset: 7200)
+        let expired = p.waitForEvent(timeout: 10) { $0.event == "override" && $0.raw["action"] as? String == "expired" }
+        XCTAssertNotNil(expired, p.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "clock-step" }, "the step was seen: \(p.stderr)")
+        let endNs = expired?.int("ns") ?? .max
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { p.statsEvents.contains { $0.event == "probe" && $0.int("ns") > endNs } }, p.stderr)
+        assertCleanStop(p)
+        XCTAssertEqual(
+            p.statsEvents.first { $0.event == "probe" && $0.int("ns") > endNs }?.raw["rgb"] as? String, "336699")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: overrideStateFile(state: folder + "/state", playlist: playlist)))
     }
 }

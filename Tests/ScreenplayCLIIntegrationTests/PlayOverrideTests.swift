@@ -29,6 +29,24 @@ extension PlayTests {
         return (rig, folder, playlist, controlSocketPath())
     }
 
+    /// Starts `play` (`--stats`, `socket`), waits for its first item, and
+    /// puts a text override on it (`--for duration`), four lines with the
+    /// middle two empty so the panel's centre, where the probe reads, is
+    /// the background; returns once the override's item line is written.
+    func playWithTextOverride(
+        _ playlist: String, socket: String, environment: [String: String], for duration: String?
+    ) throws -> RunningProcess {
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        let result = try CLI.run(
+            ["ctl", "override", "--text", "FIRE\n\n\nDRILL", "--socket", socket]
+                + (duration.map { ["--for", $0] } ?? []),
+            environment: environment)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.raw["override"] as? Bool == true }, p.stderr)
+        return p
+    }
+
     func seconds(_ iso: Any?) -> Double? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -125,13 +143,7 @@ extension PlayTests {
         var environment = env(rig)
         environment["SCREENPLAY_PLAY_PROBE"] = "1"
         environment["XDG_STATE_HOME"] = folder + "/state"
-        let p = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
-        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
-        // Four lines, the middle two empty: the panel's centre is the background.
-        let result = try CLI.run(
-            ["ctl", "override", "--text", "FIRE\n\n\nDRILL", "--for", "3s", "--socket", socket],
-            environment: environment)
-        XCTAssertEqual(result.status, 0, result.stderr)
+        let p = try playWithTextOverride(playlist, socket: socket, environment: environment, for: "3s")
         let expired = p.waitForEvent(timeout: 10) { $0.event == "override" && $0.raw["action"] as? String == "expired" }
         XCTAssertNotNil(expired, p.stderr)
         let startNs = try XCTUnwrap(overrideEvents(p, "start").first?.int("ns"))
