@@ -31,26 +31,24 @@ final class PlayOverrides {
         guard let store else { return }
         let (kept, problem) = store.load()
         if let problem { return warn(problem) }
-        do {
-            for entry in kept {
-                if let until = entry.until, until <= now {
-                    log(
-                        "the override \(entry.label) expired at \(iso8601(wallSeconds: until)) while play was not running"
-                    )
-                    record("expired", entry, outputs: [], now: until)
-                    continue
-                }
-                switch OverrideContent.resolve(entry, config: runner.config, itemSeconds: runner.command.itemSeconds) {
-                case let .failure(error):
-                    warn("the kept override \(entry.label) cannot be shown: \(error.reason); dropped")
-                case let .success(content):
-                    entries.append(entry)
-                    contents[entry.key] = content
-                    log("the override \(entry.label) is in force again (\(until(entry)))")
-                }
+        for entry in kept {
+            if let until = entry.until, until <= now {
+                log(
+                    "the override \(entry.label) expired at \(iso8601(wallSeconds: until)) while play was not running"
+                )
+                record("expired", entry, outputs: [], now: until)
+                continue
             }
-            if entries != kept { save() }
+            switch OverrideContent.resolve(entry, config: runner.config, itemSeconds: runner.command.itemSeconds) {
+            case let .failure(error):
+                warn("the kept override \(entry.label) cannot be shown: \(error.reason); dropped")
+            case let .success(content):
+                entries.append(entry)
+                contents[entry.key] = content
+                log("the override \(entry.label) is in force again (\(until(entry)))")
+            }
         }
+        if entries != kept { save() }
     }
 
     /// The earliest expiry (wall clock), for the runner's tick timer.
@@ -85,13 +83,9 @@ final class PlayOverrides {
             var entry = OverrideEntry(
                 kind: .text, what: text ?? "", output: output, since: now, until: seconds.map { now + $0 })
             if let what {
-                guard runner.config.playlists[what] != nil || what.hasPrefix("/") else {
-                    return .failure(
-                        ControlError(
-                            "no playlist '\(what)' in \(runner.config.source) (its playlists: \(runner.config.playlists.keys.sorted().joined(separator: ", "))) and no file by that name; give a playlist name, a media file or --text"
-                        ))
-                }
-                entry.kind = runner.config.playlists[what] != nil ? .playlist : .file
+                // A playlist of the running file first; an absolute path is a
+                // file; anything else is a playlist name that resolve refuses.
+                entry.kind = runner.config.playlists[what] == nil && what.hasPrefix("/") ? .file : .playlist
                 entry.what = what
             }
             return start(entry)
@@ -125,6 +119,9 @@ final class PlayOverrides {
         }
         entries.removeAll { $0.output == entry.output }
         entries.append(entry)
+        for dropped in entries.prefix(max(0, entries.count - Self.limit)) {
+            record("clear", dropped, outputs: panels(showing: dropped), now: entry.since)
+        }
         if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
         contents = contents.filter { key, _ in entries.contains { $0.key == key } }
         contents[entry.key] = content
