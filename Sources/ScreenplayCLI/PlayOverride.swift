@@ -78,7 +78,9 @@ struct OverrideContent: Equatable {
 /// whatever the panel's schedule shows, which goes on underneath.
 @MainActor
 final class PanelOverride {
+    /// The request it shows (which panels, until when).
     let entry: OverrideEntry
+    /// Its items, resolved when it began.
     let content: OverrideContent
     private unowned let runner: PlayRunner
     private weak var scene: Scene?
@@ -97,11 +99,12 @@ final class PanelOverride {
     /// Whether the override (or the one it replaced) is on screen; until
     /// then the panel shows what it showed.
     var isShowing: Bool { current != nil || covering?.isShowing == true }
+    /// Its item on screen needs a frame every refresh (video, shader).
     var isAnimated: Bool { current.map { $0.media.isAnimated } ?? covering?.isAnimated ?? false }
 
     /// Loads the first item for a panel whose content is `size` (width,
-    /// height as drawn). Nil when it failed at once (a corrupt picture):
-    /// `failure` says why.
+    /// height as drawn); one that fails at once (a corrupt picture) is
+    /// named by `failure`.
     init(entry: OverrideEntry, content: OverrideContent, runner: PlayRunner, scene: Scene, size: (Int, Int)) {
         self.entry = entry
         self.content = content
@@ -112,7 +115,11 @@ final class PanelOverride {
     }
 
     /// Why its first item cannot be shown, known at once.
-    var failure: String? { current == nil ? next?.media.failure : nil }
+    var failure: String? {
+        guard current == nil else { return nil }
+        guard let next else { return "every item of it failed before (the log says why); fix the files and ask again" }
+        return next.media.failure
+    }
 
     /// Makes the media of the first item from `start` on that has not
     /// failed before (none: the override keeps what it shows).
