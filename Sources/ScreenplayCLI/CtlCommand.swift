@@ -55,7 +55,7 @@ public struct CtlCommand: CLICommand {
                                   the running file, or a media file (a path
                                   with '/', or a file in this folder).
           override --text MESSAGE A full-screen message: large white letters
-                                  on red; \n in MESSAGE starts a new line.
+                                  on red; \\n in MESSAGE starts a new line.
           override --clear        Back to what the schedule says now.
 
         OPTIONS:
