@@ -11,7 +11,14 @@ import Screenplay
 final class Presenter {
     let command: PresentCommand
     let document: PDFDocument
-    let notes: SpeakerNotes
+    var notes: SpeakerNotes
+    /// Pages whose notes come from talk.notes.md (ours win over pdfpc's):
+    /// the console's editor writes pdfpc's file, so it leaves these alone.
+    let markdownNotePages: Set<Int>
+    /// pdfpc's notes file the editor writes (`talk.pdfpc`, or `--notes FILE.pdfpc`).
+    let pdfpcPath: String
+    /// The page's notes being edited on the console, if any.
+    var notesEditor: NotesEditor?
     let title: String
     private(set) var state: PresenterState
     /// Beamer notes pages: which half holds the notes (nil: pages are slides).
@@ -68,6 +75,8 @@ final class Presenter {
         let sources = NotesSources(command: command, pdf: path)
         let pdfpc = try Self.loadPdfpc(sources, labels: document.pageLabels)
         var notes = try Self.loadNotes(sources, pageCount: document.pageCount)
+        markdownNotePages = Set((0..<document.pageCount).filter { !notes.text(forPage: $0).isEmpty })
+        pdfpcPath = sources.pdfpc
         if let pdfpc { notes.fill(from: pdfpc.notes) }
         notesAreMarkdown = !(pdfpc?.disableMarkdown ?? false)
         self.notes = notes
@@ -271,6 +280,7 @@ final class Presenter {
 
     func handle(_ event: KeyEvent) {
         guard event.isPressed else { return }
+        if notesEditor != nil { return editNotes(event) }
         let action = keys.action(
             for: KeyChord(keysym: event.keysym, shift: event.shift, control: event.control, alt: event.alt),
             text: event.text, overview: state.isOverviewShown)
@@ -281,6 +291,7 @@ final class Presenter {
 
     /// What a key, a click or a scroll asked for.
     func perform(_ action: PresenterAction) {
+        if action == .editNotes { return openNotesEditor() }
         let now = monotonicNanoseconds()
         let before = state.audience
         let pointerBefore = (mode: state.pointerMode, audience: audiencePointer)

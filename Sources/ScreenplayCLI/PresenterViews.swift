@@ -273,11 +273,21 @@ final class ConsoleDelegate: SceneDelegate {
                     maxWidth: layout.next.width, pixelHeight: t, color: ConsoleColors.dim, alignment: .center)
             }
 
-            // Notes: the notes half of a beamer page, else the text.
+            // Notes: the notes half of a beamer page, else the text; or the editor.
+            let editor = presenter.notesEditor
             try c.drawText(
-                "Notes", x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
-                pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
-            if let position = presenter.notesPosition {
+                editor == nil ? "Notes" : "Notes, editing: Escape saves to \(presenter.pdfpcFileName)",
+                x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
+                pixelHeight: t * 9 / 10, color: editor == nil ? ConsoleColors.dim : ConsoleColors.amber)
+            if let editor {
+                try c.fill(
+                    x: layout.notes.x, y: layout.notes.y, width: layout.notes.width, height: layout.notes.height,
+                    color: ConsoleColors.slotEmpty)
+                try c.drawText(
+                    editor.withCaret, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
+                    maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+                notesView = "editor"
+            } else if let position = presenter.notesPosition {
                 try drawSlide(page: state.page, in: layout.notes, region: position.notesRegion, c)
                 notesView = "page"
             } else if !notes.isEmpty {
