@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import TestHarness
 import TestSupport
@@ -46,5 +47,33 @@ final class KWinTests: ScreenplayTestCase {
         XCTAssertEqual(
             bufferScales.last.map { $0.hasSuffix(".set_buffer_scale(1)") }, true,
             "buffer scale 1 with a viewport: \(bufferScales)")
+    }
+
+    /// A PDF talk on KDE: the audience view on the external output at its
+    /// pixel size, the console full screen on the laptop's (KWin confirms
+    /// it in its configure), run as a speaker runs it. (KWin's screenshot
+    /// D-Bus API did not answer here and it has no virtual keyboard: pixels
+    /// and keys are tested on sway.)
+    func testPDFTalkPutsTheAudienceOnTheExternalOutputAndTheConsoleOnTheLaptop() throws {
+        let rig = try KWinRig.start(outputs: 2, width: 640, height: 360)
+        addTeardownBlock { rig.stop() }
+        var environment = rig.clientEnvironment
+        environment["SCREENPLAY_BUILTIN"] = "Virtual-0"
+        let folder = NSTemporaryDirectory() + "screenplay-kwin-talk-\(getpid())"
+        let deck = try SampleDeck.write(to: folder).pdf
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let p = try CLI.start(["present", deck, "--stats", "-"], environment: environment)
+        let audience = p.waitForEvent(timeout: 20) { $0.event == "connect" && $0.raw["role"] as? String == "audience" }
+        XCTAssertEqual(audience?.output, "Virtual-1", p.stderr)
+        XCTAssertEqual([audience?.int("width"), audience?.int("height")], [640, 360])
+        let console = p.waitForEvent { $0.event == "console-fullscreen" }
+        XCTAssertEqual(console?.raw["ok"] as? Bool, true, p.stderr)
+        XCTAssertEqual(console?.output, "Virtual-0")
+        XCTAssertNotNil(
+            p.waitForEvent {
+                $0.event == "drawn" && $0.output == "Virtual-1" && $0.raw["content"] as? String == "page 1"
+            },
+            p.stderr)
+        assertCleanStop(p)
     }
 }
