@@ -1,4 +1,3 @@
-import Documents
 import Foundation
 import TestHarness
 import TestSupport
@@ -57,18 +56,7 @@ final class KWinTests: ScreenplayTestCase {
     func testPDFTalkPutsTheAudienceOnTheExternalOutputAndTheConsoleOnTheLaptop() throws {
         let rig = try KWinRig.start(outputs: 2, width: 640, height: 360)
         addTeardownBlock { rig.stop() }
-        var environment = rig.clientEnvironment
-        environment["SCREENPLAY_BUILTIN"] = "Virtual-0"
-        let folder = NSTemporaryDirectory() + "screenplay-kwin-talk-\(getpid())"
-        let deck = try SampleDeck.write(to: folder).pdf
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        let p = try CLI.start(["present", deck, "--stats", "-"], environment: environment)
-        let audience = p.waitForEvent(timeout: 20) { $0.event == "connect" && $0.raw["role"] as? String == "audience" }
-        XCTAssertEqual(audience?.output, "Virtual-1", p.stderr)
-        XCTAssertEqual([audience?.int("width"), audience?.int("height")], [640, 360])
-        let console = p.waitForEvent { $0.event == "console-fullscreen" }
-        XCTAssertEqual(console?.raw["ok"] as? Bool, true, p.stderr)
-        XCTAssertEqual(console?.output, "Virtual-0")
+        let p = try startPDFTalk(rig.clientEnvironment, laptop: "Virtual-0", external: "Virtual-1", size: [640, 360])
         XCTAssertNotNil(
             p.waitForEvent {
                 $0.event == "drawn" && $0.output == "Virtual-1" && $0.raw["content"] as? String == "page 1"
