@@ -148,7 +148,7 @@ package final class QuadRenderer {
     /// BGRX windows on cage).
     package func clear(red: Double, green: Double, blue: Double, on target: any RenderTarget) throws {
         try target.makeCurrent()
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(target)
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
         guard target is WindowSurface, context.isOpaqueConfig else {
             glClearColor(GLfloat(red), GLfloat(green), GLfloat(blue), 1)
@@ -173,7 +173,7 @@ package final class QuadRenderer {
     package func beginFrame(on target: any RenderTarget) throws {
         guard target is WindowSurface, !context.isOpaqueConfig else { return }
         try target.makeCurrent()
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(target)
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
@@ -245,7 +245,7 @@ package final class QuadRenderer {
         glUniform2f(program.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
         glUniform2f(program.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
         glUniform2f(program.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
-        try drawQuad(rect, targetHeight: target.pixelHeight)
+        try drawQuad(rect, on: target)
     }
 
     /// Draws parts of `texture` at its own size, blended over the target,
@@ -284,7 +284,7 @@ package final class QuadRenderer {
             ]
         }
         glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(target)
         glEnable(GLenum(GL_BLEND))
         glBlendFuncSeparate(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
@@ -309,7 +309,7 @@ package final class QuadRenderer {
         glUniform4f(
             solid.uniformLocation("color"), GLfloat(color.red), GLfloat(color.green), GLfloat(color.blue),
             GLfloat(color.alpha))
-        try drawQuad(rect, targetHeight: target.pixelHeight)
+        try drawQuad(rect, on: target)
     }
 
     /// Fills the part of `rect` inside (or, with `outside`, outside) the
@@ -330,12 +330,12 @@ package final class QuadRenderer {
             disc.uniformLocation("circle"), GLfloat(centerX), GLfloat(Double(target.pixelHeight) - centerY),
             GLfloat(max(0, radius)))
         glUniform1f(disc.uniformLocation("outside"), outside ? 1 : 0)
-        try drawQuad(rect, targetHeight: target.pixelHeight)
+        try drawQuad(rect, on: target)
     }
 
-    private func drawQuad(_ rect: PixelRect, targetHeight: Int) throws {
-        setViewport(rect, targetHeight: targetHeight)
-        glDisable(GLenum(GL_SCISSOR_TEST))
+    private func drawQuad(_ rect: PixelRect, on target: any RenderTarget) throws {
+        setViewport(rect, targetHeight: target.pixelHeight)
+        applyClip(target)
         glEnable(GLenum(GL_BLEND))
         glBlendFuncSeparate(
             GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))

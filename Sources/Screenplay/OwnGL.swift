@@ -21,9 +21,12 @@ extension DrawingContext {
     /// rest) in the middle of Screenplay's frame.
     ///
     /// When `body` runs, the scene's EGL context is current, its framebuffer
-    /// bound and the viewport set to the whole buffer; blending, scissor,
-    /// depth, stencil and face culling are off, the colour mask is full and
-    /// no program is in use. Everything else is as Screenplay left it: set
+    /// bound and the viewport set to the whole buffer; blending, depth,
+    /// stencil and face culling are off, the colour mask is full and no
+    /// program is in use. The scissor test is off on a full frame; on a
+    /// partial one (``Scene/setNeedsDisplay(in:)``) it is on and set to
+    /// ``redrawRect`` (in GL's bottom-left coordinates), so drawing the
+    /// whole buffer repaints only what changed: leave it on. Everything else is as Screenplay left it: set
     /// what you rely on. GL's origin is the bottom left, unlike the
     /// context's other calls. Make your GL objects (programs, buffers,
     /// textures) inside a block too, on first use: only Screenplay's context
