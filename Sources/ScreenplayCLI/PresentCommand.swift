@@ -76,6 +76,9 @@ public struct PresentCommand: CLICommand {
     public var password: String?
     /// `--rehearse`
     public var rehearse = false
+    /// False with `--no-clock`: the console shows no wall clock (and, while
+    /// the talk timer does not run, does not redraw once a second).
+    public var showsClock = true
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
     public var mode: String?
     /// `--audio`: video plays its sound (silent by default).
@@ -100,7 +103,7 @@ public struct PresentCommand: CLICommand {
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("talk-minutes"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
-        .value("stall-grace"), .flag("allow-idle"),
+        .value("stall-grace"), .flag("allow-idle"), .flag("no-clock"),
     ]
     /// `--duration` counted the talk's minutes here and seconds per item in
     /// play, a misreading waiting to happen: present's is `--talk-minutes`.
@@ -179,6 +182,8 @@ public struct PresentCommand: CLICommand {
                                   audience sees the slide, the console the notes.
           --password PW           Password of an encrypted PDF.
           --rehearse              Show the audience view in a window instead.
+          --no-clock              Leave the wall clock out of the console's top
+                                  bar (the talk timer stays).
 
         VIDEO:
           --audio                 Play the video's sound, also of videos on PDF
@@ -249,6 +254,7 @@ public struct PresentCommand: CLICommand {
         notesPath = arguments.last("notes")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
+        showsClock = !arguments.flag("no-clock")
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
@@ -291,7 +297,7 @@ public struct PresentCommand: CLICommand {
         if case .pdf = content { isPDF = true } else { isPDF = false }
         for (option, given) in [
             ("password", password != nil), ("end-time", endTime != nil), ("last-minutes", lastMinutes != nil),
-            ("notes-position", notesPosition != nil),
+            ("notes-position", notesPosition != nil), ("no-clock", !showsClock),
         ] where given && !isPDF {
             throw Self.usageError("'--\(option)' only applies to PDF content")
         }
