@@ -38,13 +38,10 @@ struct RetainedFrame {
     /// Draws the whole copy into the window's new buffer, opaque.
     func draw(_ copy: OffscreenTarget, into window: WindowSurface, quads: QuadRenderer) throws {
         // Alpha 1 in the copy's repainted part (content such as a shader may
-        // write less) and in the window's buffer, which the blended copy
-        // keeps: the surface is declared opaque.
+        // write less; the rest is 1 from earlier frames): the unblended copy
+        // carries it into the buffer of a surface declared opaque.
         try copy.makeOpaque()
-        try quads.beginFrame(on: window)
-        try quads.draw(
-            copy, mapping: .layer, in: PixelRect(x: 0, y: 0, width: window.pixelWidth, height: window.pixelHeight),
-            on: window)
+        try quads.copy(copy, onto: window)
     }
 
     mutating func release() {
