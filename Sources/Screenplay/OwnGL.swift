@@ -4,7 +4,9 @@ import Rendering
 /// viewport covering it, when the block starts.
 public struct GLDrawable: Sendable, Equatable {
     /// The framebuffer object bound for drawing (0: the window's own buffer;
-    /// another name while drawing into an offscreen layer).
+    /// another name while drawing into an offscreen layer, or, on a partial
+    /// frame where the driver offers no buffer age, into the scene's own
+    /// copy of its picture).
     public let framebuffer: UInt32
     /// Width in device pixels (the viewport's width).
     public let pixelWidth: Int
