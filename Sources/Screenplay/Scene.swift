@@ -139,9 +139,11 @@ public final class Scene {
     ///
     /// The delegate's `draw` still runs once, with ``DrawingContext/redrawRect``
     /// saying what is repainted; drawing outside it is clipped, and the
-    /// pixels there stay as the last frame left them (EGL_EXT_buffer_age;
-    /// a driver without it repaints the whole buffer every frame, which
-    /// `screenplay doctor` reports).
+    /// pixels there stay as the last frame left them: the window's buffers
+    /// are reused where the driver offers EGL_EXT_buffer_age; elsewhere the
+    /// scene keeps its own copy of its picture, repaints that and copies it
+    /// whole into each new buffer (``Application/partialRedrawSupport()``
+    /// says which; so does `screenplay doctor`).
     public func setNeedsDisplay(in rect: SceneRect) {
         guard !isTornDown else { return }
         let inside = rect.intersection(SceneRect(x: 0, y: 0, width: pixelSize.width, height: pixelSize.height))
