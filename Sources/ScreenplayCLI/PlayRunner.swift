@@ -40,6 +40,8 @@ final class PlayRunner: SceneCommand {
     /// Outputs `ctl pause` holds (kept across replugs and reconnects).
     private var heldOutputs: Set<String> = []
     private var statsTimer: (any DispatchSourceTimer)?
+    /// Repainted pixels per output since the last frames line.
+    private var redraws: [String: RedrawCounter] = [:]
     private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
     private var compositorGone = false
@@ -371,8 +373,10 @@ final class PlayRunner: SceneCommand {
                 }
                 for panel in self.panels.values {
                     guard let (presented, draws, change) = panel.drainStatistics() else { continue }
+                    let redrawn = panel.sceneForReload.map { self.redraws[panel.outputName, default: .init()].take($0) }
                     stats.write([
                         "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
+                        "redrawn_px": redrawn?.redrawnPixels ?? 0,
                     ])
                     if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
                     if change == "resumed" { log("\(panel.outputName) shows frames again") }

@@ -35,7 +35,9 @@ final class Presenter {
     var app: Application? { session.app }
     private var registration: SceneAccessoryRegistration? { session.registration }
     private(set) var console: Scene?
-    private var audienceScenes: [ObjectIdentifier: Scene] = [:]
+    private(set) var audienceScenes: [ObjectIdentifier: Scene] = [:]
+    /// Draws and repainted pixels per scene since the last frames line (PresenterTick.swift).
+    var redrawCounters: [ObjectIdentifier: RedrawCounter] = [:]
     private var clock: (any DispatchSourceTimer)?
     var stats: StatsWriter? { session.stats }
     /// When the last key that changed the audience arrived (for the benchmark).
@@ -257,11 +259,12 @@ final class Presenter {
                 )
             }
         }
-        // The clock and timers change once a second; nothing else redraws
-        // the console while the speaker is not pressing keys.
+        // The clock and timers change once a second: the tick repaints the
+        // top bar alone; nothing else redraws the console while the
+        // speaker is not pressing keys.
         let clock = DispatchSource.makeTimerSource(queue: .main)
         clock.schedule(deadline: .now() + 1, repeating: 1)
-        clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.console?.setNeedsDisplay() } }
+        clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.secondPassed() } }
         clock.resume()
         self.clock = clock
         scheduleTimerStart()
