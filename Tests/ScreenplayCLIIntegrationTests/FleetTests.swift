@@ -15,9 +15,9 @@ extension PlayTests {
     }
 
     /// A solid PNG's bytes and their SHA-256 as sha256sum prints it.
-    func png(_ hex: UInt32) throws -> (data: Data, sha256: String) {
+    func png(_ hex: UInt32, width: Int = 64) throws -> (data: Data, sha256: String) {
         let path = try mediaFolder() + "/image.png"
-        try writePNG(path, hex)
+        try writePNG(path, hex, width: width, height: width * 9 / 16)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let sum = try runProcess("/usr/bin/sha256sum", [path], timeout: 10)
         return (data, String(sum.stdout.prefix(64)))
@@ -97,6 +97,101 @@ extension PlayTests {
             toFile: path + ".new", atomically: true, encoding: .utf8)
         XCTAssertEqual(rename(path + ".new", path), 0)
         XCTAssertTrue(shows(rig, 0x00ff00, timeout: 25), "green never showed: \(p.stderr)")
+        assertCleanStop(p)
+    }
+}
+
+extension PlayTests {
+    /// A red shader (drawn every refresh, so `frames` lines count
+    /// presented frames while it plays) published as the lobby playlist.
+    func publishRedShader(_ server: WebServer) throws {
+        let source = Data("void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0, 0.0, 0.0 * iTime, 1.0); }\n".utf8)
+        try server.publish("lobby/red.frag", source)
+        try server.publish(
+            "lobby/panel.json", Data(#"{"playlists": {"lobby": [{"file": "red.frag"}]}, "default": "lobby"}"#.utf8))
+    }
+
+    /// `play URL --poll 1` with the lobby's red shader on screen.
+    func startPlayingRed(
+        _ rig: SwayRig, _ server: WebServer, cache: String? = nil, _ extra: [String] = []
+    ) throws -> RunningProcess {
+        let cache = try cache ?? mediaFolder()
+        let p = try CLI.start(
+            ["play", "--cache", cache, "--poll", "1", "--stats", "-"] + extra + [server.base + "/lobby/panel.json"],
+            environment: env(rig))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        XCTAssertTrue(shows(rig, 0xff0000), "red never showed: \(p.stderr)")
+        return p
+    }
+
+    /// The fault's line is logged, and the red shader plays on: frames are
+    /// still presented after it, red is on screen, no reload happened.
+    func assertRedPlaysOn(
+        _ p: RunningProcess, _ rig: SwayRig, after line: String, file: StaticString = #filePath,
+        lineNumber: UInt = #line
+    ) {
+        XCTAssertTrue(
+            waitUntil(timeout: 20) { p.stderr.contains(line) }, "no line with \(line): \(p.stderr)", file: file,
+            line: lineNumber)
+        let seen = p.frames(for: "HEADLESS-1").count
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { p.frames(for: "HEADLESS-1").count >= seen + 2 }, "no frames lines", file: file,
+            line: lineNumber)
+        let presented = p.frames(for: "HEADLESS-1").dropFirst(seen).map { $0.int("presented") }
+        XCTAssertTrue(presented.allSatisfy { $0 > 0 }, "frames stopped: \(presented)", file: file, line: lineNumber)
+        XCTAssertTrue(shows(rig, 0xff0000, timeout: 5), "red is gone after \(line)", file: file, line: lineNumber)
+        XCTAssertEqual(
+            p.statsEvents.filter { $0.event == "reload" }.count, 1, "only the first download reloads", file: file,
+            line: lineNumber)
+        XCTAssertTrue(p.isRunning, p.stderr, file: file, line: lineNumber)
+    }
+
+    /// The playlist gone (404), then the server failing (500): each is
+    /// one warning naming the URL and status, and the old playlist plays on.
+    func testURLAnswering404Then500KeepsTheOldPlaylist() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try startWebServer()
+        try publishRedShader(server)
+        let p = try startPlayingRed(rig, server)
+        let url = server.base + "/lobby/panel.json"
+        XCTAssertEqual(unlink(server.root + "/lobby/panel.json"), 0)
+        assertRedPlaysOn(p, rig, after: "cannot fetch the playlist \(url): HTTP 404 (upload the file, or fix the URL)")
+        try server.publish("fail-500", Data())
+        assertRedPlaysOn(p, rig, after: "cannot fetch the playlist \(url): HTTP 500 (the server failed")
+        XCTAssertTrue(p.stderr.contains("the playlist cached at "), p.stderr)
+        assertCleanStop(p)
+    }
+
+    /// A new playlist whose file has the wrong hash, then one whose file is
+    /// larger than --max-file-size: neither is used, each warning names the
+    /// file and what to fix, and the old playlist plays on.
+    func testWrongHashAndTooLargeFileAreRefused() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try startWebServer()
+        try publishRedShader(server)
+        let cache = try mediaFolder()
+        let p = try startPlayingRed(rig, server, cache: cache, ["--max-file-size", "7K"])
+        let green = try png(0x00ff00)
+        let wrong = String(green.sha256.reversed())
+        try server.publish("lobby/green.png", green.data)
+        try server.publish("lobby/panel.json", onePlaylist("green.png", sha256: wrong, bytes: green.data.count))
+        assertRedPlaysOn(
+            p, rig,
+            after:
+                "playlists.lobby[0].file: \(server.base)/lobby/green.png: wrong SHA-256: playlists.lobby[0].file expects \(wrong), the file downloaded (\(green.data.count) bytes) has \(green.sha256)"
+        )
+        // Larger than the limit, and the playlist does not say so: the download stops at the limit.
+        let large = try png(0x00ff00, width: 128)
+        XCTAssertGreaterThan(large.data.count, 7 << 10)
+        try server.publish("lobby/large.png", large.data)
+        try server.publish(
+            "lobby/panel.json", Data(#"{"playlists": {"lobby": [{"file": "large.png"}]}, "default": "lobby"}"#.utf8))
+        assertRedPlaysOn(p, rig, after: "large.png: larger than the limit of 7168 bytes")
+        XCTAssertTrue(
+            try FileManager.default.contentsOfDirectory(atPath: cache + "/media").allSatisfy {
+                !$0.hasSuffix("green.png") && !$0.hasSuffix("large.png")
+            },
+            "a refused file was kept")
         assertCleanStop(p)
     }
 }

@@ -4,7 +4,7 @@ import XCTest
 
 /// A real nginx (Debian's nginx-light) on 127.0.0.1 for `play URL`:
 /// static files with ETag, Last-Modified and Range, plus the faults a
-/// fleet meets (a redirect loop, 404, 500, a token check). Started as this
+/// fleet meets (a redirect loop, 404, 500, a slow link, a token check). Started as this
 /// test's child with a config of its own in a temporary folder, never as a
 /// system service; stopped at teardown.
 final class WebServer {
@@ -40,8 +40,10 @@ final class WebServer {
                 server {
                     listen 127.0.0.1:\(port);
                     root \(folder)/www;
-                    location = /loop.json { return 302 /loop.json; }
-                    location = /broken.json { return 500; }
+                    # The server failing: every request answers 500 while this file is there.
+                    if (-f \(folder)/www/fail-500) { return 500; }
+                    location = /loop.png { return 302 /loop.png; }
+                    location /throttled/ { limit_rate 16k; }
                     location /private/ {
                         if ($http_authorization != "Bearer s3cret-token") { return 401; }
                     }
@@ -134,6 +136,7 @@ final class FaultyServer {
             class Handler(http.server.BaseHTTPRequestHandler):
                 protocol_version = "HTTP/1.1"
                 def do_GET(self):
+                    sys.stdout.write(self.path + "\\n"); sys.stdout.flush()
                     mode, _, name = self.path.lstrip("/").partition("/")
                     try:
                         data = open(os.path.join(root, name), "rb").read()
@@ -158,5 +161,10 @@ final class FaultyServer {
 
     func stop() {
         process.kill()
+    }
+
+    /// How many requests so far had `text` in their path.
+    func requests(containing text: String) -> Int {
+        process.stdoutLines.filter { $0.contains(text) }.count
     }
 }

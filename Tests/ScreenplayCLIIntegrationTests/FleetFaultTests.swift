@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `play URL` when the network misbehaves: redirects that never end, a
+/// connection cut short, a server that trickles, no server at all, and
+/// the box killed in the middle of a download.
+extension PlayTests {
+    /// The python3 server beside nginx, serving its files; stopped at teardown.
+    func startFaultyServer(serving server: WebServer) throws -> FaultyServer {
+        let faulty = try FaultyServer(root: server.root)
+        addTeardownBlock { faulty.stop() }
+        return faulty
+    }
+
+    /// A file behind a redirect loop, then one whose connection breaks off
+    /// half way (python3: nginx will not cut a response on purpose): both
+    /// refused with their reason, the old playlist plays on.
+    func testRedirectLoopAndTruncatedDownloadAreRefused() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try startWebServer()
+        let faulty = try startFaultyServer(serving: server)
+        try publishRedShader(server)
+        let p = try startPlayingRed(rig, server)
+        try server.publish(
+            "lobby/panel.json", Data(#"{"playlists": {"lobby": [{"file": "/loop.png"}]}, "default": "lobby"}"#.utf8))
+        assertRedPlaysOn(p, rig, after: "/loop.png: more than 5 redirects (a redirect loop?)")
+        let green = try png(0x00ff00)
+        try server.publish("lobby/green.png", green.data)
+        let cut = faulty.base + "/cut/lobby/green.png"
+        try server.publish(
+            "lobby/panel.json", Data(#"{"playlists": {"lobby": [{"file": "\#(cut)"}]}, "default": "lobby"}"#.utf8))
+        assertRedPlaysOn(p, rig, after: "\(cut): the transfer broke off after \(green.data.count / 2) bytes")
+        assertCleanStop(p)
+    }
+
+    /// A file that arrives one byte a second blocks nothing: the shader
+    /// keeps presenting frames, `ctl status` answers at once and says a
+    /// download is under way, and the old playlist stays.
+    func testSlowServerDoesNotBlockPlayback() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try startWebServer()
+        let faulty = try startFaultyServer(serving: server)
+        try publishRedShader(server)
+        let socket = try mediaFolder() + "/play.sock"
+        let p = try startPlayingRed(rig, server, ["--socket", socket])
+        try server.publish("lobby/green.png", try png(0x00ff00).data)
+        let slow = faulty.base + "/slow/lobby/green.png"
+        try server.publish(
+            "lobby/panel.json", Data(#"{"playlists": {"lobby": [{"file": "\#(slow)"}]}, "default": "lobby"}"#.utf8))
+        // The download has begun: its partial file is there.
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { faulty.requests(containing: "/slow/") > 0 }, "the slow file was never asked for")
+        let seen = p.frames(for: "HEADLESS-1").count
+        for _ in 0..<3 {
+            let started = Date()
+            let status = try CLI.run(["ctl", "status", "--json", "--socket", socket], environment: env(rig))
+            XCTAssertEqual(status.status, 0, status.stderr)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2, "ctl status waited on the download")
+            XCTAssertTrue(status.stdout.contains("\"url\""), status.stdout)
+            Thread.sleep(forTimeInterval: 1)
+        }
+        XCTAssertTrue(waitUntil(timeout: 5) { p.frames(for: "HEADLESS-1").count >= seen + 3 })
+        let presented = p.frames(for: "HEADLESS-1").dropFirst(seen).map { $0.int("presented") }
+        XCTAssertTrue(presented.allSatisfy { $0 > 10 }, "frames slowed while downloading: \(presented)")
+        XCTAssertTrue(shows(rig, 0xff0000, timeout: 5))
+        XCTAssertEqual(p.statsEvents.filter { $0.event == "reload" }.count, 1)
+        assertCleanStop(p)
+    }
+}
