@@ -68,3 +68,72 @@ extension PlayTests {
         assertCleanStop(p)
     }
 }
+
+extension PlayTests {
+    /// The server down at boot: the box plays the playlist it cached on
+    /// its last run at once, and says so in the log, `ctl status` and
+    /// systemd's STATUS=; when the server comes back it says that too.
+    func testServerDownAtBootPlaysTheCachedPlaylist() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try startWebServer()
+        try publishRedShader(server)
+        let cache = try mediaFolder()
+        let first = try startPlayingRed(rig, server, cache: cache)
+        assertCleanStop(first)
+        server.stop()
+        let listener = try NotifyListener()
+        addTeardownBlock { listener.stop() }
+        let socket = try mediaFolder() + "/play.sock"
+        let url = server.base + "/lobby/panel.json"
+        let p = try CLI.start(
+            ["play", "--cache", cache, "--poll", "1", "--stats", "-", "--socket", socket, url],
+            environment: listener.environment(env(rig)))
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" }, p.stderr)
+        XCTAssertTrue(shows(rig, 0xff0000), "the cached playlist did not play: \(p.stderr)")
+        XCTAssertTrue(p.stderr.contains("\(url): starting with the playlist cached at "), p.stderr)
+        // Frames from the start (the first second may end before the first one).
+        XCTAssertNotNil(p.waitForEvent { $0.event == "frames" && $0.int("presented") > 0 })
+        assertRedPlaysOn(p, rig, after: "cannot fetch the playlist \(url): ", reloads: 0)
+        XCTAssertTrue(p.stderr.contains("the playlist cached at "), p.stderr)
+        let status = try CLI.run(["ctl", "status", "--json", "--socket", socket], environment: env(rig))
+        let source = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["source"]
+                as? [String: Any], status.stdout)
+        XCTAssertEqual(source["state"] as? String, "unreachable", status.stdout)
+        XCTAssertTrue((source["playing"] as? String)?.hasPrefix("the playlist cached at ") == true, status.stdout)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                listener.texts.contains {
+                    $0.hasPrefix("STATUS=") && $0.contains("\(url) unreachable: playing the copy cached at")
+                }
+            }, "\(listener.texts.suffix(3))")
+        try server.start()
+        XCTAssertTrue(waitUntil(timeout: 20) { p.stderr.contains("\(url): reachable again") }, p.stderr)
+        assertCleanStop(p)
+    }
+
+    /// As README's "Running a fleet" says, `play --cache DIR URL` and
+    /// nothing else, on a box that has never reached its server: the
+    /// panel shows the placeholder saying what it waits for, play keeps
+    /// trying, and the playlist plays once the server is up.
+    func testEmptyCacheShowsThePlaceholderUntilTheServerComes() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try WebServer(folder: try mediaFolder())
+        addTeardownBlock { server.stop() }
+        try publishRedShader(server)
+        let url = server.base + "/lobby/panel.json"
+        let p = try CLI.start(["play", "--cache", try mediaFolder(), url], environment: env(rig))
+        XCTAssertTrue(
+            waitUntil(timeout: 15) { p.stderr.contains("every item of playlist \"waiting for \(url)\" failed") },
+            p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 15) {
+                p.stderr.contains("cannot fetch the playlist \(url): ")
+                    && p.stderr.contains("nothing cached yet: the placeholder stays")
+            }, p.stderr)
+        XCTAssertTrue(p.isRunning)
+        try server.start()
+        XCTAssertTrue(shows(rig, 0xff0000, timeout: 30), "the playlist never played once the server came: \(p.stderr)")
+        assertCleanStop(p)
+    }
+}
