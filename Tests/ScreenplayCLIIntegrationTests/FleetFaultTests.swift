@@ -137,3 +137,52 @@ extension PlayTests {
         assertCleanStop(p)
     }
 }
+
+extension PlayTests {
+    /// The box killed (SIGKILL: a power cut for the process) while a new
+    /// file is half downloaded: the next start plays the cached playlist
+    /// at once, resumes the file with a Range request (nginx answers 206,
+    /// and the bytes sent add up to about one file), checks it and plays
+    /// the new playlist.
+    func testKilledMidDownloadResumesAfterRestart() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try startWebServer()
+        try publishRedShader(server)
+        let cache = try mediaFolder()
+        let first = try startPlayingRed(rig, server, cache: cache)
+        // Noise does not compress: about 100 KB, sent at 32 KB/s.
+        var generator = SystemRandomNumberGenerator()
+        let (width, height) = (192, 176)
+        let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let path = try mediaFolder() + "/noise.png"
+        try RigImage(width: width, height: height, pixels: pixels).writePNG(to: path)
+        let noise = try Data(contentsOf: URL(fileURLWithPath: path))
+        let sum = String(try runProcess("/usr/bin/sha256sum", [path], timeout: 10).stdout.prefix(64))
+        try server.publish("throttled/noise.png", noise)
+        try server.publish("lobby/panel.json", onePlaylist("/throttled/noise.png", sha256: sum, bytes: noise.count))
+        func partSize() -> Int {
+            let parts = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/partial")) ?? []
+            return parts.filter { $0.hasSuffix(".part") }.compactMap {
+                (try? FileManager.default.attributesOfItem(atPath: cache + "/partial/" + $0))?[.size] as? Int
+            }.max() ?? 0
+        }
+        XCTAssertTrue(waitUntil(timeout: 10) { partSize() >= 20_000 }, "the download never got going: \(first.stderr)")
+        first.send(SIGKILL)
+        XCTAssertNotNil(first.wait(timeout: 5))
+        XCTAssertLessThan(partSize(), noise.count, "the download finished before the kill")
+
+        let p = try startPlayingRed(rig, server, cache: cache)
+        XCTAssertNotNil(
+            p.waitForEvent(timeout: 20) {
+                $0.event == "item" && ($0.raw["source"] as? String)?.hasSuffix("-noise.png") == true
+            }, "the resumed file never played: \(p.stderr)")
+        let requests = server.accessLog.filter { $0.contains("GET /throttled/noise.png") }
+        XCTAssertTrue(requests.contains { $0.contains("\" 206 ") }, "no Range resume: \(requests)")
+        let sent = requests.compactMap { line in
+            line.components(separatedBy: "\" ").dropFirst().first?.split(separator: " ").dropFirst().first
+                .flatMap { Int($0) }
+        }.reduce(0, +)
+        XCTAssertLessThan(sent, noise.count + noise.count / 4, "resumed, not fetched again: \(requests)")
+        assertCleanStop(p)
+    }
+}

@@ -43,7 +43,7 @@ final class WebServer {
                     # The server failing: every request answers 500 while this file is there.
                     if (-f \(folder)/www/fail-500) { return 500; }
                     location = /loop.png { return 302 /loop.png; }
-                    location /throttled/ { limit_rate 16k; }
+                    location /throttled/ { limit_rate 32k; }
                     location /private/ {
                         if ($http_authorization != "Bearer s3cret-token") { return 401; }
                     }
