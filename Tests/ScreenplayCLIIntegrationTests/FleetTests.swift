@@ -196,3 +196,45 @@ extension PlayTests {
         assertCleanStop(p)
     }
 }
+
+extension PlayTests {
+    /// HTTPS with a private CA and a token: without --ca-file the
+    /// certificate is refused (TLS is verified), without the token the
+    /// server's 401 is named with the fix, and with both the playlist
+    /// plays; every request names screenplay, its version and the box.
+    func testHTTPSWithAPrivateCAAndATokenFromAFile() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let server = try WebServer(folder: try mediaFolder(), tls: true)
+        try server.start()
+        addTeardownBlock { server.stop() }
+        let shader = Data("void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0, 0.0, 0.0 * iTime, 1.0); }\n".utf8)
+        try server.publish("private/red.frag", shader)
+        try server.publish(
+            "private/panel.json", Data(#"{"playlists": {"p": [{"file": "red.frag"}]}, "default": "p"}"#.utf8))
+        let url = server.base + "/private/panel.json"
+        let token = try mediaFolder() + "/token"
+        try "s3cret-token\n".write(toFile: token, atomically: true, encoding: .utf8)
+        func play(_ options: [String], until line: String) throws {
+            let p = try CLI.start(["play", "--cache", try mediaFolder()] + options + [url], environment: env(rig))
+            XCTAssertTrue(waitUntil(timeout: 15) { p.stderr.contains(line) }, "no \(line): \(p.stderr)")
+            XCTAssertTrue(p.isRunning)
+            assertCleanStop(p)
+        }
+        try play(["--token-file", token], until: "cannot fetch the playlist \(url): TLS failed: ")
+        try play(["--ca-file", server.caFile], until: "\(url): HTTP 401 (check the token in --token-file")
+        let p = try CLI.start(
+            [
+                "play", "--cache", try mediaFolder(), "--ca-file", server.caFile, "--token-file", token, "--box-id",
+                "lobby-7", url,
+            ],
+            environment: env(rig))
+        XCTAssertTrue(shows(rig, 0xff0000), "the private playlist never played: \(p.stderr)")
+        XCTAssertFalse(
+            try runProcess("/bin/ps", ["-o", "args=", "-p", String(p.pid)], timeout: 10).stdout.contains("s3cret"),
+            "the token shows in ps")
+        let served = server.accessLog.filter { $0.contains("\" 200 ") }
+        XCTAssertEqual(served.count, 2, "\(server.accessLog)")
+        XCTAssertTrue(served.allSatisfy { $0.contains("\"screenplay/0.1.0 (box lobby-7)\"") }, "\(served)")
+        assertCleanStop(p)
+    }
+}

@@ -12,12 +12,18 @@ final class WebServer {
     /// The document root: files written here are served at `base`.
     var root: String { folder + "/www" }
     let port: Int
-    var base: String { "http://127.0.0.1:\(port)" }
+    /// Whether it serves HTTPS, with a certificate for 127.0.0.1 from a CA of its own (`caFile`).
+    let tls: Bool
+    var base: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
+    /// The CA that signed the server's certificate (PEM), with `tls`.
+    var caFile: String { folder + "/ca.pem" }
     private var process: RunningProcess?
 
-    init(folder: String) throws {
+    init(folder: String, tls: Bool = false) throws {
         self.folder = folder
+        self.tls = tls
         port = try Self.freePort()
+        if tls { try makeCertificates() }
         for sub in ["www", "tmp", "logs"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
         }
@@ -38,7 +44,8 @@ final class WebServer {
                 types { application/json json; image/png png; }
                 default_type application/octet-stream;
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
+                    \(tls ? "ssl_certificate \(folder)/server.pem; ssl_certificate_key \(folder)/server.key;" : "")
                     root \(folder)/www;
                     # The server failing: every request answers 500 while this file is there.
                     if (-f \(folder)/www/fail-500) { return 500; }
@@ -51,6 +58,26 @@ final class WebServer {
             }
             """
         try config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
+    }
+
+    /// A CA and a server certificate for IP 127.0.0.1 signed by it (EC keys: quick to make).
+    private func makeCertificates() throws {
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: folder + "/san.cnf", atomically: true, encoding: .utf8)
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        let steps: [[String]] = [
+            ["req", "-x509"] + key + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=screenplay test CA",
+            ],
+            ["req"] + key + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                "server.pem", "-days", "2", "-extfile", "san.cnf",
+            ],
+        ]
+        for step in steps {
+            let result = try runProcess("/usr/bin/openssl", step, timeout: 30, directory: folder)
+            guard result.status == 0 else { throw RigError("openssl \(step.joined(separator: " ")): \(result.stderr)") }
+        }
     }
 
     /// Starts nginx and waits until it accepts connections.
