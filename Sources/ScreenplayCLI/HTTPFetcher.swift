@@ -66,7 +66,7 @@ final class HTTPFetcher {
                 if response.status == 206, transfer.contentRangeStart != rangeFrom {
                     return .failure(
                         HTTPFailure(
-                            kind: .truncated, url: url,
+                            kind: .mismatch, url: url,
                             reason:
                                 "asked for bytes from \(rangeFrom), the server sent a range starting at \(transfer.contentRangeStart.map(String.init) ?? "an unknown byte"); the download restarts"
                         ))
@@ -132,7 +132,7 @@ final class HTTPFetcher {
         if transfer.exceeded || code == CURLE_FILESIZE_EXCEEDED {
             return failure(
                 .tooLarge,
-                "larger than the limit of \(transfer.limit) bytes; make the file smaller or raise --max-file-size")
+                "larger than the limit of \(transfer.limit) bytes; make the file smaller or raise the limit")
         }
         if transfer.writeError != 0 {
             return failure(

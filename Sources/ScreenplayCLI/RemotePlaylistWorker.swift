@@ -105,12 +105,18 @@ final class RemotePlaylistWorker {
 
     private func lookOnce() -> RemoteReport.Outcome {
         let source = MediaCache.readRecord(cache.sourcePath(url))
-        let held = source != nil && FileManager.default.fileExists(atPath: localPath)
+        // Conditional only while the copy held is whole: a file removed
+        // from the cache by hand must not hide behind a 304.
+        let held = source != nil && localCopyIsComplete()
         let response: HTTPResponse
         switch fetcher.get(
             url, etag: held ? source?["etag"] : nil, lastModified: held ? source?["last_modified"] : nil,
             limit: Self.maxPlaylistDocumentBytes)
         {
+        case let .failure(failure) where failure.kind == .tooLarge:
+            return .failed(
+                "the playlist \(url) is larger than \(Self.maxPlaylistDocumentBytes) bytes; a playlist file must be smaller (split it per panel)",
+                reachable: true)
         case let .failure(failure):
             return .failed(
                 "cannot fetch the playlist \(failure.description)",
@@ -120,7 +126,8 @@ final class RemotePlaylistWorker {
         if response.status == 304 { return .unchanged }
         let document: RemotePlaylistDocument
         do {
-            document = try RemotePlaylistDocument(data: response.body, url: url)
+            // Relative names resolve against where the playlist came from, after redirects.
+            document = try RemotePlaylistDocument(data: response.body, url: response.url)
         } catch {
             return .failed("\(error.description); fix the playlist on the server", reachable: true)
         }
@@ -158,6 +165,17 @@ final class RemotePlaylistWorker {
         record["last_modified"] = response.lastModified
         MediaCache.writeRecord(record, to: cache.sourcePath(url))
         return .complete(files: document.files.count, bytes: total, changed: changed)
+    }
+
+    /// Whether the local copy exists and every file it names is in the cache.
+    private func localCopyIsComplete() -> Bool {
+        guard let data = FileManager.default.contents(atPath: localPath),
+            let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let playlists = root["playlists"] as? [String: [Any]]
+        else { return false }
+        let entries = playlists.values.joined().compactMap { $0 as? [String: Any] }
+        let paths = entries.flatMap { entry in RemotePlaylistDocument.fileKeys.compactMap { entry[$0] as? String } }
+        return paths.allSatisfy { FileManager.default.fileExists(atPath: $0) }
     }
 
     private func tooLarge(_ bytes: Int64) -> String {
