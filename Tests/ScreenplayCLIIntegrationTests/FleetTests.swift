@@ -148,12 +148,14 @@ extension PlayTests {
     }
 
     /// The playlist gone (404), then the server failing (500): each is
-    /// one warning naming the URL and status, and the old playlist plays on.
+    /// one warning naming the URL and status, the old playlist plays on,
+    /// and the proof-of-play file keeps its line for what was shown.
     func testURLAnswering404Then500KeepsTheOldPlaylist() throws {
         let rig = try startSway([.init(width: 320, height: 240)])
         let server = try startWebServer()
         try publishRedShader(server)
-        let p = try startPlayingRed(rig, server)
+        let proof = try mediaFolder() + "/proof.jsonl"
+        let p = try startPlayingRed(rig, server, ["--proof", proof])
         let url = server.base + "/lobby/panel.json"
         XCTAssertEqual(unlink(server.root + "/lobby/panel.json"), 0)
         assertRedPlaysOn(p, rig, after: "cannot fetch the playlist \(url): HTTP 404 (upload the file, or fix the URL)")
@@ -161,6 +163,13 @@ extension PlayTests {
         assertRedPlaysOn(p, rig, after: "cannot fetch the playlist \(url): HTTP 500 (the server failed")
         XCTAssertTrue(p.stderr.contains("the playlist cached at "), p.stderr)
         assertCleanStop(p)
+        let lines = try String(contentsOfFile: proof, encoding: .utf8).split(separator: "\n").map(String.init)
+        let shown = lines.compactMap(StatsEvent.init)
+        XCTAssertEqual(shown.count, lines.count, "a proof line is not JSON: \(lines)")
+        XCTAssertEqual(
+            shown.filter { ($0.raw["source"] as? String)?.hasSuffix("-red.frag") == true }.count,
+            items(p).filter { ($0.raw["source"] as? String)?.hasSuffix("-red.frag") == true }.count, "\(lines)")
+        XCTAssertFalse(shown.isEmpty)
     }
 
     /// A new playlist whose file has the wrong hash, then one whose file is
