@@ -88,7 +88,7 @@ final class InstallTests: ScreenplayTestCase {
         XCTAssertEqual(
             result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
             [
-                "present play power", "--stall-grace --stats", "", "--no-reconnect", "--talk-minutes",
+                "present play power", "--stall-grace --start-time --stats", "", "--no-reconnect", "--talk-minutes",
                 "bottom background", "",
             ], result.stdout)
     }
