@@ -199,8 +199,7 @@ final class PlayPanel: SceneDelegate {
                 media = next.media
             } else {
                 dropNext()
-                let size = contentSize
-                media = item.makeMedia(width: size.0, height: size.1, synchronously: current == nil, scene: scene)
+                media = makeMedia(item, synchronously: current == nil, scene: scene)
             }
             if let failure = media.failure {
                 if next?.media === media { next = nil }
@@ -310,8 +309,7 @@ final class PlayPanel: SceneDelegate {
         guard next == nil, incoming == nil, let panelSchedule = assigned.schedule, let scene else { return }
         let upcoming = panelSchedule.playlist(panelSchedule.timetable.active(at: change).content)
         guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.knownBad(item) else { return }
-        let size = contentSize
-        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false, scene: scene)
+        let media = makeMedia(item, synchronously: false, scene: scene)
         if let failure = media.failure {
             media.release(from: runner.app)
             runner.reportBad(item, failure)
@@ -339,6 +337,16 @@ final class PlayPanel: SceneDelegate {
             fields["next_playlist"] = change.active.content.name
         }
         return fields
+    }
+
+    /// An item's media at the panel's content size; a layout's regions
+    /// play on this panel's runner and report to its proof of play.
+    private func makeMedia(_ item: PlayItem, synchronously: Bool, scene: Scene) -> any PlayMedia {
+        let size = contentSize
+        if case let .layout(layout) = item.source {
+            return LayoutMedia(layout, width: size.0, height: size.1, runner: runner, scene: scene, probe: probe)
+        }
+        return item.makeMedia(width: size.0, height: size.1, synchronously: synchronously, scene: scene)
     }
 
     private func dropNext() {
@@ -374,6 +382,13 @@ final class PlayPanel: SceneDelegate {
     /// clock) redraws the panel through `redraw`: one frame per change.
     private func start(_ media: any PlayMedia) {
         media.attach { [weak self] in self?.scene?.setNeedsDisplay() }
+        media.attachAnimationChange({ [weak self, weak media] in
+            // Only the item alone on screen decides; a crossfade's end does otherwise.
+            guard let self, let scene = self.scene, self.incoming == nil, let current = self.current,
+                current.media === media
+            else { return }
+            scene.displayLink.isPaused = !current.media.isAnimated
+        })
         media.start()
     }
 
@@ -388,10 +403,8 @@ final class PlayPanel: SceneDelegate {
         let following = (index + 1) % playlist.items.count
         guard next == nil, following != index, incoming == nil else { return }
         let item = playlist.items[following]
-        guard !runner.knownBad(item) else { return }
-        let size = contentSize
-        guard let scene else { return }
-        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false, scene: scene)
+        guard !runner.knownBad(item), let scene else { return }
+        let media = makeMedia(item, synchronously: false, scene: scene)
         if let failure = media.failure {
             media.release(from: runner.app)
             runner.reportBad(item, failure)
@@ -484,6 +497,7 @@ final class PlayPanel: SceneDelegate {
             "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
             "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
             "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
+            "regions": (current?.media as? LayoutMedia)?.status(now: now) as Any? ?? NSNull(),
         ]
     }
 

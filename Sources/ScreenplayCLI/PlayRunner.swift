@@ -466,6 +466,8 @@ final class PlayRunner: SceneCommand {
     private func stamp(_ item: PlayItem) -> String { fileStamp(item.path) }
 
     func knownBad(_ item: PlayItem) -> Bool {
+        // A layout fails on a panel too small for it, not everywhere: each panel checks it anew.
+        if case .layout = item.source { return false }
         if let failure = failures[item.label], failure.stamp == stamp(item) { return true }
         guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
         reportBad(
@@ -497,13 +499,17 @@ final class PlayRunner: SceneCommand {
 
     // MARK: proof of play
 
-    func itemShown(output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown) {
+    /// One proof-of-play line; `region` names the layout's region the item played in.
+    func itemShown(
+        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, region: String? = nil
+    ) {
         // The wall-clock time of the presentation: now, less how long ago it was.
         let ago = Double(Int64(bitPattern: monotonicNanoseconds() &- shown.monotonicNs)) / 1e9
-        let line: [String: Any] = [
+        var line: [String: Any] = [
             "event": "item", "output": output, "playlist": playlist, "index": index, "source": item.label,
             "presented_ns": shown.monotonicNs, "clock": shown.clock, "at": iso8601(wallSeconds: wallSeconds() - ago),
         ]
+        if let region { line["region"] = region }
         stats?.write(line)
         proof?.write(line)
         monitor?.update()
