@@ -21,6 +21,8 @@ final class LayoutMedia: PlayMedia {
     /// Counts timers set, so only the newest one acts.
     private var timerGeneration = 0
     private var released = false
+    /// A region asked for a frame (a clock's minute, an item ready) since the last draw.
+    private var redrawAsked = false
     /// On screen (its turn came): from then on a region's change is the
     /// layout's own business, not the panel's.
     private var started = false
@@ -52,7 +54,13 @@ final class LayoutMedia: PlayMedia {
 
     var isReady: Bool { failure == nil && regions.allSatisfy(\.hasContent) }
     var isAnimated: Bool { regions.contains(where: \.isAnimated) }
-    func refreshIsDue() -> Bool { regions.contains { $0.refreshIsDue() } }
+    /// A static layout draws whenever asked, as any static item; one with
+    /// an animated region skips a refresh only when no region needs it
+    /// (a video region with no new picture, nothing else changing).
+    func refreshIsDue() -> Bool {
+        guard isAnimated, !redrawAsked else { return true }
+        return regions.contains { $0.refreshIsDue() }
+    }
 
     func attach(redraw: @escaping @MainActor () -> Void) { self.redraw = redraw }
     func attachAnimationChange(_ animationChanged: @escaping @MainActor () -> Void) {
@@ -72,6 +80,7 @@ final class LayoutMedia: PlayMedia {
 
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
         self.frame += 1
+        redrawAsked = false
         for region in regions { region.prepare(in: context) }
         try context.clear(layout.background)
         let output = scene?.screen?.name ?? "window"
@@ -133,6 +142,7 @@ final class LayoutMedia: PlayMedia {
     /// panel redraws and runs or pauses its display link.
     private func regionChanged() {
         if !started { onChange?() }
+        redrawAsked = true
         animationChanged?()
         redraw?()
     }
