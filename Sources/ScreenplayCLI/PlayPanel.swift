@@ -489,7 +489,10 @@ final class PlayPanel: SceneDelegate {
         let index = current.flatMap { $0.playlist == playlist.name ? $0.index : nil }
         let item = index.flatMap { playlist.items.indices.contains($0) ? playlist.items[$0].label : nil }
         let position = schedule.position(at: now)
-        let left: Any = heldSince != nil || index != position.index ? NSNull() : max(0, position.end - now)
+        // A layout's own slot (an hour) means nothing to a reader: its regions say theirs.
+        let layout = current?.media as? LayoutMedia
+        let left: Any =
+            heldSince != nil || index != position.index || layout != nil ? NSNull() : max(0, position.end - now)
         let stall = PanelHealth.stall(of: scene)
         return [
             "output": outputName, "playlist": playlist.name,
@@ -497,7 +500,7 @@ final class PlayPanel: SceneDelegate {
             "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
             "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
             "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
-            "regions": (current?.media as? LayoutMedia)?.status(now: now) as Any? ?? NSNull(),
+            "regions": layout?.status(now: now) as Any? ?? NSNull(),
         ]
     }
 

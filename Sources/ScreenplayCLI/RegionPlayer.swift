@@ -212,7 +212,7 @@ final class RegionPlayer {
         let position = schedule.position(at: now)
         let index = current.flatMap { $0.index >= 0 ? $0.index : nil }
         return [
-            "name": region.name, "playlist": region.playlist.name,
+            "name": region.name, "playlist": region.playlist.name, "items": items.count,
             "index": index.map { $0 + 1 } as Any? ?? NSNull(),
             "item": index.map { items[$0].label } as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()),
             "seconds_left": index == position.index ? max(0, position.end - now) : NSNull() as Any,
