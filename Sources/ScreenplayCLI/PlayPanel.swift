@@ -166,8 +166,15 @@ final class PlayPanel: SceneDelegate {
         var position = schedule.position(at: now)
         // A reload waits for a boundary, and in a one-item playlist every
         // boundary is between the item and itself: the slot, not the index, tells.
-        let sameSlot = pending == nil || position.start == slotStart
-        if let current, current.index == position.index, current.playlist == playlist.name, showingGoodItem, sameSlot {
+        // A layout is one item of an hour: a reload of it (or away from it)
+        // takes over at once, its regions having boundaries of their own.
+        let sameSlot = pending == nil || (position.start == slotStart && !(current?.media is LayoutMedia))
+        // A reloaded item of the same playlist and place (a layout edited
+        // under its name), loading into its turn, is not the one on screen.
+        let replacing = next.map { $0.due && $0.index == position.index && $0.playlist == playlist.name } ?? false
+        if let current, current.index == position.index, current.playlist == playlist.name, showingGoodItem, sameSlot,
+            !replacing
+        {
             let change = nextScheduleChange(now: now)
             nextEventTime = min(position.end, change ?? .infinity)
             slotStart = position.start

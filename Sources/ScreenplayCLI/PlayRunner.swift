@@ -551,6 +551,8 @@ final class PlayRunner: SceneCommand {
                 panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
             }
             app?.reevaluateScreens()
+            // A panel showing a layout takes the reload at once (PlayPanel.evaluate).
+            tickSoon()
             if let app { for screen in app.screens { explainUnmatched(screen) } }
             return nil
         } catch {

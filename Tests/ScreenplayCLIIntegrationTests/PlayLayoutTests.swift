@@ -180,6 +180,16 @@ extension PlayTests {
         let before = regionItems()
         XCTAssertTrue(waitUntil(timeout: 5) { regionItems() >= before + 2 }, "the old layout stopped: \(p.stderr)")
         XCTAssertTrue(p.isRunning)
+
+        // The layout edited under its name: it takes over at once, not at
+        // the end of the layout's hour-long slot.
+        try good.replacingOccurrences(of: "ff0001", with: "0000ff").write(
+            toFile: playlist, atomically: true, encoding: .utf8)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "reload" && ($0.raw["ok"] as? Bool) == true }, p.stderr)
+        XCTAssertNotNil(
+            p.waitForEvent(timeout: 5) {
+                $0.event == "item" && $0.output == "HEADLESS-2" && $0.raw["source"] as? String == "#0000FF"
+            }, "the edited layout did not take over: \(p.stderr)")
         assertCleanStop(p)
     }
 }
