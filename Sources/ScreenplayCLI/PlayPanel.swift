@@ -506,6 +506,8 @@ final class PlayPanel: SceneDelegate {
             "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
             "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
             "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
+            // Whether the panel asks for a frame every refresh now (something animates).
+            "display_link_running": scene.map { !$0.displayLink.isPaused } ?? false,
             "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
             "regions": layout?.status(now: now) as Any? ?? NSNull(),
         ]

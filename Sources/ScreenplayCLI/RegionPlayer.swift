@@ -150,6 +150,8 @@ final class RegionPlayer {
         }
         next = (following, media, false)
         media.onChange = { [weak self] in self?.changed() }
+        // One frame uploads it now, not at its turn (a frame late then).
+        if !media.isReady { changed() }
     }
 
     private func dropNext() {

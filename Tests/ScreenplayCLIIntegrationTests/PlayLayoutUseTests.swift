@@ -56,6 +56,53 @@ extension PlayTests {
         assertCleanStop(p)
     }
 
+    /// Static regions cost nothing: between one region's crossfades the
+    /// panel draws no frame (but perhaps one for the clock's minute) and
+    /// `play` uses no CPU to speak of, however many regions stand still.
+    func testStaticRegionsDrawNothingBetweenAnotherRegionsCrossfades() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 1280, height: 720)])
+        let folder = try mediaFolder()
+        try writePNG(folder + "/a.png", 0x336699, width: 640, height: 360)
+        let playlist = try writePlaylist(
+            folder,
+            """
+            {"layouts": {"m": {"regions": [
+                {"name": "picture", "x": 0, "y": 0, "width": "50%", "height": "50%", "items": [{"file": "a.png"}]},
+                {"name": "text", "x": "50%", "y": 0, "width": "50%", "height": "50%", "items": [{"text": "Menu"}]},
+                {"name": "clock", "x": 0, "y": "50%", "width": "50%", "height": "50%", "items": [{"clock": "%H:%M"}]},
+                {"name": "fader", "x": "50%", "y": "50%", "width": "50%", "height": "50%", "transition": {"seconds": 0.5},
+                 "items": [{"color": "ff0000", "duration": 8}, {"color": "0000ff", "duration": 8}]}]}},
+             "default": "m"}
+            """)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        let faded = { self.items(p, "HEADLESS-2").filter { $0.raw["region"] as? String == "fader" }.count }
+        // Measure inside one slot of the fader, after its crossfade:
+        // every frames line read covers a second from 0.2 s after the
+        // fade's end to well before the next.
+        XCTAssertTrue(waitUntil(timeout: 15) { faded() >= 1 }, p.stderr)
+        let seen = faded()
+        XCTAssertTrue(waitUntil(timeout: 12) { faded() > seen }, p.stderr)
+        Thread.sleep(forTimeInterval: 1.2)
+        let frames = { p.statsEvents.filter { $0.event == "frames" && $0.output == "HEADLESS-2" } }
+        let counted = frames().count
+        let before = ProcessUsage.cpuTicks(p.pid)
+        Thread.sleep(forTimeInterval: 3)
+        let used = ProcessUsage.cpuTicks(p.pid) - before
+        // The display link stands still too: no frame callbacks while nothing moves.
+        let status = try CLI.run(["ctl", "status", "--json"], environment: env(rig)).stdout
+        let reply = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any] ?? [:]
+        let panel = try XCTUnwrap(
+            (reply["panels"] as? [[String: Any]])?.first { $0["output"] as? String == "HEADLESS-2" }, status)
+        XCTAssertEqual(panel["display_link_running"] as? Bool, false, status)
+        let lines = frames().dropFirst(counted)
+        XCTAssertGreaterThanOrEqual(lines.count, 2, "frames lines in 3 s")
+        let draws = lines.reduce(0) { $0 + $1.int("draws") }
+        XCTAssertLessThanOrEqual(draws, 1, "static regions drew \(draws) frames between crossfades")
+        XCTAssertLessThanOrEqual(used, 2, "static regions used \(used) CPU ticks in 3 s")
+        XCTAssertEqual(faded(), seen + 1, "the fader's slot is 8 s: no switch while measuring")
+        assertCleanStop(p)
+    }
+
     /// `screenplay play Examples/Signage/menu-board.json`, as the README
     /// shows it (no test settings: every screen is the board's, the
     /// default): its four regions play and show where the file puts them.
