@@ -2,6 +2,19 @@ import Dispatch
 import Foundation
 import Screenplay
 
+/// An item on screen (or fading in) on a panel or in a layout's region.
+struct ShownItem {
+    /// Its place in its playlist; -1 for the placeholder.
+    let index: Int
+    /// The playlist the item belongs to: a schedule's switch may bring
+    /// another playlist's item at the same index.
+    let playlist: String
+    let media: any PlayMedia
+    /// When it came on (CLOCK_MONOTONIC seconds: a shader's time and a
+    /// crossfade's progress, which a step of the wall clock leaves alone).
+    let since: Double
+}
+
 /// One external screen playing a playlist: a scene delegate that shows the
 /// item the schedule says, switches only to an item that is ready (so the
 /// screen never shows a gap), crossfades one blended frame per refresh, and
@@ -28,16 +41,7 @@ final class PlayPanel: SceneDelegate {
         var schedule: PanelSchedule?
     }
 
-    private struct Shown {
-        let index: Int
-        /// The playlist the item belongs to: a schedule's switch may bring
-        /// another playlist's item at the same index.
-        let playlist: String
-        let media: any PlayMedia
-        /// When it came on (CLOCK_MONOTONIC seconds: a shader's time and a
-        /// crossfade's progress, which a step of the wall clock leaves alone).
-        let since: Double
-    }
+    private typealias Shown = ShownItem
 
     private var current: Shown?
     private var showingPlaceholder = false
@@ -208,10 +212,8 @@ final class PlayPanel: SceneDelegate {
                 dropNext()
                 media = makeMedia(item, synchronously: current == nil, scene: scene)
             }
-            if let failure = media.failure {
+            if runner.releaseIfFailed(media, of: item) {
                 if next?.media === media { next = nil }
-                media.release(from: runner.app)
-                runner.reportBad(item, failure)
                 continue
             }
             if !media.isReady {
@@ -317,11 +319,7 @@ final class PlayPanel: SceneDelegate {
         let upcoming = panelSchedule.playlist(panelSchedule.timetable.active(at: change).content)
         guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.knownBad(item) else { return }
         let media = makeMedia(item, synchronously: false, scene: scene)
-        if let failure = media.failure {
-            media.release(from: runner.app)
-            runner.reportBad(item, failure)
-            return
-        }
+        if runner.releaseIfFailed(media, of: item) { return }
         next = (0, upcoming.name, media, false)
         media.onChange = { [weak self] in self?.scene?.setNeedsDisplay() }
         if !media.isReady { scene.setNeedsDisplay() }
@@ -412,11 +410,7 @@ final class PlayPanel: SceneDelegate {
         let item = playlist.items[following]
         guard !runner.knownBad(item), let scene else { return }
         let media = makeMedia(item, synchronously: false, scene: scene)
-        if let failure = media.failure {
-            media.release(from: runner.app)
-            runner.reportBad(item, failure)
-            return
-        }
+        if runner.releaseIfFailed(media, of: item) { return }
         next = (following, playlist.name, media, false)
         media.onChange = { [weak self] in
             guard let self, let scene = self.scene else { return }

@@ -488,6 +488,15 @@ final class PlayRunner: SceneCommand {
         stats?.write(["event": "skipped", "source": item.label, "reason": reason])
     }
 
+    /// Media that failed as it was made or loaded: freed, and its item
+    /// reported (once); true when it had failed.
+    func releaseIfFailed(_ media: any PlayMedia, of item: PlayItem) -> Bool {
+        guard let failure = media.failure else { return false }
+        media.release(from: app)
+        reportBad(item, failure)
+        return true
+    }
+
     func placeholderShown(_ panel: PlayPanel, reason: String) {
         warn(
             "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"

@@ -18,16 +18,9 @@ final class RegionPlayer {
     /// display link, the next boundary.
     private let changed: @MainActor () -> Void
 
-    private struct Shown {
-        let index: Int
-        let media: any PlayMedia
-        /// CLOCK_MONOTONIC seconds it came on (a shader's time, a fade's progress).
-        let since: Double
-    }
-
-    private var current: Shown?
+    private var current: ShownItem?
     private var showingPlaceholder = false
-    private var incoming: (shown: Shown, fadeSeconds: Double)?
+    private var incoming: (shown: ShownItem, fadeSeconds: Double)?
     /// The next item, loading or ready; `due` once its turn has come.
     private var next: (index: Int, media: any PlayMedia, due: Bool)?
     private var justArrived = false
@@ -94,10 +87,8 @@ final class RegionPlayer {
                 media = item.makeMedia(
                     width: size.width, height: size.height, synchronously: current == nil, scene: scene)
             }
-            if let failure = media.failure {
+            if runner.releaseIfFailed(media, of: item) {
                 if next?.media === media { next = nil }
-                media.release(from: runner.app)
-                runner.reportBad(item, failure)
                 continue
             }
             if !media.isReady {
@@ -112,8 +103,8 @@ final class RegionPlayer {
         if !showingGoodItem, !showingPlaceholder {
             current?.media.release(from: runner.app)
             let reason = items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
-            current = Shown(
-                index: -1,
+            current = ShownItem(
+                index: -1, playlist: region.playlist.name,
                 media: PlaceholderMedia(message: "Every item of region \"\(region.name)\" failed: \(reason)"),
                 since: monotonicSeconds())
             showingPlaceholder = true
@@ -122,7 +113,7 @@ final class RegionPlayer {
 
     /// A ready item comes on: a crossfade from a good one, else a cut.
     private func begin(index: Int, media: any PlayMedia) {
-        let shown = Shown(index: index, media: media, since: monotonicSeconds())
+        let shown = ShownItem(index: index, playlist: region.playlist.name, media: media, since: monotonicSeconds())
         media.attach { [weak self] in self?.changed() }
         media.start()
         media.onChange = { [weak self] in self?.changed() }
@@ -144,10 +135,7 @@ final class RegionPlayer {
         let item = items[following]
         guard !runner.knownBad(item) else { return }
         let media = item.makeMedia(width: size.width, height: size.height, synchronously: false, scene: scene)
-        if let failure = media.failure {
-            media.release(from: runner.app)
-            return runner.reportBad(item, failure)
-        }
+        if runner.releaseIfFailed(media, of: item) { return }
         next = (following, media, false)
         media.onChange = { [weak self] in self?.changed() }
         // One frame uploads it now, not at its turn (a frame late then).
