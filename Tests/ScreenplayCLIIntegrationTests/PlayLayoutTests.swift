@@ -141,6 +141,39 @@ extension PlayTests {
         XCTAssertGreaterThan(blended, 3 * fades, "\(region): blended frames over \(fades) fades", line: line)
     }
 
+    /// Each kind of layout mistake stops `play` with 65 before it connects
+    /// (no compositor here), naming the file and the JSON path.
+    func testLayoutMistakesExitSixtyFiveBeforeConnecting() throws {
+        let folder = try mediaFolder()
+        let environment = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": folder]
+        let place = #""name": "r", "x": 0, "y": 0, "width": "50%", "height": "50%""#
+        for (region, said) in [
+            (place + #", "items": []"#, "layouts.m.regions[0].items: a region with no items"),
+            (place + #", "playlist": "s", "colour": "000000""#, #"layouts.m.regions[0].colour: unknown key "colour""#),
+            (place + #", "playlist": "nope""#, #"layouts.m.regions[0].playlist: no playlist named "nope""#),
+            (
+                #""name": "r", "x": 0, "y": 0, "width": 0, "height": 10, "playlist": "s""#,
+                "layouts.m.regions[0].width: expected a whole number of pixels more than 0"
+            ),
+            (
+                #""name": "r", "x": 0, "y": 0, "width": "150%", "height": 10, "playlist": "s""#,
+                "layouts.m.regions[0].width: expected a percentage more than 0, up to 100%"
+            ),
+            (
+                place + #", "playlist": "s"}, {"# + place + #", "playlist": "s""#,
+                "layouts.m.regions[1].name: another region"
+            ),
+        ] {
+            let bad = try writePlaylist(
+                folder,
+                #"{"playlists": {"s": [{"color": "ff0000"}]}, "layouts": {"m": {"regions": [{\#(region)}]}}, "default": "m"}"#
+            )
+            let result = try CLI.run(["play", bad], environment: environment)
+            XCTAssertEqual(result.status, 65, result.stderr)
+            XCTAssertTrue(result.stderr.contains("\(bad): \(said)"), result.stderr)
+        }
+    }
+
     /// A layout that cannot work is refused on reload while the old one
     /// plays on; a region past a smaller panel's edge is reported loudly
     /// and the panel shows its placeholder.
