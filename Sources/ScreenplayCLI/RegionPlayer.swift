@@ -176,6 +176,11 @@ final class RegionPlayer {
                 needsEvaluation = true
             }
         }
+        if let drawn = incoming?.shown ?? current, drawn.index >= 0 {
+            // A draw that never returns is remembered by this label
+            // (HungItems): the region's item is skipped after the restart.
+            scene?.contentDescription = items[drawn.index].label
+        }
         let rect = region.rect(width: context.pixelWidth, height: context.pixelHeight)
         try context.drawRegion(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { c in
             try c.clear(region.background ?? background)
