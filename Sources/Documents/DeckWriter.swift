@@ -17,8 +17,29 @@ public struct DeckPage: Sendable {
         }
     }
 
+    /// An internal link: a clickable part of the page (fractions) that goes
+    /// to a page (1-based, as PDF viewers count) or to a named destination.
+    /// Cairo 1.16 writes no destination for a page it has not reached yet:
+    /// link forward by name.
+    public struct Link: Sendable {
+        public enum Target: Sendable {
+            case page(Int)
+            case named(String)
+        }
+        public var region: PageRegion
+        public var target: Target
+        public init(_ region: PageRegion, to target: Target) {
+            self.region = region
+            self.target = target
+        }
+    }
+
     public var width: Double
     public var height: Double
+    /// Links on this page, and the named destinations it holds (beamer
+    /// names its frames; a table of contents links to the names).
+    public var links: [Link] = []
+    public var destinations: [String] = []
     /// The `/PageLabels` entry of the page; nil leaves it unlabelled.
     public var label: String?
     public var fills: [Fill]
@@ -59,6 +80,22 @@ public enum DeckWriter {
                     cr, fill.region.x * page.width, fill.region.y * page.height, fill.region.width * page.width,
                     fill.region.height * page.height)
                 cairo_fill(cr)
+            }
+            for name in page.destinations {
+                cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(name)' x=0 y=0")
+                cairo_tag_end(cr, CAIRO_TAG_DEST)
+            }
+            for link in page.links {
+                let r = link.region
+                let rect =
+                    "rect=[\(r.x * page.width) \(r.y * page.height) \(r.width * page.width) \(r.height * page.height)]"
+                let target: String
+                switch link.target {
+                case let .page(number): target = "page=\(number) pos=[0 0]"
+                case let .named(name): target = "dest='\(name)'"
+                }
+                cairo_tag_begin(cr, CAIRO_TAG_LINK, "\(rect) \(target)")
+                cairo_tag_end(cr, CAIRO_TAG_LINK)
             }
             if let caption = page.caption {
                 Draw.text(

@@ -83,8 +83,8 @@ package final class Canvas {
     /// - Parameters:
     ///   - font: a Pango font description, e.g. "Sans Bold 48" (size in px).
     ///   - maxWidth: wrap lines (at words, else characters) to this width.
-    package func textSize(_ text: String, font: String, maxWidth: Double? = nil) -> TextSize {
-        prepareLayout(text, font: font, alignment: .left, maxWidth: maxWidth)
+    package func textSize(_ text: String, font: String, maxWidth: Double? = nil, markup: Bool = false) -> TextSize {
+        prepareLayout(text, font: font, alignment: .left, maxWidth: maxWidth, markup: markup)
         var width: Int32 = 0
         var height: Int32 = 0
         pango_layout_get_pixel_size(layout, &width, &height)
@@ -98,9 +98,9 @@ package final class Canvas {
     @discardableResult
     package func drawText(
         _ text: String, x: Double, y: Double, font: String, color: Color, alignment: TextAlignment = .left,
-        maxWidth: Double? = nil
+        maxWidth: Double? = nil, markup: Bool = false
     ) -> TextSize {
-        prepareLayout(text, font: font, alignment: alignment, maxWidth: maxWidth)
+        prepareLayout(text, font: font, alignment: alignment, maxWidth: maxWidth, markup: markup)
         var width: Int32 = 0
         var height: Int32 = 0
         pango_layout_get_pixel_size(layout, &width, &height)
@@ -119,11 +119,21 @@ package final class Canvas {
         return TextSize(width: Int(width), height: Int(height))
     }
 
-    private func prepareLayout(_ text: String, font: String, alignment: TextAlignment, maxWidth: Double?) {
+    /// `markup`: the text is Pango markup (`<b>`, `<i>`, `<span size=...>`);
+    /// markup that does not parse is shown as the plain text it is.
+    private func prepareLayout(
+        _ text: String, font: String, alignment: TextAlignment, maxWidth: Double?, markup: Bool = false
+    ) {
         let description = pango_font_description_from_string(font)
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
-        pango_layout_set_text(layout, text, -1)
+        if markup, pango_parse_markup(text, -1, 0, nil, nil, nil, nil) != 0 {
+            pango_layout_set_markup(layout, text, -1)
+        } else {
+            // Also resets attributes a markup text set before.
+            pango_layout_set_attributes(layout, nil)
+            pango_layout_set_text(layout, text, -1)
+        }
         if let maxWidth, maxWidth > 0 {
             pango_layout_set_width(layout, Int32(clamping: Int((maxWidth * Double(PANGO_SCALE)).rounded())))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)

@@ -171,6 +171,7 @@ struct TextKey: Hashable {
     var maxWidth: Int
     var maxHeight: Int?
     var alignment: TextAlign
+    var markup = false
 }
 
 /// A picture's texture, with the picture held weakly.

@@ -94,6 +94,11 @@ public final class Scene {
         surface.commit()
     }
 
+    /// Whether the compositor's last configure of this window said
+    /// fullscreen: after `setFullscreen(on:)`, false means it refused (or
+    /// has not answered yet). Always false for external scenes' layer surfaces.
+    public private(set) var isFullscreen = false
+
     /// Asks the compositor to show this window fullscreen on `screen` (nil:
     /// leave fullscreen). For application windows; external scenes span
     /// their screen already. Compositors may ignore the output hint.
@@ -140,6 +145,7 @@ public final class Scene {
             feedback.resolve(event, token: token)
         }
         feedback.resolveRecordedCallbacks()
+        if let fullscreen = recorded.fullscreen { isFullscreen = fullscreen }
         if let configure = recorded.configure, !isTornDown { return apply(configure) }
         return .open
     }

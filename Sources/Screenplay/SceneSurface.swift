@@ -21,6 +21,8 @@ final class SceneSurface {
         /// compositor configuring again before the first ack); layer shell
         /// and xdg-shell both let a client answer only the last.
         var configure: (serial: UInt32, width: Int, height: Int)?
+        /// A window's configure said fullscreen (or not).
+        var fullscreen: Bool?
     }
 
     let surface: Surface
@@ -103,8 +105,11 @@ final class SceneSurface {
     private func makeToplevel(title: String, appID: String, screen: Screen?) throws(SceneError) {
         do {
             let toplevel = try Toplevel(surface: surface, title: title, appID: appID)
-            toplevel.onConfigure = { [weak self] serial, w, h, _ in
-                self?.record { $0.configure = (serial, w, h) }
+            toplevel.onConfigure = { [weak self] serial, w, h, fullscreen in
+                self?.record {
+                    $0.configure = (serial, w, h)
+                    $0.fullscreen = fullscreen
+                }
             }
             toplevel.onClose = { [weak self] in self?.record { $0.closed = true } }
             if let screen { toplevel.setFullscreen(on: screen.output) }

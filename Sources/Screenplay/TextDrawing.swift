@@ -17,20 +17,23 @@ extension DrawingContext {
     /// size, colour, box and alignment; the 16 most recently drawn are kept)
     /// and drawn only where it has ink, so text that does not change costs a
     /// few textured rectangles a frame and a change costs one layout.
+    /// With `markup`, `text` is Pango markup (`<b>`, `<i>`, `<tt>`,
+    /// `<span size="larger">`; `&amp;` for &); markup that does not parse
+    /// is drawn as the plain text it is.
     /// - Returns: the height drawn, in pixels.
     @discardableResult
     public func drawText(
         _ text: String, x: Int, y: Int, maxWidth: Int, maxHeight: Int? = nil, pixelHeight: Int, color: RGBColor,
-        alignment: TextAlign = .left, font: String = "Sans"
+        alignment: TextAlign = .left, font: String = "Sans", markup: Bool = false
     ) throws -> Int {
         guard !text.isEmpty, maxWidth > 0 else { return 0 }
         let key = TextKey(
             lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: maxWidth,
-            maxHeight: maxHeight, alignment: alignment)
+            maxHeight: maxHeight, alignment: alignment, markup: markup)
         let block = try resources.text(key) {
             let description = "\(font) \(max(1, pixelHeight))px"
             let probe = try Canvas(width: 1, height: 1)
-            let size = probe.textSize(text, font: description, maxWidth: Double(maxWidth))
+            let size = probe.textSize(text, font: description, maxWidth: Double(maxWidth), markup: markup)
             let height = min(max(1, size.height), max(1, maxHeight ?? size.height), Canvas.maxSide)
             let canvas = try Canvas(width: min(maxWidth, Canvas.maxSide), height: height)
             canvas.clear()
@@ -43,7 +46,7 @@ extension DrawingContext {
             }
             canvas.drawText(
                 text, x: anchor, y: 0, font: description, color: color.rendering, alignment: rendering,
-                maxWidth: Double(canvas.width))
+                maxWidth: Double(canvas.width), markup: markup)
             return canvas
         }
         try resources.quads().draw(block.texture, regions: block.ink, x: Double(x), y: Double(y), on: target)

@@ -5,7 +5,7 @@ import Foundation
 /// JSON object on one line, `{"ok": true, ...}` or `{"ok": false, "error": "..."}`.
 struct ControlRequest: Equatable, Sendable {
     enum Command: String, CaseIterable, Sendable {
-        case status, next, previous, pause, resume, reload, show, screenshot
+        case status, next, previous, pause, resume, reload, show, screenshot, override
     }
 
     var command: Command
@@ -14,8 +14,10 @@ struct ControlRequest: Equatable, Sendable {
     /// `show`: a 1-based position in the panel's playlist, or a file name
     /// (or the end of an item's source, such as `menu.pdf#page=2`).
     var item: String?
+    /// `override`: what to show and for how long, or clear (`CtlOverride.swift`).
+    var override: OverrideRequest?
 
-    static let keys: Set<String> = ["command", "output", "item"]
+    static let keys: Set<String> = Set(["command", "output", "item"]).union(OverrideRequest.keys)
 
     /// Parses one request line; the error is the reply's one-line reason.
     static func parse(_ line: some Collection<UInt8>) -> Result<ControlRequest, ControlError> {
@@ -32,7 +34,9 @@ struct ControlRequest: Equatable, Sendable {
         }
         if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) }) {
             return .failure(
-                ControlError("unknown key \"\(unknown)\": a request has \"command\", \"output\" and \"item\""))
+                ControlError(
+                    "unknown key \"\(unknown)\": a request has \"command\", \"output\" and \"item\" (override: \"what\", \"text\", \"seconds\", \"clear\")"
+                ))
         }
         guard let name = fields["command"] as? String else {
             return .failure(ControlError("\"command\" is missing or not a string"))
@@ -58,6 +62,14 @@ struct ControlRequest: Equatable, Sendable {
         if command != .show, request.item != nil {
             return .failure(ControlError("\"item\" belongs to show only"))
         }
+        if command == .override {
+            switch OverrideRequest.parse(fields) {
+            case let .success(override): request.override = override
+            case let .failure(error): return .failure(error)
+            }
+        } else if let key = OverrideRequest.keys.sorted().first(where: { fields[$0] != nil }) {
+            return .failure(ControlError("\"\(key)\" belongs to override only"))
+        }
         return .success(request)
     }
 
@@ -66,6 +78,7 @@ struct ControlRequest: Equatable, Sendable {
         var fields: [String: Any] = ["command": command.rawValue]
         if let output { fields["output"] = output }
         if let item { fields["item"] = item }
+        if let override { fields.merge(override.fields) { own, _ in own } }
         return ControlReply.encode(fields)
     }
 }

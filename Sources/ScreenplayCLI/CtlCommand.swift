@@ -5,7 +5,7 @@ import Foundation
 public struct CtlCommand: CLICommand {
     public var invocation: Invocation { .ctl(self) }
 
-    /// status, next, previous, pause, resume, reload, show or screenshot.
+    /// status, next, previous, pause, resume, reload, show, screenshot or override.
     public var request: String
     /// `show`'s item: a position (1 is the first) or a file name.
     public var item: String?
@@ -17,14 +17,18 @@ public struct CtlCommand: CLICommand {
     public var socketPath: String?
     /// `--json`: the reply as JSON.
     public var json = false
+    /// `override`'s request: what, for how long, or `--clear`.
+    var override: OverrideRequest?
 
     /// Creates the command.
     public init(request: String) { self.request = request }
 
     public static let commandName = "ctl"
     public static let abstract =
-        "Control a running 'play': status, next, previous, pause, resume, reload, show, screenshot."
-    public static let options: [OptionSpec] = [.value("output"), .value("socket"), .flag("json")]
+        "Control a running 'play': status, next, previous, pause, resume, reload, show, screenshot, override."
+    public static let options: [OptionSpec] = [
+        .value("output"), .value("socket"), .flag("json"), .value("for"), .value("text"), .flag("clear"),
+    ]
     public static let usage = """
         OVERVIEW: \(abstract)
         Talks to 'screenplay play' through its control socket (a Unix socket
@@ -47,6 +51,13 @@ public struct CtlCommand: CLICommand {
                                   --output names, or the only one) as a PNG
                                   at the panel's pixel size, as a viewer sees
                                   it; playback goes on undisturbed.
+          override WHAT           Show WHAT instead of the schedule, from the
+                                  next refresh (a cut): a playlist name of
+                                  the running file, or a media file (a path
+                                  with '/', or a file in this folder).
+          override --text MESSAGE A full-screen message: large white letters
+                                  on red; \\n in MESSAGE starts a new line.
+          override --clear        Back to what the schedule says now.
 
         OPTIONS:
           --output PATTERN        Only the panels matching PATTERN (as play's
@@ -54,6 +65,10 @@ public struct CtlCommand: CLICommand {
           --socket PATH           The socket play listens on (default
                                   $XDG_RUNTIME_DIR/screenplay/play.sock).
           --json                  Print the reply as JSON.
+          --for DURATION          override: end by itself after DURATION
+                                  (90s, 20m, 1h, 1h30m); without it, it
+                                  stays until --clear. Either way it is kept
+                                  in the state folder and survives a restart.
           -h, --help              Show this help.
 
         EXAMPLES:
@@ -61,6 +76,9 @@ public struct CtlCommand: CLICommand {
           screenplay ctl next --output HDMI-A-1
           screenplay ctl show 3
           screenplay ctl screenshot --output HDMI-A-1 lobby.png
+          screenplay ctl override --text "FIRE DRILL - leave by the stairs" --for 20m
+          screenplay ctl override /srv/signage/closed.png --output HDMI-A-1
+          screenplay ctl override --clear
         """
 
     public init(parsing arguments: ParsedArguments) throws(UsageError) {
@@ -88,8 +106,15 @@ public struct CtlCommand: CLICommand {
             }
             self.file = file
             if rest.count > 1 { throw Self.usageError("unexpected argument '\(rest[rest.startIndex + 1])'") }
+        } else if command == .override {
+            override = try OverrideRequest.parse(rest, arguments)
         } else if let extra = rest.first {
             throw Self.usageError("unexpected argument '\(extra)'")
+        }
+        if command != .override,
+            let option = ["for", "text", "clear"].first(where: { arguments.values[$0] != nil || arguments.flag($0) })
+        {
+            throw Self.usageError("--\(option) belongs to override only")
         }
         output = arguments.last("output")
         socketPath = arguments.last("socket")
@@ -108,7 +133,8 @@ enum CtlRunner {
         guard let name = ControlRequest.Command(rawValue: command.request) else {
             throw CommandFailure(.usage, "unknown command '\(command.request)'")
         }
-        let request = ControlRequest(command: name, output: command.output, item: command.item)
+        var request = ControlRequest(command: name, output: command.output, item: command.item)
+        request.override = command.override
         // A screenshot waits for the panel's next frame (2 s at most) and
         // brings a whole PNG back.
         let reply = try exchange(request.line, path: path, seconds: name == .screenshot ? 10 : 5)
@@ -156,6 +182,7 @@ enum CtlRunner {
         }
         if let stalled = panel["stalled_seconds"] as? Double { text += String(format: ", stalled for %.0f s", stalled) }
         if let schedule = panel["schedule"] as? [String: Any] { text += "; " + scheduleLine(schedule) }
+        if let override = panel["override"] as? [String: Any] { text += OverrideRequest.statusLine(override) }
         // A layout: one line per region, as a panel's ("  region main: dishes 2/2 menu.png, 3.1 s left").
         for region in panel["regions"] as? [[String: Any]] ?? [] {
             text += "\n  " + line(for: region.merging(["output": "region \(region["name"] as? String ?? "?")"]) { $1 })

@@ -105,9 +105,13 @@ struct PdfpcFile: Equatable, Sendable {
     /// Minutes.
     var duration: Double?
     var endTime: ClockTime?
+    /// pdfpc's `startTime`: when the talk's timer starts by itself.
+    var startTime: ClockTime?
     /// Minutes before the end when the timer turns amber.
     var lastMinutes: Double?
     var notesPosition: NotesPosition?
+    /// pdfpc's `disableMarkdown`: the notes are plain text, not Markdown.
+    var disableMarkdown = false
     /// Notes by 0-based page.
     var notes: [Int: String] = [:]
     /// Pages marked (Ctrl+O in pdfpc) as overlays of the page before.
@@ -161,6 +165,12 @@ struct PdfpcFile: Equatable, Sendable {
                     throw fail("endTime '\(Self.oneLine(text))' is not a time HH:MM")
                 }
                 file.endTime = time
+            case "startTime":
+                let text = try Self.string(value, key, fail)
+                guard let time = ClockTime(parsing: text) else {
+                    throw fail("startTime '\(Self.oneLine(text))' is not a time HH:MM")
+                }
+                file.startTime = time
             case "lastMinutes":
                 let minutes = try Self.integer(value, key, fail)
                 guard minutes >= 0 else { throw fail("lastMinutes \(minutes) is negative") }
@@ -180,7 +190,9 @@ struct PdfpcFile: Equatable, Sendable {
                 for (n, entry) in pages.enumerated() {
                     try file.readPage(entry, number: n, labels: pageLabels, pageCount: pageCount, fail: fail)
                 }
-            case "startTime", "endSlide", "savedSlide", "defaultTransition", "disableMarkdown", "noteFontSize":
+            case "disableMarkdown":
+                file.disableMarkdown = try Self.boolean(value, key, fail)
+            case "endSlide", "savedSlide", "defaultTransition", "noteFontSize":
                 file.unused.append(key)
             default:
                 // pdfpc itself only warns about members it does not know.

@@ -105,6 +105,8 @@ final class PlayPanel: SceneDelegate {
         incoming = nil
         next = nil
         nextEventTime = nil
+        override?.release(from: runner.app)  // OVERRIDE
+        override = nil
         runner.panelDisconnected(self)
     }
 
@@ -112,6 +114,10 @@ final class PlayPanel: SceneDelegate {
         // A PDF page was rendered for the old size: the preloaded one is
         // stale; the one on screen is shown scaled until the next item.
         dropNext()
+        // OVERRIDE: made again at the new size.
+        override?.release(from: runner.app)
+        override = nil
+        runner.overrides.panelConnected(self)
         scene.setNeedsDisplay()
     }
 
@@ -121,6 +127,7 @@ final class PlayPanel: SceneDelegate {
     /// 30 fps clip holds each frame for two refreshes of 60 Hz); a
     /// crossfade, a loading next item and everything else draw every refresh.
     func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
+        if override != nil { return true }  // OVERRIDE
         guard incoming == nil, let current, next?.due != true else { return true }
         return current.media.refreshIsDue()
     }
@@ -139,6 +146,9 @@ final class PlayPanel: SceneDelegate {
     }
 
     var sceneForReload: Scene? { scene }
+
+    /// A layout is on screen (`PlayRunner.reload` brings a reload to it at once).
+    var showsLayout: Bool { current?.media is LayoutMedia }
 
     // MARK: deciding what to show
 
@@ -392,7 +402,8 @@ final class PlayPanel: SceneDelegate {
             guard let self, let scene = self.scene, self.incoming == nil, let current = self.current,
                 current.media === media
             else { return }
-            scene.displayLink.isPaused = !current.media.isAnimated
+            // An animated override over it keeps its frames coming (finishFrame).
+            scene.displayLink.isPaused = !current.media.isAnimated && self.override?.isAnimated != true
         })
         media.start()
     }
@@ -504,6 +515,7 @@ final class PlayPanel: SceneDelegate {
             "display_link_running": scene.map { !$0.displayLink.isPaused } ?? false,
             "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
             "regions": layout?.status(now: now) as Any? ?? NSNull(),
+            "override": override?.status(in: runner.config.timeZone) as Any? ?? NSNull(),  // OVERRIDE
         ]
     }
 
@@ -514,7 +526,8 @@ final class PlayPanel: SceneDelegate {
                 ? playlist.items[$0.index].label : nil
         }
         return PanelHealth(
-            output: outputName, showing: showingPlaceholder ? "(placeholder)" : label,
+            output: outputName,
+            showing: override.map { "\($0.entry.label) (override)" } ?? (showingPlaceholder ? "(placeholder)" : label),
             stalledSeconds: PanelHealth.stall(of: scene))
     }
 
@@ -541,10 +554,43 @@ final class PlayPanel: SceneDelegate {
         return (presented, draws, change)
     }
 
+    // MARK: override (`ctl override`, PlayOverride.swift)
+
+    /// While it is set and its first item is ready, it is all the panel
+    /// shows (every region); the schedule goes on underneath, so clearing
+    /// it uncovers the item the schedule says now, already on the GPU.
+    private(set) var override: PanelOverride?
+
+    /// An override of this panel's size; nil without a scene.
+    func makeOverride(entry: OverrideEntry, content: OverrideContent) -> PanelOverride? {
+        guard let scene else { return nil }
+        let size = contentSize
+        return PanelOverride(entry: entry, content: content, runner: runner, scene: scene, size: size)
+    }
+
+    /// Shows `new` from the next refresh (nil: the schedule again); a cut,
+    /// for an emergency does not wait for a crossfade.
+    func setOverride(_ new: PanelOverride?) {
+        let uncovering = override?.isShowing == true && new == nil
+        if let new, let old = override, old.isShowing {
+            new.covering = old  // until the new one's first item is ready
+        } else {
+            override?.release(from: runner.app)
+        }
+        override = new
+        guard let scene else { return }
+        if uncovering {
+            justArrived = current != nil  // its proof-of-play line, now that it shows
+            scene.displayLink.isPaused = incoming == nil && current?.media.isAnimated != true
+        }
+        scene.setNeedsDisplay()
+    }
+
     // MARK: drawing
 
     func draw(_ scene: Scene, in context: DrawingContext) throws {
         frame += 1
+        override?.prepare(in: context)  // OVERRIDE
         let now = runner.now()
         let elapsedNow = monotonicSeconds()
         var afterDraw: (() -> Void)?
@@ -601,7 +647,8 @@ final class PlayPanel: SceneDelegate {
             try paint(context) { c in
                 try current.media.draw(in: c, seconds: elapsedNow - current.since, frame: self.frame)
             }
-            if justArrived, current.index >= 0, let item = item(of: current) {
+            // OVERRIDE: an item hidden by an override is logged once it is uncovered.
+            if justArrived, override?.isShowing != true, current.index >= 0, let item = item(of: current) {
                 justArrived = false
                 let (name, index) = (current.playlist, current.index)
                 scene.whenNextFrameShown { [weak self] shown in
@@ -614,7 +661,7 @@ final class PlayPanel: SceneDelegate {
             }
         } else {
             // Nothing ready yet (never black: a neutral grey).
-            try context.clear(RGBColor(hex: 0x404040))
+            try paint(context) { try $0.clear(RGBColor(hex: 0x404040)) }
         }
         finishFrame(scene, context, afterDraw)
     }
@@ -635,14 +682,29 @@ final class PlayPanel: SceneDelegate {
         return items[shown.index]
     }
 
-    /// Draws through a turned layer on a panel mounted rotated.
+    /// Draws through a turned layer on a panel mounted rotated; while an
+    /// override shows, it is drawn instead of `body`.
     private func paint(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
+        if let override, override.isShowing {
+            // OVERRIDE: the whole panel shows it; the schedule goes on underneath.
+            hasShownFirstItem = true
+            scene?.contentDescription = "the override \(override.entry.label)"
+            return try turned(context) { try override.draw(in: $0, frame: frame) }
+        }
+        try turned(context, body)
+    }
+
+    /// Turns the content back on a panel mounted rotated.
+    private func turned(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
         if rotate == 0 { return try body(context) }
         // The panel hangs turned clockwise: the content turns back.
         try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), body)
     }
 
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
+        // OVERRIDE: an animated override (video, shader) keeps frames coming
+        // whatever the item underneath asked for.
+        if override?.isAnimated == true { scene.displayLink.isPaused = false }
         if probe { runner.probeFrame(output: outputName, context: context, values: current?.media.probeValues ?? [:]) }
         if let afterDraw {
             DispatchQueue.main.async {

@@ -49,6 +49,8 @@ final class PlayRunner: SceneCommand {
     /// The wall clock less the monotonic one at the last look, to notice a step.
     private var clockOffset = 0.0
     private var clockWatch: (any DispatchSourceTimer)?
+    /// OVERRIDE: `ctl override`'s emergency content (`PlayOverrides.swift`).
+    private(set) lazy var overrides = PlayOverrides(runner: self, playlist: command.path)
 
     init(_ command: PlayCommand) {
         self.command = command
@@ -67,6 +69,7 @@ final class PlayRunner: SceneCommand {
             proof = try StatsWriter(appendingTo: path, role: "the proof-of-play file")
         }
         hung = hungItems?.load() ?? [:]
+        overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame
         options = ApplicationOptions()
         options.drawWatch = hangGuard.watch
         options.builtInPatterns = command.builtinPatterns
@@ -265,6 +268,7 @@ final class PlayRunner: SceneCommand {
             panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
             panel.takeAssignmentNow()
         }
+        overrides.panelConnected(panel)  // OVERRIDE
         stats?.write([
             "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
             "height": scene.pixelSize.height,
@@ -390,7 +394,8 @@ final class PlayRunner: SceneCommand {
     /// switch in the same turn of the main queue, so they draw in the same
     /// batch and reach their screens on the same refresh.
     func scheduleTick() {
-        let deadline = panels.values.compactMap(\.nextEventTime).min()
+        // OVERRIDE: an expiry is a tick like an item boundary.
+        let deadline = (panels.values.compactMap(\.nextEventTime) + [overrides.nextExpiry].compactMap { $0 }).min()
         guard deadline != tickDeadline else { return }
         tickDeadline = deadline
         tickTimer?.cancel()
@@ -414,6 +419,7 @@ final class PlayRunner: SceneCommand {
 
     private func tick() {
         let now = self.now()
+        overrides.expire(now: now)  // OVERRIDE
         for panel in panels.values { panel.evaluate(now: now) }
         scheduleTick()
     }
@@ -508,21 +514,33 @@ final class PlayRunner: SceneCommand {
 
     // MARK: proof of play
 
-    /// One proof-of-play line; `region` names the layout's region the item played in.
+    /// One proof-of-play line; `region` names the layout's region the item
+    /// played in, `override` marks an item an override brought.
     func itemShown(
-        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, region: String? = nil
+        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool = false,
+        region: String? = nil
     ) {
         // The wall-clock time of the presentation: now, less how long ago it was.
         let ago = Double(Int64(bitPattern: monotonicNanoseconds() &- shown.monotonicNs)) / 1e9
         var line: [String: Any] = [
             "event": "item", "output": output, "playlist": playlist, "index": index, "source": item.label,
             "presented_ns": shown.monotonicNs, "clock": shown.clock, "at": iso8601(wallSeconds: wallSeconds() - ago),
-        ]
+        ].merging(override ? ["override": true] : [:]) { own, _ in own }
         if let region { line["region"] = region }
         stats?.write(line)
         proof?.write(line)
         monitor?.update()
     }
+
+    /// OVERRIDE: a line for `--stats` and, with `proof`, the proof-of-play file.
+    func record(_ line: [String: Any], proof toProof: Bool) {
+        stats?.write(line)
+        if toProof { proof?.write(line) }
+        monitor?.update()
+    }
+
+    /// OVERRIDE: the connected panels.
+    var allPanels: [PlayPanel] { Array(panels.values) }
 
     func probeFrame(output: String, context: DrawingContext, values: [String: Any]) {
         guard let stats,
@@ -560,8 +578,13 @@ final class PlayRunner: SceneCommand {
                 panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
             }
             app?.reevaluateScreens()
-            // A panel showing a layout takes the reload at once (PlayPanel.evaluate).
-            tickSoon()
+            // A layout is one item of an hour: a panel showing one takes the
+            // reload now. Others wait for their next item (evaluating them
+            // now would let an old playlist's missing file be reported
+            // again and remembered as bad with the stamp of the file that
+            // just arrived).
+            for panel in panels.values where panel.showsLayout { panel.evaluate(now: now()) }
+            scheduleTick()
             if let app { for screen in app.screens { explainUnmatched(screen) } }
             return nil
         } catch {
@@ -604,8 +627,9 @@ final class PlayRunner: SceneCommand {
         let chosen: [PlayPanel]
         switch ControlTargets.panels(Array(panels.values), matching: request.output) {
         case let .success(matched): chosen = matched
-        // status with a pattern that matches nothing reports no panels.
-        case .failure where request.command == .status: chosen = []
+        // status with a pattern that matches nothing reports no panels;
+        // override works out its own panels (an unplugged one's may be cleared).
+        case .failure where request.command == .status || request.command == .override: chosen = []
         case let .failure(error): return .failure(error)
         }
         switch request.command {
@@ -617,6 +641,7 @@ final class PlayRunner: SceneCommand {
                 "panels": chosen.map { $0.status(now: now) },
             ]
             if let reason = nothingShownReason() { fields["nothing_shown"] = reason }
+            fields["overrides"] = overrides.entries.map(\.label)  // OVERRIDE
             return .success(fields)
         case .next, .previous:
             for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
@@ -645,6 +670,11 @@ final class PlayRunner: SceneCommand {
             for (panel, index) in targets { panel.show(index: index, now: now) }
         case .reload:
             break
+        case .override:
+            // OVERRIDE: `PlayOverrides` answers, after its own checks.
+            let result = overrides.handle(request.override ?? .clear, output: request.output, now: now)
+            scheduleTick()
+            return result
         }
         scheduleTick()
         log(

@@ -66,6 +66,9 @@ public struct PresentCommand: CLICommand {
     public var durationMinutes: Double?
     /// `--end-time HH:MM`: count down to this time of day instead of a duration.
     public var endTime: ClockTime?
+    /// `--start-time HH:MM` (pdfpc's `-t`): the talk's timer starts by
+    /// itself at this time of day, and counts down to it before.
+    public var startTime: ClockTime?
     /// `--last-minutes N`: minutes left when the countdown turns amber (5 unless set here or in the .pdfpc file).
     public var lastMinutes: Double?
     /// `--notes-position`: each page is a beamer slide with its notes on this side.
@@ -74,8 +77,14 @@ public struct PresentCommand: CLICommand {
     public var notesPath: String?
     /// `--password`
     public var password: String?
+    /// `--keys FILE`: the speaker's key bindings (default: presenter.conf
+    /// in `$XDG_CONFIG_HOME/screenplay`, when it is there).
+    public var keysPath: String?
     /// `--rehearse`
     public var rehearse = false
+    /// `--windowed-console`: the console is an ordinary window (by default
+    /// it is full screen on the built-in or main screen, as pdfpc's).
+    public var windowedConsole = false
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
     public var mode: String?
     /// `--audio`: video plays its sound (silent by default).
@@ -100,7 +109,8 @@ public struct PresentCommand: CLICommand {
         .flag("preview"), .flag("fullscreen-window"), .value("stats"), .flag("reconnect"), .value("talk-minutes"),
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
-        .value("stall-grace"), .flag("allow-idle"),
+        .value("stall-grace"), .flag("allow-idle"), .value("keys"),
+        .flag("windowed-console"), .value("start-time"),
     ]
     /// `--duration` counted the talk's minutes here and seconds per item in
     /// play, a misreading waiting to happen: present's is `--talk-minutes`.
@@ -167,6 +177,9 @@ public struct PresentCommand: CLICommand {
           --talk-minutes MIN      Length of the talk in minutes: a countdown that
                                   turns amber 5 minutes before the end, red after.
           --end-time HH:MM        Count down to this time of day instead.
+          --start-time HH:MM      The timer starts by itself at this time of day
+                                  (and the console counts down to it); one
+                                  that passed within 12 hours counts from it.
           --last-minutes N        Turn the countdown amber N minutes before the
                                   end (default 5).
           --notes FILE            Speaker notes (default: talk.notes.md next to
@@ -178,7 +191,20 @@ public struct PresentCommand: CLICommand {
                                   the right, left, top or bottom half: the
                                   audience sees the slide, the console the notes.
           --password PW           Password of an encrypted PDF.
-          --rehearse              Show the audience view in a window instead.
+          --rehearse              Show the audience view in a window instead
+                                  (the console is then a window too).
+          --windowed-console      Keep the console an ordinary window (default:
+                                  full screen on the built-in or main screen).
+          --keys FILE             Key bindings in pdfpcrc's syntax, one a line:
+                                  'bind KEY ACTION', 'unbind KEY' (KEY an xkb
+                                  keysym after S+, C+ or A+; ACTION below or
+                                  pdfpc's name). Default: presenter.conf in
+                                  $XDG_CONFIG_HOME/screenplay, when there. A bad
+                                  line exits 65 naming it. Actions:
+        \(PresenterKeyNames.actionNamesText)
+
+        KEYS (slides; any keymap, clickers send these):
+        \(PresenterKeyNames.helpText)
 
         VIDEO:
           --audio                 Play the video's sound, also of videos on PDF
@@ -233,6 +259,13 @@ public struct PresentCommand: CLICommand {
             }
             endTime = time
         }
+        if let value = arguments.last("start-time") {
+            guard let time = ClockTime(parsing: value) else {
+                throw Self.usageError(
+                    "invalid value '\(value)' for '--start-time': expected a time of day HH:MM (24-hour clock)")
+            }
+            startTime = time
+        }
         if let value = arguments.last("last-minutes") {
             guard let minutes = Double(value), minutes.isFinite, minutes >= 0 else {
                 throw Self.usageError("invalid value '\(value)' for '--last-minutes': expected minutes, 0 or more")
@@ -247,8 +280,10 @@ public struct PresentCommand: CLICommand {
             notesPosition = position
         }
         notesPath = arguments.last("notes")
+        keysPath = arguments.last("keys")
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
+        windowedConsole = arguments.flag("windowed-console")
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
@@ -291,6 +326,7 @@ public struct PresentCommand: CLICommand {
         if case .pdf = content { isPDF = true } else { isPDF = false }
         for (option, given) in [
             ("password", password != nil), ("end-time", endTime != nil), ("last-minutes", lastMinutes != nil),
+            ("start-time", startTime != nil),
             ("notes-position", notesPosition != nil),
         ] where given && !isPDF {
             throw Self.usageError("'--\(option)' only applies to PDF content")

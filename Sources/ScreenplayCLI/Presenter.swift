@@ -35,6 +35,11 @@ final class Presenter {
     private(set) var lastKeyNs: UInt64 = 0
     /// Videos placed on pages (links and movie annotations), by page.
     let slideVideos: [Int: [SlideVideo]]
+    /// Internal links by page, read once at start: a click must not wait
+    /// for poppler's lock while a slide renders.
+    let jumpLinks: [Int: [PageJumpLink]]
+    /// Scrolled distance not yet turned into a page, and when the last step was taken.
+    var scrolled = (pending: 0.0, lastStepNs: UInt64(0))
     /// The audience scene that plays the videos' sound with --audio (one
     /// room, one sound: the first audience screen).
     private var soundScene: ObjectIdentifier?
@@ -45,6 +50,8 @@ final class Presenter {
     /// when the pointer leaves the slide, as in pdfpc.
     private var lastPointerOnSlide: SlidePoint?
     private let pointerRedraws = PointerRedraws()
+    /// The speaker's key bindings over the defaults.
+    let keys: PresenterKeyMap
 
     /// Opens the document and the notes; errors end the command before any
     /// window opens (66: missing or unreadable; 65: encrypted, corrupt, bad
@@ -56,10 +63,13 @@ final class Presenter {
         } catch {
             throw CommandFailure(error.kind == .unreadable ? .noInput : .dataError, error.description)
         }
+        keys = try PresenterKeyMap.load(
+            path: command.keysPath ?? PresenterKeyMap.defaultPath(), required: command.keysPath != nil)
         let sources = NotesSources(command: command, pdf: path)
         let pdfpc = try Self.loadPdfpc(sources, labels: document.pageLabels)
         var notes = try Self.loadNotes(sources, pageCount: document.pageCount)
         if let pdfpc { notes.fill(from: pdfpc.notes) }
+        notesAreMarkdown = !(pdfpc?.disableMarkdown ?? false)
         self.notes = notes
         title = URL(fileURLWithPath: path).lastPathComponent
         let slides = Slides(labels: document.pageLabels, forcedOverlays: pdfpc?.forcedOverlays ?? [])
@@ -68,6 +78,12 @@ final class Presenter {
         timing = TalkTiming(command: command, pdfpc: pdfpc, now: Date())
         cache = SlideCache(document: document)
         slideVideos = SlideVideoFinder.find(in: document, slideRegion: notesPosition?.slideRegion ?? .whole)
+        var links: [Int: [PageJumpLink]] = [:]
+        for page in 0..<document.pageCount {
+            let found = document.jumpLinks(page: page)
+            if !found.isEmpty { links[page] = found }
+        }
+        jumpLinks = links
         thumbnails = ThumbnailCache(path: path, password: command.password)
         session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
         if notesPosition == nil {
@@ -150,6 +166,22 @@ final class Presenter {
 
     /// The notes for `page`; a step of an overlay without notes of its own
     /// shows those of the slide's first page.
+    /// Notes are pdfpc's Markdown unless its file says `disableMarkdown`.
+    private(set) var notesAreMarkdown = true
+    /// Notes as Pango markup by their text: the console redraws each second.
+    private var markedUpNotes: [String: String] = [:]
+
+    /// The notes as the console draws them, and whether that is Pango markup.
+    func notesForDrawing(page: Int) -> (text: String, markup: Bool) {
+        let text = notesText(page: page)
+        guard notesAreMarkdown else { return (text, false) }
+        if let known = markedUpNotes[text] { return (known, true) }
+        let markup = NotesMarkdown.pangoMarkup(text)
+        if markedUpNotes.count > 64 { markedUpNotes.removeAll() }
+        markedUpNotes[text] = markup
+        return (markup, true)
+    }
+
     func notesText(page: Int) -> String {
         let own = notes.text(forPage: page)
         if !own.isEmpty { return own }
@@ -158,6 +190,13 @@ final class Presenter {
 
     /// The part of each page the audience sees: all of it, or the slide half of a beamer page.
     var slideRegion: PageRegion { notesPosition?.slideRegion ?? .whole }
+
+    /// Width over height of a slide (its part of the page), for the overview's cells.
+    var overviewAspect: Double {
+        let size = document.pageSize(0)
+        let region = slideRegion
+        return size.height > 0 ? (size.width * region.width) / (size.height * region.height) : 16.0 / 9
+    }
 
     /// Connects, opens the console and registers the audience scenes.
     func start() throws {
@@ -185,6 +224,7 @@ final class Presenter {
         let console = try app.openWindow(configuration: consoleConfiguration)
         self.console = console
         session.windows.append(console)
+        if !command.windowedConsole, !command.rehearse { fillMainScreen(with: console, app: app) }
         let audienceConfiguration = SceneConfiguration(name: "Audience — \(title)", layer: .overlay) { [unowned self] in
             AudienceDelegate(presenter: self)
         }
@@ -202,8 +242,9 @@ final class Presenter {
             session.registration = registration
             if !registration.isAvailable { log("no external screen yet; the console runs and waits for one") }
             if !app.hasLayerShell {
-                printError(
-                    "the compositor offers no zwlr_layer_shell_v1, so the audience view cannot be shown on external screens; use --rehearse for a window"
+                // Said as what happens: the fallback is made, and works.
+                log(
+                    "the compositor offers no zwlr_layer_shell_v1 (GNOME): the audience view is a full-screen window on each external screen; keys typed while it has the focus still reach the presenter"
                 )
             }
         }
@@ -214,6 +255,7 @@ final class Presenter {
         clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.console?.setNeedsDisplay() } }
         clock.resume()
         self.clock = clock
+        scheduleTimerStart()
         cache.onRendered = { [weak self] key in self?.slideRendered(key) }
         thumbnails.onRendered = { [weak self] in
             guard let self, self.state.isOverviewShown else { return }
@@ -229,10 +271,16 @@ final class Presenter {
 
     func handle(_ event: KeyEvent) {
         guard event.isPressed else { return }
-        let action = PresenterKeys.action(
-            keysym: event.keysym, text: event.text, shift: event.shift, overview: state.isOverviewShown)
+        let action = keys.action(
+            for: KeyChord(keysym: event.keysym, shift: event.shift, control: event.control, alt: event.alt),
+            text: event.text, overview: state.isOverviewShown)
         emit(["event": "key", "keysym": event.keysym, "text": event.text, "action": action.map { "\($0)" } ?? "none"])
         guard let action else { return }
+        perform(action)
+    }
+
+    /// What a key, a click or a scroll asked for.
+    func perform(_ action: PresenterAction) {
         let now = monotonicNanoseconds()
         let before = state.audience
         let pointerBefore = (mode: state.pointerMode, audience: audiencePointer)
@@ -259,6 +307,13 @@ final class Presenter {
             }
             prefetch()
             emitState()
+            if state.isAskingToQuit(at: Double(now) / 1e9) {
+                // The question leaves the console when its time is up.
+                let deadline = DispatchTime.now() + PresenterState.quitConfirmSeconds + 0.05
+                DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
+                    MainActor.assumeIsolated { self?.console?.setNeedsDisplay() }
+                }
+            }
         }
     }
 
@@ -461,6 +516,52 @@ final class Presenter {
         log("swap: the console goes to \(next.name), the audience view to the other screens")
         emit(["event": "swap", "ok": true, "console": next.name])
         console?.setNeedsDisplay()
+    }
+
+    /// A start time (`--start-time`, pdfpc's `startTime`): the timer starts
+    /// by itself then; one that passed counts from it.
+    private func scheduleTimerStart() {
+        guard let startsAt = timing.startsAt else { return }
+        let wait = startsAt.timeIntervalSinceNow
+        let now = Double(monotonicNanoseconds()) / 1e9
+        if wait <= 0 {
+            state.timer.start(at: now, alreadyElapsed: -wait)
+            return
+        }
+        state.timerWaitsForStart = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.state.timerWaitsForStart else { return }
+                self.state.timerWaitsForStart = false
+                self.state.timer.start(at: Double(monotonicNanoseconds()) / 1e9, alreadyElapsed: 0)
+                self.emit(["event": "timer-started", "reason": "start time"])
+                self.console?.setNeedsDisplay()
+            }
+        }
+    }
+
+    /// The console full screen on the built-in (or main) screen, as
+    /// pdfpc's; a compositor that will not is named, not hidden: the
+    /// console is then a window wherever the compositor puts it.
+    private func fillMainScreen(with console: Scene, app: Application) {
+        guard let main = app.mainScreen else {
+            log("console: no screen yet; it is a window until `s` puts it on one")
+            return
+        }
+        console.setFullscreen(on: main)
+        DispatchQueue.main.asyncAfter(deadline: .now() + 1.5) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.console === console, console.isConnected else { return }
+                if console.isFullscreen {
+                    self.emit(["event": "console-fullscreen", "ok": true, "output": main.name])
+                } else {
+                    printError(
+                        "console: the compositor did not make it full screen on \(main.name) (its configure has no fullscreen state); it stays a window where the compositor put it. Use --windowed-console to stop asking, or move it by hand"
+                    )
+                    self.emit(["event": "console-fullscreen", "ok": false, "output": main.name])
+                }
+            }
+        }
     }
 
     func stop(reason: String) -> Never { session.stop(reason: reason) }

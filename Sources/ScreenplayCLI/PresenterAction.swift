@@ -23,5 +23,10 @@ enum PresenterAction: Equatable, Sendable {
     case startFromBeginning
     /// Shift+F5: start the timer on the current page.
     case startHere
+    /// A click: on an internal link of the slide (its page, 0-based) or on
+    /// a slide of the overview (its last page, fully built, as Return).
+    case goToPage(Int)
+    /// `?`: every key and what it does, over the console's slides.
+    case toggleHelp
     case quit
 }

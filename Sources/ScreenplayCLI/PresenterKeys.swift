@@ -29,6 +29,7 @@ enum PresenterKeys {
         case "comma": return .toggleWhite
         case "F5": return shift ? .startHere : .startFromBeginning
         case "Escape": return .quit
+        case "question": return .toggleHelp
         default: break
         }
         if keysym.hasPrefix("KP_"), let d = Int(keysym.dropFirst(3)), (0...9).contains(d) { return .digit(d) }

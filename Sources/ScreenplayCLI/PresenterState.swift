@@ -29,12 +29,23 @@ struct PresenterState: Equatable, Sendable {
     /// The page the audience keeps seeing while frozen.
     private(set) var frozenPage: Int?
     var timer = TalkTimer()
+    /// A start time is coming (`--start-time`): page changes do not start
+    /// the timer; F5, Shift+F5 or `t` still do, by hand.
+    var timerWaitsForStart = false
     /// The slide picked in the overview grid while it is up; nil when it is not.
     private(set) var overviewSelection: Int?
     /// Slides per row of the grid, as the console lays it out (for Up and Down).
     var overviewColumns = 4
     /// The pointer dot or the spotlight, or neither.
     private(set) var pointerMode: PointerMode = .off
+    /// When Escape or `q` was pressed once, asking to end the talk: a
+    /// second press within `quitConfirmSeconds` ends it, any other key
+    /// cancels. Many clickers' slideshow button sends F5 and Escape in
+    /// turn, so one press must never end a talk.
+    private(set) var quitAskedAt: Double?
+    /// The key list (`?`) is over the console's slides.
+    private(set) var isHelpShown = false
+    static let quitConfirmSeconds = 2.0
 
     init(pageCount: Int) { self.init(slides: Slides(pageCount: pageCount)) }
 
@@ -45,6 +56,11 @@ struct PresenterState: Equatable, Sendable {
 
     var slide: Int { slides.slide(ofPage: page) }
     var isOverviewShown: Bool { overviewSelection != nil }
+
+    /// Whether the console asks "press Escape again to end the talk" at `now`.
+    func isAskingToQuit(at now: Double) -> Bool {
+        quitAskedAt.map { now - $0 <= Self.quitConfirmSeconds } ?? false
+    }
 
     /// The page the next key press shows (the next overlay step).
     var nextPage: Int? { page + 1 < pageCount ? page + 1 : nil }
@@ -68,6 +84,26 @@ struct PresenterState: Equatable, Sendable {
 
     @discardableResult
     mutating func apply(_ action: PresenterAction, at now: Double) -> Outcome {
+        let askedToQuit = isAskingToQuit(at: now)
+        quitAskedAt = nil
+        if action == .quit {
+            // As pdfpc's Escape: first out of black, white or a freeze (the
+            // audience sees the slide again), then the question. (Escape in
+            // the overview leaves the grid: PresenterKeys.)
+            if askedToQuit { return .quit }
+            if blank != .none || frozenPage != nil || isHelpShown {
+                isHelpShown = false
+                blank = .none
+                frozenPage = nil
+                return .changed
+            }
+            quitAskedAt = now
+            return .changed
+        }
+        if askedToQuit, action == .startFromBeginning || action == .startHere {
+            // The clicker's slideshow button, pressed again: the question goes, nothing else.
+            return .changed
+        }
         if let selection = overviewSelection, let outcome = applyInOverview(action, selection: selection, at: now) {
             return outcome
         }
@@ -124,20 +160,33 @@ struct PresenterState: Equatable, Sendable {
         case .swapScreens:
             return .swapScreens
         case .toggleTimer:
+            timerWaitsForStart = false
             timer.toggle(at: now)
             return .changed
         case .resetTimer:
             timer.reset(at: now)
             return .changed
         case .startFromBeginning:
+            // Before the talk: the first page, timer started. During it a
+            // clicker's slideshow button sends F5 too: pdfpc binds nothing
+            // to it, and here it neither moves the page nor resets the timer.
+            guard !timer.hasStarted else { return .unchanged }
+            timerWaitsForStart = false
             page = 0
             timer.restart(at: now)
             return .changed
         case .startHere:
+            guard !timer.hasStarted else { return .unchanged }
+            timerWaitsForStart = false
             timer.restart(at: now)
             return .changed
+        case let .goToPage(target):
+            return go(to: target, at: now, typedWasPending: typedWasPending)
+        case .toggleHelp:
+            isHelpShown.toggle()
+            return .changed
         case .quit:
-            return .quit
+            return .unchanged  // handled above: asked first
         }
     }
 
@@ -166,6 +215,11 @@ struct PresenterState: Equatable, Sendable {
         case .toggleOverview:
             overviewSelection = nil
             return .changed
+        case let .goToPage(target):
+            overviewSelection = nil
+            typed = ""
+            _ = go(to: target, at: now, typedWasPending: false)
+            return .changed
         case .enter:
             // As pdfpc: Return shows the slide fully built.
             overviewSelection = nil
@@ -175,7 +229,7 @@ struct PresenterState: Equatable, Sendable {
         case .digit, .startFromBeginning:
             return .unchanged
         case .toggleBlack, .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer,
-            .resetTimer, .startHere, .quit:
+            .resetTimer, .startHere, .toggleHelp, .quit:
             return nil
         }
     }
@@ -184,7 +238,7 @@ struct PresenterState: Equatable, Sendable {
         let clamped = min(max(0, target), pageCount - 1)
         guard clamped != page else { return typedWasPending ? .changed : .unchanged }
         page = clamped
-        timer.startIfNeeded(at: now)
+        if !timerWaitsForStart { timer.startIfNeeded(at: now) }
         return .changed
     }
 }

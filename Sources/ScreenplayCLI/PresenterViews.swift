@@ -159,7 +159,12 @@ final class ConsoleDelegate: SceneDelegate {
             presenter.pointerMoved(to: slidePoint(scene, x: event.x, y: event.y))
         case .left:
             presenter.pointerMoved(to: nil)
-        case .pressed, .released, .scrolled:
+        case let .pressed(button):
+            presenter.consoleClicked(
+                button, x: event.x, y: event.y, width: scene.pixelSize.width, height: scene.pixelSize.height)
+        case let .scrolled(_, dy):
+            presenter.consoleScrolled(dy)
+        case .released:
             break
         }
     }
@@ -204,7 +209,11 @@ final class ConsoleDelegate: SceneDelegate {
             pageText, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
         let elapsed = state.timer.elapsed(at: now)
         var timerText = formatDuration(elapsed)
-        if !state.timer.hasStarted {
+        var startsIn: Int?
+        if !state.timer.hasStarted, state.timerWaitsForStart, let startsAt = presenter.timing.startsAt {
+            startsIn = max(0, Int(startsAt.timeIntervalSinceNow.rounded(.up)))
+            timerText = "starts in " + formatDuration(Double(startsIn ?? 0))
+        } else if !state.timer.hasStarted {
             timerText += " (starts on the first page change)"
         } else if !state.timer.isRunning {
             timerText += " paused"
@@ -232,7 +241,9 @@ final class ConsoleDelegate: SceneDelegate {
         let notes = presenter.notesText(page: state.page)
         var line: [String: Any] = [:]
         var notesView = "none"
-        if let selection = state.overviewSelection {
+        if state.isHelpShown {
+            try ConsoleKeyList.draw(layout, own: presenter.keys.described, c)
+        } else if let selection = state.overviewSelection {
             line = try drawOverview(layout, selection: selection, c)
         } else {
             // Slides.
@@ -270,9 +281,10 @@ final class ConsoleDelegate: SceneDelegate {
                 try drawSlide(page: state.page, in: layout.notes, region: position.notesRegion, c)
                 notesView = "page"
             } else if !notes.isEmpty {
+                let drawn = presenter.notesForDrawing(page: state.page)
                 try c.drawText(
-                    notes, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
-                    maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+                    drawn.text, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
+                    maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text, markup: drawn.markup)
                 notesView = "text"
             }
             line["current_rect"] = layout.current.array
@@ -290,14 +302,20 @@ final class ConsoleDelegate: SceneDelegate {
                 state.frozenPage != nil ? "Audience: FROZEN on page \(p + 1) (f to follow)" : "Audience: page \(p + 1)"
         }
         let banner = !presenter.hasAudience
-        if banner {
+        let askingToQuit = state.isAskingToQuit(at: now)
+        // A red footer: the question to end the talk, or no audience display.
+        let alarm =
+            askingToQuit
+            ? "End the talk? Press Escape or q again. Any other key goes on."
+            : banner ? "No audience display — slides show when an external screen connects" : nil
+        if let alarm {
             try c.fill(
                 x: 0, y: layout.footer.y, width: layout.width, height: layout.footer.height, color: ConsoleColors.banner
             )
             try c.drawText(
-                "No audience display — slides show when an external screen connects", x: layout.margin,
-                y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2, maxWidth: layout.width - 2 * layout.margin,
-                pixelHeight: t, color: ConsoleColors.text, alignment: .center)
+                alarm, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
+                maxWidth: layout.width - 2 * layout.margin, pixelHeight: t, color: ConsoleColors.text,
+                alignment: .center)
         } else {
             var footer =
                 state.isOverviewShown
@@ -317,9 +335,11 @@ final class ConsoleDelegate: SceneDelegate {
             "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
             "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
             "overview": "\(state.isOverviewShown)", "notes_view": notesView, "pointer_mode": state.pointerMode.rawValue,
-            "size": "\(c.pixelWidth)x\(c.pixelHeight)",
+            "size": "\(c.pixelWidth)x\(c.pixelHeight)", "asking_to_quit": "\(askingToQuit)",
+            "help": "\(state.isHelpShown)",
         ]
         if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
+        if let startsIn { summary["starts_in_s"] = "\(startsIn)" }
         if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }
         if let ready = line["thumbnails"] as? Int { summary["thumbnails"] = "\(ready)" }
         if summary != lastSummary {
@@ -337,10 +357,7 @@ final class ConsoleDelegate: SceneDelegate {
     /// selection framed. Returns what `--stats` reports of it.
     private func drawOverview(_ layout: ConsoleLayout, selection: Int, _ c: DrawingContext) throws -> [String: Any] {
         let slides = presenter.state.slides
-        let size = presenter.document.pageSize(0)
-        let region = presenter.slideRegion
-        let aspect = size.height > 0 ? (size.width * region.width) / (size.height * region.height) : 16.0 / 9
-        let grid = layout.overview(count: slides.count, aspect: aspect, selected: selection)
+        let grid = layout.overview(count: slides.count, aspect: presenter.overviewAspect, selected: selection)
         presenter.setOverviewColumns(grid.columns)
         presenter.wantThumbnails(size: grid.thumbnail)
         var selectedRect: ConsoleLayout.Rect?

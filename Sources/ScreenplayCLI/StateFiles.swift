@@ -11,6 +11,15 @@ enum StateDirectory {
         return nil
     }
 
+    /// One file name per playlist path: its absolute path with '/' written
+    /// '%2F' and '%' '%25', so every state file of a playlist is found again.
+    static func fileName(forPath playlist: String) -> String {
+        let absolute =
+            playlist.hasPrefix("/")
+            ? playlist : FileManager.default.currentDirectoryPath + "/" + playlist
+        return absolute.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+    }
+
     /// Replaces `path` with `data` so that a crash, a power cut or a full
     /// disk leaves either the old file or the new one, never a part: a
     /// temporary file in the same folder, fsync, rename, fsync of the
@@ -69,11 +78,7 @@ struct LastGoodPlaylist {
 
     init?(playlist: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let directory = StateDirectory.path(environment: environment) else { return nil }
-        let absolute =
-            playlist.hasPrefix("/")
-            ? playlist : FileManager.default.currentDirectoryPath + "/" + playlist
-        let name = absolute.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
-        path = directory + "/last-good/" + name
+        path = directory + "/last-good/" + StateDirectory.fileName(forPath: playlist)
     }
 
     /// The kept contents and when they were kept, if any.

@@ -18,6 +18,14 @@ struct TalkTimer: Equatable, Sendable {
         start(at: now)
     }
 
+    /// Starts as if it had started `elapsed` seconds ago (a start time
+    /// that passed before the presenter started).
+    mutating func start(at now: Double, alreadyElapsed elapsed: Double) {
+        accumulated = max(0, elapsed)
+        runningSince = now
+        hasStarted = true
+    }
+
     /// Starts from zero, now.
     mutating func restart(at now: Double) {
         accumulated = 0

@@ -13,27 +13,39 @@ struct TalkTiming: Equatable, Sendable {
     let target: Target
     /// Seconds left when the countdown turns amber.
     let amberFrom: Double
+    /// When the timer starts by itself (`--start-time`, pdfpc's `startTime`).
+    let startsAt: Date?
 
-    init(target: Target, lastMinutes: Double = 5) {
+    init(target: Target, lastMinutes: Double = 5, startsAt: Date? = nil) {
         self.target = target
         amberFrom = lastMinutes * 60
+        self.startsAt = startsAt
+    }
+
+    /// A start time's moment: the one within the last 12 hours (the talk
+    /// began and the presenter was restarted) or the next one.
+    static func startMoment(_ time: ClockTime, now: Date, calendar: Calendar = .current) -> Date {
+        time.nextOccurrence(after: now.addingTimeInterval(-12 * 3600), calendar: calendar)
     }
 
     /// The command line first, then the `.pdfpc` file; in the file an end
     /// time wins over a duration, as the countdown can follow only one.
     init(command: PresentCommand, pdfpc: PdfpcFile?, now: Date) {
         let lastMinutes = command.lastMinutes ?? pdfpc?.lastMinutes ?? 5
+        let start = (command.startTime ?? pdfpc?.startTime).map { Self.startMoment($0, now: now) }
+        let target: Target
         if let end = command.endTime {
-            self.init(target: .endTime(end, at: end.nextOccurrence(after: now)), lastMinutes: lastMinutes)
+            target = .endTime(end, at: end.nextOccurrence(after: start ?? now))
         } else if let minutes = command.durationMinutes {
-            self.init(target: .duration(minutes * 60), lastMinutes: lastMinutes)
+            target = .duration(minutes * 60)
         } else if let end = pdfpc?.endTime {
-            self.init(target: .endTime(end, at: end.nextOccurrence(after: now)), lastMinutes: lastMinutes)
+            target = .endTime(end, at: end.nextOccurrence(after: start ?? now))
         } else if let minutes = pdfpc?.duration {
-            self.init(target: .duration(minutes * 60), lastMinutes: lastMinutes)
+            target = .duration(minutes * 60)
         } else {
-            self.init(target: .none, lastMinutes: lastMinutes)
+            target = .none
         }
+        self.init(target: target, lastMinutes: lastMinutes, startsAt: start)
     }
 
     /// The countdown now; nil without one.

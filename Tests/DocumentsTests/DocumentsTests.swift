@@ -61,6 +61,40 @@ final class DocumentsTests: ScreenplayTestCase {
         XCTAssertEqual(try PDFDocument.open(path: unlabelled).pageLabels, ["1", "2", "3"])
     }
 
+    /// Internal links (a table of contents, a "back" button) come back with
+    /// the part of the page they cover and the page they go to, by number
+    /// or by a named destination as beamer writes them; file links are not
+    /// among them.
+    func testJumpLinksGoToTheirPage() throws {
+        let path = dir + "/links.pdf"
+        var pages = (1...4).map { n in
+            DeckPage(width: 400, height: 300, fills: [.init(.whole, color: 0x202020)], caption: "page \(n)")
+        }
+        // Forward links by name: cairo 1.16 writes no /Dest for a page it has
+        // not reached yet. The link back from page 4 is by number.
+        pages[0].links = [
+            .init(PageRegion(x: 0, y: 0, width: 0.5, height: 0.5), to: .named("three")),
+            .init(PageRegion(x: 0.5, y: 0.5, width: 0.5, height: 0.5), to: .named("the-end")),
+        ]
+        pages[2].destinations = ["three"]
+        pages[3].destinations = ["the-end"]
+        pages[3].links = [.init(PageRegion(x: 0.25, y: 0.75, width: 0.5, height: 0.25), to: .page(1))]
+        try DeckWriter.write(pages, to: path)
+        let document = try PDFDocument.open(path: path)
+        let links = document.jumpLinks(page: 0).sorted { $0.page < $1.page }
+        XCTAssertEqual(links.map(\.page), [2, 3])
+        func close(_ a: PageRegion, _ b: PageRegion) -> Bool {
+            abs(a.x - b.x) < 0.01 && abs(a.y - b.y) < 0.01 && abs(a.width - b.width) < 0.01
+                && abs(a.height - b.height) < 0.01
+        }
+        XCTAssertTrue(close(links[0].region, PageRegion(x: 0, y: 0, width: 0.5, height: 0.5)), "\(links[0])")
+        XCTAssertTrue(close(links[1].region, PageRegion(x: 0.5, y: 0.5, width: 0.5, height: 0.5)), "\(links[1])")
+        XCTAssertEqual(document.jumpLinks(page: 3).map(\.page), [0])
+        XCTAssertEqual(document.jumpLinks(page: 1), [])
+        XCTAssertEqual(document.fileLinks(page: 0), [], "jumps are not files")
+        XCTAssertEqual(document.jumpLinks(page: 9), [], "no such page")
+    }
+
     func testSampleDeckOpensWithItsPagesAndNotes() throws {
         let written = try SampleDeck.write(to: dir)
         let doc = try PDFDocument.open(path: written.pdf)

@@ -19,6 +19,23 @@ final class CanvasTests: OffscreenTestCase {
         return result
     }
 
+    /// Pango markup is laid out as markup (the tags take no room), and
+    /// markup that does not parse is drawn as the plain text it is.
+    func testMarkupIsLaidOutAndBadMarkupIsPlainText() throws {
+        let canvas = try Canvas(width: 1, height: 1)
+        let font = "DejaVu Sans 30"
+        let plain = canvas.textSize("Hello", font: font).width
+        let bold = canvas.textSize("<b>Hello</b>", font: font, markup: true).width
+        let tagsAsText = canvas.textSize("<b>Hello</b>", font: font).width
+        XCTAssertGreaterThan(bold, plain, "bold is wider")
+        XCTAssertLessThan(bold, plain * 13 / 10, "the tags take no room")
+        XCTAssertGreaterThan(tagsAsText, plain * 2, "without markup the tags are text")
+        XCTAssertEqual(
+            canvas.textSize("<b>Hello", font: font, markup: true).width, canvas.textSize("<b>Hello", font: font).width)
+        XCTAssertEqual(
+            canvas.textSize("Hello", font: font).width, plain, "a plain text after markup has no attributes left")
+    }
+
     func testTextDrawsInsideItsMeasuredBox() throws {
         let canvas = try Canvas(width: 400, height: 120)
         canvas.fill(.black)

@@ -69,6 +69,18 @@ extension RunningProcess {
 }
 
 extension XCTestCase {
+    /// Ends a `present` talk as a speaker does, `q` twice (the first only
+    /// asks), and expects a clean exit.
+    func endTalk(
+        _ p: RunningProcess, _ environment: [String: String], file: StaticString = #filePath, line: UInt = #line
+    )
+        throws
+    {
+        let typed = try runProcess("wtype", ["-s", "120", "qq"], environment: environment, timeout: 5)
+        XCTAssertEqual(typed.status, 0, "wtype qq: \(typed.stderr)", file: file, line: line)
+        XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr, file: file, line: line)
+    }
+
     /// `keyboard`: a keyboard on the seat from the start (``SwayRig/attachKeyboard(timeout:)``),
     /// for tests that type keys with wtype.
     func startSway(_ modes: [TestSupport.OutputMode], names: [String]? = nil, keyboard: Bool = false) throws -> SwayRig

@@ -56,6 +56,15 @@ final class InstallTests: ScreenplayTestCase {
             XCTAssertTrue(play.contains("\n\(key)\n") || play.contains("\n\(key) "), "no \(key) in the man page")
         }
         XCTAssertTrue(play.contains(".SH NAME\nscreenplay-play \\- Play playlists"), play)
+        // The presenter's keys are where a speaker looks: `man screenplay-present`.
+        let present = try runProcess(
+            "/bin/sh", ["-c", "gzip -dc '\(root)/share/man/man1/screenplay-present.1.gz'"],
+            environment: ["PATH": "/usr/bin:/bin"], timeout: 10
+        ).stdout
+        XCTAssertTrue(present.contains("KEYS"), present)
+        for row in ["Shift+F5", "swap screens", "ask to end the talk", "this list on the console"] {
+            XCTAssertTrue(present.contains(row), "no \(row) in screenplay-present(1)")
+        }
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/share/bash-completion/completions/screenplay"))
         XCTAssertEqual(
             FileManager.default.contents(atPath: root + "/share/screenplay/playlist.schema.json"),

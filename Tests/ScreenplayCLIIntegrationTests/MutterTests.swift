@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import TestHarness
 import TestSupport
@@ -73,5 +74,32 @@ final class MutterTests: ScreenplayTestCase {
         XCTAssertTrue(line?.contains("fall back to fullscreen windows") == true, r.stdout)
         XCTAssertTrue(line?.contains("may take keyboard focus") == true, r.stdout)
         XCTAssertTrue(r.stdout.contains("wp_presentation"), "mutter's presentation-time is listed: \(r.stdout)")
+    }
+
+    /// A PDF talk on GNOME, as a speaker runs it: the audience view is a
+    /// full-screen window on the external monitor at its size, the console
+    /// full screen on the laptop's, and the log says what happens instead
+    /// of calling the audience view impossible. (Mutter has no screenshot
+    /// protocol and no virtual keyboard: keys on the audience window are
+    /// tested on sway's same path, PresenterTests.testWithoutLayerShell...)
+    func testPDFTalkPutsTheAudienceOnTheExternalMonitorAndTheConsoleOnTheLaptop() throws {
+        let rig = try startMutter([OutputMode(width: 1280, height: 720), OutputMode(width: 1024, height: 768)])
+        var environment = rig.clientEnvironment
+        environment["SCREENPLAY_BUILTIN"] = "Meta-0"
+        let folder = NSTemporaryDirectory() + "screenplay-mutter-talk-\(getpid())"
+        let deck = try SampleDeck.write(to: folder).pdf
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let p = try CLI.start(["present", deck, "--stats", "-"], environment: environment)
+        let audience = p.waitForEvent(timeout: 20) { $0.event == "connect" && $0.raw["role"] as? String == "audience" }
+        XCTAssertEqual(audience?.output, "Meta-1", p.stderr)
+        XCTAssertEqual([audience?.int("width"), audience?.int("height")], [1024, 768])
+        let console = p.waitForEvent { $0.event == "console-fullscreen" }
+        XCTAssertEqual(console?.raw["ok"] as? Bool, true, p.stderr)
+        XCTAssertEqual(console?.output, "Meta-0")
+        XCTAssertTrue(p.stderr.contains("the audience view is a full-screen window on each external screen"), p.stderr)
+        XCTAssertFalse(p.stderr.contains("cannot be shown"), p.stderr)
+        XCTAssertFalse(
+            p.stderr.contains("the compositor put"), "the audience window is where it was asked: \(p.stderr)")
+        assertCleanStop(p)
     }
 }

@@ -127,8 +127,15 @@ final class PresenterTests: ScreenplayTestCase {
         try type(["-k", "Home"], e)
         XCTAssertTrue(waitForColor(background(1), on: "HEADLESS-2", capture: cap), "Home")
 
-        // q quits cleanly.
+        // q asks first (a clicker's slideshow button sends Escape), the
+        // console says how to go on, and Escape then ends the talk cleanly.
         try type(["q"], e)
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["asking_to_quit"] as? String == "true" },
+            "\(String(describing: lastConsole(p)?.raw))")
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(p.isRunning, "one press of q ended the talk")
+        try type(["-k", "Escape"], e)
         XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
     }
 
@@ -184,8 +191,7 @@ final class PresenterTests: ScreenplayTestCase {
         XCTAssertTrue(
             waitForConsole(p) { $0.raw["output"] as? String == "HEADLESS-2" },
             "\(String(describing: lastConsole(p)?.raw))")
-        try type(["q"], e)
-        XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
+        try endTalk(p, e)
     }
 
     /// Unplugging the only external output leaves the console
@@ -251,6 +257,45 @@ final class PresenterTests: ScreenplayTestCase {
     }
 
     /// Errors before any window, with exit codes 66 and 65.
+    /// A speaker's presenter.conf (where the README says: in
+    /// `$XDG_CONFIG_HOME/screenplay`) binds `x` to next and unbinds Right;
+    /// `?` shows the key list on the console and Escape closes it without
+    /// asking to end the talk. A bad line exits 65 naming it, before any window.
+    func testOwnKeysAndTheKeyListOnTheConsole() throws {
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
+        try rig.focusOutput("HEADLESS-1")
+        var e = env(rig, builtin: "HEADLESS-1")
+        let config = dir + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/screenplay", withIntermediateDirectories: true)
+        try "# clicker with an x key\nbind x next\nunbind Right\n".write(
+            toFile: config + "/screenplay/presenter.conf", atomically: true, encoding: .utf8)
+        e["XDG_CONFIG_HOME"] = config
+        let p = try CLI.start(["present", deck.pdf, "--stats", "-"], environment: e)
+        XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "1" }, p.stderr)
+        try type(["x"], e)
+        XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "2" }, "x is next: \(p.stderr)")
+        try type(["-k", "Right", "x"], e)
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["page"] as? String == "3" }, "\(String(describing: lastConsole(p)?.raw))")
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(lastConsole(p)?.raw["page"] as? String, "3", "Right is unbound: only the x moved")
+        try type(["?"], e)
+        XCTAssertTrue(waitForConsole(p) { $0.raw["help"] as? String == "true" }, p.stderr)
+        try type(["-k", "Escape"], e)
+        XCTAssertTrue(waitForConsole(p) { $0.raw["help"] as? String == "false" }, "Escape closes the list")
+        XCTAssertEqual(lastConsole(p)?.raw["asking_to_quit"] as? String, "false", "and asks nothing")
+        try endTalk(p, e)
+
+        let bad = dir + "/bad-keys.conf"
+        try "bind x next\nbind y nxt\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["present", deck.pdf, "--keys", bad], environment: e)
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("\(bad):2: unknown action 'nxt'"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("connect"), refused.stderr)
+        let missing = try CLI.run(["present", deck.pdf, "--keys", dir + "/none.conf"], environment: e)
+        XCTAssertEqual(missing.status, 66, missing.stderr)
+    }
+
     func testErrorsExitBeforeAnyWindow() throws {
         let rig = try startSway([.init(width: 640, height: 480)])
         let e = env(rig, builtin: "HEADLESS-1")

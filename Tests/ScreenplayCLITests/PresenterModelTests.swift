@@ -113,16 +113,99 @@ final class PresenterModelTests: ScreenplayTestCase {
         s.apply(.resetTimer, at: 205)
         XCTAssertEqual(s.timer.elapsed(at: 207), 2, "reset keeps a running timer running from zero")
         s.apply(.next, at: 207)
-        s.apply(.startFromBeginning, at: 300)
-        XCTAssertEqual(s.page, 0)
-        XCTAssertEqual(s.timer.elapsed(at: 301), 1)
-        s.apply(.next, at: 302)
-        s.apply(.startHere, at: 400)
-        XCTAssertEqual(s.page, 1)
-        XCTAssertEqual(s.timer.elapsed(at: 400), 0)
-        XCTAssertTrue(s.timer.isRunning)
-        XCTAssertEqual(s.apply(.quit, at: 0), .quit)
-        XCTAssertEqual(s.apply(.swapScreens, at: 0), .swapScreens)
+        XCTAssertEqual(s.apply(.startFromBeginning, at: 300), .unchanged, "F5 mid-talk: a clicker's slideshow button")
+        XCTAssertEqual(s.page, 2)
+        XCTAssertEqual(s.timer.elapsed(at: 300), 95)
+        XCTAssertEqual(s.apply(.startHere, at: 300), .unchanged)
+
+        // Before the talk (the timer starts on the first page change) F5
+        // starts it on page 1, Shift+F5 where it stands: page 1 too.
+        var fresh = PresenterState(pageCount: 5)
+        XCTAssertEqual(fresh.apply(.startFromBeginning, at: 20), .changed)
+        XCTAssertEqual(fresh.page, 0)
+        XCTAssertEqual(fresh.timer.elapsed(at: 21), 1)
+        XCTAssertTrue(fresh.timer.isRunning)
+        var here = PresenterState(pageCount: 5)
+        XCTAssertEqual(here.apply(.startHere, at: 30), .changed)
+        XCTAssertTrue(here.timer.isRunning)
+        XCTAssertEqual(here.apply(.swapScreens, at: 0), .swapScreens)
+    }
+
+    /// Escape or `q` asks; a second press within two seconds ends the talk;
+    /// any other key (or waiting) cancels the question.
+    func testQuittingAsksFirst() {
+        var s = PresenterState(pageCount: 5)
+        s.apply(.next, at: 0)
+        XCTAssertEqual(s.apply(.quit, at: 10), .changed)
+        XCTAssertTrue(s.isAskingToQuit(at: 11))
+        XCTAssertEqual(s.apply(.quit, at: 11.9), .quit)
+
+        XCTAssertEqual(s.apply(.quit, at: 20), .changed)
+        XCTAssertFalse(s.isAskingToQuit(at: 22.1), "the question goes after two seconds")
+        XCTAssertEqual(s.apply(.quit, at: 22.1), .changed, "too late: asked again")
+        XCTAssertEqual(s.apply(.next, at: 23), .changed)
+        XCTAssertFalse(s.isAskingToQuit(at: 23))
+        XCTAssertEqual(s.page, 2, "the other key does what it always does")
+        XCTAssertEqual(s.apply(.quit, at: 23.5), .changed, "the question starts over")
+
+        // As pdfpc's Escape: black, white and a freeze go first.
+        var blank = PresenterState(pageCount: 5)
+        blank.apply(.toggleBlack, at: 0)
+        XCTAssertEqual(blank.apply(.quit, at: 1), .changed)
+        XCTAssertEqual(blank.audience, .page(0))
+        XCTAssertFalse(blank.isAskingToQuit(at: 1))
+        blank.apply(.toggleFreeze, at: 2)
+        blank.apply(.quit, at: 3)
+        XCTAssertNil(blank.frozenPage)
+        XCTAssertEqual(blank.apply(.quit, at: 4), .changed)
+        XCTAssertEqual(blank.apply(.quit, at: 5), .quit)
+    }
+
+    /// A talk driven by a clicker's keys from start to end. `slideshow` is
+    /// the button that sends F5 and Escape in turn (Logitech R400/R500:
+    /// F5 then Escape; many unbranded clickers: Shift+F5 then Escape);
+    /// pressed by mistake at any moment, even several times, it never ends
+    /// the talk, moves the page or resets the timer. Its "blank" key sends
+    /// `.` (R400) or `b`.
+    func testClickersNeverEndATalkByMistake() {
+        let clickers: [(name: String, slideshow: [(String, Bool)], blank: String)] = [
+            ("Logitech R400", [("F5", false), ("Escape", false)], "period"),
+            ("unbranded, Shift+F5", [("F5", true), ("Escape", false)], "b"),
+        ]
+        for clicker in clickers {
+            var s = PresenterState(pageCount: 12)
+            var presses = 0
+            var now = 0.0
+            func press(_ keysym: String, shift: Bool = false) -> PresenterState.Outcome {
+                now += 0.4
+                guard let action = PresenterKeys.action(keysym: keysym, text: "", shift: shift) else {
+                    return .unchanged
+                }
+                return s.apply(action, at: now)
+            }
+            func slideshow() -> [PresenterState.Outcome] {
+                let keys = clicker.slideshow
+                defer { presses += 1 }
+                let (keysym, shift) = keys[presses % keys.count]
+                return [press(keysym, shift: shift)]
+            }
+            XCTAssertFalse(slideshow().contains(.quit), clicker.name)  // starts the show
+            for _ in 0..<4 { XCTAssertEqual(press("Next"), .changed) }
+            let elapsed = s.timer.elapsed(at: now)
+            for _ in 0..<7 {
+                XCTAssertFalse(slideshow().contains(.quit), "\(clicker.name): the slideshow button ended the talk")
+            }
+            XCTAssertEqual(s.page, 4, clicker.name)
+            XCTAssertGreaterThanOrEqual(s.timer.elapsed(at: now), elapsed, "\(clicker.name): the timer was reset")
+            XCTAssertEqual(press(clicker.blank), .changed)
+            XCTAssertEqual(s.audience, .black, clicker.name)
+            XCTAssertEqual(press(clicker.blank), .changed)
+            XCTAssertEqual(press("Prior"), .changed)
+            XCTAssertEqual(s.page, 3, clicker.name)
+            // The talk ends when the speaker means it: Escape twice.
+            XCTAssertEqual(press("Escape"), .changed)
+            XCTAssertEqual(press("Escape"), .quit, clicker.name)
+        }
     }
 
     func testCountdownColours() {

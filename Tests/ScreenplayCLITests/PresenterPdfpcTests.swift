@@ -34,7 +34,25 @@ final class PresenterPdfpcTests: ScreenplayTestCase {
         XCTAssertEqual(file.notes, [0: "Welcome", 2: "Second step of slide 2"])
         XCTAssertEqual(file.forcedOverlays, [4])
         XCTAssertEqual(file.hidden, [4])
-        XCTAssertEqual(Set(file.unused), ["defaultTransition", "disableMarkdown"])
+        XCTAssertEqual(Set(file.unused), ["defaultTransition"])
+        XCTAssertFalse(file.disableMarkdown)
+        XCTAssertTrue(try parse(#"{"disableMarkdown":true}"#, labels: ["1"]).disableMarkdown)
+    }
+
+    /// pdfpc's Markdown subset as Pango markup: headings, lists, emphasis
+    /// and code; text that is not Markdown stays what it was.
+    func testMarkdownNotesBecomePangoMarkup() {
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("# Intro"), #"<span size="x-large" weight="bold">Intro</span>"#)
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("### Aside ###"), #"<span size="large" weight="bold">Aside</span>"#)
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("- one\n  * two"), "• one\n  • two")
+        XCTAssertEqual(
+            NotesMarkdown.pangoMarkup("say **this** and *that*, `code` too"),
+            "say <b>this</b> and <i>that</i>, <tt>code</tt> too")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("__b__ _i_"), "<b>b</b> <i>i</i>")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("a_snake_case name"), "a_snake_case name")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("2 * 3 * 4 < 5 & 6"), "2 * 3 * 4 &lt; 5 &amp; 6")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("<b>not markup</b>"), "&lt;b&gt;not markup&lt;/b&gt;")
+        XCTAssertEqual(NotesMarkdown.pangoMarkup("#hashtag"), "#hashtag", "no space: no heading")
     }
 
     func testPdfpcPagesAreFoundByLabelWhenTheIndexMoved() throws {
@@ -183,7 +201,9 @@ final class PresenterPdfpcTests: ScreenplayTestCase {
         s.apply(.toggleBlack, at: 0)
         XCTAssertEqual(s.audience, .black, "b still blanks the room in the overview")
         s.apply(.toggleBlack, at: 0)
-        XCTAssertEqual(s.apply(.quit, at: 0), .quit)
+        XCTAssertEqual(s.apply(.quit, at: 0), .changed, "q asks first, in the overview too")
+        XCTAssertTrue(s.isAskingToQuit(at: 1))
+        XCTAssertEqual(s.overviewSelection, 1)
         s.apply(.enter, at: 0)
         XCTAssertNil(s.overviewSelection)
         XCTAssertEqual(s.page, 2, "Return shows the chosen slide fully built (its last step), as in pdfpc")
@@ -245,6 +265,35 @@ final class PresenterPdfpcTests: ScreenplayTestCase {
         XCTAssertEqual(timing.countdown(elapsed: 0, now: now.addingTimeInterval(419))?.phase, .normal)
         XCTAssertEqual(timing.countdown(elapsed: 0, now: now.addingTimeInterval(601))?.phase, .over)
         XCTAssertNil(TalkTiming(target: .none).countdown(elapsed: 5, now: now))
+
+        // A start time: the one that passed within 12 hours, else the next.
+        func start(_ text: String) -> Double {
+            TalkTiming.startMoment(ClockTime(parsing: text)!, now: now, calendar: calendar).timeIntervalSince(now)
+        }
+        XCTAssertEqual(start("14:00"), -(10 * 60 + 30), "begun ten minutes ago: counted from then")
+        XCTAssertEqual(start("14:30"), 19 * 60 + 30)
+        XCTAssertEqual(start("03:00"), -(11 * 3600 + 10 * 60 + 30), "11 hours ago")
+        XCTAssertEqual(start("02:00"), (11 * 3600 + 49 * 60 + 30), "more than 12 hours ago: tomorrow's")
+    }
+
+    /// With a start time coming, page changes do not start the timer (the
+    /// speaker may rehearse the first slides); F5, Shift+F5 or t do.
+    func testTimerWaitsForItsStartTime() throws {
+        var s = PresenterState(pageCount: 5)
+        s.timerWaitsForStart = true
+        s.apply(.next, at: 10)
+        XCTAssertEqual(s.page, 1)
+        XCTAssertFalse(s.timer.hasStarted)
+        s.apply(.toggleTimer, at: 20)
+        XCTAssertTrue(s.timer.isRunning)
+        XCTAssertFalse(s.timerWaitsForStart)
+        var t = TalkTimer()
+        t.start(at: 100, alreadyElapsed: 90)
+        XCTAssertEqual(t.elapsed(at: 110), 100, "a start time that passed counts from it")
+        let file = try parse(#"{"startTime":"09:15"}"#, labels: ["1"])
+        XCTAssertEqual(file.startTime, ClockTime(parsing: "09:15"))
+        XCTAssertEqual(file.unused, [])
+        XCTAssertEqual(error(#"{"startTime":"9h"}"#)?.contains("startTime '9h' is not a time HH:MM"), true)
     }
 
     func testTimingComesFromTheCommandLineThenThePdfpcFile() throws {

@@ -38,7 +38,8 @@ final class UnattendedUnitTests: ScreenplayTestCase {
         XCTAssertEqual(reason("[1]")?.hasPrefix("a request is a JSON object"), true)
         XCTAssertEqual(
             reason(#"{"command": "explode"}"#),
-            "unknown command \"explode\": expected status, next, previous, pause, resume, reload, show, screenshot")
+            "unknown command \"explode\": expected status, next, previous, pause, resume, reload, show, screenshot, override"
+        )
         XCTAssertEqual(reason(#"{"command": 1}"#), "\"command\" is missing or not a string")
         XCTAssertEqual(reason(#"{"command": "show"}"#)?.hasPrefix("show needs \"item\""), true)
         XCTAssertEqual(reason(#"{"command": "next", "item": "2"}"#), "\"item\" belongs to show only")
@@ -73,10 +74,13 @@ final class UnattendedUnitTests: ScreenplayTestCase {
         shot.output = "DP-1"
         XCTAssertEqual(try ctl("ctl screenshot lobby.png --output DP-1"), shot)
         for (line, message) in [
-            ("ctl", "missing command: expected one of status, next, previous, pause, resume, reload, show, screenshot"),
+            (
+                "ctl",
+                "missing command: expected one of status, next, previous, pause, resume, reload, show, screenshot, override"
+            ),
             (
                 "ctl jump",
-                "unknown command 'jump': expected one of status, next, previous, pause, resume, reload, show, screenshot"
+                "unknown command 'jump': expected one of status, next, previous, pause, resume, reload, show, screenshot, override"
             ),
             ("ctl show", "show needs an item: its position (1 is the first) or its file name"),
             ("ctl next 3", "unexpected argument '3'"),

@@ -1,0 +1,141 @@
+import Foundation
+import TestHarness
+import XCTest
+
+@testable import ScreenplayCLI
+
+/// `ctl override` without a compositor: durations, the command line, the
+/// request on the socket, the state file and what an override resolves to.
+final class OverrideUnitTests: ScreenplayTestCase {
+    func testDurationsAreParsedStrictly() {
+        let good: [(String, Double)] = [
+            ("90s", 90), ("20m", 1200), ("1h", 3600), ("1h30m", 5400), ("1h30m15s", 5415), ("2m5s", 125), ("0h1s", 1),
+        ]
+        for (text, seconds) in good { XCTAssertEqual(OverrideDuration.parse(text), seconds, text) }
+        for text in [
+            "", "20", "m", "1m1h", "1h1h", "1.5h", "-5m", "5 m", "5M", "0s", "0h0m", "1d", "h30m", "9999999h", "٣m",
+        ] {
+            XCTAssertNil(OverrideDuration.parse(text), text)
+        }
+        XCTAssertEqual(OverrideDuration.format(5400), "1h30m")
+        XCTAssertEqual(OverrideDuration.format(3), "3s")
+    }
+
+    func ctl(_ words: [String]) throws(UsageError) -> CtlCommand {
+        guard case let .ctl(command) = try ScreenplayCommandLine.parse(["ctl"] + words) else {
+            throw UsageError(message: "not ctl", usage: "")
+        }
+        return command
+    }
+
+    func testCtlOverrideArguments() throws {
+        XCTAssertEqual(
+            try ctl(["override", "--text", "FIRE DRILL", "--for", "20m"]).override,
+            .start(what: nil, text: "FIRE DRILL", seconds: 1200))
+        XCTAssertEqual(
+            try ctl(["override", "--text", #"A\nB"#]).override, .start(what: nil, text: "A\nB", seconds: nil))
+        XCTAssertEqual(
+            try ctl(["override", "fire-drill"]).override, .start(what: "fire-drill", text: nil, seconds: nil))
+        XCTAssertEqual(
+            try ctl(["override", "/srv/a/../b.png", "--output", "HDMI-*"]).override,
+            .start(what: "/srv/b.png", text: nil, seconds: nil))
+        let relative = try ctl(["override", "media/closed.png"]).override
+        XCTAssertEqual(
+            relative,
+            .start(what: FileManager.default.currentDirectoryPath + "/media/closed.png", text: nil, seconds: nil),
+            "a path is made absolute: play runs in another folder")
+        XCTAssertEqual(try ctl(["override", "--clear", "--output", "DP-1"]).override, .clear)
+        XCTAssertEqual(try ctl(["override", "--clear", "--output", "DP-1"]).output, "DP-1")
+        for (words, message) in [
+            (["override"], "override needs what to show"),
+            (["override", "--text", " "], "--text needs the message"),
+            (["override", "a", "b"], "unexpected argument 'b'"),
+            (["override", "a", "--text", "b"], "not both"),
+            (["override", "--text", "x", "--for", "20"], "--for '20' is not a duration"),
+            (["override", "--text", "x", "--for", "1m30"], "such as 90s, 20m, 1h or 1h30m"),
+            (["override", "--clear", "--for", "1m"], "override --clear takes no item"),
+            (["override", "--clear", "x"], "override --clear takes no item"),
+            (["status", "--text", "x"], "--text belongs to override only"),
+            (["next", "--clear"], "--clear belongs to override only"),
+        ] {
+            XCTAssertThrowsError(try ctl(words), "\(words)") {
+                let got = ($0 as? UsageError)?.message ?? ""
+                XCTAssertTrue(got.contains(message), "\(words): \(got)")
+            }
+        }
+    }
+
+    func testOverrideRequestsOnTheSocket() {
+        func parse(_ text: String) -> Result<ControlRequest, ControlError> { ControlRequest.parse(Array(text.utf8)) }
+        var expected = ControlRequest(command: .override, output: "HDMI-*")
+        expected.override = .start(what: "fire", text: nil, seconds: 1200)
+        XCTAssertEqual(
+            try parse(#"{"command":"override","what":"fire","seconds":1200,"output":"HDMI-*"}"#).get(), expected)
+        XCTAssertEqual(try ControlRequest.parse(expected.line.dropLast()).get(), expected, "what ctl sends, play reads")
+        var clear = ControlRequest(command: .override)
+        clear.override = .clear
+        XCTAssertEqual(try ControlRequest.parse(clear.line.dropLast()).get(), clear)
+        for (line, reason) in [
+            (#"{"command":"override"}"#, "override needs either \"what\""),
+            (#"{"command":"override","what":"a","text":"b"}"#, "override needs either \"what\""),
+            (#"{"command":"override","text":""}"#, "\"text\" must be a non-empty string"),
+            (#"{"command":"override","text":"x","seconds":true}"#, "\"seconds\" must be a positive number"),
+            (#"{"command":"override","text":"x","seconds":-1}"#, "\"seconds\" must be a positive number"),
+            (#"{"command":"override","clear":false}"#, "\"clear\" must be true"),
+            (#"{"command":"override","clear":true,"text":"x"}"#, "\"clear\" goes alone"),
+            (#"{"command":"next","clear":true}"#, "\"clear\" belongs to override only"),
+        ] {
+            guard case let .failure(error) = parse(line) else { return XCTFail("\(line) was taken") }
+            XCTAssertTrue(error.reason.hasPrefix(reason), "\(line): \(error.reason)")
+        }
+    }
+
+    func testTheStateFileIsKeptPerPlaylistAndDeletedWhenEmpty() throws {
+        let folder = NSTemporaryDirectory() + "screenplay-override-\(getpid())-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try XCTUnwrap(
+            OverrideStore(playlist: "/srv/a%b/signage.json", environment: ["XDG_STATE_HOME": folder]))
+        XCTAssertEqual(store.path, folder + "/screenplay/override/%2Fsrv%2Fa%25b%2Fsignage.json.json")
+        XCTAssertTrue(store.load().entries.isEmpty)
+        let entries = [
+            OverrideEntry(kind: .text, what: "FIRE", output: nil, since: 1000, until: 2200),
+            OverrideEntry(
+                kind: .file, what: "/srv/closed.png", output: "DP-*", except: ["DP-2"], since: 1100, until: nil),
+        ]
+        XCTAssertNil(store.save(entries, playlist: "/srv/a%b/signage.json"))
+        XCTAssertEqual(store.load().entries, entries)
+        XCTAssertNil(store.save([], playlist: "/srv/a%b/signage.json"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path))
+        try "{broken".write(toFile: store.path, atomically: true, encoding: .utf8)
+        let (kept, problem) = store.load()
+        XCTAssertTrue(kept.isEmpty)
+        XCTAssertTrue(problem?.contains("delete it to start without overrides") == true, problem ?? "")
+    }
+
+    @MainActor
+    func testWhatAnOverrideShows() throws {
+        let config = SignageConfig(
+            playlists: [
+                "fire": Playlist(name: "fire", items: [PlayItem(source: .color(.white), duration: 5, transition: 0)])
+            ],
+            panels: [], defaultPlaylist: "fire", sync: true, source: "/srv/signage.json")
+        func resolve(_ kind: OverrideEntry.Kind, _ what: String) -> Result<OverrideContent, ControlError> {
+            OverrideContent.resolve(OverrideEntry(kind: kind, what: what, since: 0), config: config, itemSeconds: 10)
+        }
+        XCTAssertEqual(try resolve(.playlist, "fire").get().items.count, 1)
+        guard case let .text(text) = try resolve(.text, "FIRE DRILL").get().items.first?.source else {
+            return XCTFail("a text item")
+        }
+        XCTAssertEqual(text.background, OverrideContent.textBackground)
+        XCTAssertEqual(text.color, .white)
+        for (kind, what, reason) in [
+            (OverrideEntry.Kind.playlist, "nosuch", "no playlist 'nosuch' in /srv/signage.json (its playlists: fire)"),
+            (.file, "/nonexistent/x.png", "no such file: /nonexistent/x.png"),
+            (.file, "/tmp", "no such file: /tmp"),
+            (.file, "x.png", "must be an absolute path"),
+        ] {
+            guard case let .failure(error) = resolve(kind, what) else { return XCTFail("\(what) was taken") }
+            XCTAssertTrue(error.reason.contains(reason), "\(what): \(error.reason)")
+        }
+    }
+}
