@@ -15,6 +15,10 @@
 # proof-of-play file with contrib/logrotate/screenplay (rotation test).
 # swayidle: the test that a panel never blanks while play or present shows it.
 # libsdl2-dev: the SDL example game (Examples/SDLGame) and its test.
+# libcurl4-openssl-dev, libssl-dev: `play URL` downloads with libcurl and
+# checks SHA-256 with libcrypto; nginx-light: the real web server (ETag,
+# Range) its tests start on 127.0.0.1 (never as a system service), with
+# certificates from a CA of their own that openssl makes.
 # gcc: /usr/bin/cc for the small LD_PRELOAD libraries the rig builds (sway
 # output names, the faketime timerfd pass-through).
 # fonts-noto-color-emoji: play's text items shape emoji in colour (the rig
@@ -33,6 +37,7 @@ packages=(
   fonts-dejavu-core fonts-noto-color-emoji tzdata jq
   libmpv-dev mpv ffmpeg
   libsdl2-dev
+  libcurl4-openssl-dev libssl-dev nginx-light openssl
   help2man dpkg-dev debootstrap python3-debian python3-jsonschema gcc
   git
   systemd man-db procps

@@ -34,4 +34,21 @@ static inline EGLSurface screenplay_egl_create_platform_window_surface_ext(
     if (create == NULL) return EGL_NO_SURFACE;
     return create(display, config, native_window, NULL);
 }
+// EGL_KHR_swap_buffers_with_damage / EGL_EXT_swap_buffers_with_damage:
+// both spellings take the same arguments (rects of x, y, width, height,
+// origin bottom left). Returns EGL_FALSE with EGL_BAD_ACCESS set when
+// neither is there, so the caller falls back to eglSwapBuffers.
+static inline EGLBoolean screenplay_egl_swap_buffers_with_damage(
+    EGLDisplay display, EGLSurface surface, const EGLint *rects, EGLint count) {
+    typedef EGLBoolean (*swap_with_damage)(EGLDisplay, EGLSurface, const EGLint *, EGLint);
+    static swap_with_damage swap = NULL;
+    static int looked = 0;
+    if (!looked) {
+        swap = (swap_with_damage)eglGetProcAddress("eglSwapBuffersWithDamageKHR");
+        if (swap == NULL) swap = (swap_with_damage)eglGetProcAddress("eglSwapBuffersWithDamageEXT");
+        looked = 1;
+    }
+    if (swap == NULL) return EGL_FALSE;
+    return swap(display, surface, rects, count);
+}
 #endif

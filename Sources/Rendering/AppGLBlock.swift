@@ -27,7 +27,10 @@ package enum AppGLBlock {
         // An error Screenplay left is not the block's.
         _ = drainGLErrors()
         glDisable(GLenum(GL_BLEND))
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        // On a partial frame the block is scissored to the repaint region
+        // like Screenplay's own drawing, so a block that draws everything
+        // still leaves the rest of the buffer as it was.
+        applyClip(target)
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_STENCIL_TEST))
         glDisable(GLenum(GL_CULL_FACE))

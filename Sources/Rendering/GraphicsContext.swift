@@ -49,6 +49,15 @@ package final class GraphicsContext {
     /// A var so tests can exercise the swizzling fallback.
     var hasBGRAUpload: Bool
 
+    /// EGL_EXT_buffer_age: a window's back buffer says how many frames old
+    /// its content is, so a frame can repaint only what changed since then.
+    /// (EGL_KHR_partial_update's age query is left out: it would also
+    /// require eglSetDamageRegionKHR before each frame.)
+    package let offersBufferAge: Bool
+    /// EGL_KHR_swap_buffers_with_damage or its EXT spelling: a swap tells
+    /// the compositor which rectangles changed.
+    package let offersSwapWithDamage: Bool
+
     package private(set) var isDestroyed = false
 
     /// Connects EGL to a Wayland display for on-screen rendering.
@@ -99,6 +108,10 @@ package final class GraphicsContext {
         let extensions = (eglQueryString(display, EGL_EXTENSIONS).map { String(cString: $0) } ?? "")
             .split(separator: " ").map(String.init)
         supportsSurfaceless = extensions.contains("EGL_KHR_surfaceless_context")
+        offersBufferAge = extensions.contains("EGL_EXT_buffer_age")
+        offersSwapWithDamage =
+            extensions.contains("EGL_KHR_swap_buffers_with_damage")
+            || extensions.contains("EGL_EXT_swap_buffers_with_damage")
 
         let surfaceBit = platform == .wayland ? EGL_WINDOW_BIT : EGL_PBUFFER_BIT
         let (config, opaque) = try Self.chooseConfig(display: display, surfaceBit: surfaceBit)

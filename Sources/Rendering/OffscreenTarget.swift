@@ -6,6 +6,7 @@ package final class OffscreenTarget: RenderTarget {
     package let context: GraphicsContext
     package let pixelWidth: Int
     package let pixelHeight: Int
+    package var clip: PixelRect?
     private var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
 
@@ -59,11 +60,12 @@ package final class OffscreenTarget: RenderTarget {
         glViewport(0, 0, GLsizei(pixelWidth), GLsizei(pixelHeight))
     }
 
-    /// Sets every pixel's alpha to 1, keeping colour: content such as a
-    /// shader may write any alpha, and a layer is composited as opaque.
+    /// Sets every pixel's alpha to 1 (inside the clip), keeping colour:
+    /// content such as a shader may write any alpha, and a layer is
+    /// composited as opaque.
     package func makeOpaque() throws {
         try makeCurrent()
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(self)
         glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_TRUE))
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))

@@ -148,7 +148,7 @@ package final class QuadRenderer {
     /// BGRX windows on cage).
     package func clear(red: Double, green: Double, blue: Double, on target: any RenderTarget) throws {
         try target.makeCurrent()
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(target)
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
         guard target is WindowSurface, context.isOpaqueConfig else {
             glClearColor(GLfloat(red), GLfloat(green), GLfloat(blue), 1)
@@ -173,7 +173,7 @@ package final class QuadRenderer {
     package func beginFrame(on target: any RenderTarget) throws {
         guard target is WindowSurface, !context.isOpaqueConfig else { return }
         try target.makeCurrent()
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(target)
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
@@ -221,6 +221,33 @@ package final class QuadRenderer {
         }
     }
 
+    /// Copies all of `layer` (its size is the target's) onto `target`
+    /// unblended, texel for pixel, alpha included: a scene's retained copy
+    /// drawn into a new window buffer. Measured on llvmpipe at 1280x720, the
+    /// presenter console's clock second cost 9 ms of CPU this way against 12
+    /// with a cleared buffer and the blended `draw(_:mapping:in:on:)`.
+    package func copy(_ layer: OffscreenTarget, onto target: any RenderTarget) throws {
+        guard layer.textureName != 0 else { throw RenderingError.destroyed(what: "OffscreenTarget") }
+        try target.makeCurrent()
+        try blit.use()
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), layer.textureName)
+        glUniform1i(blit.uniformLocation("image"), 0)
+        let mapping = TextureMapping.layer
+        glUniform2f(blit.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
+        glUniform2f(blit.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
+        glUniform2f(blit.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
+        glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
+        applyClip(target)
+        glDisable(GLenum(GL_BLEND))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        try checkGL("glDrawArrays(copy)")
+    }
+
     /// Draws what was rendered into `layer` over `rect` of `target`.
     package func draw(
         _ layer: OffscreenTarget, mapping: TextureMapping, in rect: PixelRect, on target: any RenderTarget,
@@ -245,7 +272,7 @@ package final class QuadRenderer {
         glUniform2f(program.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
         glUniform2f(program.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
         glUniform2f(program.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
-        try drawQuad(rect, targetHeight: target.pixelHeight)
+        try drawQuad(rect, on: target)
     }
 
     /// Draws parts of `texture` at its own size, blended over the target,
@@ -284,7 +311,7 @@ package final class QuadRenderer {
             ]
         }
         glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(target)
         glEnable(GLenum(GL_BLEND))
         glBlendFuncSeparate(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
@@ -309,7 +336,7 @@ package final class QuadRenderer {
         glUniform4f(
             solid.uniformLocation("color"), GLfloat(color.red), GLfloat(color.green), GLfloat(color.blue),
             GLfloat(color.alpha))
-        try drawQuad(rect, targetHeight: target.pixelHeight)
+        try drawQuad(rect, on: target)
     }
 
     /// Fills the part of `rect` inside (or, with `outside`, outside) the
@@ -330,12 +357,12 @@ package final class QuadRenderer {
             disc.uniformLocation("circle"), GLfloat(centerX), GLfloat(Double(target.pixelHeight) - centerY),
             GLfloat(max(0, radius)))
         glUniform1f(disc.uniformLocation("outside"), outside ? 1 : 0)
-        try drawQuad(rect, targetHeight: target.pixelHeight)
+        try drawQuad(rect, on: target)
     }
 
-    private func drawQuad(_ rect: PixelRect, targetHeight: Int) throws {
-        setViewport(rect, targetHeight: targetHeight)
-        glDisable(GLenum(GL_SCISSOR_TEST))
+    private func drawQuad(_ rect: PixelRect, on target: any RenderTarget) throws {
+        setViewport(rect, targetHeight: target.pixelHeight)
+        applyClip(target)
         glEnable(GLenum(GL_BLEND))
         glBlendFuncSeparate(
             GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))

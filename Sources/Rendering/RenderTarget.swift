@@ -12,6 +12,11 @@ package protocol RenderTarget: AnyObject {
     /// The GL framebuffer object drawing goes to (0: the window's own), for
     /// renderers that bind it themselves (libmpv).
     var framebufferObject: UInt32 { get }
+    /// The part of the target this frame repaints (top-left pixels), or nil
+    /// for all of it: every Screenplay renderer scissors its draws to it
+    /// (`applyClip`), so drawing that covers the whole target still leaves
+    /// the older content outside untouched.
+    var clip: PixelRect? { get set }
 }
 
 extension RenderTarget {
@@ -49,4 +54,19 @@ extension RenderTarget {
 func setViewport(_ rect: PixelRect, targetHeight: Int) {
     glViewport(
         GLint(rect.x), GLint(targetHeight - rect.y - rect.height), GLsizei(rect.width), GLsizei(rect.height))
+}
+
+/// Scissors drawing to the target's clip (the part a frame repaints), or
+/// turns the scissor off when it has none. Every renderer calls this where
+/// it would turn the scissor off, so content drawn over the whole target
+/// touches only the part being repainted.
+package func applyClip(_ target: any RenderTarget) {
+    guard let clip = target.clip else {
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        return
+    }
+    glEnable(GLenum(GL_SCISSOR_TEST))
+    glScissor(
+        GLint(clip.x), GLint(target.pixelHeight - clip.y - clip.height), GLsizei(max(clip.width, 0)),
+        GLsizei(max(clip.height, 0)))
 }

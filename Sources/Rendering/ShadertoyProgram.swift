@@ -205,7 +205,7 @@ package final class ShadertoyProgram {
         try program.use()
         setViewport(area, targetHeight: target.pixelHeight)
         glDisable(GLenum(GL_BLEND))
-        glDisable(GLenum(GL_SCISSOR_TEST))
+        applyClip(target)
 
         glUniform3f(program.uniformLocation("iResolution"), GLfloat(area.width), GLfloat(area.height), 1)
         // Float seconds lose precision after days of uptime; callers should

@@ -14,6 +14,7 @@ package final class WindowSurface: RenderTarget {
 
     package private(set) var pixelWidth: Int
     package private(set) var pixelHeight: Int
+    package var clip: PixelRect?
 
     /// - Parameters:
     ///   - waylandSurface: the `wl_surface *` to draw into.
@@ -90,14 +91,52 @@ package final class WindowSurface: RenderTarget {
         glViewport(0, 0, GLsizei(pixelWidth), GLsizei(pixelHeight))
     }
 
-    /// Swaps buffers, which attaches and commits the new buffer to the wl_surface.
-    package func present() throws {
+    /// How many frames old the back buffer's content is (EGL_EXT_buffer_age):
+    /// 1 is the frame presented last, 2 the one before; 0 when unknown (a
+    /// new or resized buffer, or a driver without the extension), when the
+    /// whole buffer must be drawn. Call after `makeCurrent()`, before drawing.
+    package func bufferAge() -> Int {
+        guard let surface, context.offersBufferAge else { return 0 }
+        var age: EGLint = 0
+        guard eglQuerySurface(context.display, surface, EGLint(EGL_BUFFER_AGE_EXT), &age) == EGLBoolean(EGL_TRUE)
+        else {
+            _ = eglGetError()
+            return 0
+        }
+        return Int(max(age, 0))
+    }
+
+    /// Swaps buffers, which attaches and commits the new buffer to the
+    /// wl_surface. `damage` (top-left pixel rectangles) tells the compositor
+    /// what changed, where the driver offers swap with damage; nil or a
+    /// driver without it damages the whole buffer. (Damaging with
+    /// `wl_surface.damage_buffer` before a plain swap would gain nothing:
+    /// Mesa's eglSwapBuffers damages the whole surface itself.)
+    package func present(damage: [PixelRect]? = nil) throws {
         guard let surface else { throw RenderingError.destroyed(what: "WindowSurface") }
         try makeCurrent()
+        if let damage, !damage.isEmpty, context.offersSwapWithDamage {
+            let rects = Self.eglRects(damage, height: pixelHeight).map { EGLint($0) }
+            guard
+                screenplay_egl_swap_buffers_with_damage(context.display, surface, rects, EGLint(damage.count))
+                    == EGLBoolean(EGL_TRUE)
+            else {
+                throw eglFailure(
+                    "eglSwapBuffersWithDamageKHR",
+                    hint: "the Wayland connection may have been lost or the surface destroyed")
+            }
+            return
+        }
         guard eglSwapBuffers(context.display, surface) == EGLBoolean(EGL_TRUE) else {
             throw eglFailure(
                 "eglSwapBuffers", hint: "the Wayland connection may have been lost or the surface destroyed")
         }
+    }
+
+    /// Top-left rectangles as the x, y, width, height quadruples that
+    /// eglSwapBuffersWithDamageKHR takes: EGL's origin is the bottom left.
+    package static func eglRects(_ rects: [PixelRect], height: Int) -> [Int32] {
+        rects.flatMap { rect in [rect.x, height - rect.y - rect.height, rect.width, rect.height].map { Int32($0) } }
     }
 
     /// Destroys the EGL surface, then the wl_egl_window (the reverse order

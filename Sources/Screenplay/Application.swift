@@ -141,6 +141,19 @@ public final class Application {
             "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
     }
 
+    /// Whether scenes can repaint only what changed, which needs two EGL
+    /// extensions of the driver on this connection: EGL_EXT_buffer_age
+    /// (the back buffer's content is known, so only changed rectangles are
+    /// drawn) and EGL_KHR_swap_buffers_with_damage (the compositor hears
+    /// which rectangles changed). Without buffer age a scene that changes
+    /// in part repaints its own copy of its picture and copies all of it
+    /// into each new buffer (one full-window copy a frame, and the copy's
+    /// memory). Brings up EGL like ``graphicsDescription()``.
+    public func partialRedrawSupport() throws -> (bufferAge: Bool, swapWithDamage: Bool) {
+        let context = try CurrentContext.preserving { try graphics.context() }
+        return (context.offersBufferAge, context.offersSwapWithDamage)
+    }
+
     /// Blocks until the compositor has answered everything sent so far,
     /// dispatching its events on this thread: a nested pump, so it is for
     /// tests only (package access) and never called from a handler or a

@@ -8,24 +8,33 @@ public final class DrawingContext {
     public let pixelWidth: Int
     /// Height of the drawing target in device pixels.
     public let pixelHeight: Int
+    /// The part of the buffer this frame repaints: the whole buffer, or on a
+    /// frame asked for with ``Scene/setNeedsDisplay(in:)`` the box around
+    /// what changed (and what the reused buffer missed). Drawing outside it
+    /// is clipped and the pixels there keep the last frame's content, so
+    /// drawing everything is correct; a delegate may skip what lies
+    /// outside to save the work.
+    public let redrawRect: SceneRect
     let target: any RenderTarget
     let resources: GraphicsResources
     /// Run by the scene right after the buffer is swapped (video reports
     /// its swaps to mpv).
     var afterPresent: [() -> Void] = []
 
-    init(target: any RenderTarget, resources: GraphicsResources) {
+    init(target: any RenderTarget, resources: GraphicsResources, redrawRect: SceneRect? = nil) {
         self.target = target
         self.resources = resources
         pixelWidth = target.pixelWidth
         pixelHeight = target.pixelHeight
+        self.redrawRect = redrawRect ?? SceneRect(x: 0, y: 0, width: target.pixelWidth, height: target.pixelHeight)
         // Alpha 1 across a window buffer before anything is drawn (see
         // QuadRenderer.beginFrame). A GL failure here fails the frame's
         // first draw call too, which reports it.
         try? resources.quads().beginFrame(on: target)
     }
 
-    /// Fills the whole buffer with `color`.
+    /// Fills the whole buffer with `color` (of a partial frame, the part
+    /// repainted: ``redrawRect``).
     public func clear(_ color: RGBColor) throws {
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
     }

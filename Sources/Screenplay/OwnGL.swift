@@ -4,7 +4,9 @@ import Rendering
 /// viewport covering it, when the block starts.
 public struct GLDrawable: Sendable, Equatable {
     /// The framebuffer object bound for drawing (0: the window's own buffer;
-    /// another name while drawing into an offscreen layer).
+    /// another name while drawing into an offscreen layer, or, on a partial
+    /// frame where the driver offers no buffer age, into the scene's own
+    /// copy of its picture).
     public let framebuffer: UInt32
     /// Width in device pixels (the viewport's width).
     public let pixelWidth: Int
@@ -21,9 +23,12 @@ extension DrawingContext {
     /// rest) in the middle of Screenplay's frame.
     ///
     /// When `body` runs, the scene's EGL context is current, its framebuffer
-    /// bound and the viewport set to the whole buffer; blending, scissor,
-    /// depth, stencil and face culling are off, the colour mask is full and
-    /// no program is in use. Everything else is as Screenplay left it: set
+    /// bound and the viewport set to the whole buffer; blending, depth,
+    /// stencil and face culling are off, the colour mask is full and no
+    /// program is in use. The scissor test is off on a full frame; on a
+    /// partial one (``Scene/setNeedsDisplay(in:)``) it is on and set to
+    /// ``redrawRect`` (in GL's bottom-left coordinates), so drawing the
+    /// whole buffer repaints only what changed: leave it on. Everything else is as Screenplay left it: set
     /// what you rely on. GL's origin is the bottom left, unlike the
     /// context's other calls. Make your GL objects (programs, buffers,
     /// textures) inside a block too, on first use: only Screenplay's context

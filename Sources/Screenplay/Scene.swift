@@ -46,7 +46,14 @@ public final class Scene {
     public var presentedFrames: Int { feedback.presentedFrames }
     /// How many times the delegate was asked to draw: once per change for
     /// static content, once per frame while the display link runs.
-    public private(set) var drawCount = 0
+    public internal(set) var drawCount = 0
+    /// How many pixels the scene's draws repainted, in all (a frame that
+    /// repaints a rectangle counts its area, a full frame the buffer's):
+    /// the difference between two reads is what a period cost.
+    public internal(set) var redrawnPixels = 0
+    /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn;
+    /// 0 when unknown. For tests of the damage history.
+    package internal(set) var lastBufferAge = 0
     /// Outputs the surface is on now (screens' ids).
     public var enteredScreenIDs: [UInt32] { surface.enteredOutputs }
 
@@ -54,15 +61,20 @@ public final class Scene {
     let sceneSurface: SceneSurface
     var surface: Surface { sceneSurface.surface }
     let feedback: SceneFeedback
-    private let pacing: ScenePacing
-    private var warnings = SceneWarnings()
-    private let drawWatch: DrawWatch?
+    let pacing: ScenePacing
+    var warnings = SceneWarnings()
+    let drawWatch: DrawWatch?
     /// Whether the compositor reports panel power (see `init`).
     private let canReadPanelPower: Bool
-    private var isDrawing = false
-    private var needsDisplay = false
-    private var hasDrawn = false
-    private var isTornDown = false
+    var isDrawing = false
+    /// What changed since the last frame drawn (SceneDrawing.swift).
+    var pendingDamage = FrameDamage()
+    /// The damage of recent frames, for buffers of age above 1.
+    var damageHistory = DamageHistory()
+    /// The scene's own copy of its picture where buffer age is not offered.
+    var retainedFrame = RetainedFrame()
+    var hasDrawn = false
+    private(set) var isTornDown = false
     /// Waiting for the next frame drawn (SceneCapture.swift).
     var captureHandlers: [@MainActor (Result<CapturedFrame, SceneError>) -> Void] = []
     /// The buffer size and scale the delegate last heard of (`sceneDidResize`).
@@ -108,10 +120,40 @@ public final class Scene {
         host.sceneNeedsRender()
     }
 
-    /// Draw once more at the next opportunity (static content).
+    /// Draw the whole scene once more at the next opportunity (static
+    /// content that changed everywhere, or nobody knows where).
     public func setNeedsDisplay() {
         guard !isTornDown else { return }
-        needsDisplay = true
+        pendingDamage.addAll()
+        host.sceneNeedsRender()
+    }
+
+    /// Draw once more at the next opportunity, repainting only `rect`
+    /// (device pixels of the buffer, origin top left, as `DrawingContext`
+    /// draws): a clock's text, one region of a layout. Calls accumulate
+    /// until the frame is drawn, together with ``setNeedsDisplay()``
+    /// (which wins: everything). A rectangle outside the buffer asks for
+    /// nothing.
+    ///
+    /// The rule for content on the display link: a refresh for which
+    /// ``SceneDelegate/sceneShouldDrawFrame(_:)`` returns true repaints the
+    /// rectangles given here since the last frame, including those given
+    /// from `sceneShouldDrawFrame` itself; with none given, it repaints
+    /// the whole scene, as before. So a delegate that animates one band
+    /// calls `setNeedsDisplay(in: band)` there and returns true.
+    ///
+    /// The delegate's `draw` still runs once, with ``DrawingContext/redrawRect``
+    /// saying what is repainted; drawing outside it is clipped, and the
+    /// pixels there stay as the last frame left them: the window's buffers
+    /// are reused where the driver offers EGL_EXT_buffer_age; elsewhere the
+    /// scene keeps its own copy of its picture, repaints that and copies it
+    /// whole into each new buffer (``Application/partialRedrawSupport()``
+    /// says which; so does `screenplay doctor`).
+    public func setNeedsDisplay(in rect: SceneRect) {
+        guard !isTornDown else { return }
+        let inside = rect.intersection(SceneRect(x: 0, y: 0, width: pixelSize.width, height: pixelSize.height))
+        guard !inside.isEmpty else { return }
+        pendingDamage.add(inside)
         host.sceneNeedsRender()
     }
 
@@ -262,64 +304,6 @@ public final class Scene {
         return screen
     }
 
-    // MARK: drawing
-
-    /// Draws if a frame is due or content changed: the step after
-    /// `applyPendingState` for every scene of the batch.
-    func drawIfNeeded() {
-        guard !isTornDown, isConnected, let window = sceneSurface.window else { return }
-        // A panel switched off shows nothing: ask for no frames until it is back.
-        if displayLink.isPanelOff {
-            pacing.dropDueRefresh()
-            return
-        }
-        var draw = needsDisplay
-        let now = monotonicNanoseconds()
-        if pacing.takeDueRefresh(nowNs: now) {
-            // Asked every refresh, even when a redraw is due anyway: video
-            // hands its repeats back to mpv here.
-            if delegate.sceneShouldDrawFrame(self) || needsDisplay { draw = true } else { pacing.hold(nowNs: now) }
-        }
-        guard draw else { return }
-        needsDisplay = false
-        hasDrawn = true
-        pacing.willDraw(on: surface, nowNs: now) { [weak self] shownNs in
-            self?.feedback.pacedFrameShown(atNs: shownNs)
-        }
-        let feedbackToken = feedback.requestFeedback(on: surface, nowNs: now)
-        drawWatch?.begin(
-            screen: screen?.name ?? "window", content: contentDescription ?? session.configuration.name ?? "scene")
-        isDrawing = true
-        defer {
-            isDrawing = false
-            drawWatch?.end()
-        }
-        do {
-            try window.makeCurrent()
-            let context = DrawingContext(target: window, resources: try host.graphics.resources())
-            drawCount += 1
-            do {
-                try delegate.draw(self, in: context)
-            } catch {
-                host.report(error)
-            }
-            feedback.trackShown(feedbackToken: feedbackToken, surface: surface)
-            deliverCaptures(from: window)
-            try window.present()
-            for action in context.afterPresent { action() }
-            if !displayLink.isPaused,
-                let warning = warnings.frameTook(
-                    monotonicNanoseconds() - now, refreshSeconds: displayLink.duration, screen: screen?.name)
-            {
-                host.report(warning)
-            }
-        } catch {
-            host.report(
-                SceneError(
-                    screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
-        }
-    }
-
     // MARK: teardown
 
     /// The one teardown path: closed, output removed, registration changed,
@@ -332,6 +316,7 @@ public final class Scene {
         let wasConnected = isConnected
         isConnected = false
         sceneSurface.destroy()
+        retainedFrame.release()
         feedback.reset()
         abandonCaptures()
         if wasConnected { delegate.sceneDidDisconnect(self) }

@@ -110,6 +110,7 @@ enum Report {
         }
 
         md += frameCostMarkdown(r)
+        md += layoutMarkdown(r)
         md += soakMarkdown(r.soak)
         md += textureMarkdown(r.textures)
         if let v = r.video {
@@ -301,7 +302,7 @@ enum Report {
         return replaceBetweenMarkers(path, "bench-soak", with: table + when)
     }
 
-    private static func replaceBetweenMarkers(_ path: String, _ name: String, with body: String) -> Bool {
+    static func replaceBetweenMarkers(_ path: String, _ name: String, with body: String) -> Bool {
         let start = "<!-- \(name):start -->", end = "<!-- \(name):end -->"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
             let a = text.range(of: start), let b = text.range(of: end), a.upperBound <= b.lowerBound

@@ -179,6 +179,9 @@ struct BenchResults: Codable, Sendable {
     var day: [SignageDayResult] = []
     /// GL objects over an hour of a playlist (`--only textures`).
     var textures: [TextureTrend] = []
+    /// Layouts and partial redraws (`--only layouts`): every round of every case.
+    var layoutRuns: [LayoutCostRun] = []
+    var layoutRatios: [FrameCostRatio] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

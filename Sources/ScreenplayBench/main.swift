@@ -15,8 +15,9 @@ let usage = """
       --quick            Short smoke run (~2 minutes); numbers are not representative.
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
-      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, soak, day,
-                         textures. Default: all but soak (half an hour), day (ten minutes) and textures (an hour).
+      --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
+                         soak, day, textures. Default: all but soak (half an hour), day (ten minutes) and textures
+                         (an hour).
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
       --readme PATH      README whose bench markers get the headline table after a
@@ -27,7 +28,9 @@ let usage = """
 var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
-let allBenchmarks: Set<String> = ["pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage"]
+let allBenchmarks: Set<String> = [
+    "pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage", "layouts",
+]
 var only = allBenchmarks
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
@@ -140,6 +143,9 @@ if only.contains("video") {
 if only.contains("signage") {
     runner.attempt("signage") { runner.results.signage.append(try runner.signage(switches: quick ? 300 : 1000)) }
 }
+if only.contains("layouts") {
+    runner.attempt("layouts") { try runner.layouts() }
+}
 if only.contains("day") {
     runner.attempt("a day of signage") { runner.results.day.append(try runner.signageDay(seconds: quick ? 120 : 600)) }
 }
@@ -172,6 +178,8 @@ runner.results.methods = [
         "`screenplay play` of 1 s items (three colours, two 640x360 images, two PDF pages, a 320x180 H.264 clip cut at 1 s; cuts, clock-aligned) on three panels of a nested sway (WL-2..4; WL-1 counts as built in), for ten minutes: a panel unplugged or plugged (the nested output's window closed in the parent, or create_output) every 20 s, the nested sway killed and restarted on the same socket every 2 min, a reload every 30 s (the file saved, then `ctl reload`, in turn), `ctl status` every 0.3 s. RSS and fds are each the least over one pass of the playlist (a video item holds its file and decoder for its slot), with all three panels plugged and settled, after warm-up (2 min 10 s, past the first restart) and at the end. Proof of play: every second of every plugged panel, except from 1 s before to 6 s after each plug, unplug or restart, must have exactly one line in the --proof file naming the clock's item.",
     "texture soak":
         "`screenplay play` of four 320x180 images, a PDF page and a shader at 0.5 s each on one sway output, one image file rewritten (a new gradient, renamed into place) every 30 s so its reload makes pictures never drawn before; the `graphics` lines of --stats (every 10 s) give the GL objects held: picture textures, shader programs, text blocks. Flat = the second half's maximum is no higher than the maximum of the ten minutes after a one-minute warm-up.",
+    "layouts":
+        "issue 29's three ratios, each case and its peer alternating in rounds (median of three; one sway started per case): (a) `play` of a 1920x1080@60 layout, a full-panel 1920x1080 PNG under a 1920x80 ticker region, against the same ticker region alone on a black layout, CPU (every thread, schedstat) per presented frame; (b) a 1280x720 30 fps H.264 clip in a 1280x720 region with a seconds clock and the ticker, against the same clip as a full-screen item, CPU per second (the same video frames per second in both); (c) `present deck.pdf` with its console on the 1280x720 built-in output, clock running, against `--no-clock`, CPU per second over 60 s. Frames and `redrawn_px` from --stats.",
     "idle":
         "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering":
@@ -194,6 +202,14 @@ if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath,
     runner.say(
         updated
             ? "updated the memory soak table in \(readmePath)" : "\(readmePath) has no bench-soak markers; left alone")
+}
+if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let readmePath,
+    FileManager.default.fileExists(atPath: readmePath)
+{
+    let updated = Report.updateReadmeLayouts(readmePath, with: runner.results)
+    runner.say(
+        updated
+            ? "updated the layouts table in \(readmePath)" : "\(readmePath) has no bench-layouts markers; left alone")
 }
 runner.say("wrote \(outDirectory)/results.json, summary.md and charts in \(Int(now() - startedAt)) s")
 exit(runner.results.errors.isEmpty ? 0 : 1)

@@ -17,7 +17,7 @@ final class ContentDelegate: SceneDelegate {
     private var timer: (any DispatchSourceTimer)?
     private var lastPresented = 0
     /// Scene draws already counted in a frames line.
-    private var reportedDraws = 0
+    private var redraws = RedrawCounter()
     private var lastTick: UInt64 = 0
     private var fpsText = "measuring…"
     /// Timestamp of the newest frame whose interval a frames line already
@@ -93,6 +93,7 @@ final class ContentDelegate: SceneDelegate {
     private func tick(_ scene: Scene) {
         let now = monotonicNanoseconds()
         let window = scene.displayLink.takeFrameStatistics(nowNs: now)
+        let redrawn = redraws.take(scene)
         stats?.write(
             [
                 "event": "frames", "output": statsLabel(scene), "presented": window.presented,
@@ -100,9 +101,8 @@ final class ContentDelegate: SceneDelegate {
                 "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
                 "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
                 "intervals_us": newIntervalsMicroseconds(scene.displayLink),
-                "draws": scene.drawCount - reportedDraws,
+                "draws": redrawn.draws, "redrawn_px": redrawn.redrawnPixels,
             ].merging(video?.framesFields() ?? [:]) { first, _ in first })
-        reportedDraws = scene.drawCount
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.
         switch scene.displayLink.takeStallChange(nowNs: now) {

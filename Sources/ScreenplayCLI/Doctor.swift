@@ -89,6 +89,7 @@ enum DoctorRunner {
                     level: .problem, topic: "EGL/GLES",
                     text: "\(error); nothing can be drawn (install Mesa: libegl1 libgles2 libgl1-mesa-dri)"))
         }
+        if let partial = partialRedrawFinding(app) { findings.append(partial) }
         findings.append(videoFinding(app))
         if let builtin = env["SCREENPLAY_BUILTIN"] {
             findings.append(Finding(level: .ok, topic: "SCREENPLAY_BUILTIN", text: "marks \"\(builtin)\" as built-in"))
@@ -151,6 +152,27 @@ enum DoctorRunner {
     }
 
     /// Video: which decoder libmpv takes here (hardware or software) and why.
+    /// Whether a frame that changed in part (the presenter's clock, a
+    /// layout's region) redraws only that part; nil when EGL does not start
+    /// (the EGL/GLES finding says why).
+    private static func partialRedrawFinding(_ app: Application) -> Finding? {
+        guard let (bufferAge, swapWithDamage) = try? app.partialRedrawSupport() else { return nil }
+        let compositor =
+            swapWithDamage
+            ? "EGL_KHR_swap_buffers_with_damage offered: the compositor is told only the changed rectangles"
+            : "EGL_KHR_swap_buffers_with_damage not offered: the compositor is told the whole window changed"
+        if bufferAge {
+            return Finding(
+                level: .ok, topic: "partial redraws",
+                text: "EGL_EXT_buffer_age offered: a frame redraws only the regions that changed; \(compositor)")
+        }
+        return Finding(
+            level: .warning, topic: "partial redraws",
+            text:
+                "EGL_EXT_buffer_age not offered (Mesa's software rendering over wl_shm lacks it), so the driver's buffers are redrawn whole every frame: a scene that changes in part (the presenter's clock, one region) draws that part into its own copy of the window and copies the whole copy into each new buffer (one full-window copy per frame, 4 bytes a pixel of memory); \(compositor). Fix: a GPU driver with EGL_EXT_buffer_age (Mesa's GPU drivers offer it)"
+        )
+    }
+
     private static func videoFinding(_ app: Application) -> Finding {
         do {
             let report = try VideoPlayer.checkDecoding(on: app)

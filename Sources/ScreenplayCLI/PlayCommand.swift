@@ -40,16 +40,20 @@ public struct PlayCommand: CLICommand {
     /// `--socket`: the control socket (default under `$XDG_RUNTIME_DIR`).
     public var socketPath: String?
 
+    /// `play URL`'s options (`--cache`, `--poll`, `--token-file`, ...: RemoteOptions.swift).
+    public var remote = RemoteOptions()
+
     /// Creates the command with default options.
     public init(path: String) { self.path = path }
 
     public static let commandName = "play"
     public static let abstract = "Play playlists on every output, unattended (signage)."
-    public static let options: [OptionSpec] = [
-        .value("output"), .flag("all"), .value("builtin"), .value("skip"), .value("layer"),
-        .flag("fullscreen-window"), .value("stats"), .value("proof"), .value("duration"), .flag("no-reconnect"),
-        .value("stall-grace"), .value("socket"), .flag("allow-idle"),
-    ]
+    public static let options: [OptionSpec] =
+        [
+            .value("output"), .flag("all"), .value("builtin"), .value("skip"), .value("layer"),
+            .flag("fullscreen-window"), .value("stats"), .value("proof"), .value("duration"), .flag("no-reconnect"),
+            .value("stall-grace"), .value("socket"), .flag("allow-idle"),
+        ] + RemoteOptions.specs
     /// `--reconnect` asked for play's default and did nothing, so a unit
     /// that said `--no-reconnect --reconnect` could not tell what it got.
     public static let retiredOptions = [
@@ -66,6 +70,10 @@ public struct PlayCommand: CLICommand {
         SIGHUP or saving the playlist file reloads it without a restart;
         `screenplay ctl` controls it through a local socket. Under systemd
         (NOTIFY_SOCKET) it reports readiness, status and watchdog pings.
+        PATH may be the http:// or https:// URL of a playlist file: it and
+        the files it names are downloaded to a cache and played from there,
+        and the URL is asked for a change every --poll seconds (README,
+        Running a fleet).
 
         USAGE: screenplay play [options] <path>
 
@@ -104,6 +112,7 @@ public struct PlayCommand: CLICommand {
                                   (default: they stay on while playing).
           --socket PATH           The control socket for `screenplay ctl`
                                   (default $XDG_RUNTIME_DIR/screenplay/play.sock).
+        \(RemoteOptions.usage)
           -h, --help              Show this help.
 
         PLAYLIST FILE (JSON; a key not listed here is refused):
@@ -138,6 +147,9 @@ public struct PlayCommand: CLICommand {
                                   (default --duration; a video: its length).
             pages                 PDF pages: "1-3" or "1,4,6-8" (default all).
             transition            {"seconds": S}: this item's own crossfade in.
+            sha256                The file's SHA-256 (64 hex digits); a file
+                                  downloaded from a URL must match it.
+            bytes                 The file's size; a download must match it.
           A panel entry:
             match                 A screen pattern, as --output takes.
             playlist              The name of one of the playlists.
@@ -215,6 +227,7 @@ public struct PlayCommand: CLICommand {
             throw Self.usageError("unexpected argument '\(arguments.positionals[1])'")
         }
         path = first
+        remote = try RemoteOptions(parsing: arguments, isURL: RemoteOptions.isURL(first), usage: Self.usage)
     }
 
     public func validate() throws(UsageError) {

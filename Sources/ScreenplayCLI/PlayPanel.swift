@@ -51,6 +51,9 @@ final class PlayPanel: SceneDelegate {
     private var next: (index: Int, playlist: String, media: any PlayMedia, due: Bool)?
     /// The start of the slot the last evaluation chose its item in (wall clock).
     private var slotStart: Double?
+    /// fleet: the item on screen belongs to the playlist a reload replaced
+    /// (same name, other items), so it is not the item at its index.
+    private var currentIsStale = false
     /// When this panel needs the runner's tick next (wall clock).
     private(set) var nextEventTime: Double?
     private var frame = 0
@@ -183,11 +186,8 @@ final class PlayPanel: SceneDelegate {
         // A layout is one item of an hour: a reload of it (or away from it)
         // takes over at once, its regions having boundaries of their own.
         let sameSlot = pending == nil || (position.start == slotStart && !(current?.media is LayoutMedia))
-        // A reloaded item of the same playlist and place (a layout edited
-        // under its name), loading into its turn, is not the one on screen.
-        let replacing = next.map { $0.due && $0.index == position.index && $0.playlist == playlist.name } ?? false
         if let current, current.index == position.index, current.playlist == playlist.name, showingGoodItem, sameSlot,
-            !replacing
+            !currentIsStale
         {
             let change = nextScheduleChange(now: now)
             nextEventTime = min(position.end, change ?? .infinity)
@@ -257,6 +257,10 @@ final class PlayPanel: SceneDelegate {
     }
 
     private func adopt(_ playlist: Playlist, rotate: Int, origin: Double) {
+        // fleet: a reload that keeps the name but changes the items (one
+        // poster replaced by another) must not take the old item on screen
+        // for the new one at the same index.
+        if playlist.name == self.playlist.name, playlist.items != self.playlist.items { currentIsStale = true }
         self.playlist = playlist
         self.rotate = rotate
         schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: origin)
@@ -375,6 +379,7 @@ final class PlayPanel: SceneDelegate {
         guard let scene else { return }
         let item = playlist.items[index]
         let shown = Shown(index: index, playlist: playlist.name, media: media, since: monotonicSeconds())
+        currentIsStale = false  // fleet: what comes on is the adopted playlist's
         start(media)
         // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
         media.onChange = { [weak self] in self?.runner.tickSoon() }

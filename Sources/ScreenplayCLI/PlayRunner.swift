@@ -40,6 +40,8 @@ final class PlayRunner: SceneCommand {
     /// Outputs `ctl pause` holds (kept across replugs and reconnects).
     private var heldOutputs: Set<String> = []
     private var statsTimer: (any DispatchSourceTimer)?
+    /// Repainted pixels per output since the last frames line.
+    private var redraws: [String: RedrawCounter] = [:]
     private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
     private var compositorGone = false
@@ -51,8 +53,14 @@ final class PlayRunner: SceneCommand {
     private var clockWatch: (any DispatchSourceTimer)?
     /// OVERRIDE: `ctl override`'s emergency content (`PlayOverrides.swift`).
     private(set) lazy var overrides = PlayOverrides(runner: self, playlist: command.path)
+    /// fleet: `play URL`'s downloads; `command.path` is then its local copy.
+    private let remote: RemotePlaylistSource?
 
     init(_ command: PlayCommand) {
+        // fleet: a playlist URL plays its local copy in the cache (RemotePlaylistSource.swift).
+        let remote = RemotePlaylistSource.make(for: command)
+        self.remote = remote
+        let command = remote?.localCommand(command) ?? command
         self.command = command
         hangGuard = HangGuard(grace: command.stallGrace)
         config = SignageConfig(playlists: [:], panels: [], defaultPlaylist: nil, sync: true, source: command.path)
@@ -63,6 +71,7 @@ final class PlayRunner: SceneCommand {
     /// shows; a playlist file that does not parse falls back to the last
     /// good one), connects and starts playing.
     func start() throws {
+        try remote?.prepare()  // fleet
         config = try readConfigurationAtStart()
         stats = try StatsWriter.open(command.stats)
         if let path = command.proofPath {
@@ -104,7 +113,9 @@ final class PlayRunner: SceneCommand {
             isReady: { [weak self] in self?.everyPanelShowsItsFirstItem() ?? false },
             nothingShown: { [weak self] in self?.nothingShownReason() })
         self.monitor = monitor
+        monitor.note = { [weak self] in self?.remote?.statusNote }  // fleet
         monitor.start()
+        remote?.start()  // fleet
         startNothingShownWarnings()
         startStatsTimer()
         startClockWatch()
@@ -371,8 +382,10 @@ final class PlayRunner: SceneCommand {
                 }
                 for panel in self.panels.values {
                     guard let (presented, draws, change) = panel.drainStatistics() else { continue }
+                    let redrawn = panel.sceneForReload.map { self.redraws[panel.outputName, default: .init()].take($0) }
                     stats.write([
                         "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
+                        "redrawn_px": redrawn?.redrawnPixels ?? 0,
                     ])
                     if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
                     if change == "resumed" { log("\(panel.outputName) shows frames again") }
@@ -642,6 +655,7 @@ final class PlayRunner: SceneCommand {
             ]
             if let reason = nothingShownReason() { fields["nothing_shown"] = reason }
             fields["overrides"] = overrides.entries.map(\.label)  // OVERRIDE
+            fields["source"] = remote?.status  // fleet
             return .success(fields)
         case .next, .previous:
             for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
@@ -729,6 +743,7 @@ final class PlayRunner: SceneCommand {
     func stop(signal: StopSignal) {
         log("\(signal): tearing down")
         monitor?.stopping()
+        remote?.stop()  // fleet
         control?.close()
         statsTimer?.cancel()
         if let registration { app?.unregisterSceneAccessory(registration) }

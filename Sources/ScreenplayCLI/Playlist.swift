@@ -253,7 +253,8 @@ enum SignageConfigLoader {
     static let topKeys: Set<String> = [
         "$schema", "playlists", "layouts", "panels", "default", "transition", "sync", "timezone",
     ]
-    static let itemKeys: Set<String> = ["file", "color", "duration", "pages", "transition"]
+    static let itemKeys: Set<String> = Set(["file", "color", "duration", "pages", "transition"])
+        .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
     static let panelKeys: Set<String> = ["match", "playlist", "layout", "rotate", "schedule"]
     static let transitionKeys: Set<String> = ["seconds"]
 
@@ -391,6 +392,9 @@ enum SignageConfigLoader {
         case (.some, .some):
             throw fail(at, "an item has either \"file\" or \"color\", not both")
         case let (nil, .some(value)):
+            if let key = FileIntegrity.keys.sorted().first(where: { entry[$0] != nil }) {
+                throw fail("\(at).\(key)", "\"\(key)\" applies to file items only")  // fleet
+            }
             guard let text = value as? String, let color = RGBColor(parsing: text) else {
                 throw fail("\(at).color", "expected RRGGBB, got \(describe(value))")
             }
@@ -401,6 +405,7 @@ enum SignageConfigLoader {
                 throw fail("\(at).file", "expected a file path, got \(describe(value))")
             }
             let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+            _ = try FileIntegrity(entry, at: at, fail)  // fleet: "sha256" and "bytes" well-formed
             if !FileManager.default.fileExists(atPath: path) {
                 // Not there yet: a bad item until it arrives (the playlist
                 // reloads then), as it would be on a reload.

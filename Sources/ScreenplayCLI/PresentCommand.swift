@@ -85,6 +85,9 @@ public struct PresentCommand: CLICommand {
     /// `--windowed-console`: the console is an ordinary window (by default
     /// it is full screen on the built-in or main screen, as pdfpc's).
     public var windowedConsole = false
+    /// False with `--no-clock`: the console shows no wall clock (and, while
+    /// the talk timer does not run, does not redraw once a second).
+    public var showsClock = true
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
     public var mode: String?
     /// `--audio`: video plays its sound (silent by default).
@@ -110,7 +113,7 @@ public struct PresentCommand: CLICommand {
         .value("notes"), .value("password"), .flag("rehearse"), .value("mode"), .flag("audio"),
         .flag("no-loop"), .value("end-time"), .value("last-minutes"), .value("notes-position"),
         .value("stall-grace"), .flag("allow-idle"), .value("keys"),
-        .flag("windowed-console"), .value("start-time"),
+        .flag("windowed-console"), .value("start-time"), .flag("no-clock"),
     ]
     /// `--duration` counted the talk's minutes here and seconds per item in
     /// play, a misreading waiting to happen: present's is `--talk-minutes`.
@@ -195,6 +198,8 @@ public struct PresentCommand: CLICommand {
                                   (the console is then a window too).
           --windowed-console      Keep the console an ordinary window (default:
                                   full screen on the built-in or main screen).
+          --no-clock              Leave the wall clock out of the console's top
+                                  bar (the talk timer stays).
           --keys FILE             Key bindings in pdfpcrc's syntax, one a line:
                                   'bind KEY ACTION', 'unbind KEY' (KEY an xkb
                                   keysym after S+, C+ or A+; ACTION below or
@@ -284,6 +289,7 @@ public struct PresentCommand: CLICommand {
         password = arguments.last("password")
         rehearse = arguments.flag("rehearse")
         windowedConsole = arguments.flag("windowed-console")
+        showsClock = !arguments.flag("no-clock")
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
@@ -327,7 +333,7 @@ public struct PresentCommand: CLICommand {
         for (option, given) in [
             ("password", password != nil), ("end-time", endTime != nil), ("last-minutes", lastMinutes != nil),
             ("start-time", startTime != nil),
-            ("notes-position", notesPosition != nil),
+            ("notes-position", notesPosition != nil), ("no-clock", !showsClock),
         ] where given && !isPDF {
             throw Self.usageError("'--\(option)' only applies to PDF content")
         }

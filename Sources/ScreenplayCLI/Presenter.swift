@@ -11,7 +11,14 @@ import Screenplay
 final class Presenter {
     let command: PresentCommand
     let document: PDFDocument
-    let notes: SpeakerNotes
+    var notes: SpeakerNotes
+    /// Pages whose notes come from talk.notes.md (ours win over pdfpc's):
+    /// the console's editor writes pdfpc's file, so it leaves these alone.
+    let markdownNotePages: Set<Int>
+    /// pdfpc's notes file the editor writes (`talk.pdfpc`, or `--notes FILE.pdfpc`).
+    let pdfpcPath: String
+    /// The page's notes being edited on the console, if any.
+    var notesEditor: NotesEditor?
     let title: String
     private(set) var state: PresenterState
     /// Beamer notes pages: which half holds the notes (nil: pages are slides).
@@ -28,7 +35,9 @@ final class Presenter {
     var app: Application? { session.app }
     private var registration: SceneAccessoryRegistration? { session.registration }
     private(set) var console: Scene?
-    private var audienceScenes: [ObjectIdentifier: Scene] = [:]
+    private(set) var audienceScenes: [ObjectIdentifier: Scene] = [:]
+    /// Draws and repainted pixels per scene since the last frames line (PresenterTick.swift).
+    var redrawCounters: [ObjectIdentifier: RedrawCounter] = [:]
     private var clock: (any DispatchSourceTimer)?
     var stats: StatsWriter? { session.stats }
     /// When the last key that changed the audience arrived (for the benchmark).
@@ -68,6 +77,8 @@ final class Presenter {
         let sources = NotesSources(command: command, pdf: path)
         let pdfpc = try Self.loadPdfpc(sources, labels: document.pageLabels)
         var notes = try Self.loadNotes(sources, pageCount: document.pageCount)
+        markdownNotePages = Set((0..<document.pageCount).filter { !notes.text(forPage: $0).isEmpty })
+        pdfpcPath = sources.pdfpc
         if let pdfpc { notes.fill(from: pdfpc.notes) }
         notesAreMarkdown = !(pdfpc?.disableMarkdown ?? false)
         self.notes = notes
@@ -248,11 +259,12 @@ final class Presenter {
                 )
             }
         }
-        // The clock and timers change once a second; nothing else redraws
-        // the console while the speaker is not pressing keys.
+        // The clock and timers change once a second: the tick repaints the
+        // top bar alone; nothing else redraws the console while the
+        // speaker is not pressing keys.
         let clock = DispatchSource.makeTimerSource(queue: .main)
         clock.schedule(deadline: .now() + 1, repeating: 1)
-        clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.console?.setNeedsDisplay() } }
+        clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.secondPassed() } }
         clock.resume()
         self.clock = clock
         scheduleTimerStart()
@@ -271,6 +283,7 @@ final class Presenter {
 
     func handle(_ event: KeyEvent) {
         guard event.isPressed else { return }
+        if notesEditor != nil { return editNotes(event) }
         let action = keys.action(
             for: KeyChord(keysym: event.keysym, shift: event.shift, control: event.control, alt: event.alt),
             text: event.text, overview: state.isOverviewShown)
@@ -281,6 +294,7 @@ final class Presenter {
 
     /// What a key, a click or a scroll asked for.
     func perform(_ action: PresenterAction) {
+        if action == .editNotes { return openNotesEditor() }
         let now = monotonicNanoseconds()
         let before = state.audience
         let pointerBefore = (mode: state.pointerMode, audience: audiencePointer)

@@ -26,6 +26,8 @@ enum PresenterAction: Equatable, Sendable {
     /// A click: on an internal link of the slide (its page, 0-based) or on
     /// a slide of the overview (its last page, fully built, as Return).
     case goToPage(Int)
+    /// `e` or Ctrl+n (pdfpc's): edit this slide's notes on the console.
+    case editNotes
     /// `?`: every key and what it does, over the console's slides.
     case toggleHelp
     case quit

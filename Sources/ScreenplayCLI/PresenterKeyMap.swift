@@ -127,7 +127,8 @@ struct PresenterKeyMap: Sendable {
     func action(for event: KeyChord, text: String, overview: Bool) -> PresenterAction? {
         if let action = bound[event] { return action }
         if unbound.contains(event) { return nil }
-        return PresenterKeys.action(keysym: event.keysym, text: text, shift: event.shift, overview: overview)
+        return PresenterKeys.action(
+            keysym: event.keysym, text: text, shift: event.shift, control: event.control, overview: overview)
     }
 
     /// The speaker's own lines as the console's key list shows them,

@@ -29,6 +29,7 @@ enum PresenterKeyNames {
         Named(name: "start", action: .startFromBeginning, pdfpc: ["start"]),
         Named(name: "startHere", action: .startHere, pdfpc: []),
         Named(name: "enter", action: .enter, pdfpc: []),
+        Named(name: "editNotes", action: .editNotes, pdfpc: ["note"]),
         Named(name: "help", action: .toggleHelp, pdfpc: ["showHelp"]),
         Named(name: "quit", action: .quit, pdfpc: ["quit", "exitState"]),
     ]
@@ -92,6 +93,9 @@ enum PresenterKeyNames {
         Row(
             keys: "s", does: "swap screens: the console moves to the next screen", presses: [("s", false)],
             action: .swapScreens),
+        Row(
+            keys: "e Ctrl+n", does: "edit this slide's notes (Escape saves them to talk.pdfpc)",
+            presses: [("e", false)], action: .editNotes),
         Row(keys: "?", does: "this list on the console", presses: [("question", false)], action: .toggleHelp),
         Row(
             keys: "Escape q",

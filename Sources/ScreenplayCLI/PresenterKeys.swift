@@ -5,7 +5,10 @@ import Foundation
 enum PresenterKeys {
     /// `overview`: the grid is up, where Up and Down move by rows and
     /// Escape leaves the grid rather than the talk.
-    static func action(keysym: String, text: String, shift: Bool = false, overview: Bool = false) -> PresenterAction? {
+    static func action(
+        keysym: String, text: String, shift: Bool = false, control: Bool = false, overview: Bool = false
+    ) -> PresenterAction? {
+        if control, keysym.lowercased() == "n" { return .editNotes }  // pdfpc's note key
         if overview {
             switch keysym {
             case "Up", "KP_Up": return .rowUp
@@ -46,6 +49,7 @@ enum PresenterKeys {
         case "t": return .toggleTimer
         case "r": return .resetTimer
         case "q": return .quit
+        case "e": return .editNotes
         default: break
         }
         // Layouts whose digits need a modifier still type digits.

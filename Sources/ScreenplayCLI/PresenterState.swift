@@ -185,6 +185,8 @@ struct PresenterState: Equatable, Sendable {
         case .toggleHelp:
             isHelpShown.toggle()
             return .changed
+        case .editNotes:
+            return .unchanged  // the presenter opens the editor: it saves files
         case .quit:
             return .unchanged  // handled above: asked first
         }
@@ -229,7 +231,7 @@ struct PresenterState: Equatable, Sendable {
         case .digit, .startFromBeginning:
             return .unchanged
         case .toggleBlack, .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer,
-            .resetTimer, .startHere, .toggleHelp, .quit:
+            .resetTimer, .startHere, .toggleHelp, .editNotes, .quit:
             return nil
         }
     }

@@ -119,6 +119,21 @@ enum ConsoleColors {
     static let banner = RGBColor(hex: 0xb00020)
 }
 
+/// What the console's top bar shows.
+struct ConsoleBar: Equatable {
+    var page: String
+    var timer: String
+    var timerColor: RGBColor
+    /// The timer at the bar's full size (once it runs or counts down).
+    var timerIsBig: Bool
+    /// The wall clock; nil with `--no-clock`.
+    var clock: String?
+    /// The countdown's phase for `--stats`: none, normal, amber or over.
+    var phase: String
+    /// Seconds until a start time (`--start-time`) starts the timer.
+    var startsIn: Int?
+}
+
 /// The speaker's window: current and next slide, notes, timers, clock.
 @MainActor
 final class ConsoleDelegate: SceneDelegate {
@@ -191,52 +206,9 @@ final class ConsoleDelegate: SceneDelegate {
         try c.clear(ConsoleColors.background)
 
         // Top bar: page or slide, elapsed time (and countdown), wall clock.
-        try c.fill(x: 0, y: 0, width: layout.width, height: layout.bar.height, color: ConsoleColors.bar)
-        let big = layout.bar.height * 6 / 10
-        let barY = (layout.bar.height - big * 5 / 4) / 2
-        let third = layout.width / 3
-        var pageText: String
-        if slides.hasOverlays {
-            // Overlays count as one slide; the step within it follows.
-            let overlay = slides.overlay(ofPage: state.page)
-            pageText = "Slide \(state.slide + 1) / \(slides.count)"
-            if overlay.steps > 1 { pageText += "  (\(overlay.step)/\(overlay.steps))" }
-        } else {
-            pageText = "Page \(state.page + 1) / \(presenter.document.pageCount)"
-        }
-        if !state.typed.isEmpty { pageText += "  → \(state.typed)_" }
-        try c.drawText(
-            pageText, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
-        let elapsed = state.timer.elapsed(at: now)
-        var timerText = formatDuration(elapsed)
-        var startsIn: Int?
-        if !state.timer.hasStarted, state.timerWaitsForStart, let startsAt = presenter.timing.startsAt {
-            startsIn = max(0, Int(startsAt.timeIntervalSinceNow.rounded(.up)))
-            timerText = "starts in " + formatDuration(Double(startsIn ?? 0))
-        } else if !state.timer.hasStarted {
-            timerText += " (starts on the first page change)"
-        } else if !state.timer.isRunning {
-            timerText += " paused"
-        }
-        var timerColor = ConsoleColors.text
-        var phase = "none"
-        let countdown = presenter.timing.countdown(elapsed: elapsed, now: Date())
-        if let countdown {
-            timerText += "   " + (countdown.phase == .over ? "over \(countdown.text)" : "\(countdown.text) left")
-            switch countdown.phase {
-            case .normal: phase = "normal"
-            case .amber: phase = "amber"; timerColor = ConsoleColors.amber
-            case .over: phase = "over"; timerColor = ConsoleColors.red
-            }
-        }
-        let timerSize = state.timer.hasStarted || countdown != nil ? big : max(t, big * 2 / 3)
-        try c.drawText(
-            timerText, x: third / 2, y: barY, maxWidth: third * 2, pixelHeight: timerSize, color: timerColor,
-            alignment: .center)
-        let clock = clockFormat.string(from: Date())
-        try c.drawText(
-            clock, x: layout.width - third - layout.margin, y: barY, maxWidth: third, pixelHeight: big,
-            color: ConsoleColors.text, alignment: .right)
+        let bar = self.bar(at: now, date: Date())
+        try drawBar(bar, layout, c)
+        let countdown = presenter.timing.countdown(elapsed: state.timer.elapsed(at: now), now: Date())
 
         let notes = presenter.notesText(page: state.page)
         var line: [String: Any] = [:]
@@ -273,11 +245,21 @@ final class ConsoleDelegate: SceneDelegate {
                     maxWidth: layout.next.width, pixelHeight: t, color: ConsoleColors.dim, alignment: .center)
             }
 
-            // Notes: the notes half of a beamer page, else the text.
+            // Notes: the notes half of a beamer page, else the text; or the editor.
+            let editor = presenter.notesEditor
             try c.drawText(
-                "Notes", x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
-                pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
-            if let position = presenter.notesPosition {
+                editor == nil ? "Notes" : "Notes, editing: Escape saves to \(presenter.pdfpcFileName)",
+                x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
+                pixelHeight: t * 9 / 10, color: editor == nil ? ConsoleColors.dim : ConsoleColors.amber)
+            if let editor {
+                try c.fill(
+                    x: layout.notes.x, y: layout.notes.y, width: layout.notes.width, height: layout.notes.height,
+                    color: ConsoleColors.slotEmpty)
+                try c.drawText(
+                    editor.withCaret, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
+                    maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
+                notesView = "editor"
+            } else if let position = presenter.notesPosition {
                 try drawSlide(page: state.page, in: layout.notes, region: position.notesRegion, c)
                 notesView = "page"
             } else if !notes.isEmpty {
@@ -331,7 +313,7 @@ final class ConsoleDelegate: SceneDelegate {
         }
 
         var summary = [
-            "page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": phase,
+            "page": "\(state.page + 1)", "notes": notes, "banner": "\(banner)", "countdown": bar.phase,
             "audience": audienceText, "timer_running": "\(state.timer.isRunning)",
             "output": presenter.label(scene), "slide": "\(state.slide + 1)", "slides": "\(slides.count)",
             "overview": "\(state.isOverviewShown)", "notes_view": notesView, "pointer_mode": state.pointerMode.rawValue,
@@ -339,7 +321,7 @@ final class ConsoleDelegate: SceneDelegate {
             "help": "\(state.isHelpShown)",
         ]
         if let countdown { summary["remaining_s"] = "\(Int(countdown.remaining.rounded(.down)))" }
-        if let startsIn { summary["starts_in_s"] = "\(startsIn)" }
+        if let startsIn = bar.startsIn { summary["starts_in_s"] = "\(startsIn)" }
         if let selection = state.overviewSelection { summary["selected"] = "\(selection + 1)" }
         if let ready = line["thumbnails"] as? Int { summary["thumbnails"] = "\(ready)" }
         if summary != lastSummary {
@@ -351,6 +333,70 @@ final class ConsoleDelegate: SceneDelegate {
             line["height"] = c.pixelHeight
             presenter.emit(line)
         }
+    }
+
+    /// The top bar as last drawn: the once-a-second tick repaints the bar
+    /// only when what it shows changed (`Presenter.secondPassed`).
+    private(set) var drawnBar: ConsoleBar?
+
+    /// What the top bar shows at `now` (monotonic seconds) and `date`.
+    func bar(at now: Double, date: Date) -> ConsoleBar {
+        let state = presenter.state
+        let slides = state.slides
+        var pageText: String
+        if slides.hasOverlays {
+            // Overlays count as one slide; the step within it follows.
+            let overlay = slides.overlay(ofPage: state.page)
+            pageText = "Slide \(state.slide + 1) / \(slides.count)"
+            if overlay.steps > 1 { pageText += "  (\(overlay.step)/\(overlay.steps))" }
+        } else {
+            pageText = "Page \(state.page + 1) / \(presenter.document.pageCount)"
+        }
+        if !state.typed.isEmpty { pageText += "  → \(state.typed)_" }
+        let elapsed = state.timer.elapsed(at: now)
+        var timerText = formatDuration(elapsed)
+        var startsIn: Int?
+        if !state.timer.hasStarted, state.timerWaitsForStart, let startsAt = presenter.timing.startsAt {
+            startsIn = max(0, Int(startsAt.timeIntervalSince(date).rounded(.up)))
+            timerText = "starts in " + formatDuration(Double(startsIn ?? 0))
+        } else if !state.timer.hasStarted {
+            timerText += " (starts on the first page change)"
+        } else if !state.timer.isRunning {
+            timerText += " paused"
+        }
+        var bar = ConsoleBar(
+            page: pageText, timer: timerText, timerColor: ConsoleColors.text, timerIsBig: state.timer.hasStarted,
+            clock: presenter.command.showsClock ? clockFormat.string(from: date) : nil, phase: "none",
+            startsIn: startsIn)
+        if let countdown = presenter.timing.countdown(elapsed: elapsed, now: date) {
+            bar.timer += "   " + (countdown.phase == .over ? "over \(countdown.text)" : "\(countdown.text) left")
+            bar.timerIsBig = true
+            switch countdown.phase {
+            case .normal: bar.phase = "normal"
+            case .amber: (bar.phase, bar.timerColor) = ("amber", ConsoleColors.amber)
+            case .over: (bar.phase, bar.timerColor) = ("over", ConsoleColors.red)
+            }
+        }
+        return bar
+    }
+
+    private func drawBar(_ bar: ConsoleBar, _ layout: ConsoleLayout, _ c: DrawingContext) throws {
+        try c.fill(x: 0, y: 0, width: layout.width, height: layout.bar.height, color: ConsoleColors.bar)
+        let big = layout.bar.height * 6 / 10
+        let barY = (layout.bar.height - big * 5 / 4) / 2
+        let third = layout.width / 3
+        try c.drawText(
+            bar.page, x: layout.margin, y: barY, maxWidth: third, pixelHeight: big, color: ConsoleColors.text)
+        try c.drawText(
+            bar.timer, x: third / 2, y: barY, maxWidth: third * 2,
+            pixelHeight: bar.timerIsBig ? big : max(layout.textSize, big * 2 / 3), color: bar.timerColor,
+            alignment: .center)
+        if let clock = bar.clock {
+            try c.drawText(
+                clock, x: layout.width - third - layout.margin, y: barY, maxWidth: third, pixelHeight: big,
+                color: ConsoleColors.text, alignment: .right)
+        }
+        drawnBar = bar
     }
 
     /// The overview grid: one thumbnail per slide (fully built), the

@@ -37,6 +37,8 @@ final class ServiceMonitor {
     /// panel shows its item (the STATUS= then says why).
     static let readyDeadline = 10.0
     private var lastStatus: String?
+    /// A clause added to every STATUS= (fleet: the playlist URL's state while it fails).
+    var note: (@MainActor () -> String?)?
     private var timers: [any DispatchSourceTimer] = []
     /// After STOPPING=1 nothing more is said (teardown disconnects panels).
     private var stopped = false
@@ -82,7 +84,9 @@ final class ServiceMonitor {
         let health = panels()
         // The status first: READY follows a status that shows every panel's
         // item, or says why nothing is shown.
-        let status = nothingShown().map { "nothing shown: " + $0 } ?? Self.statusLine(health)
+        let status =
+            (nothingShown().map { "nothing shown: " + $0 } ?? Self.statusLine(health))
+            + (note?().map { "; " + $0 } ?? "")
         if status != lastStatus {
             lastStatus = status
             notifier.send("STATUS=" + status)

@@ -22,6 +22,9 @@ struct SpeakerNotes: Equatable, Sendable {
     /// The notes for page `index` (0-based); "" for a page without a section.
     func text(forPage index: Int) -> String { pages[index] ?? "" }
 
+    /// A page's notes as edited on the console (an empty text removes them).
+    mutating func set(_ text: String, forPage index: Int) { pages[index] = text.isEmpty ? nil : text }
+
     /// Adds notes for pages that have none here (ours win where both have some).
     mutating func fill(from other: [Int: String]) {
         pages.merge(other) { ours, _ in ours }

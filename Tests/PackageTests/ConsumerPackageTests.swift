@@ -120,11 +120,12 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                             .product(name: "ScreenplayGLES", package: "\(identity)"),
                         ]),
                     .systemLibrary(name: "ToolSystemd", pkgConfig: "libsystemd"),
+                    .systemLibrary(name: "ToolCurl"),
                     .target(
                         name: "ToolCLI",
                         dependencies: [
                             .product(name: "Screenplay", package: "\(identity)"),
-                            .product(name: "Documents", package: "\(identity)"), "ToolSystemd",
+                            .product(name: "Documents", package: "\(identity)"), "ToolSystemd", "ToolCurl",
                         ],
                         swiftSettings: strict),
                     .executableTarget(name: "tool", dependencies: ["ToolCLI"], swiftSettings: strict),
@@ -139,9 +140,11 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             try example.write(toFile: consumer + "/Sources/ReadmeExample/main.swift", atomically: true, encoding: .utf8)
             try ownGL.write(toFile: consumer + "/Sources/ReadmeExample/OwnGL.swift", atomically: true, encoding: .utf8)
             // SwiftPM wants target names unique across the package graph, and
-            // Screenplay's package has these three: the copies get other names,
+            // Screenplay's package has these four: the copies get other names,
             // and the one change to their files is the module names they import.
-            let renamed = ["ScreenplayCLI": "ToolCLI", "screenplay": "tool", "CSystemd": "ToolSystemd"]
+            let renamed = [
+                "ScreenplayCLI": "ToolCLI", "screenplay": "tool", "CSystemd": "ToolSystemd", "CCurl": "ToolCurl",
+            ]
             for (module, copy) in renamed {
                 try files.copyItem(atPath: root + "/Sources/" + module, toPath: consumer + "/Sources/" + copy)
                 for file in try files.contentsOfDirectory(atPath: consumer + "/Sources/" + copy) {
@@ -150,6 +153,8 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                     text = text.replacingOccurrences(of: "import ScreenplayCLI", with: "import ToolCLI")
                         .replacingOccurrences(of: "import CSystemd", with: "import ToolSystemd")
                         .replacingOccurrences(of: "module CSystemd", with: "module ToolSystemd")
+                        .replacingOccurrences(of: "import CCurl", with: "import ToolCurl")
+                        .replacingOccurrences(of: "module CCurl", with: "module ToolCurl")
                     try text.write(toFile: path, atomically: true, encoding: .utf8)
                 }
             }

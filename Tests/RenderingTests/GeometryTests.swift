@@ -79,3 +79,16 @@ final class ShaderLogParsingTests: ScreenplayTestCase {
         XCTAssertEqual(ShaderError.parse(infoLog: "error: linking failed\n"), [])
     }
 }
+
+/// Damage rectangles handed to eglSwapBuffersWithDamageKHR, whose origin is
+/// the bottom left.
+final class SwapDamageTests: ScreenplayTestCase {
+    func testRectanglesAreFlippedToEGLsBottomLeftOrigin() {
+        XCTAssertEqual(
+            WindowSurface.eglRects(
+                [PixelRect(x: 0, y: 0, width: 100, height: 10), PixelRect(x: 5, y: 470, width: 20, height: 10)],
+                height: 480),
+            [0, 470, 100, 10, 5, 0, 20, 10])
+        XCTAssertEqual(WindowSurface.eglRects([], height: 480), [])
+    }
+}

@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import TestSupport
 import XCTest
@@ -69,6 +70,29 @@ extension RunningProcess {
 }
 
 extension XCTestCase {
+    /// Starts a PDF talk (the sample deck) as a speaker does, with `laptop`
+    /// as the built-in screen, and checks the audience view connects on
+    /// `external` at `size` and the console is full screen on `laptop`.
+    /// Returns the running presenter.
+    func startPDFTalk(
+        _ environment: [String: String], laptop: String, external: String, size: [Int], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> RunningProcess {
+        var environment = environment
+        environment["SCREENPLAY_BUILTIN"] = laptop
+        let folder = NSTemporaryDirectory() + "screenplay-talk-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let deck = try SampleDeck.write(to: folder).pdf
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let p = try CLI.start(["present", deck, "--stats", "-"], environment: environment)
+        let audience = p.waitForEvent(timeout: 20) { $0.event == "connect" && $0.raw["role"] as? String == "audience" }
+        XCTAssertEqual(audience?.output, external, p.stderr, file: file, line: line)
+        XCTAssertEqual([audience?.int("width"), audience?.int("height")], size, file: file, line: line)
+        let console = p.waitForEvent { $0.event == "console-fullscreen" }
+        XCTAssertEqual(console?.raw["ok"] as? Bool, true, p.stderr, file: file, line: line)
+        XCTAssertEqual(console?.output, laptop, file: file, line: line)
+        return p
+    }
+
     /// Ends a `present` talk as a speaker does, `q` twice (the first only
     /// asks), and expects a clean exit.
     func endTalk(

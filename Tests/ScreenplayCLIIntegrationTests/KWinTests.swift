@@ -47,4 +47,21 @@ final class KWinTests: ScreenplayTestCase {
             bufferScales.last.map { $0.hasSuffix(".set_buffer_scale(1)") }, true,
             "buffer scale 1 with a viewport: \(bufferScales)")
     }
+
+    /// A PDF talk on KDE: the audience view on the external output at its
+    /// pixel size, the console full screen on the laptop's (KWin confirms
+    /// it in its configure), run as a speaker runs it. (KWin's screenshot
+    /// D-Bus API did not answer here and it has no virtual keyboard: pixels
+    /// and keys are tested on sway.)
+    func testPDFTalkPutsTheAudienceOnTheExternalOutputAndTheConsoleOnTheLaptop() throws {
+        let rig = try KWinRig.start(outputs: 2, width: 640, height: 360)
+        addTeardownBlock { rig.stop() }
+        let p = try startPDFTalk(rig.clientEnvironment, laptop: "Virtual-0", external: "Virtual-1", size: [640, 360])
+        XCTAssertNotNil(
+            p.waitForEvent {
+                $0.event == "drawn" && $0.output == "Virtual-1" && $0.raw["content"] as? String == "page 1"
+            },
+            p.stderr)
+        assertCleanStop(p)
+    }
 }

@@ -1,4 +1,3 @@
-import Documents
 import Foundation
 import TestHarness
 import TestSupport
@@ -84,18 +83,7 @@ final class MutterTests: ScreenplayTestCase {
     /// tested on sway's same path, PresenterTests.testWithoutLayerShell...)
     func testPDFTalkPutsTheAudienceOnTheExternalMonitorAndTheConsoleOnTheLaptop() throws {
         let rig = try startMutter([OutputMode(width: 1280, height: 720), OutputMode(width: 1024, height: 768)])
-        var environment = rig.clientEnvironment
-        environment["SCREENPLAY_BUILTIN"] = "Meta-0"
-        let folder = NSTemporaryDirectory() + "screenplay-mutter-talk-\(getpid())"
-        let deck = try SampleDeck.write(to: folder).pdf
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        let p = try CLI.start(["present", deck, "--stats", "-"], environment: environment)
-        let audience = p.waitForEvent(timeout: 20) { $0.event == "connect" && $0.raw["role"] as? String == "audience" }
-        XCTAssertEqual(audience?.output, "Meta-1", p.stderr)
-        XCTAssertEqual([audience?.int("width"), audience?.int("height")], [1024, 768])
-        let console = p.waitForEvent { $0.event == "console-fullscreen" }
-        XCTAssertEqual(console?.raw["ok"] as? Bool, true, p.stderr)
-        XCTAssertEqual(console?.output, "Meta-0")
+        let p = try startPDFTalk(rig.clientEnvironment, laptop: "Meta-0", external: "Meta-1", size: [1024, 768])
         XCTAssertTrue(p.stderr.contains("the audience view is a full-screen window on each external screen"), p.stderr)
         XCTAssertFalse(p.stderr.contains("cannot be shown"), p.stderr)
         XCTAssertFalse(

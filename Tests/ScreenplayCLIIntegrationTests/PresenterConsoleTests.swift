@@ -125,3 +125,35 @@ extension PresenterTests {
         try endTalk(coming, e)
     }
 }
+
+extension PresenterTests {
+    /// `e` edits the current slide's notes on the console; Escape saves
+    /// them into talk.pdfpc beside the PDF (pdfpc's format), the console
+    /// shows them, and the next talk reads them back.
+    func testNotesEditedOnTheConsoleAreSavedForTheNextTalk() throws {
+        let pdf = try writeDeck("edited", colors: Array(Self.pageColors.prefix(3)))
+        let rig = try startSway([.init(width: 1280, height: 720), .init(width: 1280, height: 720)], keyboard: true)
+        try rig.focusOutput("HEADLESS-1")
+        let e = env(rig, builtin: "HEADLESS-1")
+        let p = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
+        XCTAssertTrue(waitForConsole(p) { $0.raw["page"] as? String == "1" }, p.stderr)
+        try type(["-k", "Right", "e"], e)
+        XCTAssertNotNil(p.waitForEvent { $0.event == "notes-editor" && $0.raw["open"] as? Bool == true }, p.stderr)
+        XCTAssertTrue(waitForConsole(p) { $0.raw["notes_view"] as? String == "editor" }, p.stderr)
+        try type(["Say *why*", "-k", "Return", "then how", "-k", "Escape"], e)
+        let saved = p.waitForEvent { $0.event == "notes-editor" && $0.raw["saved"] as? Bool == true }
+        XCTAssertEqual(saved?.raw["path"] as? String, dir + "/edited.pdfpc", p.stderr)
+        XCTAssertTrue(
+            waitForConsole(p) { $0.raw["notes"] as? String == "Say *why*\nthen how" },
+            "\(String(describing: lastConsole(p)?.raw))")
+        XCTAssertEqual(lastConsole(p)?.raw["page"] as? String, "2", "typing moved no page")
+        try endTalk(p, e)
+
+        let again = try CLI.start(["present", pdf, "--stats", "-"], environment: e)
+        XCTAssertTrue(waitForConsole(again) { $0.raw["page"] as? String == "1" }, again.stderr)
+        try type(["-k", "Right"], e)
+        XCTAssertTrue(
+            waitForConsole(again) { $0.raw["notes"] as? String == "Say *why*\nthen how" }, again.stderr)
+        try endTalk(again, e)
+    }
+}

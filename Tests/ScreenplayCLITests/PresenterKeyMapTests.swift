@@ -23,7 +23,7 @@ final class PresenterKeyMapTests: ScreenplayTestCase {
         let all: [PresenterAction] = [
             .next, .previous, .first, .last, .nextSlide, .previousSlide, .toggleOverview, .enter, .toggleBlack,
             .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer, .resetTimer,
-            .startFromBeginning, .startHere, .toggleHelp, .quit,
+            .startFromBeginning, .startHere, .toggleHelp, .editNotes, .quit,
         ]
         for action in all {
             XCTAssertTrue(listed.contains("\(action)"), "\(action) has no row in the key list")

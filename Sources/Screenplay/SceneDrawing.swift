@@ -1,0 +1,95 @@
+import EventLoop
+import Rendering
+
+extension Scene {
+    /// Draws if a frame is due or content changed: the step after
+    /// `applyPendingState` for every scene of the batch. Repaints only what
+    /// changed where the driver tells the back buffer's age: this frame's
+    /// damage and that of the frames the buffer missed (`DamageHistory`),
+    /// scissored; the compositor hears this frame's damage.
+    func drawIfNeeded() {
+        guard !isTornDown, isConnected, let window = sceneSurface.window else { return }
+        // A panel switched off shows nothing: ask for no frames until it is back.
+        if displayLink.isPanelOff {
+            pacing.dropDueRefresh()
+            return
+        }
+        let now = monotonicNanoseconds()
+        if pacing.takeDueRefresh(nowNs: now) {
+            // Asked every refresh, even when a redraw is due anyway: video
+            // hands its repeats back to mpv here. A refresh that draws with
+            // no rectangle given repaints everything (setNeedsDisplay(in:)).
+            if delegate.sceneShouldDrawFrame(self) {
+                if pendingDamage.isEmpty { pendingDamage.addAll() }
+            } else if pendingDamage.isEmpty {
+                pacing.hold(nowNs: now)
+            }
+        }
+        let bounds = SceneRect(x: 0, y: 0, width: window.pixelWidth, height: window.pixelHeight)
+        let damage = pendingDamage.clipped(to: bounds)
+        pendingDamage = FrameDamage()
+        // Nothing changed (or only outside a buffer that shrank since): no frame.
+        guard damage.map({ !$0.isEmpty }) ?? true else { return }
+        hasDrawn = true
+        pacing.willDraw(on: surface, nowNs: now) { [weak self] shownNs in
+            self?.feedback.pacedFrameShown(atNs: shownNs)
+        }
+        let feedbackToken = feedback.requestFeedback(on: surface, nowNs: now)
+        drawWatch?.begin(
+            screen: screen?.name ?? "window", content: contentDescription ?? session.configuration.name ?? "scene")
+        isDrawing = true
+        defer {
+            isDrawing = false
+            drawWatch?.end()
+        }
+        do {
+            try window.makeCurrent()
+            let graphics = try host.graphics.resources()
+            var target: any RenderTarget = window
+            lastBufferAge = window.bufferAge()
+            if !graphics.context.offersBufferAge,
+                let copy = try retainedFrame.target(
+                    partial: damage != nil, width: window.pixelWidth, height: window.pixelHeight,
+                    context: graphics.context)
+            {
+                (target, lastBufferAge) = copy
+            }
+            let repaint = damageHistory.repaint(damage, bufferAge: lastBufferAge, bounds: bounds)
+            target.clip = repaint == bounds ? nil : repaint.pixelRect
+            // Scissor off again however the draw ends: an app's own GL
+            // outside a frame and the next scene must not find it on.
+            defer {
+                target.clip = nil
+                applyClip(target)
+            }
+            let context = DrawingContext(target: target, resources: graphics, redrawRect: repaint)
+            drawCount += 1
+            redrawnPixels += repaint.area
+            do {
+                try delegate.draw(self, in: context)
+            } catch {
+                host.report(error)
+            }
+            if let copy = target as? OffscreenTarget {
+                try retainedFrame.draw(copy, into: window, quads: graphics.quads())
+            }
+            feedback.trackShown(feedbackToken: feedbackToken, surface: surface)
+            // The whole buffer is this frame now: outside the repaint it
+            // still holds what the frames it missed drew. (Reads are not
+            // scissored.)
+            deliverCaptures(from: window)
+            try window.present(damage: damage?.map(\.pixelRect))
+            for action in context.afterPresent { action() }
+            if !displayLink.isPaused,
+                let warning = warnings.frameTook(
+                    monotonicNanoseconds() - now, refreshSeconds: displayLink.duration, screen: screen?.name)
+            {
+                host.report(warning)
+            }
+        } catch {
+            host.report(
+                SceneError(
+                    screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// `play URL`'s options: where the cache is, how often the server is
+/// asked, how the box proves who it is and trusts the server, and how much
+/// it downloads at most. Kept apart from `PlayCommand`'s own fields so the
+/// fleet part is one field there.
+public struct RemoteOptions: Equatable, Sendable {
+    /// `--cache DIR` (default `$XDG_CACHE_HOME/screenplay`, else `~/.cache/screenplay`).
+    public var cacheFolder: String?
+    /// `--poll SECONDS`: how often the playlist URL is asked for a change.
+    public var pollSeconds: Double = 60
+    /// `--ca-file FILE`: a private CA's certificates, instead of the system store.
+    public var caFile: String?
+    /// `--token-file FILE`: the Authorization token (a file, since argv is public in `ps`).
+    public var tokenFile: String?
+    /// `--box-id ID` (default: a hash of /etc/machine-id).
+    public var boxID: String?
+    /// `--max-file-size BYTES`: one file at most this large.
+    public var maxFileBytes: Int64 = 2 << 30
+    /// `--max-playlist-size BYTES`: every file of one playlist together.
+    public var maxPlaylistBytes: Int64 = 8 << 30
+
+    /// Play's defaults.
+    public init() {}
+
+    static let names = ["cache", "poll", "ca-file", "token-file", "box-id", "max-file-size", "max-playlist-size"]
+    static let specs: [OptionSpec] = names.map { .value($0) }
+
+    static let usage = """
+          --cache DIR             (PATH is a URL) Where downloaded playlists and
+                                  media are kept (default
+                                  $XDG_CACHE_HOME/screenplay, ~/.cache/screenplay).
+          --poll SECONDS          (URL) Ask the server for a change this often
+                                  (default 60, with 10 % jitter).
+          --ca-file FILE          (URL) Trust this PEM CA file instead of the
+                                  system's certificate store.
+          --token-file FILE       (URL) Send "Authorization: Bearer TOKEN" with
+                                  the token in FILE (a line with a space is
+                                  sent as the whole header value).
+          --box-id ID             (URL) This box's name in the User-Agent
+                                  (default: a hash of /etc/machine-id).
+          --max-file-size BYTES   (URL) Refuse a file larger than this
+                                  (default 2G; K, M, G suffixes).
+          --max-playlist-size BYTES  (URL) Refuse a playlist whose files add
+                                  up to more (default 8G).
+        """
+
+    /// Reads the options; `isURL` says whether PATH is a URL (they mean nothing otherwise).
+    init(parsing arguments: ParsedArguments, isURL: Bool, usage: String) throws(UsageError) {
+        func fail(_ message: String) -> UsageError { UsageError(message: message, usage: usage) }
+        if !isURL, let given = Self.names.first(where: { arguments.last($0) != nil }) {
+            throw fail("'--\(given)' applies to a playlist URL (http:// or https://), not a file or folder")
+        }
+        cacheFolder = arguments.last("cache")
+        if cacheFolder?.isEmpty == true { throw fail("'--cache' needs a folder") }
+        if let value = arguments.last("poll") {
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 1 else {
+                throw fail("invalid value '\(value)' for '--poll': expected seconds, 1 or more")
+            }
+            pollSeconds = seconds
+        }
+        caFile = arguments.last("ca-file")
+        tokenFile = arguments.last("token-file")
+        boxID = arguments.last("box-id")
+        if let id = boxID, id.isEmpty || id.contains(where: { $0.isWhitespace || $0 == "(" || $0 == ")" }) {
+            throw fail("invalid '--box-id \(id)': expected a name without spaces or parentheses")
+        }
+        for (name, keyPath) in [("max-file-size", \Self.maxFileBytes), ("max-playlist-size", \Self.maxPlaylistBytes)] {
+            guard let value = arguments.last(name) else { continue }
+            guard let bytes = Self.byteCount(value), bytes > 0 else {
+                throw fail("invalid value '\(value)' for '--\(name)': expected bytes, e.g. 500M or 2G")
+            }
+            self[keyPath: keyPath] = bytes
+        }
+    }
+
+    /// "1500", "64K", "500M", "2G" (powers of 1024).
+    static func byteCount(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        guard let last = text.uppercased().last else { return nil }
+        let scale = units[last] ?? 1
+        let digits = units[last] == nil ? text : String(text.dropLast())
+        guard let number = decimalNumber(digits) else { return nil }
+        let (product, overflow) = Int64(number).multipliedReportingOverflow(by: scale)
+        return overflow ? nil : product
+    }
+
+    /// Whether `path` is a playlist URL rather than a file or folder.
+    static func isURL(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+}
