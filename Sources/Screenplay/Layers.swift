@@ -18,6 +18,19 @@ extension DrawingContext {
             turns: turns, body)
     }
 
+    /// Draws `body` into the rectangle at (`x`, `y`) of `width` x `height`
+    /// pixels as if it were a whole target of that size: whatever `body`
+    /// clears or fits to the buffer stays inside the rectangle (a region of
+    /// a signage layout). It is drawn through a layer, so content that
+    /// fills its whole target (a colour, a fitted picture, a shader) needs
+    /// no clipping of its own; the layer is opaque.
+    public func drawRegion(
+        x: Int, y: Int, width: Int, height: Int, _ body: (DrawingContext) throws -> Void
+    ) throws {
+        guard width > 0, height > 0 else { return }
+        try drawLayer(in: PixelRect(x: x, y: y, width: width, height: height), body)
+    }
+
     /// A layer of `rect`'s size (or `size`) drawn by `body`, composited into `rect`.
     func drawLayer(
         in rect: PixelRect, size: (Int, Int)? = nil, opacity: Double = 1, turns: Int = 0,

@@ -39,7 +39,8 @@ public struct CtlCommand: CLICommand {
         COMMANDS:
           status                  Each panel: playlist, item, seconds left,
                                   paused, stalled; with a schedule, the entry
-                                  playing and the next change.
+                                  playing and the next change; with a layout,
+                                  each region's item and seconds left.
           next, previous          Switch to the next or previous item now; the
                                   playlist goes on from it.
           pause, resume           Hold the item on screen; go on from it.
@@ -182,6 +183,10 @@ enum CtlRunner {
         if let stalled = panel["stalled_seconds"] as? Double { text += String(format: ", stalled for %.0f s", stalled) }
         if let schedule = panel["schedule"] as? [String: Any] { text += "; " + scheduleLine(schedule) }
         if let override = panel["override"] as? [String: Any] { text += OverrideRequest.statusLine(override) }
+        // A layout: one line per region, as a panel's ("  region main: dishes 2/2 menu.png, 3.1 s left").
+        for region in panel["regions"] as? [[String: Any]] ?? [] {
+            text += "\n  " + line(for: region.merging(["output": "region \(region["name"] as? String ?? "?")"]) { $1 })
+        }
         return text
     }
 

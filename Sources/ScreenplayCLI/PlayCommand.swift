@@ -123,11 +123,14 @@ public struct PlayCommand: CLICommand {
           Top level:
             $schema               Ignored: the JSON Schema an editor checks the
                                   file with (docs/playlist.schema.json).
-            playlists             Required: playlist name -> list of items.
+            playlists             Required (unless there are layouts):
+                                  playlist name -> list of items.
+            layouts               Layout name -> a layout: regions of a
+                                  panel, each playing its own items.
             panels                A list of panel entries; the first whose
                                   "match" names a screen chooses its playlist.
-            default               The playlist of screens no panel entry
-                                  matches (without it they show nothing).
+            default               The playlist (or layout) of screens no panel
+                                  entry matches (without it they show nothing).
             transition            {"seconds": S}: crossfade between items
                                   (default 0, a cut).
             sync                  true (default): the wall clock places every
@@ -150,13 +153,15 @@ public struct PlayCommand: CLICommand {
           A panel entry:
             match                 A screen pattern, as --output takes.
             playlist              The name of one of the playlists.
+            layout                Or the name of one of the layouts.
             rotate                0, 90, 180 or 270: the panel hangs turned
                                   that far clockwise; content is turned back.
             schedule              A list of schedule entries: the highest
                                   "priority" one active now plays instead of
                                   "playlist" (first listed among equals).
-          A schedule entry (all but "playlist" optional):
+          A schedule entry (all but "playlist" or "layout" optional):
             playlist              The playlist it plays.
+            layout                Or the layout it plays.
             days                  ["mon", "sat-sun", ...]: the days it starts on.
             from                  "HH:MM" or "HH:MM:SS", local (default 00:00).
             to                    Likewise (default 24:00); at or before
@@ -168,6 +173,22 @@ public struct PlayCommand: CLICommand {
             to                    The last day, included.
           A transition:
             seconds               Crossfade length in seconds, 0 or more.
+          A layout:
+            background            "RRGGBB" behind the regions (default 000000).
+            regions               Required: a non-empty list of regions.
+          A region (z, background and transition optional):
+            name                  Unique in its layout (proof of play, status).
+            x                     Pixels of the panel as seen (after "rotate")
+                                  or "N%" of its width.
+            y                     Likewise, of its height.
+            width                 Pixels or "N%", more than 0, up to 100%.
+            height                Likewise.
+            z                     A whole number (default 0); higher on top.
+            background            "RRGGBB" behind its items (default the
+                                  layout's).
+            playlist              The playlist it plays (or "items").
+            items                 Its own list of items, as a playlist's.
+            transition            {"seconds": S}: crossfade between its items.
 
         EXAMPLES:
           screenplay play /srv/signage/lobby

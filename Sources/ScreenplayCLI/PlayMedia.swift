@@ -35,6 +35,10 @@ protocol PlayMedia: AnyObject {
     /// edited, a clock's minute) asks for one frame, instead of a frame
     /// every refresh. Given before `start()`.
     func attach(redraw: @escaping @MainActor () -> Void)
+    /// How an item whose need for frames every refresh changes while it
+    /// is on screen (a layout whose region begins a crossfade) tells the
+    /// panel to run or pause its display link. Given before `start()`.
+    func attachAnimationChange(_ animationChanged: @escaping @MainActor () -> Void)
     /// The wall clock was stepped: a clock shows the new time at once.
     func wallClockStepped()
     /// What the last frame drew, for the per-frame `probe` stats line
@@ -47,6 +51,7 @@ extension PlayMedia {
     func start() {}
     func refreshIsDue() -> Bool { true }
     func attach(redraw: @escaping @MainActor () -> Void) {}
+    func attachAnimationChange(_ animationChanged: @escaping @MainActor () -> Void) {}
     func wallClockStepped() {}
     var probeValues: [String: Any] { [:] }
 }
@@ -312,6 +317,8 @@ extension PlayItem {
         case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)
         case let .text(item):
             if case .ticker = item.content { TickerMedia(item, scene: scene) } else { TextMedia(item) }
+        // The loader lets a layout be a panel's content only; PlayPanel makes its media.
+        case let .layout(layout): FailedMedia("layout \"\(layout.name)\" can only be a panel's content")
         }
     }
 }

@@ -2,6 +2,19 @@ import Dispatch
 import Foundation
 import Screenplay
 
+/// An item on screen (or fading in) on a panel or in a layout's region.
+struct ShownItem {
+    /// Its place in its playlist; -1 for the placeholder.
+    let index: Int
+    /// The playlist the item belongs to: a schedule's switch may bring
+    /// another playlist's item at the same index.
+    let playlist: String
+    let media: any PlayMedia
+    /// When it came on (CLOCK_MONOTONIC seconds: a shader's time and a
+    /// crossfade's progress, which a step of the wall clock leaves alone).
+    let since: Double
+}
+
 /// One external screen playing a playlist: a scene delegate that shows the
 /// item the schedule says, switches only to an item that is ready (so the
 /// screen never shows a gap), crossfades one blended frame per refresh, and
@@ -28,16 +41,7 @@ final class PlayPanel: SceneDelegate {
         var schedule: PanelSchedule?
     }
 
-    private struct Shown {
-        let index: Int
-        /// The playlist the item belongs to: a schedule's switch may bring
-        /// another playlist's item at the same index.
-        let playlist: String
-        let media: any PlayMedia
-        /// When it came on (CLOCK_MONOTONIC seconds: a shader's time and a
-        /// crossfade's progress, which a step of the wall clock leaves alone).
-        let since: Double
-    }
+    private typealias Shown = ShownItem
 
     private var current: Shown?
     private var showingPlaceholder = false
@@ -146,6 +150,9 @@ final class PlayPanel: SceneDelegate {
 
     var sceneForReload: Scene? { scene }
 
+    /// A layout is on screen (`PlayRunner.reload` brings a reload to it at once).
+    var showsLayout: Bool { current?.media is LayoutMedia }
+
     // MARK: deciding what to show
 
     /// Size of the content as drawn (turned panels swap width and height).
@@ -176,7 +183,9 @@ final class PlayPanel: SceneDelegate {
         var position = schedule.position(at: now)
         // A reload waits for a boundary, and in a one-item playlist every
         // boundary is between the item and itself: the slot, not the index, tells.
-        let sameSlot = pending == nil || position.start == slotStart
+        // A layout is one item of an hour: a reload of it (or away from it)
+        // takes over at once, its regions having boundaries of their own.
+        let sameSlot = pending == nil || (position.start == slotStart && !(current?.media is LayoutMedia))
         if let current, current.index == position.index, current.playlist == playlist.name, showingGoodItem, sameSlot,
             !currentIsStale
         {
@@ -211,13 +220,10 @@ final class PlayPanel: SceneDelegate {
                 media = next.media
             } else {
                 dropNext()
-                let size = contentSize
-                media = item.makeMedia(width: size.0, height: size.1, synchronously: current == nil, scene: scene)
+                media = makeMedia(item, synchronously: current == nil, scene: scene)
             }
-            if let failure = media.failure {
+            if runner.releaseIfFailed(media, of: item) {
                 if next?.media === media { next = nil }
-                media.release(from: runner.app)
-                runner.reportBad(item, failure)
                 continue
             }
             if !media.isReady {
@@ -326,13 +332,8 @@ final class PlayPanel: SceneDelegate {
         guard next == nil, incoming == nil, let panelSchedule = assigned.schedule, let scene else { return }
         let upcoming = panelSchedule.playlist(panelSchedule.timetable.active(at: change).content)
         guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.knownBad(item) else { return }
-        let size = contentSize
-        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false, scene: scene)
-        if let failure = media.failure {
-            media.release(from: runner.app)
-            runner.reportBad(item, failure)
-            return
-        }
+        let media = makeMedia(item, synchronously: false, scene: scene)
+        if runner.releaseIfFailed(media, of: item) { return }
         next = (0, upcoming.name, media, false)
         media.onChange = { [weak self] in self?.scene?.setNeedsDisplay() }
         if !media.isReady { scene.setNeedsDisplay() }
@@ -355,6 +356,16 @@ final class PlayPanel: SceneDelegate {
             fields["next_playlist"] = change.active.content.name
         }
         return fields
+    }
+
+    /// An item's media at the panel's content size; a layout's regions
+    /// play on this panel's runner and report to its proof of play.
+    private func makeMedia(_ item: PlayItem, synchronously: Bool, scene: Scene) -> any PlayMedia {
+        let size = contentSize
+        if case let .layout(layout) = item.source {
+            return LayoutMedia(layout, width: size.0, height: size.1, runner: runner, scene: scene, probe: probe)
+        }
+        return item.makeMedia(width: size.0, height: size.1, synchronously: synchronously, scene: scene)
     }
 
     private func dropNext() {
@@ -391,6 +402,14 @@ final class PlayPanel: SceneDelegate {
     /// clock) redraws the panel through `redraw`: one frame per change.
     private func start(_ media: any PlayMedia) {
         media.attach { [weak self] in self?.scene?.setNeedsDisplay() }
+        media.attachAnimationChange({ [weak self, weak media] in
+            // Only the item alone on screen decides; a crossfade's end does otherwise.
+            guard let self, let scene = self.scene, self.incoming == nil, let current = self.current,
+                current.media === media
+            else { return }
+            // An animated override over it keeps its frames coming (finishFrame).
+            scene.displayLink.isPaused = !current.media.isAnimated && self.override?.isAnimated != true
+        })
         media.start()
     }
 
@@ -405,15 +424,9 @@ final class PlayPanel: SceneDelegate {
         let following = (index + 1) % playlist.items.count
         guard next == nil, following != index, incoming == nil else { return }
         let item = playlist.items[following]
-        guard !runner.knownBad(item) else { return }
-        let size = contentSize
-        guard let scene else { return }
-        let media = item.makeMedia(width: size.0, height: size.1, synchronously: false, scene: scene)
-        if let failure = media.failure {
-            media.release(from: runner.app)
-            runner.reportBad(item, failure)
-            return
-        }
+        guard !runner.knownBad(item), let scene else { return }
+        let media = makeMedia(item, synchronously: false, scene: scene)
+        if runner.releaseIfFailed(media, of: item) { return }
         next = (following, playlist.name, media, false)
         media.onChange = { [weak self] in
             guard let self, let scene = self.scene else { return }
@@ -493,14 +506,20 @@ final class PlayPanel: SceneDelegate {
         let index = current.flatMap { $0.playlist == playlist.name ? $0.index : nil }
         let item = index.flatMap { playlist.items.indices.contains($0) ? playlist.items[$0].label : nil }
         let position = schedule.position(at: now)
-        let left: Any = heldSince != nil || index != position.index ? NSNull() : max(0, position.end - now)
+        // A layout's own slot (an hour) means nothing to a reader: its regions say theirs.
+        let layout = current?.media as? LayoutMedia
+        let left: Any =
+            heldSince != nil || index != position.index || layout != nil ? NSNull() : max(0, position.end - now)
         let stall = PanelHealth.stall(of: scene)
         return [
             "output": outputName, "playlist": playlist.name,
             "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
             "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
             "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
+            // Whether the panel asks for a frame every refresh now (something animates).
+            "display_link_running": scene.map { !$0.displayLink.isPaused } ?? false,
             "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
+            "regions": layout?.status(now: now) as Any? ?? NSNull(),
             "override": override?.status(in: runner.config.timeZone) as Any? ?? NSNull(),  // OVERRIDE
         ]
     }

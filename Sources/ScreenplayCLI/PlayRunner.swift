@@ -485,6 +485,8 @@ final class PlayRunner: SceneCommand {
     private func stamp(_ item: PlayItem) -> String { fileStamp(item.path) }
 
     func knownBad(_ item: PlayItem) -> Bool {
+        // A layout fails on a panel too small for it, not everywhere: each panel checks it anew.
+        if case .layout = item.source { return false }
         if let failure = failures[item.label], failure.stamp == stamp(item) { return true }
         guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
         reportBad(
@@ -505,6 +507,15 @@ final class PlayRunner: SceneCommand {
         stats?.write(["event": "skipped", "source": item.label, "reason": reason])
     }
 
+    /// Media that failed as it was made or loaded: freed, and its item
+    /// reported (once); true when it had failed.
+    func releaseIfFailed(_ media: any PlayMedia, of item: PlayItem) -> Bool {
+        guard let failure = media.failure else { return false }
+        media.release(from: app)
+        reportBad(item, failure)
+        return true
+    }
+
     func placeholderShown(_ panel: PlayPanel, reason: String) {
         warn(
             "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
@@ -516,15 +527,19 @@ final class PlayRunner: SceneCommand {
 
     // MARK: proof of play
 
+    /// One proof-of-play line; `region` names the layout's region the item
+    /// played in, `override` marks an item an override brought.
     func itemShown(
-        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool = false
+        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool = false,
+        region: String? = nil
     ) {
         // The wall-clock time of the presentation: now, less how long ago it was.
         let ago = Double(Int64(bitPattern: monotonicNanoseconds() &- shown.monotonicNs)) / 1e9
-        let line: [String: Any] = [
+        var line: [String: Any] = [
             "event": "item", "output": output, "playlist": playlist, "index": index, "source": item.label,
             "presented_ns": shown.monotonicNs, "clock": shown.clock, "at": iso8601(wallSeconds: wallSeconds() - ago),
         ].merging(override ? ["override": true] : [:]) { own, _ in own }
+        if let region { line["region"] = region }
         stats?.write(line)
         proof?.write(line)
         monitor?.update()
@@ -576,6 +591,13 @@ final class PlayRunner: SceneCommand {
                 panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
             }
             app?.reevaluateScreens()
+            // A layout is one item of an hour: a panel showing one takes the
+            // reload now. Others wait for their next item (evaluating them
+            // now would let an old playlist's missing file be reported
+            // again and remembered as bad with the stamp of the file that
+            // just arrived).
+            for panel in panels.values where panel.showsLayout { panel.evaluate(now: now()) }
+            scheduleTick()
             if let app { for screen in app.screens { explainUnmatched(screen) } }
             return nil
         } catch {

@@ -24,6 +24,8 @@ struct PlayItem: Equatable {
         case missing(path: String, reason: String)
         /// Text, a text file or a clock, laid out by pango (`TextItems.swift`).
         case text(TextItem)
+        /// A whole panel of regions, each playing its own items (`Layout.swift`).
+        case layout(Layout)
     }
 
     var source: Source
@@ -39,13 +41,14 @@ struct PlayItem: Equatable {
         case let .image(path), let .shader(path), let .video(path, _, _), let .missing(path, _): path
         case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
         case let .text(item): item.label
+        case let .layout(layout): "layout \(layout.name)"
         }
     }
 
     /// The file the item reads, if any.
     var path: String? {
         switch source {
-        case .color: nil
+        case .color, .layout: nil
         case let .text(item): item.path
         case let .image(path), let .shader(path), let .pdfPage(path, _), let .video(path, _, _), let .missing(path, _):
             path
@@ -86,7 +89,10 @@ struct SignageConfig: Equatable {
     /// redraws, where a reload would re-read (and re-probe) every item of
     /// every playlist each time a news file is edited.
     var mediaFiles: Set<String> {
-        Set(playlists.values.flatMap { $0.items.filter { !$0.watchesItsFile }.compactMap(\.path) })
+        Set(
+            playlists.values.flatMap {
+                $0.items.flatMap(\.playedItems).filter { !$0.watchesItsFile }.compactMap(\.path)
+            })
     }
 
     /// The playlist and rotation for a screen: the first matching panel
@@ -244,10 +250,12 @@ enum SignageConfigLoader {
 
     /// `"$schema"` names the JSON Schema an editor validates the file with
     /// (docs/playlist.schema.json); `play` ignores it.
-    static let topKeys: Set<String> = ["$schema", "playlists", "panels", "default", "transition", "sync", "timezone"]
+    static let topKeys: Set<String> = [
+        "$schema", "playlists", "layouts", "panels", "default", "transition", "sync", "timezone",
+    ]
     static let itemKeys: Set<String> = Set(["file", "color", "duration", "pages", "transition"])
         .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
-    static let panelKeys: Set<String> = ["match", "playlist", "rotate", "schedule"]
+    static let panelKeys: Set<String> = ["match", "playlist", "layout", "rotate", "schedule"]
     static let transitionKeys: Set<String> = ["seconds"]
 
     static func parse(_ data: Data, file: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
@@ -277,11 +285,14 @@ enum SignageConfigLoader {
             sync = flag
         }
         let timeZone = try parseTimeZone(object["timezone"], fail)
-        guard let playlistsValue = object["playlists"] else {
+        // A file of layouts whose regions hold their own items needs no playlists.
+        guard let playlistsValue = object["playlists"] ?? (object["layouts"] != nil ? [String: Any]() : nil) else {
             throw fail("", "missing \"playlists\": an object of playlist names to lists of items")
         }
         let playlistsObject = try dictionary(playlistsValue, at: "playlists", fail)
-        guard !playlistsObject.isEmpty else { throw fail("playlists", "no playlists; add at least one") }
+        guard !playlistsObject.isEmpty || object["playlists"] == nil else {
+            throw fail("playlists", "no playlists; add at least one")
+        }
         var playlists: [String: Playlist] = [:]
         for name in playlistsObject.keys.sorted() {
             let at = "playlists.\(name)"
@@ -297,6 +308,9 @@ enum SignageConfigLoader {
             }
             playlists[name] = Playlist(name: name, items: items)
         }
+        let layouts = try parseLayouts(
+            object["layouts"], playlists: playlists, folder: folder, itemSeconds: itemSeconds, transition: transition,
+            fail)
         var panels: [PanelRule] = []
         if let value = object["panels"] {
             guard let list = value as? [Any] else {
@@ -313,7 +327,7 @@ enum SignageConfigLoader {
                     throw fail("\(at).match", "expected a string, got \(describe(matchValue))")
                 }
                 if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
-                let playlist = try playlistName(in: entry, at: at, playlists: playlists, fail)
+                let playlist = try contentName(in: entry, at: at, playlists: playlists, layouts: layouts, fail)
                 var rotate = 0
                 if let rotateValue = entry["rotate"] {
                     guard let number = integer(rotateValue), [0, 90, 180, 270].contains(number) else {
@@ -321,10 +335,13 @@ enum SignageConfigLoader {
                     }
                     rotate = number
                 }
-                let schedule = try parseSchedule(entry["schedule"], at: at, playlists: playlists, fail)
+                let schedule = try parseSchedule(
+                    entry["schedule"], at: at, playlists: playlists, layouts: layouts, fail)
                 panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate, schedule: schedule))
             }
         }
+        // A layout plays as a playlist of its name (the names cannot clash: parseLayouts).
+        for layout in layouts.values { playlists[layout.name] = layoutPlaylist(layout, transition: transition) }
         var defaultPlaylist: String?
         if let value = object["default"] {
             guard let name = value as? String else {
@@ -346,7 +363,7 @@ enum SignageConfigLoader {
             timeZone: timeZone)
     }
 
-    private static func parseItem(
+    static func parseItem(
         _ element: Any, at: String, folder: String, itemSeconds: Double, transition: Double,
         _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [PlayItem] {
@@ -474,7 +491,7 @@ enum SignageConfigLoader {
         return nil
     }
 
-    private static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+    static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> Double
     {
         let object = try dictionary(value, at: at, fail)

@@ -26,7 +26,7 @@ struct PanelSchedule: Equatable {
 }
 
 extension SignageConfigLoader {
-    static let scheduleKeys: Set<String> = ["playlist", "days", "from", "to", "dates", "priority"]
+    static let scheduleKeys: Set<String> = ["playlist", "layout", "days", "from", "to", "dates", "priority"]
     static let dateRangeKeys: Set<String> = ["from", "to"]
     static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
@@ -48,9 +48,10 @@ extension SignageConfigLoader {
         return zone
     }
 
-    /// A panel entry's `"schedule"`: a list of entries, each naming a playlist.
+    /// A panel entry's `"schedule"`: a list of entries, each naming a playlist or a layout.
     static func parseSchedule(
-        _ value: Any?, at: String, playlists: [String: Playlist], _ fail: (String, String) -> PlaylistError
+        _ value: Any?, at: String, playlists: [String: Playlist], layouts: [String: Layout] = [:],
+        _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [ScheduleEntry] {
         guard let value else { return [] }
         guard let list = value as? [Any] else {
@@ -59,17 +60,19 @@ extension SignageConfigLoader {
         var entries: [ScheduleEntry] = []
         for (index, element) in list.enumerated() {
             entries.append(
-                try parseScheduleEntry(element, at: "\(at).schedule[\(index)]", playlists: playlists, fail))
+                try parseScheduleEntry(
+                    element, at: "\(at).schedule[\(index)]", playlists: playlists, layouts: layouts, fail))
         }
         return entries
     }
 
     private static func parseScheduleEntry(
-        _ element: Any, at: String, playlists: [String: Playlist], _ fail: (String, String) -> PlaylistError
+        _ element: Any, at: String, playlists: [String: Playlist], layouts: [String: Layout],
+        _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> ScheduleEntry {
         let object = try dictionary(element, at: at, fail)
         try rejectUnknownKeys(object, allowed: scheduleKeys, at: at, fail)
-        let name = try playlistName(in: object, at: at, playlists: playlists, fail)
+        let name = try contentName(in: object, at: at, playlists: playlists, layouts: layouts, fail)
         var entry = ScheduleEntry(content: .playlist(name))
         if let value = object["days"] { entry.days = try parseDays(value, at: "\(at).days", fail) }
         if let value = object["from"] {

@@ -64,6 +64,20 @@ extension PlayTests {
         return (rig, try CLI.start(["play", playlist, "--stats", "-"], environment: environment), folder, offset)
     }
 
+    /// `panels[0].schedule[0]` brings `playlist` (or a layout) within a
+    /// quarter of a second of `start`, which was still ahead as `play` started.
+    func assertScheduleSwitches(_ p: RunningProcess, to playlist: String, at start: Double, line: UInt = #line) throws {
+        XCTAssertLessThan(
+            Date().timeIntervalSince1970, start - 1, "started too slowly to see the change coming", line: line)
+        let into = try XCTUnwrap(
+            p.waitForEvent(timeout: 20) { $0.event == "schedule" && $0.raw["playlist"] as? String == playlist },
+            p.stderr, line: line)
+        XCTAssertEqual(into.raw["entry"] as? String, "panels[0].schedule[0]", line: line)
+        let switched = try XCTUnwrap(wallTime(into), line: line)
+        XCTAssertGreaterThanOrEqual(switched, start, line: line)
+        XCTAssertLessThan(switched, start + 0.25, "the switch came late: \(into.raw)", line: line)
+    }
+
     func utcClock(_ t: Double, format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -103,15 +117,7 @@ extension PlayTests {
         XCTAssertEqual(before["next_playlist"] as? String, "night")
         // Foundation names UTC by its older name.
         XCTAssertTrue(["UTC", "GMT"].contains(before["time_zone"] as? String ?? ""), "\(before)")
-        XCTAssertLessThan(Date().timeIntervalSince1970, start - 1, "started too slowly to see the change coming")
-
-        let into = try XCTUnwrap(
-            p.waitForEvent(timeout: 20) { $0.event == "schedule" && $0.raw["playlist"] as? String == "night" },
-            p.stderr)
-        XCTAssertEqual(into.raw["entry"] as? String, "panels[0].schedule[0]")
-        let switched = try XCTUnwrap(wallTime(into))
-        XCTAssertGreaterThanOrEqual(switched, start)
-        XCTAssertLessThan(switched, start + 0.25, "the switch came late: \(into.raw)")
+        try assertScheduleSwitches(p, to: "night", at: start)
         let shown = try XCTUnwrap(
             p.waitForEvent { $0.event == "item" && $0.raw["playlist"] as? String == "night" }, p.stderr)
         XCTAssertEqual(shown.int("index"), 0, "a schedule's playlist starts at its first item")

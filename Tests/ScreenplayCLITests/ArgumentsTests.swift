@@ -166,7 +166,7 @@ final class ArgumentsTests: ScreenplayTestCase {
     }
 
     /// `play --help` (and so its man page) lists exactly the keys the
-    /// playlist parser accepts, in each of its six kinds of object.
+    /// playlist parser accepts, in each of its eight kinds of object.
     func testPlayHelpListsEveryPlaylistKey() throws {
         let usage = PlayCommand.usage
         let section = try XCTUnwrap(usage.range(of: "PLAYLIST FILE"), "play --help has no PLAYLIST FILE section")
@@ -187,7 +187,9 @@ final class ArgumentsTests: ScreenplayTestCase {
         XCTAssertEqual(listed["A transition"], SignageConfigLoader.transitionKeys, usage)
         XCTAssertEqual(listed["A schedule entry"], SignageConfigLoader.scheduleKeys, usage)
         XCTAssertEqual(listed["A date range"], SignageConfigLoader.dateRangeKeys, usage)
-        XCTAssertEqual(listed.count, 6, "\(listed)")
+        XCTAssertEqual(listed["A layout"], SignageConfigLoader.layoutKeys, usage)
+        XCTAssertEqual(listed["A region"], SignageConfigLoader.regionKeys, usage)
+        XCTAssertEqual(listed.count, 8, "\(listed)")
     }
 
     func testVersionLineNamesTheProgramReleaseAndCommit() {

@@ -126,7 +126,42 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
         func panel(_ keys: String) -> String {
             #"{"playlists": {"a": [{"color": "000000"}]}, "panels": [{"match": "HDMI-A-1", "playlist": "a"\#(keys)}]}"#
         }
+        func region(_ keys: String) -> String {
+            #"{"playlists": {"a": [{"color": "000000"}]}, "layouts": {"m": {"regions": [{\#(keys)}]}}, "default": "m"}"#
+        }
+        let place = #""name": "r", "x": 0, "y": 0, "width": 10, "height": 10"#
         let mistakes: [(json: String, path: String)] = [
+            (
+                region(#""name": "r", "x": 0, "y": 0, "width": 0, "height": 1, "playlist": "a""#),
+                "layouts.m.regions[0].width"
+            ),
+            (
+                region(#""name": "r", "x": 0, "y": 0, "width": 1, "height": "120%", "playlist": "a""#),
+                "layouts.m.regions[0].height"
+            ),
+            (
+                region(#""name": "r", "x": "5e1%", "y": 0, "width": 1, "height": 1, "playlist": "a""#),
+                "layouts.m.regions[0].x"
+            ),
+            (
+                region(#""name": "r", "x": 0, "y": -1, "width": 1, "height": 1, "playlist": "a""#),
+                "layouts.m.regions[0].y"
+            ),
+            (
+                region(#""name": "", "x": 0, "y": 0, "width": 1, "height": 1, "playlist": "a""#),
+                "layouts.m.regions[0].name"
+            ),
+            (region(place + #", "items": []"#), "layouts.m.regions[0].items"),
+            (region(place), "layouts.m.regions[0]"),
+            (region(place + #", "playlist": "a", "items": [{"color": "000000"}]"#), "layouts.m.regions[0]"),
+            (region(place + #", "playlist": "a", "colour": "000000""#), "layouts.m.regions[0].colour"),
+            (region(place + #", "playlist": "a", "z": 1.5"#), "layouts.m.regions[0].z"),
+            (region(place + #", "playlist": "a", "background": "red""#), "layouts.m.regions[0].background"),
+            (
+                #"{"playlists": {"a": [{"color": "000000"}]}, "layouts": {"m": {"regions": []}}, "default": "a"}"#,
+                "layouts.m.regions"
+            ),
+            (panel(#", "layout": "m""#), "panels[0]"),
             (playlist(#"{"color": "000000"}"#, top: #", "playlist": {}"#), "playlist"),
             (playlist(#"{"color": "000000"}"#, top: #", "$schema": 1"#), "$schema"),
             (playlist(#"{"color": "000000"}"#, top: #", "sync": "yes""#), "sync"),

@@ -112,7 +112,7 @@ final class ScheduleConfigTests: ScreenplayTestCase {
             withPanel(#""schedule": [{"from": "22:00"}]"#), mentions: ["panels[0].schedule[0]", "missing \"playlist\""])
         assertRefused(
             withPanel(#""schedule": [{"playlist": "night", "until": "06:00"}]"#),
-            mentions: ["panels[0].schedule[0].until", "unknown key", "days, from, playlist, priority, to"])
+            mentions: ["panels[0].schedule[0].until", "unknown key", "days, from, layout, playlist, priority, to"])
         assertRefused(
             withPanel(#""schedule": [{"playlist": "night", "dates": {"from": "2026-12-24", "to": "2026-12-01"}}]"#),
             mentions: ["panels[0].schedule[0].dates", "after \"to\""])
