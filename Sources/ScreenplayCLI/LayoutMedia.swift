@@ -28,26 +28,48 @@ final class LayoutMedia: PlayMedia {
     private var started = false
     private var frame = 0
     private(set) var probeValues: [String: Any] = [:]
+    /// The panel's pixels are the layout's (an upright panel): a region's
+    /// change repaints its own rectangle only. A turned panel draws through
+    /// a turned layer, so there any change repaints the whole panel.
+    private let damagesRegions: Bool
+    /// Each region's rectangle in the panel's pixels.
+    private var rects: [SceneRect] = []
+    /// The panel's size the rectangles were worked out for: after a resize
+    /// (until the layout is made again) only whole repaints are right.
+    private let size: (width: Int, height: Int)
+    private var rectsHold: Bool {
+        guard damagesRegions, let scene else { return false }
+        return scene.pixelSize.width == size.width && scene.pixelSize.height == size.height
+    }
 
     /// Checks the layout against the panel (`width` x `height`, after
     /// rotation) first: a region past the edge fails the layout, which the
     /// panel reports and shows as its placeholder (or, after a reload,
     /// keeps the layout it had).
-    init(_ layout: Layout, width: Int, height: Int, runner: PlayRunner, scene: Scene, probe: Bool) {
+    init(
+        _ layout: Layout, width: Int, height: Int, runner: PlayRunner, scene: Scene, probe: Bool,
+        damagesRegions: Bool = false
+    ) {
         self.layout = layout
         self.runner = runner
         self.scene = scene
         self.probe = probe
+        self.damagesRegions = damagesRegions
+        size = (width, height)
         if let misfit = layout.misfit(width: width, height: height) {
             failure = misfit
             return
         }
         let origin = runner.config.sync ? 0 : wallSeconds()
-        regions = layout.regions.map { region in
+        rects = layout.regions.map { region in
             let rect = region.rect(width: width, height: height)
-            return RegionPlayer(
-                region: region, size: (rect.width, rect.height), origin: origin, runner: runner, scene: scene
-            ) { [weak self] in self?.regionChanged() }
+            return SceneRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        }
+        regions = layout.regions.enumerated().map { index, region in
+            RegionPlayer(
+                region: region, size: (rects[index].width, rects[index].height), origin: origin, runner: runner,
+                scene: scene
+            ) { [weak self] in self?.regionChanged(index) }
         }
         evaluateRegions()
     }
@@ -84,7 +106,10 @@ final class LayoutMedia: PlayMedia {
         for region in regions { region.prepare(in: context) }
         try context.clear(layout.background)
         let output = scene?.screen?.name ?? "window"
-        for region in regions {
+        for (index, region) in regions.enumerated() {
+            // Outside this frame's repaint a region's drawing would be clipped
+            // away: a static photo under a moving ticker costs nothing.
+            if rectsHold, index < rects.count, rects[index].intersection(context.redrawRect).isEmpty { continue }
             try region.draw(in: context, background: layout.background, frame: self.frame, output: output)
         }
         if probe { probeValues = ["regions": try probeRegions(context)] }
@@ -138,12 +163,25 @@ final class LayoutMedia: PlayMedia {
         }
     }
 
+    /// The rectangles of the regions that want this refresh (an animated
+    /// one whose next frame is due, a crossfade), for the panel to damage;
+    /// nil when the whole panel must be repainted (a turned panel).
+    func dueRegionRects() -> [SceneRect]? {
+        guard rectsHold, !redrawAsked else { return nil }
+        return regions.indices.filter { regions[$0].isAnimated && regions[$0].refreshIsDue() }.map { rects[$0] }
+    }
+
     /// A region began or ended a crossfade, or an item became ready: the
-    /// panel redraws and runs or pauses its display link.
-    private func regionChanged() {
+    /// panel redraws (that region's rectangle, on an upright panel once the
+    /// layout is on screen) and runs or pauses its display link.
+    private func regionChanged(_ index: Int? = nil) {
         if !started { onChange?() }
-        redrawAsked = true
         animationChanged?()
+        if started, rectsHold, let index, index < rects.count, let scene {
+            scene.setNeedsDisplay(in: rects[index])
+            return
+        }
+        redrawAsked = true
         redraw?()
     }
 }

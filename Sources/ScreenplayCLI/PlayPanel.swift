@@ -132,6 +132,11 @@ final class PlayPanel: SceneDelegate {
     func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
         if override != nil { return true }  // OVERRIDE
         guard incoming == nil, let current, next?.due != true else { return true }
+        // A layout on an upright panel repaints only its regions that move.
+        if let layout = current.media as? LayoutMedia, let rects = layout.dueRegionRects() {
+            for rect in rects { scene.setNeedsDisplay(in: rect) }
+            return !rects.isEmpty
+        }
         return current.media.refreshIsDue()
     }
 
@@ -363,7 +368,9 @@ final class PlayPanel: SceneDelegate {
     private func makeMedia(_ item: PlayItem, synchronously: Bool, scene: Scene) -> any PlayMedia {
         let size = contentSize
         if case let .layout(layout) = item.source {
-            return LayoutMedia(layout, width: size.0, height: size.1, runner: runner, scene: scene, probe: probe)
+            return LayoutMedia(
+                layout, width: size.0, height: size.1, runner: runner, scene: scene, probe: probe,
+                damagesRegions: rotate == 0)
         }
         return item.makeMedia(width: size.0, height: size.1, synchronously: synchronously, scene: scene)
     }

@@ -1,0 +1,49 @@
+import Foundation
+import TestHarness
+import TestSupport
+import XCTest
+
+extension PlayTests {
+    /// A layout whose only moving part is a ticker band repaints that band
+    /// alone each refresh (`redrawn_px` per draw is the band's area), while
+    /// the photo region above keeps its pixels (grim); on a turned panel,
+    /// drawn through a turned layer, every repaint is the whole panel.
+    func testOnlyTheMovingRegionIsRepainted() throws {
+        let rig = try startSway([
+            .init(width: 320, height: 240), .init(width: 640, height: 360), .init(width: 640, height: 360),
+        ])
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(
+            folder,
+            """
+            {"layouts": {"m": {"background": "000000", "regions": [
+                {"name": "photo", "x": 0, "y": 0, "width": 640, "height": 300, "items": [{"color": "2060a0"}]},
+                {"name": "news", "x": 0, "y": 300, "width": 640, "height": 60,
+                 "items": [{"ticker": "Layouts repaint only what moves  ·  ", "speed": 120, "size": 30}]}]}},
+             "panels": [{"match": "HEADLESS-2", "layout": "m"}, {"match": "HEADLESS-3", "layout": "m", "rotate": 180}]}
+            """)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        func windows(_ output: String) -> [StatsEvent] {
+            p.statsEvents.filter { $0.event == "frames" && $0.output == output && $0.int("draws") > 0 }
+        }
+        XCTAssertTrue(
+            waitUntil(timeout: 15) { windows("HEADLESS-2").count >= 4 && windows("HEADLESS-3").count >= 4 },
+            p.stderr)
+        // After the first second (the layout's first, whole frame): the band
+        // each draw, and the photo region once more when its one item's slot
+        // comes round again (a repaint of the same picture, at most once a window).
+        let band = 640 * 60, photo = 640 * 300
+        for window in windows("HEADLESS-2").dropFirst(2) {
+            let extra = window.int("redrawn_px") - window.int("draws") * band
+            XCTAssertTrue(extra == 0 || extra == photo, "the ticker's band alone: \(window.raw)")
+        }
+        for window in windows("HEADLESS-3").dropFirst(2) {
+            XCTAssertEqual(window.int("redrawn_px"), window.int("draws") * 640 * 360, "turned: whole: \(window.raw)")
+        }
+        let image = try rig.capture(output: "HEADLESS-2")
+        XCTAssertEqual(
+            image.fraction(of: RGB(hex: 0x2060a0), in: PixelRect(x: 0, y: 0, width: 640, height: 300)), 1,
+            "the photo region keeps its pixels while the band moves")
+        assertCleanStop(p)
+    }
+}
