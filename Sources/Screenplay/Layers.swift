@@ -37,9 +37,25 @@ extension DrawingContext {
         _ body: (DrawingContext) throws -> Void
     ) throws {
         let (w, h) = size ?? (rect.width, rect.height)
+        // A partial frame repaints only part of the target: a layer drawn
+        // one to one (a region, a crossfade) draws only its part of that, so
+        // a full-panel photo under a moving ticker costs the ticker's band.
+        var inner: PixelRect?
+        if turns == 0, w == rect.width, h == rect.height, let clip = target.clip {
+            let x0 = max(clip.x, rect.x), y0 = max(clip.y, rect.y)
+            let x1 = min(clip.x + clip.width, rect.x + rect.width), y1 = min(clip.y + clip.height, rect.y + rect.height)
+            guard x1 > x0, y1 > y0 else { return }  // none of it is repainted
+            inner = PixelRect(x: x0 - rect.x, y: y0 - rect.y, width: x1 - x0, height: y1 - y0)
+        }
         let layer = try resources.layers.acquire(width: w, height: h, context: resources.context)
-        defer { resources.layers.putBack(layer) }
-        let layerContext = DrawingContext(target: layer, resources: resources)
+        defer {
+            layer.clip = nil
+            resources.layers.putBack(layer)
+        }
+        layer.clip = inner
+        let layerContext = DrawingContext(
+            target: layer, resources: resources,
+            redrawRect: inner.map { SceneRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
         try body(layerContext)
         // Video in the layer reports its swap after the frame, as on screen.
         afterPresent += layerContext.afterPresent

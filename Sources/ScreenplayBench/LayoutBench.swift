@@ -100,7 +100,12 @@ extension BenchRunner {
                     let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                     object["event"] as? String == "frames"
                 else { return nil }
-                if let output, !(object["output"] as? String ?? "").contains(output) { return nil }
+                // A role (the presenter's console) or an output name.
+                if let output, object["role"] as? String != output,
+                    !(object["output"] as? String ?? "").contains(output)
+                {
+                    return nil
+                }
                 return object
             }
         }

@@ -4,21 +4,23 @@ import TestSupport
 import XCTest
 
 extension PlayTests {
-    /// A layout whose only moving part is a ticker band repaints that band
-    /// alone each refresh (`redrawn_px` per draw is the band's area), while
-    /// the photo region above keeps its pixels (grim); on a turned panel,
+    /// A layout whose only moving part is a ticker band over a full-panel
+    /// photo repaints that band alone each refresh (`redrawn_px` per draw is
+    /// the band's area; the photo under it is drawn for the band's part
+    /// only), while the rest of the photo keeps its pixels (grim); on a turned panel,
     /// drawn through a turned layer, every repaint is the whole panel.
     func testOnlyTheMovingRegionIsRepainted() throws {
         let rig = try startSway([
             .init(width: 320, height: 240), .init(width: 640, height: 360), .init(width: 640, height: 360),
         ])
         let folder = try mediaFolder()
+        try writePNG(folder + "/photo.png", 0x2060a0, width: 640, height: 360)
         let playlist = try writePlaylist(
             folder,
             """
             {"layouts": {"m": {"background": "000000", "regions": [
-                {"name": "photo", "x": 0, "y": 0, "width": 640, "height": 300, "items": [{"color": "2060a0"}]},
-                {"name": "news", "x": 0, "y": 300, "width": 640, "height": 60,
+                {"name": "photo", "x": 0, "y": 0, "width": "100%", "height": "100%", "items": [{"file": "photo.png"}]},
+                {"name": "news", "x": 0, "y": 300, "width": 640, "height": 60, "z": 1,
                  "items": [{"ticker": "Layouts repaint only what moves  ·  ", "speed": 120, "size": 30}]}]}},
              "panels": [{"match": "HEADLESS-2", "layout": "m"}, {"match": "HEADLESS-3", "layout": "m", "rotate": 180}]}
             """)
@@ -32,7 +34,7 @@ extension PlayTests {
         // After the first second (the layout's first, whole frame): the band
         // each draw, and the photo region once more when its one item's slot
         // comes round again (a repaint of the same picture, at most once a window).
-        let band = 640 * 60, photo = 640 * 300
+        let band = 640 * 60, photo = 640 * 360
         for window in windows("HEADLESS-2").dropFirst(2) {
             let extra = window.int("redrawn_px") - window.int("draws") * band
             XCTAssertTrue(extra == 0 || extra == photo, "the ticker's band alone: \(window.raw)")
