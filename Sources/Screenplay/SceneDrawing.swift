@@ -49,7 +49,8 @@ extension Scene {
             lastBufferAge = window.bufferAge()
             if !graphics.context.offersBufferAge,
                 let copy = try retainedFrame.target(
-                    partial: damage != nil, width: window.pixelWidth, height: window.pixelHeight,
+                    damageShare: RetainedFrame.share(of: damage, in: bounds), width: window.pixelWidth,
+                    height: window.pixelHeight,
                     context: graphics.context)
             {
                 (target, lastBufferAge) = copy

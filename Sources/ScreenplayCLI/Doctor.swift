@@ -169,7 +169,7 @@ enum DoctorRunner {
         return Finding(
             level: .warning, topic: "partial redraws",
             text:
-                "EGL_EXT_buffer_age not offered (Mesa's software rendering over wl_shm lacks it), so the driver's buffers are redrawn whole every frame: a scene that changes in part (the presenter's clock, one region) draws that part into its own copy of the window and copies the whole copy into each new buffer (one full-window copy per frame, 4 bytes a pixel of memory); \(compositor). Fix: a GPU driver with EGL_EXT_buffer_age (Mesa's GPU drivers offer it)"
+                "EGL_EXT_buffer_age not offered (Mesa's software rendering over wl_shm lacks it), so the driver's buffers are redrawn whole every frame: a scene that changes in part (the presenter's clock, one region) draws that part into its own copy of the window and copies the whole copy into each new buffer (one full-window copy per frame, 4 bytes a pixel of memory), and while most frames repaint half the window or more each is drawn whole instead; \(compositor). Fix: a GPU driver with EGL_EXT_buffer_age (Mesa's GPU drivers offer it)"
         )
     }
 
