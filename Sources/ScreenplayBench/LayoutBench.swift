@@ -246,11 +246,7 @@ extension Report {
     /// The three ratios with their cases, for summary.md and the README.
     static func layoutTable(_ r: BenchResults) -> String {
         guard !r.layoutRatios.isEmpty else { return "" }
-        var md = "| ratio | value | goal | met | method |\n|---|---:|---:|---|---|\n"
-        for ratio in r.layoutRatios {
-            md +=
-                "| \(ratio.name) | ×\(opt(ratio.value)) | ≤ \(n(ratio.goal)) | \(ratio.met.map { $0 ? "yes" : "no" } ?? "–") | \(ratio.method) |\n"
-        }
+        var md = ratioTable(r.layoutRatios)
         md += "\n| case | rounds: CPU ms per frame | rounds: CPU ms per second | pixels redrawn per draw |\n"
         md += "|---|---|---|---:|\n"
         var names: [String] = []
@@ -273,8 +269,21 @@ extension Report {
     /// Puts the layout ratios (and when and where they ran) between the
     /// README's bench-layouts markers.
     static func updateReadmeLayouts(_ path: String, with r: BenchResults) -> Bool {
-        let when =
-            "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), software rendering), commit \(r.run.gitCommit).\n"
-        return replaceBetweenMarkers(path, "bench-layouts", with: layoutTable(r) + when)
+        replaceBetweenMarkers(path, "bench-layouts", with: layoutTable(r) + measuredLine(r))
+    }
+
+    /// Ratios against peers, one row each: value, goal, whether met, how.
+    static func ratioTable(_ ratios: [FrameCostRatio]) -> String {
+        var md = "| ratio | value | goal | met | method |\n|---|---:|---:|---|---|\n"
+        for ratio in ratios {
+            md +=
+                "| \(ratio.name) | ×\(opt(ratio.value)) | ≤ \(n(ratio.goal)) | \(ratio.met.map { $0 ? "yes" : "no" } ?? "–") | \(ratio.method) |\n"
+        }
+        return md
+    }
+
+    /// When, where and at which commit a table between README markers ran.
+    static func measuredLine(_ r: BenchResults) -> String {
+        "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), software rendering), commit \(r.run.gitCommit).\n"
     }
 }

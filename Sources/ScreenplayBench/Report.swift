@@ -111,6 +111,7 @@ enum Report {
 
         md += frameCostMarkdown(r)
         md += layoutMarkdown(r)
+        md += webMarkdown(r)
         md += soakMarkdown(r.soak)
         md += textureMarkdown(r.textures)
         if let v = r.video {

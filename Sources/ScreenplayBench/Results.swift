@@ -182,6 +182,9 @@ struct BenchResults: Codable, Sendable {
     /// Layouts and partial redraws (`--only layouts`): every round of every case.
     var layoutRuns: [LayoutCostRun] = []
     var layoutRatios: [FrameCostRatio] = []
+    /// Web pages against cog (`--only web`): every round of both programs.
+    var webRuns: [WebCostRun] = []
+    var webRatios: [FrameCostRatio] = []
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

@@ -16,8 +16,8 @@ let usage = """
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
       --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
-                         soak, day, textures. Default: all but soak (half an hour), day (ten minutes) and textures
-                         (an hour).
+                         web, soak, day, textures. Default: all but soak (half an hour), day (ten minutes) and
+                         textures (an hour).
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
       --readme PATH      README whose bench markers get the headline table after a
@@ -29,7 +29,7 @@ var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
 let allBenchmarks: Set<String> = [
-    "pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage", "layouts",
+    "pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage", "layouts", "web",
 ]
 var only = allBenchmarks
 var readmePath: String? = "README.md"
@@ -146,6 +146,9 @@ if only.contains("signage") {
 if only.contains("layouts") {
     runner.attempt("layouts") { try runner.layouts() }
 }
+if only.contains("web") {
+    runner.attempt("web pages against cog") { try runner.web() }
+}
 if only.contains("day") {
     runner.attempt("a day of signage") { runner.results.day.append(try runner.signageDay(seconds: quick ? 120 : 600)) }
 }
@@ -180,6 +183,8 @@ runner.results.methods = [
         "`screenplay play` of four 320x180 images, a PDF page and a shader at 0.5 s each on one sway output, one image file rewritten (a new gradient, renamed into place) every 30 s so its reload makes pictures never drawn before; the `graphics` lines of --stats (every 10 s) give the GL objects held: picture textures, shader programs, text blocks. Flat = the second half's maximum is no higher than the maximum of the ten minutes after a one-minute warm-up.",
     "layouts":
         "issue 29's three ratios, each case and its peer alternating in rounds (median of three; one sway started per case): (a) `play` of a 1920x1080@60 layout, a full-panel 1920x1080 PNG under a 1920x80 ticker region, against the same ticker region alone on a black layout, CPU (every thread, schedstat) per presented frame; (b) a 1280x720 30 fps H.264 clip in a 1280x720 region with a seconds clock and the ticker, against the same clip as a full-screen item, CPU per second (the same video frames per second in both); (c) `present deck.pdf` with its console on the 1280x720 built-in output, clock running, against `--no-clock`, CPU per second over 60 s. Frames and `redrawn_px` from --stats.",
+    "web":
+        "the same page (a CSS-rotated gradient square, a CSS-slid bar, a requestAnimationFrame counter reporting to the loopback server each second) full screen on one 1920x1080@60 sway output, by `screenplay present URL` and by Debian's cog 0.16.1 (`cog -P wl`, COG_PLATFORM_WL_VIEW_FULLSCREEN=1), in alternating rounds (median of three): CPU of every thread of the started process and every process below it (WebKit's web and network processes) over the window, divided by the page's own frame count; PSS and RSS summed over that tree at the end.",
     "idle":
         "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering":
@@ -210,6 +215,13 @@ if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let r
     runner.say(
         updated
             ? "updated the layouts table in \(readmePath)" : "\(readmePath) has no bench-layouts markers; left alone")
+}
+if !quick, only.contains("web"), !runner.results.webRuns.isEmpty, let readmePath,
+    FileManager.default.fileExists(atPath: readmePath)
+{
+    let updated = Report.updateReadmeWeb(readmePath, with: runner.results)
+    runner.say(
+        updated ? "updated the web table in \(readmePath)" : "\(readmePath) has no bench-web markers; left alone")
 }
 runner.say("wrote \(outDirectory)/results.json, summary.md and charts in \(Int(now() - startedAt)) s")
 exit(runner.results.errors.isEmpty ? 0 : 1)

@@ -667,6 +667,12 @@ public enum ProcessUsage {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
+    /// Every live process below `pid` (children, theirs, and so on): a web
+    /// view's web and network processes, a sandbox's helpers.
+    public static func descendants(of pid: Int32) -> [Int32] {
+        ProcessTree.descendants(of: pid)
+    }
+
     /// Resident set size in KiB (VmRSS), or -1 when the process is gone.
     public static func residentKiB(_ pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
