@@ -44,7 +44,8 @@ public struct CtlCommand: CLICommand {
           next, previous          Switch to the next or previous item now; the
                                   playlist goes on from it.
           pause, resume           Hold the item on screen; go on from it.
-          reload                  Re-read the playlist (as SIGHUP does).
+          reload                  Re-read the playlist (as SIGHUP does); with a
+                                  playlist URL, ask the server now.
           show ITEM               Switch to ITEM now: its position (1 is the
                                   first) or its file name (menu.pdf#page=2).
           screenshot FILE.png     Write what one panel shows now (the one

@@ -632,6 +632,13 @@ final class PlayRunner: SceneCommand {
     private func execute(_ request: ControlRequest) -> Result<[String: Any], ControlError> {
         let now = self.now()
         if request.command == .reload {
+            if let remote {
+                remote.askNow()
+                return .success([
+                    "message":
+                        "asking \(remote.url) now; a new playlist takes over at each panel's next item once every file is downloaded and checked"
+                ])
+            }
             if let error = reload(because: "screenplay ctl reload") {
                 return .failure(ControlError("reload refused: \(error)"))
             }
@@ -710,7 +717,10 @@ final class PlayRunner: SceneCommand {
         signal(SIGPIPE, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
         source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { _ = self?.reload(because: "SIGHUP") }
+            MainActor.assumeIsolated {
+                self?.remote?.askNow()
+                _ = self?.reload(because: "SIGHUP")
+            }
         }
         source.resume()
         // SIGUSR1: logrotate's postrotate may ask for the files afresh

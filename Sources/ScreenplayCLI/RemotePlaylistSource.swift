@@ -123,6 +123,11 @@ final class RemotePlaylistSource {
     /// Ends the thread's sleep and any transfer at its next progress callback.
     func stop() { wakeup.stop() }
 
+    /// Asks the server now instead of at the next poll (`ctl reload`,
+    /// SIGHUP): an operator who just published wants it taken up at once.
+    /// A look under way is not interrupted; the next one follows it.
+    func askNow() { wakeup.askNow() }
+
     private func handle(_ report: RemoteReport) {
         nextTry = report.nextTry
         if let bytes = report.cacheBytes { cacheBytes = bytes }

@@ -26,6 +26,7 @@ final class Wakeup: @unchecked Sendable {
     // Every field is read and written under `condition`'s lock.
     private let condition = NSCondition()
     private var stopRequested = false
+    private var askRequested = false
 
     var stopped: Bool {
         condition.lock()
@@ -40,11 +41,20 @@ final class Wakeup: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Sleeps `seconds`, or less when stopped.
+    /// Ends the current sleep early without stopping: look now.
+    func askNow() {
+        condition.lock()
+        askRequested = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Sleeps `seconds`, or less when stopped or asked to look now.
     func wait(seconds: Double) {
         condition.lock()
         let deadline = Date(timeIntervalSinceNow: seconds)
-        while !stopRequested, condition.wait(until: deadline) {}
+        while !stopRequested, !askRequested, condition.wait(until: deadline) {}
+        askRequested = false
         condition.unlock()
     }
 }
