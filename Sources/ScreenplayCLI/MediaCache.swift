@@ -96,62 +96,6 @@ struct MediaCache {
         writeAtomically(data, to: path)
     }
 
-    /// A complete file in `media/` or a download under way in `partial/`.
-    struct Entry: Equatable {
-        let path: String
-        let bytes: Int64
-        /// When it was last written (a download's end): eviction goes oldest first.
-        let modified: Double
-    }
-
-    /// What `media/` and `partial/` hold (a part's record files are tiny and not counted).
-    func entries() -> (media: [Entry], partial: [Entry]) {
-        func list(_ folder: String, suffix: String?) -> [Entry] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            return names.compactMap { name in
-                if let suffix, !name.hasSuffix(suffix) { return nil }
-                let path = folder + "/" + name
-                var status = stat()
-                guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-                let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
-                return Entry(path: path, bytes: Int64(status.st_size), modified: modified)
-            }
-        }
-        return (list(media, suffix: nil), list(partial, suffix: ".part"))
-    }
-
-    /// Bytes held by complete files and downloads under way.
-    func bytesHeld() -> Int64 {
-        let (media, partial) = entries()
-        return (media + partial).reduce(0) { $0 + $1.bytes }
-    }
-
-    /// Deletes what no playlist in use needs until the cache holds at most
-    /// `limit` bytes: downloads under way for no file in `keep` first (left
-    /// by a playlist that changed again before it was complete), then
-    /// complete files outside `keep`, oldest first. `keep` holds the media
-    /// paths of the playlist playing and of the one being fetched, and the
-    /// parts of that one's downloads. Each deletion is one unlink, so a
-    /// crash in the middle leaves a smaller cache, never a broken file.
-    /// Returns what was deleted.
-    @discardableResult
-    func evict(keeping keep: Set<String>, toAtMost limit: Int64) -> [Entry] {
-        let (media, partial) = entries()
-        var held = (media + partial).reduce(0) { $0 + $1.bytes }
-        guard held > limit else { return [] }
-        let candidates =
-            partial.filter { !keep.contains($0.path) }.sorted { $0.modified < $1.modified }
-            + media.filter { !keep.contains($0.path) }.sorted { $0.modified < $1.modified }
-        var deleted: [Entry] = []
-        for entry in candidates where held > limit {
-            guard unlink(entry.path) == 0 || errno == ENOENT else { continue }
-            if entry.path.hasSuffix(".part") { unlink(String(entry.path.dropLast(5)) + ".json") }
-            held -= entry.bytes
-            deleted.append(entry)
-        }
-        return deleted
-    }
-
     static func fileSize(_ path: String) -> Int64? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }

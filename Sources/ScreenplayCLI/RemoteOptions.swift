@@ -19,18 +19,11 @@ public struct RemoteOptions: Equatable, Sendable {
     public var maxFileBytes: Int64 = 2 << 30
     /// `--max-playlist-size BYTES`: every file of one playlist together.
     public var maxPlaylistBytes: Int64 = 8 << 30
-    /// `--cache-size BYTES`: everything the cache holds, the playlist
-    /// playing and the one being fetched together. Twice the playlist
-    /// limit, so any playlist that limit lets through fits beside one as
-    /// large.
-    public var cacheBytes: Int64 = 16 << 30
 
     /// Play's defaults.
     public init() {}
 
-    static let names = [
-        "cache", "poll", "ca-file", "token-file", "box-id", "max-file-size", "max-playlist-size", "cache-size",
-    ]
+    static let names = ["cache", "poll", "ca-file", "token-file", "box-id", "max-file-size", "max-playlist-size"]
     static let specs: [OptionSpec] = names.map { .value($0) }
 
     static let usage = """
@@ -50,11 +43,6 @@ public struct RemoteOptions: Equatable, Sendable {
                                   (default 2G; K, M, G suffixes).
           --max-playlist-size BYTES  (URL) Refuse a playlist whose files add
                                   up to more (default 8G).
-          --cache-size BYTES      (URL) Keep at most this much in the cache
-                                  (default 16G): files neither the playlist
-                                  playing nor the one downloading uses go,
-                                  oldest first; a playlist that cannot fit
-                                  beside the one playing is refused.
         """
 
     /// Reads the options; `isURL` says whether PATH is a URL (they mean nothing otherwise).
@@ -77,11 +65,7 @@ public struct RemoteOptions: Equatable, Sendable {
         if let id = boxID, id.isEmpty || id.contains(where: { $0.isWhitespace || $0 == "(" || $0 == ")" }) {
             throw fail("invalid '--box-id \(id)': expected a name without spaces or parentheses")
         }
-        let limits = [
-            ("max-file-size", \Self.maxFileBytes), ("max-playlist-size", \Self.maxPlaylistBytes),
-            ("cache-size", \Self.cacheBytes),
-        ]
-        for (name, keyPath) in limits {
+        for (name, keyPath) in [("max-file-size", \Self.maxFileBytes), ("max-playlist-size", \Self.maxPlaylistBytes)] {
             guard let value = arguments.last(name) else { continue }
             guard let bytes = Self.byteCount(value), bytes > 0 else {
                 throw fail("invalid value '\(value)' for '--\(name)': expected bytes, e.g. 500M or 2G")

@@ -27,8 +27,6 @@ final class RemotePlaylistSource {
     private var lastError: String?
     private var lastSuccess: String?
     private var nextTry: Double?
-    /// What the cache held after the last look.
-    private var cacheBytes: Int64?
     private var lastWarning: String?
 
     /// A source when `command.path` is a URL, else nil.
@@ -130,12 +128,6 @@ final class RemotePlaylistSource {
 
     private func handle(_ report: RemoteReport) {
         nextTry = report.nextTry
-        if let bytes = report.cacheBytes { cacheBytes = bytes }
-        if report.evicted.files > 0 {
-            log(
-                "\(url): deleted \(report.evicted.files) cached files (\(report.evicted.bytes) bytes) that neither the playlist playing nor the one fetched uses, to stay within --cache-size \(options.cacheBytes)"
-            )
-        }
         let retry = String(format: "%.0f", report.nextTry)
         switch report.outcome {
         case .unchanged, .complete:
@@ -176,8 +168,6 @@ final class RemotePlaylistSource {
         fields["last_error"] = lastError
         fields["last_success"] = lastSuccess
         fields["next_try_s"] = nextTry.map { ($0 * 10).rounded() / 10 }
-        fields["cache_bytes"] = cacheBytes
-        fields["cache_limit_bytes"] = options.cacheBytes
         return fields
     }
 

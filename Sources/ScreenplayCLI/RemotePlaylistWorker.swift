@@ -15,10 +15,6 @@ struct RemoteReport: Sendable {
     var outcome: Outcome
     /// Seconds until the next look (the poll interval, or the backoff).
     var nextTry: Double
-    /// Files this look deleted to stay within `--cache-size`, and their bytes.
-    var evicted: (files: Int, bytes: Int64) = (0, 0)
-    /// What the cache holds after this look (nil: not counted).
-    var cacheBytes: Int64?
 }
 
 /// Wakes the source's thread early to stop; the thread sleeps on it between looks.
@@ -75,8 +71,6 @@ final class RemotePlaylistWorker {
     let report: @Sendable (RemoteReport) -> Void
     /// The playlist document itself (not its media) at most this large.
     static let maxPlaylistDocumentBytes: Int64 = 4 << 20
-    /// What this look deleted from the cache.
-    private var evicted: [MediaCache.Entry] = []
 
     init(
         url: String, cache: MediaCache, localPath: String, options: RemoteOptions, fetcher: HTTPFetcher,
@@ -94,7 +88,6 @@ final class RemotePlaylistWorker {
     func run() {
         var failures = 0
         while !wakeup.stopped {
-            evicted = []
             let outcome = lookOnce()
             if wakeup.stopped { return }
             let delay: Double
@@ -106,10 +99,7 @@ final class RemotePlaylistWorker {
                 delay = options.pollSeconds
             }
             let jittered = delay * Double.random(in: 0.9...1.1)
-            report(
-                RemoteReport(
-                    outcome: outcome, nextTry: jittered,
-                    evicted: (evicted.count, evicted.reduce(0) { $0 + $1.bytes }), cacheBytes: cache.bytesHeld()))
+            report(RemoteReport(outcome: outcome, nextTry: jittered))
             wakeup.wait(seconds: jittered)
         }
     }
@@ -155,71 +145,20 @@ final class RemotePlaylistWorker {
         if declared > options.maxPlaylistBytes {
             return .failed(tooLarge(declared), reachable: true)
         }
-        // The cache keeps the playlist playing and this one whole, side by
-        // side until the switch; anything else may go to make room.
-        let playing = Set(referencedPaths())
-        var keep = playing.union(document.files.map { cache.partial + "/" + MediaCache.key($0.url) + ".part" })
-        let cached = document.files.compactMap { file -> String? in
-            guard let sha = file.integrity.sha256 else { return nil }
-            let path = cache.mediaPath(sha256: sha, name: file.name)
-            return FileManager.default.fileExists(atPath: path) ? path : nil
-        }
-        keep.formUnion(cached)
-        let declaredMissing = document.files.filter { file in
-            file.integrity.sha256.map { !cached.contains(cache.mediaPath(sha256: $0, name: file.name)) } ?? true
-        }.compactMap(\.integrity.bytes).reduce(0, +)
-        let keptBytes = playing.union(cached).compactMap(MediaCache.fileSize).reduce(0, +)
-        if keptBytes + declaredMissing > options.cacheBytes {
-            return .failed(doesNotFit(keptBytes + declaredMissing), reachable: true)
-        }
+        let download = MediaDownload(cache: cache, fetcher: fetcher, maxFileBytes: options.maxFileBytes)
         var paths: [String: String] = [:]
         var problems: [String] = []
         var total: Int64 = 0
         for file in document.files {
             if wakeup.stopped { return .failed("stopped", reachable: true) }
-            // Room for the file before it comes, where its size is known.
-            let cachedPath = file.integrity.sha256.map { cache.mediaPath(sha256: $0, name: file.name) }
-            if let bytes = file.integrity.bytes, !cached.contains(cachedPath ?? "") {
-                evicted += cache.evict(keeping: keep, toAtMost: options.cacheBytes - bytes)
-            }
-            // A file of unknown size may grow the cache only to its bound:
-            // the download stops there instead of passing it, and is tried
-            // once more after every file no playlist in use needs is gone.
-            var room = max(1, options.cacheBytes - cache.bytesHeld())
-            var outcome = MediaDownload(cache: cache, fetcher: fetcher, maxFileBytes: min(options.maxFileBytes, room))
-                .fetch(file)
-            if case let .failure(failure) = outcome, failure.kind == .tooLarge, room < options.maxFileBytes {
-                let freed = cache.evict(keeping: keep, toAtMost: 0)
-                evicted += freed
-                if !freed.isEmpty {
-                    room = max(1, options.cacheBytes - cache.bytesHeld())
-                    outcome = MediaDownload(
-                        cache: cache, fetcher: fetcher, maxFileBytes: min(options.maxFileBytes, room)
-                    ).fetch(file)
-                }
-            }
-            switch outcome {
-            case let .failure(failure) where failure.kind == .tooLarge && room < options.maxFileBytes:
-                for path in Set(paths.values).subtracting(playing) { unlink(path) }
-                return .failed(
-                    "the playlist \(url) does not fit in the cache beside the one playing: \(file.jsonPath) is larger than the \(room) bytes --cache-size \(options.cacheBytes) leaves; raise --cache-size or make the playlist smaller",
-                    reachable: true)
+            switch download.fetch(file) {
             case let .success(path):
                 paths[file.url] = path
-                keep.insert(path)
                 total += MediaCache.fileSize(path) ?? 0
             case let .failure(failure):
                 problems.append("\(file.jsonPath): \(failure.description)")
             }
             if total > options.maxPlaylistBytes { return .failed(tooLarge(total), reachable: true) }
-            evicted += cache.evict(keeping: keep, toAtMost: options.cacheBytes)
-            let held = cache.bytesHeld()
-            if held > options.cacheBytes {
-                // What this playlist brought goes again: the cache stays
-                // within its bound, and the playing playlist is untouched.
-                for path in Set(paths.values).subtracting(playing) { unlink(path) }
-                return .failed(doesNotFit(held), reachable: true)
-            }
         }
         guard problems.isEmpty else {
             return .failed(
@@ -240,22 +179,13 @@ final class RemotePlaylistWorker {
 
     /// Whether the local copy exists and every file it names is in the cache.
     private func localCopyIsComplete() -> Bool {
-        guard FileManager.default.fileExists(atPath: localPath) else { return false }
-        return referencedPaths().allSatisfy { FileManager.default.fileExists(atPath: $0) }
-    }
-
-    /// The cached files the local copy (the playlist playing) names.
-    private func referencedPaths() -> [String] {
         guard let data = FileManager.default.contents(atPath: localPath),
             let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
             let playlists = root["playlists"] as? [String: [Any]]
-        else { return [] }
+        else { return false }
         let entries = playlists.values.joined().compactMap { $0 as? [String: Any] }
-        return entries.flatMap { entry in RemotePlaylistDocument.fileKeys.compactMap { entry[$0] as? String } }
-    }
-
-    private func doesNotFit(_ bytes: Int64) -> String {
-        "the playlist \(url) does not fit in the cache beside the one playing: together they need \(bytes) bytes, more than --cache-size \(options.cacheBytes); raise --cache-size or make the playlist smaller"
+        let paths = entries.flatMap { entry in RemotePlaylistDocument.fileKeys.compactMap { entry[$0] as? String } }
+        return paths.allSatisfy { FileManager.default.fileExists(atPath: $0) }
     }
 
     private func tooLarge(_ bytes: Int64) -> String {

@@ -79,49 +79,9 @@ final class RemotePlaylistTests: ScreenplayTestCase {
         for bad in [["--poll", "0"], ["--max-file-size", "12X"], ["--box-id", "a b"]] {
             XCTAssertThrowsError(try parse(bad + ["http://h/p.json"]), "\(bad)")
         }
-        XCTAssertEqual(RemoteOptions().cacheBytes, 16 << 30, "twice --max-playlist-size's 8G")
-        XCTAssertEqual(try parse(["--cache-size", "500M", "http://h/p.json"]).remote.cacheBytes, 500 << 20)
-        XCTAssertThrowsError(try parse(["--cache-size", "0", "http://h/p.json"])) { error in
-            XCTAssertTrue("\(error)".contains("invalid value '0' for '--cache-size'"), "\(error)")
-        }
         XCTAssertEqual(RemoteOptions.byteCount("1500"), 1500)
         XCTAssertEqual(RemoteOptions.byteCount("2g"), 2 << 30)
         XCTAssertNil(RemoteOptions.byteCount("-1"))
-    }
-
-    /// Eviction deletes nothing while the cache is within its bound; past
-    /// it, abandoned downloads first, then complete files outside the kept
-    /// set, oldest first, and only as many as the bound needs.
-    func testEvictionKeepsWhatIsInUseAndDeletesTheOldestFirst() throws {
-        let root = NSTemporaryDirectory() + "evict-\(getpid())-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let cache = MediaCache(root: root)
-        try cache.create()
-        func file(_ path: String, bytes: Int, age: Double) throws {
-            try Data(count: bytes).write(to: URL(fileURLWithPath: path))
-            let date = Date(timeIntervalSinceNow: -age)
-            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
-        }
-        let (old, older, playing, fetched) = (
-            cache.media + "/a-old.png", cache.media + "/b-older.png", cache.media + "/c-playing.png",
-            cache.media + "/d-fetched.png"
-        )
-        let abandoned = cache.partial + "/0123.part"
-        try file(old, bytes: 100, age: 100)
-        try file(older, bytes: 100, age: 200)
-        try file(playing, bytes: 100, age: 300)
-        try file(fetched, bytes: 100, age: 400)
-        try file(abandoned, bytes: 50, age: 10)
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: cache.partial + "/0123.json"))
-        XCTAssertEqual(cache.bytesHeld(), 450)
-        let keep: Set = [playing, fetched]
-        XCTAssertEqual(cache.evict(keeping: keep, toAtMost: 450), [], "within the bound: nothing goes")
-        let first = cache.evict(keeping: keep, toAtMost: 300).map(\.path)
-        XCTAssertEqual(first, [abandoned, older], "the abandoned part, then the oldest unused file")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.partial + "/0123.json"), "the part's record too")
-        XCTAssertEqual(cache.bytesHeld(), 300)
-        XCTAssertEqual(cache.evict(keeping: keep, toAtMost: 0).map(\.path), [old], "never a kept file")
-        XCTAssertEqual(Set(cache.entries().media.map(\.path)), keep)
     }
 
     /// Failures wait longer each time, up to the cap; never less than a poll's worth at the cap.
