@@ -79,6 +79,12 @@ public final class VideoPlayer {
     private let player: MpvPlayer
     private weak var scene: Scene?
     private var closed = false
+    /// The last picture drawn into a rectangle, kept between frames: a frame
+    /// that repaints the rectangle for another reason (a ticker beside it)
+    /// draws it again without asking mpv to render the same picture.
+    private var still: OffscreenTarget?
+    /// `still` holds the last picture mpv drew.
+    private var stillIsCurrent = false
     /// Made with `startsPaused`: the owner runs the scene's display link.
     private let ownerDrivesDisplayLink: Bool
 
@@ -146,7 +152,11 @@ public final class VideoPlayer {
     public func close() {
         guard !closed else { return }
         closed = true
-        CurrentContext.preserving { player.destroy() }
+        CurrentContext.preserving {
+            still?.destroy()
+            player.destroy()
+        }
+        still = nil
         scene?.host.sceneFreedMemory()
     }
 
@@ -158,6 +168,34 @@ public final class VideoPlayer {
         if player.draw(framebuffer: target.framebufferObject, width: target.pixelWidth, height: target.pixelHeight) {
             afterPresent.append { [player] in player.reportSwap() }
         }
+    }
+
+    /// Draws the current picture into `rect` of `context`'s target through
+    /// the kept `still`: mpv renders only a new picture (or a first, or at a
+    /// new size); otherwise the last one is drawn again.
+    func drawStill(in rect: PixelRect, on context: DrawingContext) throws {
+        guard !closed else { return }
+        let graphics = context.resources.context
+        if let kept = still,
+            kept.pixelWidth != rect.width || kept.pixelHeight != rect.height || kept.context !== graphics
+        {
+            kept.destroy()
+            still = nil
+        }
+        let target: OffscreenTarget
+        if let kept = still {
+            target = kept
+        } else {
+            target = try OffscreenTarget(context: graphics, width: rect.width, height: rect.height)
+            still = target
+            stillIsCurrent = false
+        }
+        if player.hasNewPicture || !stillIsCurrent {
+            try draw(into: target, afterPresent: &context.afterPresent)
+            try target.makeOpaque()
+            stillIsCurrent = true
+        }
+        try context.resources.quads().draw(target, mapping: .layer, in: rect, on: context.target)
     }
 
     private func stateChanged(_ state: PlaybackState) {
@@ -192,12 +230,13 @@ extension DrawingContext {
 
     /// Draws the player's current frame into a rectangle (device pixels,
     /// top-left origin), fitted and letterboxed in black inside it: a video
-    /// placed on a slide.
+    /// placed on a slide, or in a region of a layout. The picture is kept
+    /// between frames at the rectangle's size, so a frame that repaints the
+    /// rectangle without a new video frame (something else beside it moved)
+    /// draws the kept picture instead of having libmpv render it again.
     public func drawVideo(_ player: VideoPlayer, x: Int, y: Int, width: Int, height: Int) throws {
         guard width > 0, height > 0 else { return }
-        try drawLayer(in: PixelRect(x: x, y: y, width: width, height: height)) { layer in
-            try player.draw(into: layer.target, afterPresent: &afterPresent)
-        }
+        try player.drawStill(in: PixelRect(x: x, y: y, width: width, height: height), on: self)
     }
 }
 

@@ -24,6 +24,12 @@ protocol PlayMedia: AnyObject {
     func prepare(in context: DrawingContext)
     /// Draws the item over the whole target; `seconds` since it came on.
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws
+    /// Draws the item alone into `rect` of the target, filling it opaque,
+    /// and returns true; false when it has no such way (the region then
+    /// draws it through a layer of its own). A video keeps its last
+    /// picture at that size, so a region's frame without a new video frame
+    /// costs no render by libmpv.
+    func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool
     /// Frees what it holds (textures, programs, decoder).
     func release(from app: Application?)
     /// Its turn has come (a crossfade into it, or a cut): a video starts playing.
@@ -54,6 +60,7 @@ extension PlayMedia {
     func attachAnimationChange(_ animationChanged: @escaping @MainActor () -> Void) {}
     func wallClockStepped() {}
     var probeValues: [String: Any] { [:] }
+    func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool { false }
 }
 
 /// A solid colour.
@@ -275,11 +282,23 @@ final class VideoMedia: PlayMedia {
 
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
         guard let player else { return }
-        // In a crossfade every refresh draws: mpv is asked here (a frame it
-        // wants kept is drawn again, and not reported as a new one).
+        step(player)
+        try context.drawVideo(player)
+    }
+
+    func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool {
+        guard let player else { return false }
+        step(player)
+        try context.drawVideo(player, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        return true
+    }
+
+    /// In a crossfade, or a region beside others that move, a refresh may
+    /// draw without the display link having asked the player: mpv is asked
+    /// here (a frame it wants kept is drawn again, not reported as new).
+    private func step(_ player: VideoPlayer) {
         if !stepped { _ = player.frameIsDue() }
         stepped = false
-        try context.drawVideo(player)
     }
 
     func release(from app: Application?) {

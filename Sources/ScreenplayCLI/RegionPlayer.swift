@@ -182,15 +182,16 @@ final class RegionPlayer {
             scene?.contentDescription = items[drawn.index].label
         }
         let rect = region.rect(width: context.pixelWidth, height: context.pixelHeight)
-        try context.drawRegion(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { c in
-            try c.clear(region.background ?? background)
-            guard let current else { return }
-            try current.media.draw(in: c, seconds: now - current.since, frame: frame)
-            if let fade = incoming {
-                try c.drawLayer(opacity: max(0, progress)) { layer in
-                    try fade.shown.media.draw(in: layer, seconds: now - fade.shown.since, frame: frame)
-                }
-            }
+        if incoming == nil, let current,
+            try current.media.draw(
+                in: context, rect: SceneRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
+                seconds: now - current.since, frame: frame)
+        {
+            // Drawn alone into its rectangle (a video, its last picture kept).
+        } else {
+            try drawThroughLayer(
+                context, rect: rect, background: region.background ?? background, now: now, progress: progress,
+                frame: frame)
         }
         if justArrived, let current, current.index >= 0 {
             justArrived = false
@@ -198,6 +199,25 @@ final class RegionPlayer {
             scene?.whenNextFrameShown { [weak runner] shown in
                 runner?.itemShown(
                     output: output, playlist: playlist, index: index, item: item, shown: shown, region: name)
+            }
+        }
+    }
+
+    /// The region's background, its item and an incoming item's fade, in a
+    /// layer of the region's size, so whatever fills its target stays in
+    /// the rectangle.
+    private func drawThroughLayer(
+        _ context: DrawingContext, rect: (x: Int, y: Int, width: Int, height: Int), background: RGBColor,
+        now: Double, progress: Double, frame: Int
+    ) throws {
+        try context.drawRegion(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { c in
+            try c.clear(background)
+            guard let current else { return }
+            try current.media.draw(in: c, seconds: now - current.since, frame: frame)
+            if let fade = incoming {
+                try c.drawLayer(opacity: max(0, progress)) { layer in
+                    try fade.shown.media.draw(in: layer, seconds: now - fade.shown.since, frame: frame)
+                }
             }
         }
     }

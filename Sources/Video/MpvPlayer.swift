@@ -89,6 +89,8 @@ package final class MpvPlayer {
     /// A decoded picture can be drawn (not the empty black of a render
     /// context that has none yet).
     package var hasPicture: Bool { hasPendingFrame || hasDrawn }
+    /// A decoded picture not drawn yet: drawing now shows something new.
+    package var hasNewPicture: Bool { hasPendingFrame }
 
     private let core: MpvCore
     private var render: OpaquePointer?
