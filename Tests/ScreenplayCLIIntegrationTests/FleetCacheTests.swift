@@ -28,6 +28,17 @@ extension PlayTests {
         return (source, status.stdout)
     }
 
+    /// A bad --cache-size stops play before anything shows, naming the option and the syntax.
+    func testABadCacheSizeExitsNamingTheSyntax() throws {
+        let result = try CLI.run(
+            ["play", "--cache-size", "2GB", "http://127.0.0.1:9/p.json"],
+            environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": try mediaFolder()])
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("invalid value '2GB' for '--cache-size': expected bytes, e.g. 500M or 2G"),
+            result.stderr)
+    }
+
     func cachedMedia(_ cache: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/media")) ?? []).sorted()
     }
