@@ -74,4 +74,26 @@ final class MediaCacheBudgetTests: ScreenplayTestCase {
         XCTAssertEqual(budget.makeRoom(protected: [active, recent], incoming: 301), .cannotFit(needed: 1001))
         XCTAssertTrue(FileManager.default.fileExists(atPath: recent), "a refused plan removes nothing")
     }
+
+    /// Before its activate_at the new local copy has not taken over: the
+    /// files of the copy before it still play and stay protected; after it, they do not.
+    func testThePreviousCopyIsProtectedUntilActivateAt() throws {
+        let folder = NSTemporaryDirectory() + "screenplay-budget-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        func copy(_ file: String, activateAt: String?) -> String {
+            let at = activateAt.map { #", "activate_at": "\#($0)""# } ?? ""
+            return #"{"playlists": {"a": [{"file": "\#(file)"}]}, "default": "a"\#(at)}"#
+        }
+        let local = folder + "/k.json", previous = folder + "/k.previous.json"
+        try copy("/c/media/old.png", activateAt: nil).write(toFile: previous, atomically: true, encoding: .utf8)
+        try copy("/c/media/new.png", activateAt: "2999-01-01T00:00:00Z").write(
+            toFile: local, atomically: true, encoding: .utf8)
+        XCTAssertEqual(
+            MediaCacheBudget.playing(localPath: local, previous: previous).sorted(),
+            ["/c/media/new.png", "/c/media/old.png"])
+        try copy("/c/media/new.png", activateAt: "2001-01-01T00:00:00Z").write(
+            toFile: local, atomically: true, encoding: .utf8)
+        XCTAssertEqual(MediaCacheBudget.playing(localPath: local, previous: previous), ["/c/media/new.png"])
+    }
 }
