@@ -30,17 +30,16 @@ struct FleetBoxRun: Codable, Sendable {
     var media, unchanged: FleetTraffic
 }
 
-/// The fleet benchmark's figures.
+/// The fleet benchmark's figures: the playlist (files, media bytes, how far
+/// ahead its activate_at was), when the last box had it, the spread of the
+/// switches against one refresh, the quiet window's length, and nginx's
+/// CPU and requests over the whole window.
 struct FleetBenchResult: Codable, Sendable {
     var boxes: [FleetBoxRun]
-    var files: Int
-    var playlistMediaBytes: Int
+    var files, playlistMediaBytes: Int
     var activateLeadSeconds: Double
-    var allCachedAfter: Double?
-    var switchSpreadMs: Double?
-    var refreshMs: Double
-    var unchangedSeconds: Double
-    var nginxCPUMs: Double
+    var allCachedAfter, switchSpreadMs: Double?
+    var refreshMs, unchangedSeconds, nginxCPUMs: Double
     var nginxRequests: Int
     var windowSeconds: Double
 }
