@@ -3,7 +3,7 @@
 # benchmark against headless sway/weston that it starts itself. Writes
 # bench-results/{results.json,summary.md,*.svg} and, after a full run, the README's
 # Performance table. Under 10 minutes on 2 cores; `--quick` is a ~2 minute smoke run.
-#   scripts/bench.sh [--quick] [--only pacing,scaling,hotplug,idle,video,signage,layouts,soak,day,textures] [--soak-minutes N] [--texture-minutes N] [--out DIR]
+#   scripts/bench.sh [--quick] [--only pacing,scaling,hotplug,idle,video,signage,layouts,web,fleet,soak,day,textures] [--soak-minutes N] [--texture-minutes N] [--out DIR]
 # The memory soak (soak) runs only when asked for: it takes half an hour; so does the
 # ten-minute day of signage (day: hot-plugs, compositor restarts, reloads, ctl traffic), and the
 # hour-long texture soak (textures: GL objects held by a playlist that keeps making pictures).

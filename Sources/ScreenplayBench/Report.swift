@@ -111,6 +111,7 @@ enum Report {
 
         md += frameCostMarkdown(r)
         md += layoutMarkdown(r)
+        if r.fleet != nil { md += "\n## A fleet of four boxes\n\n" + fleetTable(r) }
         md += webMarkdown(r)
         md += soakMarkdown(r.soak)
         md += textureMarkdown(r.textures)

@@ -185,6 +185,8 @@ struct BenchResults: Codable, Sendable {
     /// Web pages against cog (`--only web`): every round of both programs.
     var webRuns: [WebCostRun] = []
     var webRatios: [FrameCostRatio] = []
+    /// A small fleet pulling one playlist (`--only fleet`); nil when not run.
+    var fleet: FleetBenchResult?
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

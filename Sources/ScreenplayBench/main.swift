@@ -16,7 +16,7 @@ let usage = """
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
       --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
-                         web, soak, day, textures. Default: all but soak (half an hour), day (ten minutes) and
+                         web, fleet, soak, day, textures. Default: all but soak (half an hour), day (ten minutes) and
                          textures (an hour).
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
@@ -29,7 +29,7 @@ var quick = false
 var outDirectory = "bench-results"
 var screenplayBinary = defaultScreenplayBinary()
 let allBenchmarks: Set<String> = [
-    "pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage", "layouts", "web",
+    "pacing", "scaling", "hotplug", "idle", "framecost", "video", "signage", "layouts", "web", "fleet",
 ]
 var only = allBenchmarks
 var readmePath: String? = "README.md"
@@ -149,6 +149,9 @@ if only.contains("layouts") {
 if only.contains("web") {
     runner.attempt("web pages against cog") { try runner.web() }
 }
+if only.contains("fleet") {
+    runner.attempt("a fleet of four boxes") { try runner.fleet() }
+}
 if only.contains("day") {
     runner.attempt("a day of signage") { runner.results.day.append(try runner.signageDay(seconds: quick ? 120 : 600)) }
 }
@@ -185,6 +188,8 @@ runner.results.methods = [
         "issue 29's three ratios, each case and its peer alternating in rounds (median of three; one sway started per case): (a) `play` of a 1920x1080@60 layout, a full-panel 1920x1080 PNG under a 1920x80 ticker region, against the same ticker region alone on a black layout, CPU (every thread, schedstat) per presented frame; (b) a 1280x720 30 fps H.264 clip in a 1280x720 region with a seconds clock and the ticker, against the same clip as a full-screen item, CPU per second (the same video frames per second in both); (c) `present deck.pdf` with its console on the 1280x720 built-in output, clock running, against `--no-clock`, CPU per second over 60 s. Frames and `redrawn_px` from --stats.",
     "web":
         "the same page (a CSS-rotated gradient square, a CSS-slid bar, a requestAnimationFrame counter reporting to the loopback server each second) full screen on one 1920x1080@60 sway output, by `screenplay present URL` and by Debian's cog 0.16.1 (`cog -P wl`, COG_PLATFORM_WL_VIEW_FULLSCREEN=1), in alternating rounds (median of three): CPU of every thread of the started process and every process below it (WebKit's web and network processes) over the window, divided by the page's own frame count; PSS and RSS summed over that tree at the end.",
+    "fleet":
+        "four `screenplay play URL --poll 1` (each its own cache, --box-id and 640x360@60 output of one headless sway) against Debian's nginx-light on 127.0.0.1 (one worker); a playlist of three 480x270 noise PNGs and a shader (sha256 and bytes given) is published, media first and the playlist last, with activate_at 12 s ahead. Cached = when each box logs the playlist complete (its stderr read every 20 ms); spread = the largest difference between the boxes' first frames of the new item (presented_ns, frame-callback arrival on sway, one monotonic clock for all); bytes and requests per box from nginx's access log (the User-Agent names the box) between publishing and the last switch, then over a quiet window; nginx CPU from /proc/PID/stat over the whole window. The broker (MQTT) is not measured here.",
     "idle":
         "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering":
@@ -215,6 +220,13 @@ if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let r
     runner.say(
         updated
             ? "updated the layouts table in \(readmePath)" : "\(readmePath) has no bench-layouts markers; left alone")
+}
+if !quick, only.contains("fleet"), runner.results.fleet != nil, let readmePath,
+    FileManager.default.fileExists(atPath: readmePath)
+{
+    let updated = Report.updateReadmeFleet(readmePath, with: runner.results)
+    runner.say(
+        updated ? "updated the fleet table in \(readmePath)" : "\(readmePath) has no bench-fleet markers; left alone")
 }
 if !quick, only.contains("web"), !runner.results.webRuns.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)

@@ -137,6 +137,11 @@ public struct PlayCommand: CLICommand {
                                   panel in its playlist, so panels on one
                                   playlist switch together; false: each panel
                                   starts at the first item when it appears.
+                                  A reload takes over at the next item.
+            activate_at           "2026-12-24T18:00:00Z" (ISO 8601 with its
+                                  zone): once loaded, the playlist takes over
+                                  on every panel (and box) at this instant;
+                                  the old one plays until then.
             timezone              The IANA zone schedules use ("Europe/Berlin";
                                   default: the system's, TZ).
           An item (either "file" or "color"):

@@ -155,6 +155,16 @@ final class PlayPanel: SceneDelegate {
 
     var sceneForReload: Scene? { scene }
 
+    /// `activate_at`: the reload's playlist takes over now, at the item the
+    /// clock gives it, rather than at the next item boundary.
+    func takeReloadNow(now: Double) {
+        if let pending, current != nil {
+            self.pending = nil
+            adopt(pending, now: now)
+        }
+        evaluate(now: now)
+    }
+
     /// A layout is on screen (`PlayRunner.reload` brings a reload to it at once).
     var showsLayout: Bool { current?.media is LayoutMedia }
 

@@ -55,6 +55,8 @@ final class PlayRunner: SceneCommand {
     private(set) lazy var overrides = PlayOverrides(runner: self, playlist: command.path)
     /// fleet: `play URL`'s downloads; `command.path` is then its local copy.
     private let remote: RemotePlaylistSource?
+    /// A reloaded playlist waiting for its `activate_at`.
+    private var activation: (any DispatchSourceTimer)?
 
     init(_ command: PlayCommand) {
         // fleet: a playlist URL plays its local copy in the cache (RemotePlaylistSource.swift).
@@ -576,35 +578,74 @@ final class PlayRunner: SceneCommand {
     func reload(because reason: String) -> String? {
         do {
             let (fresh, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
-            config = fresh
-            keepAsLastGood(json)
-            watchFiles()
-            failures.removeAll()
-            hung = hungItems?.load() ?? [:]
-            toldUnmatched.removeAll()
+            activation?.cancel()
+            activation = nil
+            if let at = fresh.activateAt, at > now() {
+                // The old playlist plays on until then; its files stay watched.
+                log(
+                    "loaded \(command.path) (\(reason)); it takes over on every panel at once at \(iso8601(wallSeconds: at)) (activate_at)"
+                )
+                stats?.write(["event": "reload", "ok": true, "path": command.path, "activate_at": at])
+                activation = activationTimer(at: at) { [weak self] in
+                    self?.activation = nil
+                    self?.take(fresh, json, at: at)
+                }
+                return nil
+            }
             log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
             stats?.write(["event": "reload", "ok": true, "path": command.path])
-            for panel in panels.values {
-                guard let scene = panel.sceneForReload, let screen = scene.screen,
-                    let assigned = assignment(for: screen)
-                else { continue }
-                panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
-            }
-            app?.reevaluateScreens()
-            // A layout is one item of an hour: a panel showing one takes the
-            // reload now. Others wait for their next item (evaluating them
-            // now would let an old playlist's missing file be reported
-            // again and remembered as bad with the stamp of the file that
-            // just arrived).
-            for panel in panels.values where panel.showsLayout { panel.evaluate(now: now()) }
-            scheduleTick()
-            if let app { for screen in app.screens { explainUnmatched(screen) } }
+            take(fresh, json, at: nil)
             return nil
         } catch {
             warn("reload refused (\(reason)): \(error.description); the previous playlist keeps playing")
             stats?.write(["event": "reload", "ok": false, "path": command.path, "error": error.description])
             return error.description
         }
+    }
+
+    /// Makes `fresh` the configuration: at each panel's next item, or
+    /// (`activate_at`) on every panel in this one turn of the main queue,
+    /// so they draw in one batch and reach their screens on one refresh.
+    private func take(_ fresh: SignageConfig, _ json: Data?, at activation: Double?) {
+        config = fresh
+        keepAsLastGood(json)
+        watchFiles()
+        failures.removeAll()
+        hung = hungItems?.load() ?? [:]
+        toldUnmatched.removeAll()
+        for panel in panels.values {
+            guard let scene = panel.sceneForReload, let screen = scene.screen,
+                let assigned = assignment(for: screen)
+            else { continue }
+            panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
+        }
+        app?.reevaluateScreens()
+        if let activation {
+            log("\(command.path) takes over now (activate_at \(iso8601(wallSeconds: activation)))")
+            stats?.write(["event": "activate", "path": command.path, "activate_at": activation])
+            let now = self.now()
+            for panel in panels.values { panel.takeReloadNow(now: now) }
+        } else {
+            // A layout is one item of an hour: a panel showing one takes the
+            // reload now. Others wait for their next item (evaluating them
+            // now would let an old playlist's missing file be reported
+            // again and remembered as bad with the stamp of the file that
+            // just arrived).
+            for panel in panels.values where panel.showsLayout { panel.evaluate(now: now()) }
+        }
+        scheduleTick()
+        if let app { for screen in app.screens { explainUnmatched(screen) } }
+    }
+
+    /// A one-shot timer at wall-clock `at`, armed on the monotonic clock
+    /// like the item timer (a step of the clock is the clock watch's).
+    private func activationTimer(at: Double, _ fire: @escaping @MainActor () -> Void) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        let delay = max(0, at - wallSeconds())
+        timer.schedule(deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .nanoseconds(0))
+        timer.setEventHandler { MainActor.assumeIsolated { fire() } }
+        timer.resume()
+        return timer
     }
 
     // MARK: control (`screenplay ctl`)

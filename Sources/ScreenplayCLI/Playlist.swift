@@ -79,6 +79,9 @@ struct SignageConfig: Equatable {
     var panels: [PanelRule]
     var defaultPlaylist: String?
     var sync: Bool
+    /// `"activate_at"` (wall-clock seconds): a reload takes over at this
+    /// instant on every panel at once, not at each panel's next item.
+    var activateAt: Double?
     /// The folder or file it was read from.
     var source: String
     /// The zone schedules read their days and times in (`"timezone"`).
@@ -252,6 +255,7 @@ enum SignageConfigLoader {
     /// (docs/playlist.schema.json); `play` ignores it.
     static let topKeys: Set<String> = [
         "$schema", "playlists", "layouts", "panels", "default", "transition", "sync", "timezone",
+        "activate_at",
     ]
     static let itemKeys: Set<String> = Set(["file", "color", "duration", "pages", "transition"])
         .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
@@ -285,6 +289,15 @@ enum SignageConfigLoader {
             sync = flag
         }
         let timeZone = try parseTimeZone(object["timezone"], fail)
+        let activateAt = try object["activate_at"].map { value throws(PlaylistError) in
+            guard let text = value as? String, let seconds = activationTime(text) else {
+                throw fail(
+                    "activate_at",
+                    "expected a time with its zone, e.g. \"2026-12-24T18:00:00Z\" or \"2026-12-24T19:00:00+01:00\" (ISO 8601), got \(describe(value))"
+                )
+            }
+            return seconds
+        }
         // A file of layouts whose regions hold their own items needs no playlists.
         guard let playlistsValue = object["playlists"] ?? (object["layouts"] != nil ? [String: Any]() : nil) else {
             throw fail("", "missing \"playlists\": an object of playlist names to lists of items")
@@ -359,8 +372,25 @@ enum SignageConfigLoader {
             throw fail("", "no \"panels\" and no \"default\": no screen would play anything")
         }
         return SignageConfig(
-            playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync, source: file,
-            timeZone: timeZone)
+            playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync,
+            activateAt: activateAt, source: file, timeZone: timeZone)
+    }
+
+    /// `"activate_at"`'s text as wall-clock seconds: ISO 8601 with a zone
+    /// (a time without one would mean another instant on each box), and
+    /// optional fractions of a second.
+    static func activationTime(_ text: String) -> Double? {
+        // The schema's pattern: Foundation alone would also take "+0100" and others.
+        guard
+            text.range(
+                of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"#,
+                options: .regularExpression) != nil
+        else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)?.timeIntervalSince1970
     }
 
     static func parseItem(

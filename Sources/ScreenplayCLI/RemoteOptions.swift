@@ -19,11 +19,17 @@ public struct RemoteOptions: Equatable, Sendable {
     public var maxFileBytes: Int64 = 2 << 30
     /// `--max-playlist-size BYTES`: every file of one playlist together.
     public var maxPlaylistBytes: Int64 = 8 << 30
+    /// `--cache-size BYTES`: the cache's media at most this large. The
+    /// default holds two playlists of the default `--max-playlist-size`
+    /// (the one playing and the one coming).
+    public var cacheBytes: Int64 = 16 << 30
 
     /// Play's defaults.
     public init() {}
 
-    static let names = ["cache", "poll", "ca-file", "token-file", "box-id", "max-file-size", "max-playlist-size"]
+    static let names = [
+        "cache", "poll", "ca-file", "token-file", "box-id", "max-file-size", "max-playlist-size", "cache-size",
+    ]
     static let specs: [OptionSpec] = names.map { .value($0) }
 
     static let usage = """
@@ -43,6 +49,12 @@ public struct RemoteOptions: Equatable, Sendable {
                                   (default 2G; K, M, G suffixes).
           --max-playlist-size BYTES  (URL) Refuse a playlist whose files add
                                   up to more (default 8G).
+          --cache-size BYTES      (URL) Keep at most this much media in the
+                                  cache (default 16G; K, M, G, T suffixes):
+                                  files neither the playing nor the coming
+                                  playlist uses go first, least recently
+                                  used first; a playlist that cannot fit is
+                                  refused and the old one plays on.
         """
 
     /// Reads the options; `isURL` says whether PATH is a URL (they mean nothing otherwise).
@@ -65,7 +77,10 @@ public struct RemoteOptions: Equatable, Sendable {
         if let id = boxID, id.isEmpty || id.contains(where: { $0.isWhitespace || $0 == "(" || $0 == ")" }) {
             throw fail("invalid '--box-id \(id)': expected a name without spaces or parentheses")
         }
-        for (name, keyPath) in [("max-file-size", \Self.maxFileBytes), ("max-playlist-size", \Self.maxPlaylistBytes)] {
+        for (name, keyPath) in [
+            ("max-file-size", \Self.maxFileBytes), ("max-playlist-size", \Self.maxPlaylistBytes),
+            ("cache-size", \Self.cacheBytes),
+        ] {
             guard let value = arguments.last(name) else { continue }
             guard let bytes = Self.byteCount(value), bytes > 0 else {
                 throw fail("invalid value '\(value)' for '--\(name)': expected bytes, e.g. 500M or 2G")
@@ -74,9 +89,9 @@ public struct RemoteOptions: Equatable, Sendable {
         }
     }
 
-    /// "1500", "64K", "500M", "2G" (powers of 1024).
+    /// "1500", "64K", "500M", "2G", "1T" (powers of 1024).
     static func byteCount(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
         guard let last = text.uppercased().last else { return nil }
         let scale = units[last] ?? 1
         let digits = units[last] == nil ? text : String(text.dropLast())

@@ -113,7 +113,8 @@ final class RemotePlaylistWorker {
         return min(first * pow(2, Double(min(failures, 30) - 1)), cap)
     }
 
-    private func lookOnce() -> RemoteReport.Outcome {
+    /// `depth`: how many newer playlists already replaced the one being downloaded in this look.
+    private func lookOnce(depth: Int = 0) -> RemoteReport.Outcome {
         let source = MediaCache.readRecord(cache.sourcePath(url))
         // Conditional only while the copy held is whole: a file removed
         // from the cache by hand must not hide behind a 304.
@@ -145,28 +146,58 @@ final class RemotePlaylistWorker {
         if declared > options.maxPlaylistBytes {
             return .failed(tooLarge(declared), reachable: true)
         }
+        let budget = MediaCacheBudget(cache: cache, limit: options.cacheBytes)
+        let active = Set(MediaCacheBudget.playing(localPath: localPath, previous: previousPath))
+        var pending = Set(document.files.compactMap(cachedPath))
+        // Room first, for what the playlist declares; files without "bytes" are counted as they arrive.
+        func stillToCome(after index: Int) -> Int64 {
+            document.files.dropFirst(index).filter { cachedPath($0) == nil }.compactMap(\.integrity.bytes)
+                .reduce(0, +)
+        }
+        if case let .cannotFit(needed) = budget.makeRoom(
+            protected: active.union(pending), incoming: stillToCome(after: 0))
+        {
+            return .failed(cannotFit(needed), reachable: true)
+        }
         let download = MediaDownload(cache: cache, fetcher: fetcher, maxFileBytes: options.maxFileBytes)
         var paths: [String: String] = [:]
         var problems: [String] = []
         var total: Int64 = 0
-        for file in document.files {
+        for (index, file) in document.files.enumerated() {
             if wakeup.stopped { return .failed("stopped", reachable: true) }
             switch download.fetch(file) {
             case let .success(path):
                 paths[file.url] = path
+                pending.insert(path)
                 total += MediaCache.fileSize(path) ?? 0
             case let .failure(failure):
                 problems.append("\(file.jsonPath): \(failure.description)")
             }
             if total > options.maxPlaylistBytes { return .failed(tooLarge(total), reachable: true) }
+            if case let .cannotFit(needed) = budget.makeRoom(
+                protected: active.union(pending), incoming: stillToCome(after: index + 1))
+            {
+                return .failed(cannotFit(needed), reachable: true)
+            }
         }
         guard problems.isEmpty else {
             return .failed(
                 "the new playlist from \(url) is not complete, so it is not used: \(problems.joined(separator: "; "))",
                 reachable: true)
         }
+        // A playlist published while these files came supersedes this one:
+        // it is never switched to, not even for a moment; the newer one is fetched now.
+        if depth < 3, superseded(response) { return lookOnce(depth: depth + 1) }
+        MediaCacheBudget.touch(paths.values)
         let local = document.rewritten(paths: paths)
         let changed = FileManager.default.contents(atPath: localPath) != local
+        if changed, let text = document.root["activate_at"] as? String,
+            let at = SignageConfigLoader.activationTime(text), at > Date().timeIntervalSince1970,
+            let current = FileManager.default.contents(atPath: localPath)
+        {
+            // The copy now in use plays on until activate_at: its files stay protected.
+            MediaCache.writeAtomically(current, to: previousPath)
+        }
         if changed, let failure = MediaCache.writeAtomically(local, to: localPath) {
             return .failed("cannot write \(localPath): \(failure); check the cache folder", reachable: true)
         }
@@ -177,15 +208,42 @@ final class RemotePlaylistWorker {
         return .complete(files: document.files.count, bytes: total, changed: changed)
     }
 
+    /// Whether the server now has another playlist than `response` (an
+    /// unreachable server says nothing: the complete one is used).
+    private func superseded(_ response: HTTPResponse) -> Bool {
+        guard
+            case let .success(again) = fetcher.get(
+                url, etag: response.etag, lastModified: response.lastModified, limit: Self.maxPlaylistDocumentBytes)
+        else { return false }
+        return again.status == 200 && again.body != response.body
+    }
+
+    /// The local copy before one whose `activate_at` is still to come.
+    private var previousPath: String { (localPath as NSString).deletingPathExtension + ".previous.json" }
+
     /// Whether the local copy exists and every file it names is in the cache.
     private func localCopyIsComplete() -> Bool {
-        guard let data = FileManager.default.contents(atPath: localPath),
-            let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let playlists = root["playlists"] as? [String: [Any]]
-        else { return false }
-        let entries = playlists.values.joined().compactMap { $0 as? [String: Any] }
-        let paths = entries.flatMap { entry in RemotePlaylistDocument.fileKeys.compactMap { entry[$0] as? String } }
-        return paths.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+        FileManager.default.fileExists(atPath: localPath)
+            && MediaCacheBudget.paths(namedBy: localPath).allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Where `file` already is in the cache, verified, or nil: by its
+    /// hash, else by what its URL last downloaded to.
+    private func cachedPath(_ file: RemoteFile) -> String? {
+        let path: String
+        if let sha = file.integrity.sha256 {
+            path = cache.mediaPath(sha256: sha, name: file.name)
+        } else {
+            guard let record = MediaCache.readRecord(cache.urls + "/" + MediaCache.key(file.url) + ".json"),
+                record["url"] == file.url, let sha = record["sha256"], let name = record["name"]
+            else { return nil }
+            path = cache.mediaPath(sha256: sha, name: name)
+        }
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    private func cannotFit(_ needed: Int64) -> String {
+        "the new playlist from \(url) does not fit in --cache-size \(options.cacheBytes): with the playlist playing it needs \(needed) bytes of media, so it is not used; raise --cache-size or make the playlist smaller"
     }
 
     private func tooLarge(_ bytes: Int64) -> String {

@@ -95,12 +95,9 @@ extension PlayTests {
         XCTAssertNotNil(p.waitForEvent { $0.event == "frames" && $0.int("presented") > 0 })
         assertRedPlaysOn(p, rig, after: "cannot fetch the playlist \(url): ", reloads: 0)
         XCTAssertTrue(p.stderr.contains("the playlist cached at "), p.stderr)
-        let status = try CLI.run(["ctl", "status", "--json", "--socket", socket], environment: env(rig))
-        let source = try XCTUnwrap(
-            (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["source"]
-                as? [String: Any], status.stdout)
-        XCTAssertEqual(source["state"] as? String, "unreachable", status.stdout)
-        XCTAssertTrue((source["playing"] as? String)?.hasPrefix("the playlist cached at ") == true, status.stdout)
+        let (source, status) = try sourceStatus(rig, socket: socket)
+        XCTAssertEqual(source["state"] as? String, "unreachable", status)
+        XCTAssertTrue((source["playing"] as? String)?.hasPrefix("the playlist cached at ") == true, status)
         XCTAssertTrue(
             waitUntil(timeout: 5) {
                 listener.texts.contains {

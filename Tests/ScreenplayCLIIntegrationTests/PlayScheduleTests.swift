@@ -31,6 +31,10 @@ extension PlayTests {
                 #"{"playlist": "s"}"#, #", "timezone": "Europe/Berlinn""#,
                 #"timezone: unknown time zone "Europe/Berlinn""#
             ),
+            (
+                #"{"playlist": "s"}"#, #", "activate_at": "2026-12-24 18:00""#,
+                #"activate_at: expected a time with its zone, e.g. "2026-12-24T18:00:00Z""#
+            ),
         ] {
             let bad = try writePlaylist(
                 folder,

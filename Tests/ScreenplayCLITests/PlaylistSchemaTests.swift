@@ -164,6 +164,8 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             (panel(#", "layout": "m""#), "panels[0]"),
             (playlist(#"{"color": "000000"}"#, top: #", "playlist": {}"#), "playlist"),
             (playlist(#"{"color": "000000"}"#, top: #", "$schema": 1"#), "$schema"),
+            (playlist(#"{"color": "000000"}"#, top: #", "activate_at": "tomorrow""#), "activate_at"),
+            (playlist(#"{"color": "000000"}"#, top: #", "activate_at": 1798135200"#), "activate_at"),
             (playlist(#"{"color": "000000"}"#, top: #", "sync": "yes""#), "sync"),
             (playlist(#"{"color": "000000"}"#, top: #", "transition": {"second": 1}"#), "transition.second"),
             (playlist(#"{"color": "000000"}"#, top: #", "timezone": """#), "timezone"),
@@ -320,6 +322,17 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             let json = item(#"{"text": "hi", "font": \#(quoted(font))}"#)
             let parsed = (try? SignageConfigLoader.parse(Data(json.utf8), file: "/srv/p.json", itemSeconds: 10)) != nil
             cases.append((json, parsed, "font \(font)"))
+        }
+        let activations = [
+            "2026-12-24T18:00:00Z", "2026-12-24T18:00:00.250Z", "2026-12-24T19:00:00+01:00", "2026-12-24T18:00:00",
+            "2026-12-24 18:00:00Z", "2026-12-24T18:00Z", "2026-12-24T18:00:00+0100", "2026-12-24", "",
+        ]
+        for text in activations {
+            cases.append(
+                (
+                    #"{"playlists": {"a": [\#(color)]}, "default": "a", "activate_at": \#(quoted(text))}"#,
+                    SignageConfigLoader.activationTime(text) != nil, "activate_at \(text)"
+                ))
         }
         for (field, values) in Dictionary(grouping: cases, by: { $0.what.prefix { $0 != " " } }) {
             XCTAssertEqual(Set(values.map(\.parsed)), [true, false], "\(field): values the parser takes and refuses")
