@@ -165,6 +165,12 @@ final class ContentDelegate: SceneDelegate {
             }
             page.onPaint = { log("web page on \(label): painted \(url)") }
             pages[ObjectIdentifier(scene)] = page
+            if pages.count == 1 {
+                let export =
+                    WebPage.export == .eglImage
+                    ? "EGLImages (no copy)" : "shared memory (one upload a frame: EGL here cannot bind Wayland buffers)"
+                log("web pages: frames by \(export); WebKit's sandbox \(WebPage.isSandboxed ? "requested" : "OFF")")
+            }
         } catch {
             warn("web page on \(label): \(error)")
         }
