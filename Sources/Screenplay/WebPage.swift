@@ -40,6 +40,8 @@ public final class WebPage {
     private let view: WebView
     private weak var scene: Scene?
     private var committed = false
+    /// What the page is laid out for: device pixels and scale.
+    private var layout: (width: Int, height: Int, scale: Double)
 
     /// Starts loading `url` into a view of `width` x `height` device pixels
     /// (the scene's whole size when nil) at the scene's scale. Navigations
@@ -61,6 +63,7 @@ public final class WebPage {
             throw WebPageError(url: url, reason: "no graphics context: \(error)")
         }
         let scale = max(scene.contentScale, 1)
+        layout = (width ?? scene.pixelSize.width, height ?? scene.pixelSize.height, scale)
         view = WebView(
             context: context, width: width ?? scene.pixelSize.width, height: height ?? scene.pixelSize.height,
             scale: scale, allowedOrigins: allowedOrigins.map { $0.lowercased() }, fileRoot: fileRoot)
@@ -137,6 +140,12 @@ public final class WebPage {
     func draw(into target: any RenderTarget, in rect: PixelRect, resources: GraphicsResources, opacity: Double)
         throws -> Bool
     {
+        // A panel turned or rescaled: the page is laid out anew for it.
+        let scale = max(scene?.contentScale ?? layout.scale, 1)
+        if (rect.width, rect.height, scale) != layout {
+            layout = (rect.width, rect.height, scale)
+            view.resize(width: rect.width, height: rect.height, scale: scale)
+        }
         guard let texture = view.texture else { return false }
         try resources.quads().draw(texture, in: rect, on: target, opacity: opacity)
         return true

@@ -142,6 +142,15 @@ package final class WebView {
         GLibLoop.shared.kick()
     }
 
+    /// Lays the page out again at `width` x `height` device pixels and `scale`.
+    package func resize(width: Int, height: Int, scale: Double) {
+        guard let view else { return }
+        sp_web_view_resize(
+            view, UInt32(max(1, (Double(width) / scale).rounded())), UInt32(max(1, (Double(height) / scale).rounded())),
+            Float(scale))
+        GLibLoop.shared.kick()
+    }
+
     package func reload() {
         guard let view else { return }
         sp_web_view_reload(view)
