@@ -3,13 +3,14 @@ import PackageDescription
 
 // Layering (each module imports only those below it; C types never leave the
 // module that wraps them):
-//   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Rendering, WaylandClient, FrameTiming
+//   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Web, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo, Geometry (the one aspect-fit; Rendering uses it too)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //                              ScreenplayCLI -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)
+//   Web -> CWPE (-> CGLib), CEGL, Rendering, EventLoop (every WebKit and GLib type stays inside CWPE's cwpe.c)
 //   WaylandClient, Video, Screenplay -> EventLoop -> CLinuxEvents (epoll, timerfd, eventfd)
 //   ScreenplayGLES: a library product of GLES 2/3 and EGL headers for apps' own GL
 //   Examples/SDLGame (screenplay-sdl-game) -> Screenplay, ScreenplayGLES, CSDL2
@@ -85,6 +86,20 @@ let package = Package(
         // SHA-256 for the files they name. No pkg-config: the module map links both.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev", "libssl-dev"])]),
         .target(name: "CSystemHeaders"),
+        // WPE WebKit for web pages (`Web`). wpe-webkit-1.1.pc carries -pthread
+        // and wpe-1.0.pc -DWPE_ENABLE_XKB, which SwiftPM rejects with a warning,
+        // so CWPE is a C target: its include directory links the WPE, JSC and
+        // libsoup header trees, glib's comes from CGLib (glib-2.0.pc, clean),
+        // and cwpe.c keeps every GLib and WebKit type behind cwpe.h.
+        .systemLibrary(
+            name: "CGLib", pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
+        .target(
+            name: "CWPE", dependencies: ["CGLib"],
+            linkerSettings: [
+                .linkedLibrary("WPEWebKit-1.1"), .linkedLibrary("WPEBackend-fdo-1.0"), .linkedLibrary("wpe-1.0"),
+                .linkedLibrary("wayland-server"),
+            ]),
         // wayland-scanner output, committed; regenerate with scripts/generate-protocols.sh.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
@@ -107,9 +122,14 @@ let package = Package(
         .target(
             name: "Video", dependencies: ["CMpv", "CEGL", "Rendering", "FrameTiming", "EventLoop"],
             swiftSettings: strict),
+        // Web pages through WPE WebKit, their frames on Rendering's GL context,
+        // WebKit's GLib context pumped from EventLoop.
+        .target(
+            name: "Web", dependencies: ["CWPE", "CEGL", "Rendering", "EventLoop"],
+            swiftSettings: strict),
         .target(
             name: "Screenplay",
-            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video", "EventLoop"],
+            dependencies: ["WaylandClient", "Rendering", "FrameTiming", "Video", "Web", "EventLoop"],
             swiftSettings: strict),
         // PDF documents (poppler) and the sample deck (cairo's PDF surface).
         .target(

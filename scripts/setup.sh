@@ -26,6 +26,9 @@
 # covers the Arabic and Hebrew they test. tzdata: clock items' time zones.
 # python3-jsonschema: PlaylistSchemaTests checks docs/playlist.schema.json
 # against every example and test playlist with it.
+# libwpewebkit-1.1-dev, libwpebackend-fdo-1.0-dev, libwpe-1.0-dev: web pages
+# as items (WPE WebKit, its frames through wpebackend-fdo; module Web);
+# cog: the same engine's own launcher, the web benchmark's peer.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
@@ -37,6 +40,7 @@ packages=(
   fonts-dejavu-core fonts-noto-color-emoji tzdata jq
   libmpv-dev mpv ffmpeg
   libsdl2-dev
+  libwpewebkit-1.1-dev libwpebackend-fdo-1.0-dev libwpe-1.0-dev cog
   libcurl4-openssl-dev libssl-dev nginx-light openssl
   help2man dpkg-dev debootstrap python3-debian python3-jsonschema gcc
   git

@@ -51,4 +51,15 @@ static inline EGLBoolean screenplay_egl_swap_buffers_with_damage(
     if (swap == NULL) return EGL_FALSE;
     return swap(display, surface, rects, count);
 }
+
+// GL_OES_EGL_image: an EGLImage (a web page's frame from another process)
+// becomes a texture's storage, no copy. Returns 0 when the driver lacks it.
+static inline int screenplay_gl_egl_image_target_texture_2d(void *image) {
+    static PFNGLEGLIMAGETARGETTEXTURE2DOESPROC target = NULL;
+    if (target == NULL)
+        target = (PFNGLEGLIMAGETARGETTEXTURE2DOESPROC)eglGetProcAddress("glEGLImageTargetTexture2DOES");
+    if (target == NULL) return 0;
+    target(GL_TEXTURE_2D, (GLeglImageOES)image);
+    return 1;
+}
 #endif

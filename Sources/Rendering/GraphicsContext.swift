@@ -60,6 +60,10 @@ package final class GraphicsContext {
 
     package private(set) var isDestroyed = false
 
+    /// The `EGLDisplay`, for a library that shares it (wpebackend-fdo binds
+    /// its Wayland buffers to it), as an untyped pointer so no EGL type leaves.
+    package var eglDisplayHandle: UnsafeMutableRawPointer? { display }
+
     /// Connects EGL to a Wayland display for on-screen rendering.
     /// - Parameter waylandDisplay: the `wl_display *` of the connection.
     package convenience init(waylandDisplay: OpaquePointer) throws {

@@ -43,7 +43,9 @@ package final class Texture {
     }
 
     /// Uploads cairo ARGB32 pixels (premultiplied, native-endian 32-bit words).
-    init(context: GraphicsContext, width: Int, height: Int, cairoPixels: UnsafePointer<UInt8>, stride: Int) throws {
+    package init(context: GraphicsContext, width: Int, height: Int, cairoPixels: UnsafePointer<UInt8>, stride: Int)
+        throws
+    {
         self.context = context
         self.width = width
         self.height = height
@@ -154,6 +156,39 @@ package final class Texture {
             GLenum(GL_TEXTURE_2D), 0, format, GLsizei(width), GLsizei(height), 0, GLenum(format),
             GLenum(GL_UNSIGNED_BYTE), pointer)
         try checkGL("texture upload (\(width)x\(height))")
+    }
+
+    /// Replaces the pixels with ARGB32 words of the same size (cairo's, or a
+    /// wl_shm ARGB8888/XRGB8888 buffer's).
+    package func update(cairoPixels: UnsafePointer<UInt8>, stride: Int) throws {
+        try upload(cairoPixels: cairoPixels, stride: stride)
+    }
+
+    /// A texture whose storage is `eglImage` (GL_OES_EGL_image): the image's
+    /// pixels are sampled where they are, never copied. The image must
+    /// outlive the texture's use.
+    package init(context: GraphicsContext, width: Int, height: Int, eglImage: UnsafeMutableRawPointer) throws {
+        self.context = context
+        self.width = width
+        self.height = height
+        try Self.validate(width: width, height: height, byteCount: nil, context: context)
+        try create()
+        guard screenplay_gl_egl_image_target_texture_2d(eglImage) != 0 else {
+            destroy()
+            throw RenderingError.gl(
+                call: "glEGLImageTargetTexture2DOES",
+                error: "\(context.renderer) lacks GL_OES_EGL_image, which a web page's frame needs")
+        }
+        try checkGL("glEGLImageTargetTexture2DOES (\(width)x\(height))")
+    }
+
+    /// Samples alpha as 1 (GLES 3's swizzle): an XRGB8888 buffer's fourth
+    /// byte is undefined, and blending would take it for transparency.
+    package func ignoreAlpha() throws {
+        guard context.glesMajorVersion >= 3 else { return }
+        try context.ensureCurrent()
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_A), GL_ONE)
     }
 
     /// Frees the texture. Idempotent; also run by deinit.

@@ -13,6 +13,8 @@ final class ContentDelegate: SceneDelegate {
     let statsLabel: (Scene) -> String
     let videoLifecycle: VideoLifecycle?
     private var video: SceneVideo?
+    /// The page of `present URL`, one per scene (each at its panel's size and scale).
+    private var pages: [ObjectIdentifier: WebPage] = [:]
     private var start: UInt64 = 0
     private var timer: (any DispatchSourceTimer)?
     private var lastPresented = 0
@@ -71,6 +73,7 @@ final class ContentDelegate: SceneDelegate {
                 videoLifecycle?.onFailure("\(error)")
             }
         }
+        if case let .web(url) = kind { startPage(url, in: scene) }
         if continuous { scene.displayLink.isPaused = false }
         // Once a second: the stats line, and the test card's fps line. Without
         // either there is nothing to do, and a static picture should not wake
@@ -143,12 +146,40 @@ final class ContentDelegate: SceneDelegate {
     }
 
     func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
-        video?.player.frameIsDue() ?? true
+        if let page = pages[ObjectIdentifier(scene)] { return page.frameIsDue() }
+        return video?.player.frameIsDue() ?? true
+    }
+
+    private func startPage(_ url: String, in scene: Scene) {
+        let label = statsLabel(scene)
+        let root = url.hasPrefix("file://") ? URL(string: url)?.deletingLastPathComponent().path : nil
+        do {
+            let page = try WebPage(url: url, scene: scene, fileRoot: root)
+            page.onFailure = { reason in warn("web page on \(label): \(reason)") }
+            page.onBlocked = { uri in
+                warn("web page on \(label): blocked a navigation to \(uri) (not an allowed origin)")
+            }
+            page.onWebProcessTerminated = { [weak page] why in
+                warn("web page on \(label): \(why); reloading it")
+                page?.reload()
+            }
+            page.onPaint = { log("web page on \(label): painted \(url)") }
+            pages[ObjectIdentifier(scene)] = page
+            if pages.count == 1 {
+                let export =
+                    WebPage.export == .eglImage
+                    ? "EGLImages (no copy)" : "shared memory (one upload a frame: EGL here cannot bind Wayland buffers)"
+                log("web pages: frames by \(export); WebKit's sandbox \(WebPage.isSandboxed ? "requested" : "OFF")")
+            }
+        } catch {
+            warn("web page on \(label): \(error)")
+        }
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
         video?.close()
         video = nil
+        pages.removeValue(forKey: ObjectIdentifier(scene))?.close()
         timer?.cancel()
         timer = nil
         imageView?.stop()
@@ -188,6 +219,8 @@ final class ContentDelegate: SceneDelegate {
             try drawTestCard(scene, context)
         case .video:
             try video?.draw(scene, in: context)
+        case .web:
+            if let page = pages[ObjectIdentifier(scene)] { try context.drawWebPage(page) }
         }
     }
 

@@ -204,6 +204,14 @@ final class PresentRunner: SceneCommand {
         case let .video(path):
             try probeVideo(path)
             return .video(path: path, loops: command.loops, audio: command.audio)
+        case let .web(url):
+            if url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") {
+                return .web(url: url)
+            }
+            guard FileManager.default.isReadableFile(atPath: url) else {
+                throw CommandFailure(.noInput, "cannot read \(url): \(readReason(url))")
+            }
+            return .web(url: URL(fileURLWithPath: url).standardizedFileURL.absoluteString)
         case let .pdf(path):
             // start() hands PDFs to the Presenter before loading content.
             throw CommandFailure(.software, "\(path): PDFs are presented by the presenter, not as content")

@@ -20,6 +20,8 @@ public struct PresentCommand: CLICommand {
         /// and more, or any existing file that is no image or PDF: libmpv
         /// decides).
         case video(path: String)
+        /// A web page (http://, https://, or a local .html file), shown by WPE WebKit.
+        case web(url: String)
 
         /// Classifies a file path: shaders by extension (case-insensitive),
         /// an existing file by its content (`ContentRecognition`), a missing
@@ -30,6 +32,9 @@ public struct PresentCommand: CLICommand {
             let dot = fileName.dropFirst().lastIndex(of: ".")
             let fileExtension = dot.map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
             if fileExtension == "frag" || fileExtension == "glsl" { return .shader(path: path) }
+            let lowered = path.lowercased()
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .web(url: path) }
+            if fileExtension == "html" || fileExtension == "htm" { return .web(url: path) }
             return ContentRecognition.classify(path: path, fileName: String(fileName), fileExtension: fileExtension)
         }
     }
@@ -356,7 +361,7 @@ extension PresentCommand.Content {
         switch self {
         case .testCard: "test card"
         case let .color(color): "colour \(color)"
-        case let .shader(path), let .image(path), let .pdf(path), let .video(path): path
+        case let .shader(path), let .image(path), let .pdf(path), let .video(path), let .web(path): path
         }
     }
 }

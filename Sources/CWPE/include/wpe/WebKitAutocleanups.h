@@ -1,0 +1,1 @@
+/usr/include/wpe-webkit-1.1/wpe/WebKitAutocleanups.h

@@ -1,0 +1,1 @@
+/usr/include/wpe-fdo-1.0/wpe/view-backend-exportable.h

@@ -1,0 +1,1 @@
+/usr/include/wpe-1.0/wpe/wpe-egl.h

@@ -1,0 +1,183 @@
+import Rendering
+import Web
+
+/// A web page playing into one scene: WPE WebKit lays it out at a pixel
+/// size and the scene's scale in a web process of its own, and its frames
+/// arrive on the scene's GLES context (EGLImages bound as textures, or
+/// wpebackend-fdo's SHM export where EGL cannot bind Wayland buffers; see
+/// ``WebPage/export``). WebKit's GLib context runs inside Screenplay's one
+/// main-thread loop. Draw it with ``DrawingContext/drawWebPage(_:)`` and
+/// call ``close()`` in `sceneDidDisconnect(_:)`.
+///
+/// Debian 12's WPE WebKit receives no security updates: show only pages
+/// you trust.
+@MainActor
+public final class WebPage {
+    /// How frames reach the GL context on this machine.
+    public enum Export: Sendable, Equatable {
+        /// EGLImages, drawn without a CPU copy.
+        case eglImage
+        /// Shared memory, one upload per frame (EGL lacks EGL_WL_bind_wayland_display).
+        case sharedMemory
+    }
+
+    /// The page's address.
+    public let url: String
+    /// Called when a frame arrives after the main document committed: the
+    /// page has painted.
+    public var onPaint: (() -> Void)?
+    /// Called when loading fails, with the address and the reason.
+    public var onFailure: ((String) -> Void)?
+    /// Called when the web process ended (crash, memory limit, request), with the reason in words.
+    public var onWebProcessTerminated: ((String) -> Void)?
+    /// Called when a navigation outside the allowed origins was refused.
+    public var onBlocked: ((String) -> Void)?
+    /// Whether a frame of the loaded page arrived.
+    public private(set) var hasPainted = false
+    /// Frames received from the web process.
+    public var framesReceived: Int { view.framesReceived }
+
+    private let view: WebView
+    private weak var scene: Scene?
+    private var committed = false
+    /// What the page is laid out for: device pixels and scale.
+    private var layout: (width: Int, height: Int, scale: Double)
+
+    /// Starts loading `url` into a view of `width` x `height` device pixels
+    /// (the scene's whole size when nil) at the scene's scale. Navigations
+    /// reach only `allowedOrigins` ("https://host[:port]"; empty: any), and
+    /// file:// only inside `fileRoot`.
+    public init(
+        url: String, scene: Scene, width: Int? = nil, height: Int? = nil, allowedOrigins: [String] = [],
+        fileRoot: String? = nil
+    ) throws(WebPageError) {
+        self.url = url
+        self.scene = scene
+        let context: GraphicsContext
+        do {
+            context = try CurrentContext.preserving { try scene.host.graphics.context() }
+            _ = try WebView.initialize(context: context)
+        } catch let error as WebSetupError {
+            throw WebPageError(url: url, reason: "WPE WebKit cannot start: \(error.reason)")
+        } catch {
+            throw WebPageError(url: url, reason: "no graphics context: \(error)")
+        }
+        let scale = max(scene.contentScale, 1)
+        layout = (width ?? scene.pixelSize.width, height ?? scene.pixelSize.height, scale)
+        view = WebView(
+            context: context, width: width ?? scene.pixelSize.width, height: height ?? scene.pixelSize.height,
+            scale: scale, allowedOrigins: allowedOrigins.map { $0.lowercased() }, fileRoot: fileRoot)
+        view.onLoadEvent = { [weak self] event in if event >= 2 { self?.committed = true } }
+        view.onFrame = { [weak self] in self?.frameArrived() }
+        view.onFailure = { [weak self] uri, reason in
+            self?.onFailure?(uri.isEmpty ? reason : "\(uri): \(reason)")
+        }
+        view.onTerminated = { [weak self] why in
+            let words =
+                switch why {
+                case .crashed: "the web process crashed or was killed"
+                case .exceededMemoryLimit: "the web process exceeded its memory limit"
+                case .terminatedByRequest: "the web process was ended on request"
+                }
+            self?.hasPainted = false
+            self?.committed = false
+            self?.onWebProcessTerminated?(words)
+        }
+        view.onBlocked = { [weak self] uri in self?.onBlocked?(uri) }
+        view.load(url)
+    }
+
+    /// The export in use (after the first page started).
+    public static var export: Export? {
+        switch WebView.export {
+        case .eglImage?: .eglImage
+        case .sharedMemory?: .sharedMemory
+        case nil: nil
+        }
+    }
+
+    /// Settings for every web process, before the first page: WebKit's
+    /// bubblewrap sandbox and a memory limit per web process (MB, 0: WebKit's default).
+    public static func configureEngine(sandbox: Bool, memoryLimitMB: Int, readablePath: String? = nil) {
+        WebView.configure(sandbox: sandbox, memoryLimitMB: memoryLimitMB, readablePath: readablePath)
+    }
+
+    /// Whether web processes run in WebKit's bubblewrap sandbox.
+    public static var isSandboxed: Bool { WebView.isSandboxed }
+
+    /// Whether a new frame arrived since the last draw; return it from
+    /// `sceneShouldDrawFrame(_:)` while the page is alone on screen.
+    public func frameIsDue() -> Bool { view.hasNewFrame }
+
+    /// Loads the page again (its data, or after the web process ended).
+    public func reload() {
+        hasPainted = false
+        committed = false
+        view.reload()
+    }
+
+    /// Ends the web process now (tests of crash recovery).
+    public func terminateWebProcess() { view.terminateWebProcess() }
+
+    /// Tells the web process its last frame was shown without drawing it
+    /// (a page loading off screen), so it renders the next.
+    public func frameShownOffscreen() { view.frameShown() }
+
+    /// Ends the page and its web process. Idempotent.
+    public func close() {
+        view.close()
+        scene?.host.sceneFreedMemory()
+    }
+
+    private func frameArrived() {
+        if committed, !hasPainted {
+            hasPainted = true
+            onPaint?()
+        }
+        scene?.setNeedsDisplay()
+    }
+
+    func draw(into target: any RenderTarget, in rect: PixelRect, resources: GraphicsResources, opacity: Double)
+        throws -> Bool
+    {
+        // A panel turned or rescaled: the page is laid out anew for it.
+        let scale = max(scene?.contentScale ?? layout.scale, 1)
+        if (rect.width, rect.height, scale) != layout {
+            layout = (rect.width, rect.height, scale)
+            view.resize(width: rect.width, height: rect.height, scale: scale)
+        }
+        guard let texture = view.texture else { return false }
+        try resources.quads().draw(texture, in: rect, on: target, opacity: opacity)
+        return true
+    }
+
+    func shown() { view.frameShown() }
+}
+
+/// A web page that cannot be shown, with the reason.
+public struct WebPageError: Error, CustomStringConvertible, Sendable {
+    /// The address.
+    public let url: String
+    /// Why, in words.
+    public let reason: String
+    /// `url: reason`.
+    public var description: String { "\(url): \(reason)" }
+}
+
+extension DrawingContext {
+    /// Draws the page's latest frame over the whole buffer (white before
+    /// its first); the web process is told after the swap, so it renders
+    /// its next frame paced by this scene's display link.
+    public func drawWebPage(_ page: WebPage, opacity: Double = 1) throws {
+        try drawWebPage(page, x: 0, y: 0, width: pixelWidth, height: pixelHeight, opacity: opacity)
+    }
+
+    /// Draws the page's latest frame into a rectangle (device pixels, top-left origin).
+    public func drawWebPage(_ page: WebPage, x: Int, y: Int, width: Int, height: Int, opacity: Double = 1) throws {
+        let rect = PixelRect(x: x, y: y, width: width, height: height)
+        if try !page.draw(into: target, in: rect, resources: resources, opacity: opacity) {
+            try fill(x: x, y: y, width: width, height: height, color: RGBColor(red: 1, green: 1, blue: 1))
+        }
+        afterPresent.append { [weak page] in page?.shown() }
+    }
+}

@@ -1,0 +1,306 @@
+internal import CWPE
+import EventLoop
+import Glibc
+package import Rendering
+
+/// How a page's frames reach Screenplay's GL context.
+package enum WebExport: Sendable, Equatable {
+    /// EGLImages from the web process, bound as textures: no CPU copy.
+    case eglImage
+    /// wl_shm buffers, uploaded once per frame: where EGL cannot bind
+    /// Wayland buffers (EGL_WL_bind_wayland_display; Mesa offers it only
+    /// with a DRM device).
+    case sharedMemory
+}
+
+/// WebKit could not start: what and why.
+package struct WebSetupError: Error, CustomStringConvertible, Sendable {
+    package let reason: String
+    package var description: String { reason }
+}
+
+/// One WPE WebKit view: a page in its own web process, laid out at a size
+/// and scale, whose frames arrive as a texture on Rendering's context. All
+/// of it runs on the main thread through `GLibLoop`.
+@MainActor
+package final class WebView {
+    /// Why the web process went away.
+    package enum Termination: Sendable, Equatable {
+        case crashed, exceededMemoryLimit, terminatedByRequest
+    }
+
+    /// The export in use, once `initialize` ran.
+    package private(set) static var export: WebExport?
+    private static var setupError: WebSetupError?
+
+    /// Loads wpebackend-fdo and binds it to `context`'s EGL display (or its
+    /// SHM export where that cannot be done). Once per process; later calls
+    /// answer the first one's outcome.
+    package static func initialize(context: GraphicsContext) throws(WebSetupError) -> WebExport {
+        if let export { return export }
+        if let setupError { throw setupError }
+        var message = [CChar](repeating: 0, count: 256)
+        switch sp_web_initialize(context.eglDisplayHandle, &message, Int32(message.count)) {
+        case Int32(SP_WEB_EXPORT_EGL.rawValue): export = .eglImage
+        case Int32(SP_WEB_EXPORT_SHM.rawValue): export = .sharedMemory
+        default:
+            let error = WebSetupError(
+                reason: String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
+            setupError = error
+            throw error
+        }
+        return export!
+    }
+
+    /// Settings for every web process of this process; only before the
+    /// first view. False when a view already exists (the first settings stay).
+    @discardableResult
+    package static func configure(sandbox: Bool, memoryLimitMB: Int, readablePath: String?) -> Bool {
+        defer { GLibLoop.shared.kick() }
+        return sp_web_context_configure(sandbox, UInt32(clamping: max(0, memoryLimitMB)), readablePath)
+    }
+
+    /// Whether web processes run in WebKit's bubblewrap sandbox.
+    package static var isSandboxed: Bool { sp_web_context_sandboxed() }
+
+    /// A new frame arrived (and is the texture now).
+    package var onFrame: (() -> Void)?
+    /// The main document started (0), redirected (1), committed (2) or finished (3) loading.
+    package var onLoadEvent: ((Int) -> Void)?
+    /// Loading failed: the URI and WebKit's reason.
+    package var onFailure: ((String, String) -> Void)?
+    package var onTerminated: ((Termination) -> Void)?
+    /// A navigation outside the allowed origins was refused: its URI.
+    package var onBlocked: ((String) -> Void)?
+
+    /// The latest frame, nil before the first.
+    package private(set) var texture: Texture?
+    /// Whether the texture's alpha is meaningless (XRGB).
+    package private(set) var isOpaque = true
+    /// Frames received from the web process.
+    package private(set) var framesReceived = 0
+
+    private let context: GraphicsContext
+    private var view: OpaquePointer?
+    private var box: Unmanaged<CallbackBox>?
+    /// EGL images no longer drawn, released once the frame after them is shown.
+    private var retiredImages: [UnsafeMutableRawPointer] = []
+    private var currentImage: UnsafeMutableRawPointer?
+    private var awaitingComplete = false
+
+    /// A view of `width` x `height` device pixels at `scale` (so laid out
+    /// at width/scale x height/scale CSS pixels). `allowedOrigins`
+    /// ("https://host[:port]", lower case) limit navigations (empty: any);
+    /// `fileRoot` is the only folder file:// may read.
+    package init(
+        context: GraphicsContext, width: Int, height: Int, scale: Double, allowedOrigins: [String], fileRoot: String?
+    ) {
+        self.context = context
+        let box = Unmanaged.passRetained(CallbackBox())
+        self.box = box
+        var callbacks = sp_web_callbacks()
+        callbacks.data = box.toOpaque()
+        callbacks.egl_frame = { data, image, width, height, handle in
+            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.received(image: image, width, height, handle) }
+        }
+        callbacks.shm_frame = { data, pixels, stride, width, height, opaque in
+            MainActor.assumeIsolated {
+                CallbackBox.of(data)?.view?.received(pixels: pixels, stride: stride, width, height, opaque: opaque)
+            }
+        }
+        callbacks.load_changed = { data, event in
+            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.onLoadEvent?(Int(event)) }
+        }
+        callbacks.load_failed = { data, uri, reason in
+            let uri = uri.map { String(cString: $0) } ?? ""
+            let reason = reason.map { String(cString: $0) } ?? "unknown"
+            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.onFailure?(uri, reason) }
+        }
+        callbacks.terminated = { data, reason in
+            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.terminated(reason) }
+        }
+        callbacks.blocked = { data, uri in
+            let uri = uri.map { String(cString: $0) } ?? ""
+            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.onBlocked?(uri) }
+        }
+        let origins = allowedOrigins.map { strdup($0) } + [nil]
+        defer { for origin in origins { free(origin) } }
+        view = origins.withUnsafeBufferPointer { list in
+            list.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: list.count) { pointer in
+                sp_web_view_new(
+                    &callbacks, UInt32(max(1, Double(width) / scale).rounded()),
+                    UInt32(max(1, Double(height) / scale).rounded()), Float(scale), pointer, fileRoot)
+            }
+        }
+        box.takeUnretainedValue().view = self
+        GLibLoop.shared.kick()
+    }
+
+    package func load(_ uri: String) {
+        guard let view else { return }
+        sp_web_view_load(view, uri)
+        GLibLoop.shared.kick()
+    }
+
+    /// Lays the page out again at `width` x `height` device pixels and `scale`.
+    package func resize(width: Int, height: Int, scale: Double) {
+        guard let view else { return }
+        sp_web_view_resize(
+            view, UInt32(max(1, (Double(width) / scale).rounded())), UInt32(max(1, (Double(height) / scale).rounded())),
+            Float(scale))
+        GLibLoop.shared.kick()
+    }
+
+    package func reload() {
+        guard let view else { return }
+        sp_web_view_reload(view)
+        GLibLoop.shared.kick()
+    }
+
+    /// Kills the web process (tests, and a page past its memory limit);
+    /// `onTerminated` follows with `.terminatedByRequest`.
+    package func terminateWebProcess() {
+        guard let view else { return }
+        sp_web_view_terminate_web_process(view)
+        GLibLoop.shared.kick()
+    }
+
+    /// The frame that drew the latest texture was shown (or, for a page not
+    /// on screen, would have been): the web process may render the next
+    /// one, and images no longer drawn go back to it.
+    package func frameShown() {
+        guard let view else { return }
+        for image in retiredImages { sp_web_view_release_image(view, image) }
+        retiredImages.removeAll()
+        if awaitingComplete {
+            awaitingComplete = false
+            sp_web_view_frame_complete(view)
+        }
+        GLibLoop.shared.kick()
+    }
+
+    /// Whether a frame arrived that was not yet reported shown.
+    package var hasNewFrame: Bool { awaitingComplete }
+
+    /// Input in device pixels of the view and XKB keysyms.
+    package func pointerMoved(x: Int, y: Int, scale: Double) {
+        guard let view else { return }
+        sp_web_view_pointer_motion(view, Int32(Double(x) / scale), Int32(Double(y) / scale))
+        GLibLoop.shared.kick()
+    }
+
+    package func pointerButton(x: Int, y: Int, scale: Double, button: UInt32, pressed: Bool) {
+        guard let view else { return }
+        sp_web_view_pointer_button(view, Int32(Double(x) / scale), Int32(Double(y) / scale), button, pressed)
+        GLibLoop.shared.kick()
+    }
+
+    package func scrolled(x: Int, y: Int, scale: Double, dx: Int, dy: Int) {
+        guard let view else { return }
+        sp_web_view_scroll(view, Int32(Double(x) / scale), Int32(Double(y) / scale), Int32(dx), Int32(dy))
+        GLibLoop.shared.kick()
+    }
+
+    package func key(keysym: UInt32, keycode: UInt32, pressed: Bool, modifiers: UInt32) {
+        guard let view else { return }
+        sp_web_view_key(view, keysym, keycode, pressed, modifiers)
+        GLibLoop.shared.kick()
+    }
+
+    /// Ends the view and its web process; frees the texture. Idempotent.
+    package func close() {
+        guard let view else { return }
+        CurrentContext.preserving {
+            texture?.destroy()
+            texture = nil
+        }
+        for image in retiredImages { sp_web_view_release_image(view, image) }
+        retiredImages.removeAll()
+        if let currentImage { sp_web_view_release_image(view, currentImage) }
+        currentImage = nil
+        sp_web_view_destroy(view)
+        self.view = nil
+        box?.takeUnretainedValue().view = nil
+        box?.release()
+        box = nil
+        GLibLoop.shared.kick()
+    }
+
+    private func received(
+        image: UnsafeMutableRawPointer?, _ width: UInt32, _ height: UInt32, _ handle: UnsafeMutableRawPointer?
+    ) {
+        guard let view, let handle else { return }
+        guard let image else {
+            sp_web_view_release_image(view, handle)
+            return
+        }
+        do {
+            let made = try CurrentContext.preserving {
+                try Texture(context: context, width: Int(width), height: Int(height), eglImage: image)
+            }
+            CurrentContext.preserving { texture?.destroy() }
+            texture = made
+            isOpaque = false
+            if let currentImage { retiredImages.append(currentImage) }
+            currentImage = handle
+            arrived()
+        } catch {
+            sp_web_view_release_image(view, handle)
+            onFailure?("", "its frame could not become a texture: \(error)")
+        }
+    }
+
+    private func received(
+        pixels: UnsafeRawPointer?, stride: Int32, _ width: UInt32, _ height: UInt32, opaque: Bool
+    ) {
+        guard let pixels else { return }
+        let bytes = pixels.assumingMemoryBound(to: UInt8.self)
+        do {
+            try CurrentContext.preserving {
+                if let texture, texture.width == Int(width), texture.height == Int(height) {
+                    try texture.update(cairoPixels: bytes, stride: Int(stride))
+                } else {
+                    texture?.destroy()
+                    texture = nil
+                    texture = try Texture(
+                        context: context, width: Int(width), height: Int(height), cairoPixels: bytes,
+                        stride: Int(stride))
+                    if opaque { try texture?.ignoreAlpha() }
+                }
+            }
+            isOpaque = opaque
+            arrived()
+        } catch {
+            onFailure?("", "its frame could not be uploaded: \(error)")
+        }
+    }
+
+    private func arrived() {
+        framesReceived += 1
+        awaitingComplete = true
+        onFrame?()
+    }
+
+    private func terminated(_ reason: Int32) {
+        // The old process's images die with it; a new one starts from scratch.
+        retiredImages.removeAll()
+        currentImage = nil
+        awaitingComplete = false
+        let why: Termination =
+            switch reason {
+            case Int32(SP_WEB_EXCEEDED_MEMORY.rawValue): .exceededMemoryLimit
+            case Int32(SP_WEB_TERMINATED_BY_API.rawValue): .terminatedByRequest
+            default: .crashed
+            }
+        onTerminated?(why)
+    }
+}
+
+/// What the C callbacks' `data` points at: a weak way back to the view, so
+/// a callback after `close()` finds nothing.
+private final class CallbackBox {
+    weak var view: WebView?
+    nonisolated static func of(_ data: UnsafeMutableRawPointer?) -> CallbackBox? {
+        data.map { Unmanaged<CallbackBox>.fromOpaque($0).takeUnretainedValue() }
+    }
+}

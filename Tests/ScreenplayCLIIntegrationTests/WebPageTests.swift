@@ -1,0 +1,75 @@
+import Foundation
+import TestHarness
+import TestSupport
+import XCTest
+
+/// `screenplay present PAGE.html` as the README gives it: the page's own
+/// colours reach the output at the panel's size and scale, and a CSS
+/// animation keeps frames coming.
+final class WebPageTests: ScreenplayTestCase {
+    /// A red page with a 100x100 CSS-pixel blue square at its top left.
+    private func writePage(_ body: String, name: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try body.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private static let squarePage = """
+        <html><body style="margin:0;background:#ff0000">
+        <div style="position:absolute;left:0;top:0;width:100px;height:100px;background:#0000ff"></div>
+        </body></html>
+        """
+
+    func testPageColoursAtTheRotatedAndScaledPanelsSize() throws {
+        let page = try writePage(Self.squarePage, name: "square.html")
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 800, height: 600)])
+        try rig.setTransform("HEADLESS-2", "90")
+        let p = try CLI.start(["present", page, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertNotNil(p.waitForEvent(timeout: 30) { $0.event == "connect" }, p.stderr)
+        // Rotated: the page is laid out 600 wide, 800 tall; the square keeps 100 px.
+        var image: RigImage?
+        let shown = waitUntil(timeout: 30) {
+            image = try? rig.capture(output: "HEADLESS-2")
+            return image?.pixel(x: 50, y: 50) == RGB(hex: 0x0000ff)
+                && image?.pixel(x: 300, y: 700) == RGB(hex: 0xff0000)
+        }
+        XCTAssertTrue(shown, "the page's colours never reached the rotated output; \(p.stderr)")
+        if let image {
+            XCTAssertEqual([image.width, image.height], [600, 800])
+            XCTAssertEqual(image.pixel(x: 98, y: 98), RGB(hex: 0x0000ff))
+            XCTAssertEqual(image.pixel(x: 102, y: 50), RGB(hex: 0xff0000))
+        }
+        // Scale 2: the square is 200 device pixels.
+        try rig.setTransform("HEADLESS-2", "normal")
+        try rig.setScale("HEADLESS-2", 2)
+        let scaled = waitUntil(timeout: 30) {
+            image = try? rig.capture(output: "HEADLESS-2")
+            return image?.width == 800 && image?.pixel(x: 195, y: 195) == RGB(hex: 0x0000ff)
+                && image?.pixel(x: 205, y: 100) == RGB(hex: 0xff0000)
+        }
+        XCTAssertTrue(scaled, "the page was not laid out at scale 2 (square 200 px); \(p.stderr)")
+        assertCleanStop(p)
+    }
+
+    func testCSSAnimationPresentsFramesEveryRefresh() throws {
+        let page = try writePage(
+            """
+            <html><head><style>@keyframes m{from{left:0}to{left:80%}}
+            #b{position:absolute;top:40%;width:20%;height:20%;background:#0f0;animation:m 2s linear infinite alternate}
+            </style></head><body style="margin:0;background:#000"><div id=b></div></body></html>
+            """, name: "anim.html")
+        let rig = try startSway([.init(width: 640, height: 480), .init(width: 640, height: 360)])
+        let p = try CLI.start(["present", page, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
+        XCTAssertNotNil(p.waitForEvent(timeout: 30) { $0.event == "connect" }, p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 30) { p.stderr.contains("painted") }, p.stderr)
+        let seen = p.frames(for: "HEADLESS-2").count
+        _ = waitUntil(timeout: 8) { p.frames(for: "HEADLESS-2").count >= seen + 5 }
+        let draws = p.frames(for: "HEADLESS-2").dropFirst(seen).map { $0.int("draws") }
+        XCTAssertGreaterThanOrEqual(draws.count, 5, p.stderr)
+        // 60 Hz; a loaded 2-core machine with llvmpipe misses some, never most.
+        XCTAssertGreaterThan(draws.reduce(0, +) / max(draws.count, 1), 30, "draws per second \(draws)")
+        assertCleanStop(p)
+    }
+}
