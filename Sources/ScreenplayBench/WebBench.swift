@@ -62,7 +62,8 @@ extension BenchRunner {
                     environment["COG_PLATFORM_WL_VIEW_FULLSCREEN"] = "1"
                     process = try RunningProcess("/usr/bin/cog", ["-P", "wl", url], environment: environment)
                 } else {
-                    process = try RunningProcess(screenplay, ["present", url], environment: environment)
+                    // One output, named HEADLESS-1 at (0,0): --all puts the page there, as cog does.
+                    process = try RunningProcess(screenplay, ["present", url, "--all"], environment: environment)
                 }
                 defer {
                     process.terminate()
