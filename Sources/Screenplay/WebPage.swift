@@ -6,7 +6,7 @@ import Web
 /// arrive on the scene's GLES context (EGLImages bound as textures, or
 /// wpebackend-fdo's SHM export where EGL cannot bind Wayland buffers; see
 /// ``WebPage/export``). WebKit's GLib context runs inside Screenplay's one
-/// main-thread loop. Draw it with ``DrawingContext/drawWebPage(_:)`` and
+/// main-thread loop. Draw it with ``DrawingContext/drawWebPage(_:opacity:)`` and
 /// call ``close()`` in `sceneDidDisconnect(_:)`.
 ///
 /// Debian 12's WPE WebKit receives no security updates: show only pages
