@@ -7,6 +7,7 @@ import PackageDescription
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo, Geometry (the one aspect-fit; Rendering uses it too)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //                              ScreenplayCLI -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
+//                              ScreenplayCLI -> CMosquitto (libmosquitto: only MQTTConnection.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)
@@ -85,6 +86,8 @@ let package = Package(
         // libcurl for playlists from a URL (`play https://...`), and libcrypto's
         // SHA-256 for the files they name. No pkg-config: the module map links both.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev", "libssl-dev"])]),
+        // libmosquitto for a box's status, proof of play and commands over MQTT (`play --mqtt`).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "CSystemHeaders"),
         // WPE WebKit for web pages (`Web`). wpe-webkit-1.1.pc carries -pthread
         // and wpe-1.0.pc -DWPE_ENABLE_XKB, which SwiftPM rejects with a warning,
@@ -137,7 +140,7 @@ let package = Package(
             swiftSettings: strict),
         // BuildCommit writes the git commit into ScreenplayCLI for `--version`.
         .target(
-            name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd", "CCurl"],
+            name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd", "CCurl", "CMosquitto"],
             swiftSettings: strict,
             plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),

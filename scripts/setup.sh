@@ -19,6 +19,10 @@
 # checks SHA-256 with libcrypto; nginx-light: the real web server (ETag,
 # Range) its tests start on 127.0.0.1 (never as a system service), with
 # certificates from a CA of their own that openssl makes.
+# libmosquitto-dev: `play --mqtt` (status, proof of play and commands over
+# a broker); mosquitto, mosquitto-clients: the real broker its tests and the
+# fleet benchmark start on 127.0.0.1 (never as a system service), and the
+# mosquitto_sub/mosquitto_pub an operator would use.
 # gcc: /usr/bin/cc for the small LD_PRELOAD libraries the rig builds (sway
 # output names, the faketime timerfd pass-through).
 # fonts-noto-color-emoji: play's text items shape emoji in colour (the rig
@@ -42,6 +46,7 @@ packages=(
   libsdl2-dev
   libwpewebkit-1.1-dev libwpebackend-fdo-1.0-dev libwpe-1.0-dev cog
   libcurl4-openssl-dev libssl-dev nginx-light openssl
+  libmosquitto-dev mosquitto mosquitto-clients
   help2man dpkg-dev debootstrap python3-debian python3-jsonschema gcc
   git
   systemd man-db procps

@@ -4,7 +4,9 @@
 // an `activate_at` ahead, media first and the playlist last. Measured: when
 // each box has it cached, how far apart their switches reach the screen,
 // the bytes nginx sent each box against the playlist's size (its access
-// log), what an unchanged playlist costs afterwards, and nginx's CPU.
+// log), what an unchanged playlist costs afterwards, and nginx's CPU; every
+// box also reports to one mosquitto on loopback (`--mqtt`), whose CPU and
+// traffic over the same window are measured, and answers a command.
 import Foundation
 import TestSupport
 
@@ -42,6 +44,11 @@ struct FleetBenchResult: Codable, Sendable {
     var refreshMs, unchangedSeconds, nginxCPUMs: Double
     var nginxRequests: Int
     var windowSeconds: Double
+    /// mosquitto's CPU over the window, the messages (and their topic and
+    /// payload bytes) a subscriber to every box's topics received, and how
+    /// many boxes answered a `status` command sent over the broker.
+    var brokerCPUMs: Double?
+    var brokerMessages, brokerBytes, commandsAnswered: Int?
 }
 
 /// One line of nginx's combined access log.
@@ -83,13 +90,19 @@ extension BenchRunner {
         try server.publish(
             "lobby/panel.json", Data(#"{"playlists": {"lobby": [{"color": "202020"}]}, "default": "lobby"}"#.utf8))
         let url = server.base + "/lobby/panel.json"
+        let broker = try MQTTBrokerProcess(folder: folder + "/broker")
+        try broker.start()
+        defer { broker.stop() }
+        let watcher = try broker.subscribe("screenplay/#", id: "bench-watcher")
+        defer { watcher.stop() }
         let names = (1...count).map { "box-\($0)" }
         let boxes = try names.enumerated().map { index, name in
             try RunningProcess(
                 screenplay,
                 [
                     "play", "--cache", folder + "/cache-\(name)", "--poll", "1", "--stats", "-", "--output",
-                    "HEADLESS-\(index + 1)", "--socket", folder + "/\(name).sock", "--box-id", name, url,
+                    "HEADLESS-\(index + 1)", "--socket", folder + "/\(name).sock", "--box-id", name, "--mqtt",
+                    broker.url, url,
                 ], environment: rig.clientEnvironment)
         }
         defer {
@@ -100,6 +113,14 @@ extension BenchRunner {
         }
         guard waitUntil(timeout: 30, { boxes.allSatisfy { $0.stdoutLines.contains { $0.contains("\"item\"") } } })
         else { throw RigError("fleet: not every box showed its first playlist") }
+        guard
+            waitUntil(
+                timeout: 20,
+                {
+                    Set(watcher.messages.filter { $0.topic.hasSuffix("/online") && $0.payload == "true" }.map(\.topic))
+                        .count == count
+                })
+        else { throw RigError("fleet: not every box said it is online on the broker: \(broker.log)") }
         // Media first (three photos' worth of noise and a shader), the playlist last.
         var items: [String] = []
         var mediaBytes = 0
@@ -123,6 +144,8 @@ extension BenchRunner {
         let activateAt = (Date().timeIntervalSince1970 + lead).rounded(.up)
         let logStart = server.accessLog.count
         let cpu0 = server.pid.flatMap(taskCPUNanoseconds) ?? 0
+        let brokerCPU0 = broker.pid.flatMap(taskCPUNanoseconds) ?? 0
+        let messages0 = watcher.messages.count
         let published = now()
         try server.publish(
             "lobby/panel.json",
@@ -156,6 +179,15 @@ extension BenchRunner {
         Thread.sleep(forTimeInterval: unchangedSeconds)
         let log = server.accessLog
         let cpu1 = server.pid.flatMap(taskCPUNanoseconds) ?? cpu0
+        let brokerCPU1 = broker.pid.flatMap(taskCPUNanoseconds) ?? brokerCPU0
+        let traffic = watcher.messages.dropFirst(messages0)
+        for name in names { try broker.publish("screenplay/\(name)/command", #"{"command":"status","id":"bench"}"#) }
+        _ = waitUntil(timeout: 10) {
+            watcher.messages.filter { $0.topic.hasSuffix("/reply") && $0.payload.contains("\"bench\"") }.count >= count
+        }
+        let answered = Set(
+            watcher.messages.filter { $0.topic.hasSuffix("/reply") && $0.json?["ok"] as? Bool == true }.map(\.topic)
+        ).count
         let window = now() - published
         let change = log[logStart..<logSwitched].compactMap(AccessLine.init)
         let unchanged = log[logSwitched...].compactMap(AccessLine.init)
@@ -174,7 +206,10 @@ extension BenchRunner {
             allCachedAfter: cachedAfter.count == count ? cachedAfter.values.max() : nil,
             switchSpreadMs: presented.count == count ? Double(presented.max()! - presented.min()!) / 1e6 : nil,
             refreshMs: 1000 / mode.refreshHz, unchangedSeconds: unchangedSeconds,
-            nginxCPUMs: Double(cpu1 - cpu0) / 1e6, nginxRequests: log.count - logStart, windowSeconds: window)
+            nginxCPUMs: Double(cpu1 - cpu0) / 1e6, nginxRequests: log.count - logStart, windowSeconds: window,
+            brokerCPUMs: Double(brokerCPU1 - brokerCPU0) / 1e6, brokerMessages: traffic.count,
+            brokerBytes: traffic.map { $0.topic.utf8.count + $0.payload.utf8.count }.reduce(0, +),
+            commandsAnswered: answered)
     }
 
     static func isoTime(_ seconds: Double) -> String {
@@ -214,7 +249,14 @@ extension Report {
             "| unchanged playlist, \(n(f.unchangedSeconds)) s after the switch, all boxes | \(quietRequests) requests, \(quiet304) answered 304, \(quietBytes) bytes | 304s only, no media | \(quiet304 == quietRequests ? "yes" : "no") |\n"
         md +=
             "| web server load (nginx-light, one worker) | \(opt(f.nginxCPUMs, digits: 1)) ms CPU for \(f.nginxRequests) requests over \(opt(f.windowSeconds, digits: 1)) s | – | – |\n"
-        md += "| broker load | not measured: MQTT is not on this branch | – | – |\n"
+        if let cpu = f.brokerCPUMs, let messages = f.brokerMessages, let bytes = f.brokerBytes {
+            md +=
+                "| broker load (mosquitto; every box with --mqtt) | \(opt(cpu, digits: 1)) ms CPU; a subscriber to screenplay/# got \(messages) messages, \(bytes) bytes of topics and payloads, over the same \(opt(f.windowSeconds, digits: 1)) s | – | – |\n"
+            md +=
+                "| boxes answering a status command sent over the broker | \(f.commandsAnswered ?? 0) of \(boxes) | all | \(f.commandsAnswered == boxes ? "yes" : "no") |\n"
+        } else {
+            md += "| broker load | not measured | – | – |\n"
+        }
         return md
     }
 

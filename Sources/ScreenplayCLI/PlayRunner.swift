@@ -55,6 +55,8 @@ final class PlayRunner: SceneCommand {
     private(set) lazy var overrides = PlayOverrides(runner: self, playlist: command.path)
     /// fleet: `play URL`'s downloads; `command.path` is then its local copy.
     private let remote: RemotePlaylistSource?
+    /// `--mqtt`: status, proof of play and commands over a broker (MQTTBox.swift).
+    private var mqtt: MQTTBox?
     /// A reloaded playlist waiting for its `activate_at`.
     private var activation: (any DispatchSourceTimer)?
 
@@ -103,7 +105,9 @@ final class PlayRunner: SceneCommand {
         }
         do {
             try openControlSocket()
+            try makeMQTTBox()
         } catch {
+            control?.close()
             app.shutdown()
             throw error
         }
@@ -118,6 +122,7 @@ final class PlayRunner: SceneCommand {
         monitor.note = { [weak self] in self?.remote?.statusNote }  // fleet
         monitor.start()
         remote?.start()  // fleet
+        mqtt?.start()
         startNothingShownWarnings()
         startStatsTimer()
         startClockWatch()
@@ -189,6 +194,21 @@ final class PlayRunner: SceneCommand {
             return self.answer(line, later: later)
         }
         log("control socket: \(path)")
+    }
+
+    /// `--mqtt`: the same requests as the control socket, from the broker.
+    private func makeMQTTBox() throws(CommandFailure) {
+        guard command.remote.mqtt != nil else { return }
+        mqtt = try MQTTBox(
+            options: command.remote, boxID: RemotePlaylistSource.boxID(command.remote),
+            answer: { [weak self] line, later in
+                // nil is a reply that comes later (a screenshot), not a refusal.
+                guard let self else { return ControlReply.error("shutting down") }
+                return self.answer(line, later: later)
+            },
+            statusLine: { [weak self] in
+                self?.answer(Data(#"{"command":"status"}"#.utf8), later: { _ in }) ?? Data()
+            })
     }
 
     private func attach(_ app: Application) {
@@ -544,13 +564,19 @@ final class PlayRunner: SceneCommand {
         if let region { line["region"] = region }
         stats?.write(line)
         proof?.write(line)
+        mqtt?.proof(line)
         monitor?.update()
     }
 
     /// OVERRIDE: a line for `--stats` and, with `proof`, the proof-of-play file.
     func record(_ line: [String: Any], proof toProof: Bool) {
         stats?.write(line)
-        if toProof { proof?.write(line) }
+        if toProof {
+            proof?.write(line)
+            mqtt?.proof(line)
+        } else {
+            mqtt?.statusChanged()
+        }
         monitor?.update()
     }
 
@@ -704,6 +730,7 @@ final class PlayRunner: SceneCommand {
             if let reason = nothingShownReason() { fields["nothing_shown"] = reason }
             fields["overrides"] = overrides.entries.map(\.label)  // OVERRIDE
             fields["source"] = remote?.status  // fleet
+            fields["mqtt"] = mqtt?.status
             return .success(fields)
         case .next, .previous:
             for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
@@ -795,6 +822,7 @@ final class PlayRunner: SceneCommand {
         log("\(signal): tearing down")
         monitor?.stopping()
         remote?.stop()  // fleet
+        mqtt?.stop()
         control?.close()
         statsTimer?.cancel()
         if let registration { app?.unregisterSceneAccessory(registration) }

@@ -24,13 +24,22 @@ public struct RemoteOptions: Equatable, Sendable {
     /// (the one playing and the one coming).
     public var cacheBytes: Int64 = 16 << 30
 
+    /// `--mqtt URL`: the broker (`mqtt://HOST[:PORT]` or `mqtts://...`) the
+    /// box reports to and takes commands from (MQTTBox.swift).
+    public var mqtt: String?
+    /// `--mqtt-credentials FILE`: the user name on its first line, the password on the second.
+    public var mqttCredentialsFile: String?
+    /// `--mqtt-ca-file FILE`: a private CA for `mqtts://` instead of the system store.
+    public var mqttCAFile: String?
+
     /// Play's defaults.
     public init() {}
 
     static let names = [
         "cache", "poll", "ca-file", "token-file", "box-id", "max-file-size", "max-playlist-size", "cache-size",
     ]
-    static let specs: [OptionSpec] = names.map { .value($0) }
+    static let mqttNames = ["mqtt", "mqtt-credentials", "mqtt-ca-file"]
+    static let specs: [OptionSpec] = (names + mqttNames).map { .value($0) }
 
     static let usage = """
           --cache DIR             (PATH is a URL) Where downloaded playlists and
@@ -55,13 +64,38 @@ public struct RemoteOptions: Equatable, Sendable {
                                   playlist uses go first, least recently
                                   used first; a playlist that cannot fit is
                                   refused and the old one plays on.
+          --mqtt URL              Report to and take commands from an MQTT
+                                  broker, mqtts://HOST[:PORT] (TLS, 8883) or
+                                  mqtt://HOST[:PORT] (1883), under the topics
+                                  screenplay/BOX-ID/... (README: "Running a
+                                  fleet"); works with a file playlist too.
+          --mqtt-credentials FILE  The broker's user name on the first line
+                                  of FILE and the password on the second.
+          --mqtt-ca-file FILE     Trust this PEM CA file for mqtts:// instead
+                                  of the system's certificate store.
         """
 
     /// Reads the options; `isURL` says whether PATH is a URL (they mean nothing otherwise).
     init(parsing arguments: ParsedArguments, isURL: Bool, usage: String) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(message: message, usage: usage) }
-        if !isURL, let given = Self.names.first(where: { arguments.last($0) != nil }) {
-            throw fail("'--\(given)' applies to a playlist URL (http:// or https://), not a file or folder")
+        mqtt = arguments.last("mqtt")
+        mqttCredentialsFile = arguments.last("mqtt-credentials")
+        mqttCAFile = arguments.last("mqtt-ca-file")
+        // The box's name is also its MQTT topic, so --box-id goes with --mqtt too.
+        let urlOnly = Self.names.filter { !(mqtt != nil && $0 == "box-id") }
+        if !isURL, let given = urlOnly.first(where: { arguments.last($0) != nil }) {
+            throw fail(
+                "'--\(given)' applies to a playlist URL (http:// or https://)\(given == "box-id" ? " or with --mqtt" : ""), not a file or folder"
+            )
+        }
+        if let mqtt, MQTTBroker(url: mqtt) == nil {
+            throw fail("invalid '--mqtt \(mqtt)': expected mqtts://HOST[:PORT] or mqtt://HOST[:PORT]")
+        }
+        if mqtt == nil, let given = Self.mqttNames.dropFirst().first(where: { arguments.last($0) != nil }) {
+            throw fail("'--\(given)' goes with --mqtt URL")
+        }
+        if mqttCAFile != nil, let mqtt, MQTTBroker(url: mqtt)?.secure == false {
+            throw fail("'--mqtt-ca-file' is for mqtts://; --mqtt \(mqtt) has no TLS")
         }
         cacheFolder = arguments.last("cache")
         if cacheFolder?.isEmpty == true { throw fail("'--cache' needs a folder") }
@@ -74,8 +108,12 @@ public struct RemoteOptions: Equatable, Sendable {
         caFile = arguments.last("ca-file")
         tokenFile = arguments.last("token-file")
         boxID = arguments.last("box-id")
-        if let id = boxID, id.isEmpty || id.contains(where: { $0.isWhitespace || $0 == "(" || $0 == ")" }) {
-            throw fail("invalid '--box-id \(id)': expected a name without spaces or parentheses")
+        if let id = boxID,
+            id.isEmpty || id.contains(where: { $0.isWhitespace || "()/+#".contains($0) || $0.asciiValue == nil })
+        {
+            throw fail(
+                "invalid '--box-id \(id)': expected a name of ASCII letters, digits and punctuation without spaces, parentheses, '/', '+' or '#' (it is an MQTT topic level)"
+            )
         }
         for (name, keyPath) in [
             ("max-file-size", \Self.maxFileBytes), ("max-playlist-size", \Self.maxPlaylistBytes),

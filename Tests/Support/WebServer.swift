@@ -21,7 +21,7 @@ public final class WebServer {
         self.folder = folder
         self.tls = tls
         port = try Self.freePort()
-        if tls { try makeCertificates() }
+        if tls { try TestCertificates.make(in: folder) }
         for sub in ["www", "tmp", "logs"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
         }
@@ -56,26 +56,6 @@ public final class WebServer {
             }
             """
         try config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
-    }
-
-    /// A CA and a server certificate for IP 127.0.0.1 signed by it (EC keys: quick to make).
-    private func makeCertificates() throws {
-        try "subjectAltName=IP:127.0.0.1\n".write(toFile: folder + "/san.cnf", atomically: true, encoding: .utf8)
-        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        let steps: [[String]] = [
-            ["req", "-x509"] + key + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=screenplay test CA",
-            ],
-            ["req"] + key + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"],
-            [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-                "server.pem", "-days", "2", "-extfile", "san.cnf",
-            ],
-        ]
-        for step in steps {
-            let result = try runProcess("/usr/bin/openssl", step, timeout: 30, directory: folder)
-            guard result.status == 0 else { throw RigError("openssl \(step.joined(separator: " ")): \(result.stderr)") }
-        }
     }
 
     /// Starts nginx and waits until it accepts connections.

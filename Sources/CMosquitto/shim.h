@@ -1,0 +1,9 @@
+#ifndef SCREENPLAY_CMOSQUITTO_SHIM_H
+#define SCREENPLAY_CMOSQUITTO_SHIM_H
+
+// libmosquitto (Debian's libmosquitto-dev) for `play --mqtt`: a box's status,
+// proof of play and commands over an MQTT broker. Only MQTTConnection.swift
+// imports this module.
+#include <mosquitto.h>
+
+#endif

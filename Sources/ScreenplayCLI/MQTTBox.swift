@@ -1,0 +1,286 @@
+import Dispatch
+import Foundation
+
+/// `play --mqtt`: the box on a broker, under `screenplay/BOX-ID/`:
+///
+/// - `online`: retained `true` while connected; the will sets `false` when
+///   the connection drops without a goodbye (power cut, kill), and a clean
+///   stop publishes it itself.
+/// - `status`: retained, the reply `ctl status --json` prints, on every
+///   change (at most once a second) and every minute.
+/// - `proof`: each proof-of-play line (QoS 1). Lines made while the broker
+///   is away wait in memory (the newest `Limits.waitingProof`) and go when
+///   it is back; the `--proof` file stays the record.
+/// - `command`: requests, the control socket's JSON (`{"command":"next"}`)
+///   with an optional `"id"` echoed in the reply and `"reply_to"`, the topic
+///   to answer on (default `reply`). Retained messages there are ignored:
+///   every reconnect would run them again.
+///
+/// The broker is never in playback's way: every call is non-blocking on
+/// the main queue, commands are answered one per turn of the queue, and a
+/// broker that is down, slow or sends garbage costs a log line and a retry.
+@MainActor
+final class MQTTBox {
+    enum Limits {
+        /// A command larger than this is refused (the socket's line limit).
+        static let commandBytes = 64 * 1024
+        /// Commands waiting to be answered; more are refused.
+        static let waitingCommands = 64
+        /// Proof-of-play lines kept while the broker is away.
+        static let waitingProof = 10_000
+        static let statusEverySeconds = 60.0
+    }
+
+    let boxID: String
+    let prefix: String
+    private let connection: MQTTConnection
+    private let answer: ControlHandler
+    private let statusLine: () -> Data
+    private var waitingProof: [Data] = []
+    private(set) var droppedProof = 0
+    private var commandsWaiting = 0
+    private var statusPending = false
+    private var lastStatus: Data?
+    private var heartbeat: (any DispatchSourceTimer)?
+    private var complaints = Throttle(seconds: 10)
+    private var complaintsHeld = 0
+
+    /// Reads the credentials (a missing or unreadable file exits 66, a
+    /// malformed one 65) and makes the client; `start()` connects.
+    init(
+        options: RemoteOptions, boxID: String, answer: @escaping ControlHandler,
+        statusLine: @escaping () -> Data
+    ) throws(CommandFailure) {
+        guard let url = options.mqtt, let broker = MQTTBroker(url: url) else {
+            throw CommandFailure(.usage, "--mqtt needs mqtts://HOST[:PORT] or mqtt://HOST[:PORT]")
+        }
+        self.boxID = boxID
+        prefix = "screenplay/\(boxID)/"
+        self.answer = answer
+        self.statusLine = statusLine
+        var settings = MQTTConnection.Settings(broker: broker, clientID: "screenplay-\(boxID)")
+        if let file = options.mqttCredentialsFile {
+            (settings.username, settings.password) = try Self.credentials(file)
+            if !broker.secure, !Self.isLoopback(broker.host) {
+                warn(
+                    "--mqtt \(url) sends the user and password of \(file) unencrypted; use mqtts:// for a broker beyond this machine"
+                )
+            }
+        }
+        if let ca = options.mqttCAFile {
+            guard FileManager.default.isReadableFile(atPath: ca) else {
+                throw CommandFailure(
+                    .noInput, "--mqtt-ca-file \(ca) cannot be read; give a PEM file of CA certificates")
+            }
+            settings.caFile = ca
+        }
+        settings.will = (prefix + "online", "false")
+        settings.subscriptions = [prefix + "command"]
+        connection = try MQTTConnection(settings)
+        connection.onEvent = { [weak self] event in self?.handle(event) }
+    }
+
+    func start() {
+        log("MQTT: connecting to \(connection.settings.broker.description) as \(prefix)...")
+        connection.start()
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(
+            deadline: .now() + Limits.statusEverySeconds, repeating: Limits.statusEverySeconds, leeway: .seconds(1))
+        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.publishStatus(force: true) } }
+        timer.resume()
+        heartbeat = timer
+    }
+
+    /// A clean stop: says offline (the will is dropped on a goodbye) and disconnects.
+    func stop() {
+        heartbeat?.cancel()
+        heartbeat = nil
+        connection.publish(prefix + "online", Data("false".utf8), retain: true)
+        connection.stop()
+    }
+
+    /// A proof-of-play line: sent now, or kept until the broker is back.
+    func proof(_ line: [String: Any]) {
+        var data = ControlReply.encode(line)
+        data.removeLast()  // the newline
+        if !connection.publish(prefix + "proof", data) {
+            waitingProof.append(data)
+            if waitingProof.count > Limits.waitingProof {
+                waitingProof.removeFirst(waitingProof.count - Limits.waitingProof)
+                droppedProof += 1
+            }
+        }
+        statusChanged()
+    }
+
+    /// Something `ctl status` shows changed: published within a second.
+    func statusChanged() {
+        guard !statusPending else { return }
+        statusPending = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + 1) { [weak self] in
+            MainActor.assumeIsolated {
+                self?.statusPending = false
+                self?.publishStatus(force: false)
+            }
+        }
+    }
+
+    /// For `ctl status` (`mqtt`).
+    var status: [String: Any] {
+        var fields: [String: Any] = [
+            "broker": connection.settings.broker.description, "topic": prefix, "state": connection.state.rawValue,
+            "waiting_proof": waitingProof.count, "dropped_proof": droppedProof,
+        ]
+        if let error = connection.lastError { fields["error"] = error }
+        return fields
+    }
+
+    // MARK: events
+
+    private func handle(_ event: MQTTConnection.Event) {
+        switch event {
+        case .connected:
+            log("MQTT: connected to \(connection.settings.broker.description) as \(prefix)")
+            connection.publish(prefix + "online", Data("true".utf8), retain: true)
+            lastStatus = nil
+            publishStatus(force: true)
+            let waiting = waitingProof
+            waitingProof = []
+            for (index, line) in waiting.enumerated() where !connection.publish(prefix + "proof", line) {
+                // Lost again on the way: the rest waits for the next connect.
+                waitingProof = Array(waiting[index...])
+                break
+            }
+            if !waiting.isEmpty, waitingProof.isEmpty {
+                log("MQTT: sent \(waiting.count) proof-of-play lines kept while the broker could not be reached")
+            }
+        case let .lost(reason, retryIn):
+            warn("MQTT: \(reason); playback goes on; trying again in \(String(format: "%.0f", retryIn)) s")
+        case let .message(topic, payload, retained):
+            // An empty payload is how a retained message is cleared: nothing to answer.
+            guard topic == prefix + "command", !payload.isEmpty else { return }
+            if retained {
+                return complain(
+                    "ignored a retained message on \(topic): a retained command would run again at every reconnect; publish commands without the retain flag (and clear it: mosquitto_pub -r -n -t \(topic))"
+                )
+            }
+            receive(payload)
+        }
+    }
+
+    private func receive(_ payload: Data) {
+        guard payload.count <= Limits.commandBytes else {
+            complain("refused a command of \(payload.count) bytes (at most \(Limits.commandBytes))")
+            return reply(ControlReply.error("command larger than \(Limits.commandBytes) bytes"), to: nil, id: nil)
+        }
+        guard commandsWaiting < Limits.waitingCommands else {
+            complain("refused a command: \(Limits.waitingCommands) are waiting to be answered")
+            return reply(ControlReply.error("busy: \(Limits.waitingCommands) commands are waiting"), to: nil, id: nil)
+        }
+        commandsWaiting += 1
+        // One command per turn of the main queue: a flood cannot hold back frames.
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.commandsWaiting -= 1
+                self.run(payload)
+            }
+        }
+    }
+
+    /// The command's `id` and `reply_to` are this topic's own; the rest is
+    /// the control socket's request, answered by the same handler.
+    private func run(_ payload: Data) {
+        guard var fields = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
+            complain("refused a command that is not a JSON object (\(payload.count) bytes)")
+            return reply(
+                ControlReply.error(
+                    "malformed JSON: a command is one JSON object, such as {\"command\":\"status\",\"id\":\"1\"}"),
+                to: nil, id: nil)
+        }
+        let id = fields.removeValue(forKey: "id")
+        var replyTopic: String?
+        if let value = fields.removeValue(forKey: "reply_to") {
+            guard let topic = value as? String, Self.isPublishableTopic(topic) else {
+                complain("refused a command whose reply_to is not a topic one may publish to")
+                return reply(
+                    ControlReply.error("\"reply_to\" must be a topic without wildcards (+, #), at most 256 bytes"),
+                    to: nil, id: id)
+            }
+            replyTopic = topic
+        }
+        guard let line = try? JSONSerialization.data(withJSONObject: fields) else {
+            return reply(ControlReply.error("the command could not be read"), to: replyTopic, id: id)
+        }
+        if let now = answer(line, { [weak self] later in self?.reply(later, to: replyTopic, id: id) }) {
+            reply(now, to: replyTopic, id: id)
+        }
+        if let object = fields["command"] as? String, object != "status" {
+            log("MQTT: command \(object) from \(prefix)command")
+            statusChanged()
+        }
+    }
+
+    private func reply(_ line: Data, to topic: String?, id: Any?) {
+        var data = line
+        if let id, var fields = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] {
+            fields["id"] = id
+            data = ControlReply.encode(fields)
+        }
+        if data.last == 0x0A { data.removeLast() }
+        connection.publish(topic ?? prefix + "reply", data)
+    }
+
+    private func publishStatus(force: Bool) {
+        var line = statusLine()
+        if line.last == 0x0A { line.removeLast() }
+        guard force || line != lastStatus else { return }
+        if connection.publish(prefix + "status", line, retain: true) { lastStatus = line }
+    }
+
+    /// Garbage on the command topic is logged at most every 10 s, with a count.
+    private func complain(_ text: String) {
+        guard complaints.allows() else {
+            complaintsHeld += 1
+            return
+        }
+        let held = complaintsHeld > 0 ? " (and \(complaintsHeld) more since the last such line)" : ""
+        complaintsHeld = 0
+        warn("MQTT: \(text)\(held)")
+    }
+
+    // MARK: checks
+
+    nonisolated static func isPublishableTopic(_ topic: String) -> Bool {
+        !topic.isEmpty && topic.utf8.count <= 256 && !topic.contains("+") && !topic.contains("#")
+            && !topic.contains("\0")
+    }
+
+    nonisolated static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1"
+    }
+
+    /// The user name on the first line, the password on the second.
+    nonisolated static func credentials(_ file: String) throws(CommandFailure) -> (String, String?) {
+        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+        else {
+            throw CommandFailure(
+                .noInput,
+                "--mqtt-credentials \(file) cannot be read; give a file with the user on one line and the password on the next"
+            )
+        }
+        var info = stat()
+        if stat(file, &info) == 0, info.st_mode & 0o004 != 0 {
+            warn("--mqtt-credentials \(file) is readable by every user; chmod 600 it")
+        }
+        // "\r\n" is one Character in Swift, and a newline like "\n".
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        guard let user = lines.first, !user.isEmpty else {
+            throw CommandFailure(
+                .dataError,
+                "--mqtt-credentials \(file): the first line is empty; it holds the user name, the next the password")
+        }
+        let password = lines.count > 1 && !lines[1].isEmpty ? lines[1] : nil
+        return (user, password)
+    }
+}

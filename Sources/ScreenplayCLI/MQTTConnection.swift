@@ -1,0 +1,408 @@
+internal import CMosquitto
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Where a box's broker is: `mqtt://HOST[:PORT]` (1883) or
+/// `mqtts://HOST[:PORT]` (8883, TLS verified against the system's
+/// certificates or `--mqtt-ca-file`).
+struct MQTTBroker: Equatable, Sendable {
+    var secure: Bool
+    var host: String
+    var port: Int
+
+    /// Nil for anything else than one of the two forms above (no path, no
+    /// user in the URL: credentials come from a file).
+    init?(url: String) {
+        let lower = url.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("mqtts://") {
+            secure = true
+            rest = url.dropFirst("mqtts://".count)
+        } else if lower.hasPrefix("mqtt://") {
+            secure = false
+            rest = url.dropFirst("mqtt://".count)
+        } else {
+            return nil
+        }
+        var authority = rest.hasSuffix("/") ? rest.dropLast() : rest
+        guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return nil }
+        var port = secure ? 8883 : 1883
+        if authority.hasPrefix("[") {
+            // [IPv6]:PORT
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let number = Int(after.dropFirst()) else { return nil }
+                port = number
+            }
+            authority = authority[authority.index(after: authority.startIndex)..<close]
+        } else if let colon = authority.lastIndex(of: ":") {
+            guard let number = Int(authority[authority.index(after: colon)...]) else { return nil }
+            port = number
+            authority = authority[..<colon]
+        }
+        guard !authority.isEmpty, (1...65535).contains(port) else { return nil }
+        host = String(authority)
+        self.port = port
+    }
+
+    var description: String {
+        "\(secure ? "mqtts" : "mqtt")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+}
+
+/// One connection to a broker through libmosquitto, driven from the main
+/// queue and never blocking it: the socket is watched by DispatchSources
+/// (on a duplicate of libmosquitto's descriptor, so that libmosquitto
+/// closing its own never leaves a source on a number the process may
+/// reuse), the keepalive by a one-second timer, and the connect, whose
+/// name lookup can take seconds, runs on a utility queue while the main
+/// thread leaves the handle alone. libmosquitto's callbacks only post to an
+/// inbox read after each call returns, so nothing runs inside them.
+/// Connection losses are retried after 1 s, doubling to 60 s, with jitter.
+@MainActor
+final class MQTTConnection {
+    struct Settings: Sendable {
+        var broker: MQTTBroker
+        var clientID: String
+        var username: String?
+        var password: String?
+        /// PEM CA certificates for `mqtts://` instead of the system's store.
+        var caFile: String?
+        var keepaliveSeconds: Int32 = 30
+        /// Published by the broker, retained, when the connection drops
+        /// without a DISCONNECT (the box lost power or was killed).
+        var will: (topic: String, payload: String)?
+        /// Topics subscribed at QoS 1 on every connect.
+        var subscriptions: [String] = []
+    }
+
+    enum Event {
+        case connected
+        /// The reason, and the seconds until the next try.
+        case lost(reason: String, retryIn: Double)
+        case message(topic: String, payload: Data, retained: Bool)
+    }
+
+    /// The state for `ctl status`.
+    enum State: String {
+        case connecting, connected, waiting, stopped
+    }
+
+    let settings: Settings
+    var onEvent: ((Event) -> Void)?
+    private(set) var state = State.connecting
+    private(set) var lastError: String?
+    private let handle: Handle
+    private let inbox = Inbox()
+    private var readSource: (any DispatchSourceRead)?
+    private var writeSource: (any DispatchSourceWrite)?
+    private var writing = false
+    private var tick: (any DispatchSourceTimer)?
+    private var retry: (any DispatchSourceTimer)?
+    /// The connect runs off the main thread: the handle is not touched meanwhile.
+    private var connectInFlight = false
+    private var backoff = 1.0
+    /// The broker's refusal (CONNACK), kept for the disconnect that follows it.
+    private var refusal: String?
+
+    /// Makes the client (libmosquitto's handle with the credentials, TLS and
+    /// will set); `start()` connects.
+    /// - Throws: what libmosquitto refused, such as a CA file it cannot read.
+    init(_ settings: Settings) throws(CommandFailure) {
+        Self.libraryReady()
+        self.settings = settings
+        let user = Unmanaged.passUnretained(inbox).toOpaque()
+        guard let pointer = mosquitto_new(settings.clientID, true, user) else {
+            throw CommandFailure(.unavailable, "MQTT: libmosquitto could not make a client (out of memory?)")
+        }
+        handle = Handle(pointer: pointer)
+        func check(_ rc: Int32, _ what: String) throws(CommandFailure) {
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                mosquitto_destroy(pointer)
+                throw CommandFailure(.dataError, "MQTT: \(what): \(Self.reason(rc))")
+            }
+        }
+        try check(
+            mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311),
+            "protocol version")
+        if let username = settings.username {
+            try check(mosquitto_username_pw_set(pointer, username, settings.password), "credentials")
+        }
+        if settings.broker.secure {
+            if let caFile = settings.caFile {
+                try check(
+                    mosquitto_tls_set(pointer, caFile, nil, nil, nil, nil),
+                    "the CA file \(caFile) (--mqtt-ca-file; a PEM file of CA certificates)")
+            } else {
+                try check(mosquitto_int_option(pointer, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "the system's CA store")
+            }
+        }
+        if let will = settings.will {
+            let bytes = Array(will.payload.utf8)
+            try check(mosquitto_will_set(pointer, will.topic, Int32(bytes.count), bytes, 1, true), "the will")
+        }
+        mosquitto_connect_callback_set(pointer) { _, user, rc in Inbox.from(user)?.post(.connect(rc)) }
+        mosquitto_disconnect_callback_set(pointer) { _, user, rc in Inbox.from(user)?.post(.disconnect(rc)) }
+        mosquitto_message_callback_set(pointer) { _, user, message in
+            guard let inbox = Inbox.from(user), let message = message?.pointee, let topic = message.topic else {
+                return
+            }
+            let payload =
+                message.payload.map { Data(bytes: $0, count: Int(max(0, message.payloadlen))) } ?? Data()
+            inbox.post(.message(String(cString: topic), payload, message.retain))
+        }
+    }
+
+    isolated deinit {
+        stopSources()
+        // A connect still running owns the handle; it is destroyed when it returns (connectReturned).
+        if !connectInFlight { mosquitto_destroy(handle.pointer) }
+    }
+
+    /// Connects in the background; events come through `onEvent`.
+    func start() {
+        guard state != .stopped else { return }
+        connect()
+    }
+
+    /// Publishes when connected; false when not (the caller keeps what must not be lost).
+    @discardableResult
+    func publish(_ topic: String, _ payload: Data, qos: Int32 = 1, retain: Bool = false) -> Bool {
+        guard state == .connected else { return false }
+        let rc = payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle.pointer, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
+        }
+        pumpAfterCall()
+        return rc == MOSQ_ERR_SUCCESS.rawValue
+    }
+
+    /// Says goodbye (the broker then discards the will; publish what the will
+    /// would have said first) and stops for good.
+    func stop() {
+        guard state != .stopped else { return }
+        let wasConnected = state == .connected
+        state = .stopped
+        retry?.cancel()
+        retry = nil
+        if wasConnected, !connectInFlight {
+            _ = mosquitto_disconnect(handle.pointer)
+            _ = mosquitto_loop_write(handle.pointer, 1)
+        }
+        stopSources()
+        _ = inbox.take()
+    }
+
+    // MARK: connecting
+
+    private func connect() {
+        guard !connectInFlight else { return }
+        state = .connecting
+        connectInFlight = true
+        let handle = self.handle
+        let broker = settings.broker
+        let keepalive = settings.keepaliveSeconds
+        DispatchQueue.global(qos: .utility).async { [weak self] in
+            // Name lookup and the socket's non-blocking connect; the main
+            // thread does not touch the handle until this returns.
+            let rc = mosquitto_connect_async(handle.pointer, broker.host, Int32(broker.port), keepalive)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard let self else {
+                        mosquitto_destroy(handle.pointer)
+                        return
+                    }
+                    self.connectReturned(rc)
+                }
+            }
+        }
+    }
+
+    private func connectReturned(_ rc: Int32) {
+        connectInFlight = false
+        guard state != .stopped else { return }
+        // MOSQ_ERR_CONN_PENDING (-1): the TCP connect is under way.
+        guard rc <= MOSQ_ERR_SUCCESS.rawValue else {
+            return lost("cannot connect to \(settings.broker.description): \(Self.reason(rc))")
+        }
+        let fd = mosquitto_socket(handle.pointer)
+        guard fd >= 0 else { return lost("cannot connect to \(settings.broker.description): no socket") }
+        let watched = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard watched >= 0 else {
+            return lost("cannot watch the broker's socket: \(String(cString: strerror(errno)))")
+        }
+        let read = DispatchSource.makeReadSource(fileDescriptor: watched, queue: .main)
+        read.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.call { mosquitto_loop_read($0, 1) } }
+        }
+        let write = DispatchSource.makeWriteSource(fileDescriptor: watched, queue: .main)
+        write.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.call { mosquitto_loop_write($0, 1) } }
+        }
+        let closer = DuplicateCloser(fd: watched)
+        read.setCancelHandler { closer.release() }
+        write.setCancelHandler { closer.release() }
+        read.resume()
+        readSource = read
+        writeSource = write
+        writing = false
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.call { mosquitto_loop_misc($0) } }
+        }
+        timer.resume()
+        tick = timer
+        pumpAfterCall()
+    }
+
+    /// One libmosquitto step, then what it reported.
+    private func call(_ step: (OpaquePointer) -> Int32) {
+        guard state != .stopped, !connectInFlight, readSource != nil else { return }
+        let rc = step(handle.pointer)
+        pumpAfterCall()
+        // A step that failed without a disconnect callback (no socket any more).
+        if readSource != nil, rc != MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(handle.pointer) < 0 {
+            lost("lost \(settings.broker.description): \(Self.reason(rc))")
+        }
+    }
+
+    /// Handles the inbox and watches for writability while libmosquitto has output waiting.
+    private func pumpAfterCall() {
+        for event in inbox.take() {
+            switch event {
+            case let .connect(rc):
+                if rc == 0 {
+                    state = .connected
+                    backoff = 1
+                    lastError = nil
+                    for topic in settings.subscriptions {
+                        _ = mosquitto_subscribe(handle.pointer, nil, topic, 1)
+                    }
+                    onEvent?(.connected)
+                } else {
+                    refusal = "\(settings.broker.description) refused the connection: \(Self.connackReason(rc))"
+                }
+            case let .disconnect(rc):
+                let reason =
+                    refusal ?? "lost \(settings.broker.description): \(rc == 0 ? "closed" : Self.reason(rc))"
+                refusal = nil
+                lost(reason)
+            case let .message(topic, payload, retained):
+                if state == .connected { onEvent?(.message(topic: topic, payload: payload, retained: retained)) }
+            }
+        }
+        guard state != .stopped, let writeSource else { return }
+        let wants = readSource != nil && mosquitto_want_write(handle.pointer)
+        if wants, !writing {
+            writing = true
+            writeSource.resume()
+        } else if !wants, writing {
+            writing = false
+            writeSource.suspend()
+        }
+    }
+
+    private func lost(_ reason: String) {
+        guard state != .stopped else { return }
+        stopSources()
+        state = .waiting
+        lastError = reason
+        // ±10 % so a fleet that lost one broker does not come back in one burst.
+        let delay = backoff * Double.random(in: 0.9...1.1)
+        backoff = min(backoff * 2, 60)
+        onEvent?(.lost(reason: reason, retryIn: delay))
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + delay)
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                self?.retry = nil
+                self?.connect()
+            }
+        }
+        timer.resume()
+        retry?.cancel()
+        retry = timer
+    }
+
+    private func stopSources() {
+        tick?.cancel()
+        tick = nil
+        readSource?.cancel()
+        readSource = nil
+        if let writeSource {
+            // A suspended source must be resumed for its cancellation to finish.
+            if !writing { writeSource.resume() }
+            writeSource.cancel()
+        }
+        writeSource = nil
+        writing = false
+    }
+
+    // MARK: libmosquitto's words
+
+    private static let initialised: Bool = {
+        mosquitto_lib_init()
+        return true
+    }()
+
+    private static func libraryReady() { _ = initialised }
+
+    static func reason(_ rc: Int32) -> String {
+        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        return String(cString: mosquitto_strerror(rc))
+    }
+
+    static func connackReason(_ rc: Int32) -> String {
+        let text = String(cString: mosquitto_connack_string(rc))
+        switch rc {
+        case 4, 5: return text + " (check the user and password in --mqtt-credentials, and the broker's ACL)"
+        default: return text
+        }
+    }
+}
+
+/// libmosquitto's handle, handed to the connect on a utility queue and
+/// back; only one side uses it at a time (`connectInFlight`).
+private struct Handle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What libmosquitto's callbacks reported, taken after each call returns.
+private final class Inbox: Sendable {
+    enum Raw: Sendable {
+        case connect(Int32)
+        case disconnect(Int32)
+        case message(String, Data, Bool)
+    }
+
+    private let events = Mutex<[Raw]>([])
+
+    func post(_ event: Raw) { events.withLock { $0.append(event) } }
+
+    func take() -> [Raw] {
+        events.withLock { events in
+            defer { events = [] }; return events
+        }
+    }
+
+    static func from(_ user: UnsafeMutableRawPointer?) -> Inbox? {
+        user.map { Unmanaged<Inbox>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+/// Closes the watched duplicate once both sources watching it are cancelled.
+private final class DuplicateCloser: Sendable {
+    private let fd: Int32
+    private let holders = Mutex(2)
+    init(fd: Int32) { self.fd = fd }
+    func release() {
+        if holders.withLock({ count in
+            count -= 1
+            return count == 0
+        }) {
+            close(fd)
+        }
+    }
+}
