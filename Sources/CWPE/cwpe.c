@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wayland-server.h>
 #include <wpe/fdo-egl.h>
 #include <wpe/unstable/fdo-shm.h>
@@ -23,6 +24,11 @@ struct sp_web_view {
     WebKitWebView *web_view;
     char **allowed;
     char *file_root;
+    // The content filter that blocks requests to other origins is compiled
+    // asynchronously; the page loads once it is in place (`pending_uri`).
+    GCancellable *filter_cancellable;
+    bool filter_ready;
+    char *pending_uri;
 };
 
 static WebKitWebContext *shared_context;
@@ -175,9 +181,29 @@ static bool allowed_uri(sp_web_view *view, const char *uri) {
 
 static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *decision,
                                  WebKitPolicyDecisionType type, gpointer data) {
-    (void)web_view;
     sp_web_view *view = data;
-    if (type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE) return FALSE;
+    if (type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE) {
+        // WebKit shows a server's error page as a page: for the main
+        // document an HTTP error, or a type it cannot show, is a failure.
+        WebKitResponsePolicyDecision *response_decision = WEBKIT_RESPONSE_POLICY_DECISION(decision);
+        WebKitURIResponse *response = webkit_response_policy_decision_get_response(response_decision);
+        const char *uri = webkit_uri_response_get_uri(response);
+        const char *main_uri = webkit_web_view_get_uri(web_view);
+        if (!uri || !main_uri || strcmp(uri, main_uri) != 0) return FALSE;
+        guint status = webkit_uri_response_get_status_code(response);
+        char reason[160];
+        if (status >= 400) {
+            snprintf(reason, sizeof reason, "the server answered HTTP %u", status);
+        } else if (!webkit_response_policy_decision_is_mime_type_supported(response_decision)) {
+            const char *mime = webkit_uri_response_get_mime_type(response);
+            snprintf(reason, sizeof reason, "not a page WebKit can show (type %s)", mime ? mime : "unknown");
+        } else {
+            return FALSE;
+        }
+        webkit_policy_decision_ignore(decision);
+        if (view->callbacks.load_failed) view->callbacks.load_failed(view->callbacks.data, uri, reason);
+        return TRUE;
+    }
     WebKitNavigationAction *action =
         webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
     const char *uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
@@ -188,6 +214,90 @@ static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *
         return TRUE;
     }
     return FALSE;
+}
+
+// MARK: requests to other origins
+
+// decide-policy sees navigations only. Sub-resources (images, scripts,
+// fetch) are held to the same origins by a WebKit content filter: block
+// everything, then let through about:, data:, blob:, each allowed origin
+// and files under the root. Content-blocker regexes have no alternation,
+// so each is a rule of its own.
+static void append_escaped(GString *json, const char *text) {
+    for (const char *c = text; *c; c++) {
+        if (strchr(".*+?()[]{}|^$\\", *c)) g_string_append(json, "\\\\");
+        if (*c == '"') g_string_append(json, "\\");
+        g_string_append_c(json, *c);
+    }
+}
+
+static void append_allow(GString *json, const char *prefix, const char *literal, const char *suffix) {
+    g_string_append(json, ",{\"trigger\":{\"url-filter\":\"");
+    g_string_append(json, prefix);
+    if (literal) append_escaped(json, literal);
+    g_string_append(json, suffix);
+    g_string_append(json, "\"},\"action\":{\"type\":\"ignore-previous-rules\"}}");
+}
+
+static char *filter_rules(sp_web_view *view) {
+    GString *json = g_string_new("[{\"trigger\":{\"url-filter\":\".*\"},\"action\":{\"type\":\"block\"}}");
+    append_allow(json, "^about:", NULL, "");
+    append_allow(json, "^data:", NULL, "");
+    append_allow(json, "^blob:", NULL, "");
+    for (char **entry = view->allowed; entry && *entry; entry++) append_allow(json, "^", *entry, "/");
+    if (view->file_root) {
+        append_allow(json, "^file://", view->file_root, "/");
+    }
+    g_string_append(json, "]");
+    return g_string_free(json, FALSE);
+}
+
+static void load_now(sp_web_view *view) {
+    view->filter_ready = true;
+    if (view->pending_uri) {
+        webkit_web_view_load_uri(view->web_view, view->pending_uri);
+        g_free(view->pending_uri);
+        view->pending_uri = NULL;
+    }
+}
+
+static void on_filter_saved(GObject *source, GAsyncResult *result, gpointer data) {
+    GError *error = NULL;
+    WebKitUserContentFilter *filter =
+        webkit_user_content_filter_store_save_finish(WEBKIT_USER_CONTENT_FILTER_STORE(source), result, &error);
+    if (error && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+        // The view is gone: nothing of it may be touched.
+        g_error_free(error);
+        return;
+    }
+    sp_web_view *view = data;
+    if (filter) {
+        webkit_user_content_manager_add_filter(webkit_web_view_get_user_content_manager(view->web_view), filter);
+        webkit_user_content_filter_unref(filter);
+        load_now(view);
+    } else {
+        // Loading without the filter would let every origin in: the page is refused instead.
+        if (view->callbacks.load_failed)
+            view->callbacks.load_failed(view->callbacks.data, view->pending_uri ? view->pending_uri : "",
+                                    error ? error->message : "the request filter could not be compiled");
+    }
+    if (error) g_error_free(error);
+}
+
+static void install_filter(sp_web_view *view) {
+    static WebKitUserContentFilterStore *store;
+    if (!store) {
+        char *folder = g_strdup_printf("%s/screenplay-web-filters-%u", g_get_tmp_dir(), (unsigned)getuid());
+        store = webkit_user_content_filter_store_new(folder);
+        g_free(folder);
+    }
+    char *rules = filter_rules(view);
+    char *id = g_compute_checksum_for_string(G_CHECKSUM_SHA256, rules, -1);
+    GBytes *bytes = g_bytes_new_take(rules, strlen(rules));
+    view->filter_cancellable = g_cancellable_new();
+    webkit_user_content_filter_store_save(store, id, bytes, view->filter_cancellable, on_filter_saved, view);
+    g_bytes_unref(bytes);
+    g_free(id);
 }
 
 // MARK: views
@@ -214,10 +324,23 @@ sp_web_view *sp_web_view_new(const sp_web_callbacks *callbacks, uint32_t width, 
     g_signal_connect(view->web_view, "load-failed-with-tls-errors", G_CALLBACK(on_tls_failed), view);
     g_signal_connect(view->web_view, "web-process-terminated", G_CALLBACK(on_terminated), view);
     g_signal_connect(view->web_view, "decide-policy", G_CALLBACK(on_decide_policy), view);
+    // Without a list every origin may load (the library's default): no filter.
+    if ((view->allowed && view->allowed[0]) || view->file_root) {
+        install_filter(view);
+    } else {
+        view->filter_ready = true;
+    }
     return view;
 }
 
-void sp_web_view_load(sp_web_view *view, const char *uri) { webkit_web_view_load_uri(view->web_view, uri); }
+void sp_web_view_load(sp_web_view *view, const char *uri) {
+    if (view->filter_ready) {
+        webkit_web_view_load_uri(view->web_view, uri);
+    } else {
+        g_free(view->pending_uri);
+        view->pending_uri = g_strdup(uri);
+    }
+}
 
 void sp_web_view_reload(sp_web_view *view) { webkit_web_view_reload(view->web_view); }
 
@@ -276,6 +399,11 @@ void sp_web_view_key(sp_web_view *view, uint32_t keysym, uint32_t hardware_keyco
 void sp_web_view_destroy(sp_web_view *view) {
     if (!view) return;
     g_signal_handlers_disconnect_by_data(view->web_view, view);
+    if (view->filter_cancellable) {
+        g_cancellable_cancel(view->filter_cancellable);
+        g_object_unref(view->filter_cancellable);
+    }
+    g_free(view->pending_uri);
     // The backend (and with it the exportable) goes with the last reference to the view.
     g_object_unref(view->web_view);
     g_strfreev(view->allowed);

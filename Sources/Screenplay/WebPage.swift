@@ -26,6 +26,10 @@ public final class WebPage {
     /// Called when a frame arrives after the main document committed: the
     /// page has painted.
     public var onPaint: (() -> Void)?
+    /// Called for every frame that arrives; when set, the owner asks for
+    /// the redraw (of only the page's rectangle, say), else the whole scene
+    /// is redrawn.
+    public var onFrame: (() -> Void)?
     /// Called when loading fails, with the address and the reason.
     public var onFailure: ((String) -> Void)?
     /// Called when the web process ended (crash, memory limit, request), with the reason in words.
@@ -57,6 +61,13 @@ public final class WebPage {
         do {
             context = try CurrentContext.preserving { try scene.host.graphics.context() }
             _ = try WebView.initialize(context: context)
+            // The web context is made after the backend is loaded, never before.
+            if let settings = Self.engineSettings {
+                Self.engineSettings = nil
+                WebView.configure(
+                    sandbox: settings.sandbox, memoryLimitMB: settings.memoryLimitMB,
+                    readablePath: settings.readablePath)
+            }
         } catch let error as WebSetupError {
             throw WebPageError(url: url, reason: "WPE WebKit cannot start: \(error.reason)")
         } catch {
@@ -98,9 +109,13 @@ public final class WebPage {
 
     /// Settings for every web process, before the first page: WebKit's
     /// bubblewrap sandbox and a memory limit per web process (MB, 0: WebKit's default).
+    /// They apply when the first page is made; later calls change nothing.
     public static func configureEngine(sandbox: Bool, memoryLimitMB: Int, readablePath: String? = nil) {
-        WebView.configure(sandbox: sandbox, memoryLimitMB: memoryLimitMB, readablePath: readablePath)
+        guard export == nil else { return }
+        engineSettings = (sandbox, memoryLimitMB, readablePath)
     }
+
+    private static var engineSettings: (sandbox: Bool, memoryLimitMB: Int, readablePath: String?)?
 
     /// Whether web processes run in WebKit's bubblewrap sandbox.
     public static var isSandboxed: Bool { WebView.isSandboxed }
@@ -130,11 +145,19 @@ public final class WebPage {
     }
 
     private func frameArrived() {
-        if committed, !hasPainted {
+        guard committed else {
+            // A frame from before the document committed (the blank page a
+            // load starts with) is not the page: released at once, so the web
+            // process goes on to the page's own, even while no one draws it
+            // (a page loading ahead of its slot).
+            view.frameShown()
+            return
+        }
+        if !hasPainted {
             hasPainted = true
             onPaint?()
         }
-        scene?.setNeedsDisplay()
+        if let onFrame { onFrame() } else { scene?.setNeedsDisplay() }
     }
 
     func draw(into target: any RenderTarget, in rect: PixelRect, resources: GraphicsResources, opacity: Double)

@@ -85,7 +85,7 @@ extension SignageConfigLoader {
     /// their own items.
     static func parseLayouts(
         _ value: Any?, playlists: [String: Playlist], folder: String, itemSeconds: Double, transition: Double,
-        _ fail: (String, String) -> PlaylistError
+        web: WebRules = WebRules(), _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [String: Layout] {
         guard let value else { return [:] }
         let object = try dictionary(value, at: "layouts", fail)
@@ -109,7 +109,7 @@ extension SignageConfigLoader {
             for (index, element) in list.enumerated() {
                 let region = try parseRegion(
                     element, at: "\(at).regions[\(index)]", layout: name, playlists: playlists, folder: folder,
-                    itemSeconds: itemSeconds, transition: transition, fail)
+                    itemSeconds: itemSeconds, transition: transition, web: web, fail)
                 if regions.contains(where: { $0.name == region.name }) {
                     throw fail("\(region.path).name", "another region of this layout is named \"\(region.name)\"")
                 }
@@ -124,7 +124,7 @@ extension SignageConfigLoader {
 
     private static func parseRegion(
         _ element: Any, at: String, layout: String, playlists: [String: Playlist], folder: String,
-        itemSeconds: Double, transition: Double, _ fail: (String, String) -> PlaylistError
+        itemSeconds: Double, transition: Double, web: WebRules, _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> LayoutRegion {
         let entry = try dictionary(element, at: at, fail)
         try rejectUnknownKeys(entry, allowed: regionKeys, at: at, fail)
@@ -186,7 +186,7 @@ extension SignageConfigLoader {
             for (index, element) in list.enumerated() {
                 items += try parseItem(
                     element, at: "\(at).items[\(index)]", folder: folder, itemSeconds: itemSeconds,
-                    transition: fade ?? transition, fail)
+                    transition: fade ?? transition, web: web, fail)
             }
             playlist = Playlist(name: "\(layout).\(name)", items: items)
         }

@@ -338,6 +338,7 @@ extension PlayItem {
             if case .ticker = item.content { TickerMedia(item, scene: scene) } else { TextMedia(item) }
         // The loader lets a layout be a panel's content only; PlayPanel makes its media.
         case let .layout(layout): FailedMedia("layout \"\(layout.name)\" can only be a panel's content")
+        case let .web(page): WebMedia(page, width: width, height: height, scene: scene)
         }
     }
 }

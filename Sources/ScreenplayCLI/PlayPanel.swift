@@ -244,6 +244,13 @@ final class PlayPanel: SceneDelegate {
             if !media.isReady {
                 // Loading (a page rendering) or waiting for the GPU upload
                 // in the next draw: the current item stays until it is ready.
+                if media is WebMedia, let current, slowPageNoted !== media {
+                    // A web page is the one item that can take seconds (a slow server): said once.
+                    slowPageNoted = media
+                    log(
+                        "\(outputName): the web page \(item.label) has not painted by its slot; \(describe(current)) stays until it does"
+                    )
+                }
                 next = (index, playlist.name, media, true)
                 media.onChange = { [weak self] in self?.runner.tickSoon() }
                 scene.setNeedsDisplay()
@@ -429,6 +436,9 @@ final class PlayPanel: SceneDelegate {
         })
         media.start()
     }
+
+    /// The web page whose late paint was logged.
+    private weak var slowPageNoted: AnyObject?
 
     /// A first item that became ready after its slot was passed over once.
     private var skippedLateFirstItem = false

@@ -26,6 +26,8 @@ struct PlayItem: Equatable {
         case text(TextItem)
         /// A whole panel of regions, each playing its own items (`Layout.swift`).
         case layout(Layout)
+        /// A web page (`WebItems.swift`).
+        case web(WebItem)
     }
 
     var source: Source
@@ -42,6 +44,7 @@ struct PlayItem: Equatable {
         case let .pdfPage(path, page): "\(path)#page=\(page + 1)"
         case let .text(item): item.label
         case let .layout(layout): "layout \(layout.name)"
+        case let .web(page): page.url
         }
     }
 
@@ -49,6 +52,7 @@ struct PlayItem: Equatable {
     var path: String? {
         switch source {
         case .color, .layout: nil
+        case let .web(page): page.localFile
         case let .text(item): item.path
         case let .image(path), let .shader(path), let .pdfPage(path, _), let .video(path, _, _), let .missing(path, _):
             path
@@ -255,9 +259,9 @@ enum SignageConfigLoader {
     /// (docs/playlist.schema.json); `play` ignores it.
     static let topKeys: Set<String> = [
         "$schema", "playlists", "layouts", "panels", "default", "transition", "sync", "timezone",
-        "activate_at",
+        "activate_at", "web",
     ]
-    static let itemKeys: Set<String> = Set(["file", "color", "duration", "pages", "transition"])
+    static let itemKeys: Set<String> = Set(["file", "color", "web", "duration", "pages", "transition"])
         .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
     static let panelKeys: Set<String> = ["match", "playlist", "layout", "rotate", "schedule"]
     static let transitionKeys: Set<String> = ["seconds"]
@@ -289,6 +293,7 @@ enum SignageConfigLoader {
             sync = flag
         }
         let timeZone = try parseTimeZone(object["timezone"], fail)
+        let web = try WebRules(object["web"], fail)
         let activateAt = try object["activate_at"].map { value throws(PlaylistError) in
             guard let text = value as? String, let seconds = activationTime(text) else {
                 throw fail(
@@ -317,13 +322,13 @@ enum SignageConfigLoader {
             for (index, element) in list.enumerated() {
                 items += try parseItem(
                     element, at: "\(at)[\(index)]", folder: folder, itemSeconds: itemSeconds, transition: transition,
-                    fail)
+                    web: web, fail)
             }
             playlists[name] = Playlist(name: name, items: items)
         }
         let layouts = try parseLayouts(
             object["layouts"], playlists: playlists, folder: folder, itemSeconds: itemSeconds, transition: transition,
-            fail)
+            web: web, fail)
         var panels: [PanelRule] = []
         if let value = object["panels"] {
             guard let list = value as? [Any] else {
@@ -395,7 +400,7 @@ enum SignageConfigLoader {
 
     static func parseItem(
         _ element: Any, at: String, folder: String, itemSeconds: Double, transition: Double,
-        _ fail: (String, String) -> PlaylistError
+        web: WebRules = WebRules(), _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [PlayItem] {
         let entry = try dictionary(element, at: at, fail)
         let isText = isTextItem(entry)
@@ -413,11 +418,19 @@ enum SignageConfigLoader {
         if let value = entry["transition"] { fade = try transitionSeconds(value, at: "\(at).transition", fail) }
         let sources: [PlayItem.Source]
         switch (entry["file"], entry["color"]) {
+        case _ where entry["web"] != nil && !isText:
+            if let other = ["file", "color", "pages"].first(where: { entry[$0] != nil }) {
+                throw fail("\(at).\(other)", "a web item has \"web\" and no \"\(other)\"")
+            }
+            if let key = FileIntegrity.keys.sorted().first(where: { entry[$0] != nil }) {
+                throw fail("\(at).\(key)", "\"\(key)\" applies to file items only")
+            }
+            sources = [try WebItem.source(entry["web"]!, at: "\(at).web", folder: folder, rules: web, fail)]
         case _ where isText: sources = [.text(try parseTextItem(entry, at: at, folder: folder, fail))]
         case (nil, nil):
             throw fail(
                 at,
-                "an item needs \"file\" (image, PDF, shader or video), \"color\" (RRGGBB), \"text\", \"text-file\" or \"clock\""
+                "an item needs \"file\" (image, PDF, shader or video), \"color\" (RRGGBB), \"text\", \"text-file\", \"clock\" or \"web\" (a page)"
             )
         case (.some, .some):
             throw fail(at, "an item has either \"file\" or \"color\", not both")

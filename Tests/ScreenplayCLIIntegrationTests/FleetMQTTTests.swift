@@ -142,7 +142,10 @@ extension PlayTests {
         Thread.sleep(forTimeInterval: 4)
         let outage = Array(p.frames(for: "HEADLESS-1").dropFirst(framesBefore))
         XCTAssertGreaterThanOrEqual(outage.count, 2, "no frames lines while the broker was down: \(p.stderr)")
-        for window in outage { XCTAssertGreaterThan(window.int("presented"), 10, "\(window.raw)") }
+        // Frames drawn, each paced by the compositor's frame callback: a
+        // window's `presented` count can read 0 when its feedback lands in
+        // the next window on a loaded machine.
+        for window in outage { XCTAssertGreaterThan(window.int("draws"), 10, "\(window.raw)") }
         try broker.start()
         XCTAssertTrue(
             waitUntil(timeout: 30) {

@@ -152,6 +152,18 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
                 "layouts.m.regions[0].name"
             ),
             (region(place + #", "items": []"#), "layouts.m.regions[0].items"),
+            (playlist(#"{"web": ""}"#), "playlists.a[0].web"),
+            (playlist(#"{"web": "https://dash.example.com/", "file": "a.png"}"#), "playlists.a[0].file"),
+            (
+                playlist(
+                    #"{"web": "https://dash.example.com/"}"#,
+                    top: #", "web": {"allow": ["https://dash.example.com/x"]}"#), "web.allow[0]"
+            ),
+            (
+                playlist(#"{"web": "https://dash.example.com/"}"#, top: #", "web": {"memory_limit_mb": 10}"#),
+                "web.memory_limit_mb"
+            ),
+            (playlist(#"{"web": "https://dash.example.com/"}"#, top: #", "web": {"allowed": []}"#), "web.allowed"),
             (region(place), "layouts.m.regions[0]"),
             (region(place + #", "playlist": "a", "items": [{"color": "000000"}]"#), "layouts.m.regions[0]"),
             (region(place + #", "playlist": "a", "colour": "000000""#), "layouts.m.regions[0].colour"),

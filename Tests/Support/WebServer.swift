@@ -39,7 +39,7 @@ public final class WebServer {
                 fastcgi_temp_path \(folder)/tmp/fastcgi;
                 uwsgi_temp_path \(folder)/tmp/uwsgi;
                 scgi_temp_path \(folder)/tmp/scgi;
-                types { application/json json; image/png png; }
+                types { application/json json; image/png png; text/html html; }
                 default_type application/octet-stream;
                 server {
                     listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
