@@ -120,6 +120,23 @@ public final class WebPage {
     /// Whether web processes run in WebKit's bubblewrap sandbox.
     public static var isSandboxed: Bool { WebView.isSandboxed }
 
+    /// Loads wpebackend-fdo for `application`'s EGL display, as the first
+    /// page would, and says how frames would arrive (`screenplay doctor`).
+    /// - Throws: why web pages cannot be shown here.
+    public static func checkEngine(on application: Application) throws(WebPageError) -> Export {
+        do {
+            let context = try CurrentContext.preserving { try application.graphics.context() }
+            return switch try WebView.initialize(context: context) {
+            case .eglImage: .eglImage
+            case .sharedMemory: .sharedMemory
+            }
+        } catch let error as WebSetupError {
+            throw WebPageError(url: "web pages", reason: "WPE WebKit cannot start: \(error.reason)")
+        } catch {
+            throw WebPageError(url: "web pages", reason: "no graphics context: \(error)")
+        }
+    }
+
     /// Whether a new frame arrived since the last draw; return it from
     /// `sceneShouldDrawFrame(_:)` while the page is alone on screen.
     public func frameIsDue() -> Bool { view.hasNewFrame }

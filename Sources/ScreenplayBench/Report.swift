@@ -112,6 +112,7 @@ enum Report {
         md += frameCostMarkdown(r)
         md += layoutMarkdown(r)
         if r.fleet != nil { md += "\n## A fleet of four boxes\n\n" + fleetTable(r) }
+        if r.webMemory != nil { md += "\n## A web page's memory\n\n" + webMemoryTable(r) }
         md += webMarkdown(r)
         md += soakMarkdown(r.soak)
         md += textureMarkdown(r.textures)

@@ -187,6 +187,8 @@ struct BenchResults: Codable, Sendable {
     var webRatios: [FrameCostRatio] = []
     /// A small fleet pulling one playlist (`--only fleet`); nil when not run.
     var fleet: FleetBenchResult?
+    /// A web page's memory over an hour (`--only webmemory`); nil when not run.
+    var webMemory: WebMemoryResult?
     /// How each number was obtained, and what it cannot tell.
     var methods: [String: String] = [:]
     /// Benchmarks that failed, with the reason.

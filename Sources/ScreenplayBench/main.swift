@@ -6,6 +6,7 @@ import TestSupport
 
 let usage = """
     USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--soak-minutes N] [--texture-minutes N]
+                            [--web-memory-minutes N]
                             [--readme PATH|--no-readme]
 
     Runs every benchmark, each on its own headless sway or weston, and writes
@@ -16,10 +17,11 @@ let usage = """
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
       --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
-                         web, fleet, soak, day, textures. Default: all but soak (half an hour), day (ten minutes) and
-                         textures (an hour).
+                         web, fleet, soak, day, textures, webmemory. Default: all but soak (half an hour), day (ten
+                         minutes), textures and webmemory (an hour each).
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
+      --web-memory-minutes N  Length of the web page's memory run (default 60).
       --readme PATH      README whose bench markers get the headline table after a
                          full run (default README.md; skipped when missing or --quick).
       --no-readme        Leave the README alone.
@@ -35,6 +37,7 @@ var only = allBenchmarks
 var readmePath: String? = "README.md"
 var soakMinutes = 30.0
 var textureMinutes = 60.0
+var webMemoryMinutes = 60.0
 var arguments = CommandLine.arguments.dropFirst()
 while let word = arguments.popFirst() {
     switch word {
@@ -43,6 +46,7 @@ while let word = arguments.popFirst() {
     case "--screenplay": screenplayBinary = arguments.popFirst() ?? screenplayBinary
     case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--soak-minutes": soakMinutes = Double(arguments.popFirst() ?? "") ?? soakMinutes
+    case "--web-memory-minutes": webMemoryMinutes = Double(arguments.popFirst() ?? "") ?? webMemoryMinutes
     case "--texture-minutes": textureMinutes = Double(arguments.popFirst() ?? "") ?? textureMinutes
     case "--readme": readmePath = arguments.popFirst()
     case "--no-readme": readmePath = nil
@@ -152,6 +156,11 @@ if only.contains("web") {
 if only.contains("fleet") {
     runner.attempt("a fleet of four boxes") { try runner.fleet() }
 }
+if only.contains("webmemory") {
+    runner.attempt("a web page's memory") {
+        try runner.webMemory(minutes: quick ? min(webMemoryMinutes, 2) : webMemoryMinutes)
+    }
+}
 if only.contains("day") {
     runner.attempt("a day of signage") { runner.results.day.append(try runner.signageDay(seconds: quick ? 120 : 600)) }
 }
@@ -190,6 +199,8 @@ runner.results.methods = [
         "the same page (a CSS-rotated gradient square, a CSS-slid bar, a requestAnimationFrame counter reporting to the loopback server each second) full screen on one 1920x1080@60 sway output, by `screenplay present URL` and by Debian's cog 0.16.1 (`cog -P wl`, COG_PLATFORM_WL_VIEW_FULLSCREEN=1), in alternating rounds (median of three): CPU of every thread of the started process and every process below it (WebKit's web and network processes) over the window, divided by the page's own frame count; PSS and RSS summed over that tree at the end.",
     "fleet":
         "four `screenplay play URL --poll 1` (each its own cache, --box-id and 640x360@60 output of one headless sway) against Debian's nginx-light on 127.0.0.1 (one worker); a playlist of three 480x270 noise PNGs and a shader (sha256 and bytes given) is published, media first and the playlist last, with activate_at 12 s ahead. Cached = when each box logs the playlist complete (its stderr read every 20 ms); spread = the largest difference between the boxes' first frames of the new item (presented_ns, frame-callback arrival on sway, one monotonic clock for all); bytes and requests per box from nginx's access log (the User-Agent names the box) between publishing and the last switch, then over a quiet window; nginx CPU from /proc/PID/stat over the whole window. Every box also has --mqtt to one mosquitto on 127.0.0.1: its CPU over the same window, the messages a subscriber to screenplay/# received, and how many boxes answered a status command published to their command topic.",
+    "webmemory":
+        "`screenplay play` of one web item (a CSS-rotated square, a requestAnimationFrame loop, and 200 list rows rebuilt from data.json fetched every 30 s from nginx-light on 127.0.0.1) full screen on one 1280x720@60 sway output; VmRSS of the play process, and the sum over every process below it (WebKit's web and network processes), once a minute.",
     "idle":
         "CPU and voluntary context switches (all threads) over the window starting right after the first frame was seen by grim.",
     "software rendering":
@@ -234,6 +245,15 @@ if !quick, only.contains("web"), !runner.results.webRuns.isEmpty, let readmePath
     let updated = Report.updateReadmeWeb(readmePath, with: runner.results)
     runner.say(
         updated ? "updated the web table in \(readmePath)" : "\(readmePath) has no bench-web markers; left alone")
+}
+if !quick, only.contains("webmemory"), runner.results.webMemory != nil, let readmePath,
+    FileManager.default.fileExists(atPath: readmePath)
+{
+    let updated = Report.updateReadmeWebMemory(readmePath, with: runner.results)
+    runner.say(
+        updated
+            ? "updated the web memory table in \(readmePath)"
+            : "\(readmePath) has no bench-webmemory markers; left alone")
 }
 runner.say("wrote \(outDirectory)/results.json, summary.md and charts in \(Int(now() - startedAt)) s")
 exit(runner.results.errors.isEmpty ? 0 : 1)

@@ -91,6 +91,7 @@ enum DoctorRunner {
         }
         if let partial = partialRedrawFinding(app) { findings.append(partial) }
         findings.append(videoFinding(app))
+        findings.append(webFinding(app))
         if let builtin = env["SCREENPLAY_BUILTIN"] {
             findings.append(Finding(level: .ok, topic: "SCREENPLAY_BUILTIN", text: "marks \"\(builtin)\" as built-in"))
         }
@@ -189,6 +190,26 @@ enum DoctorRunner {
             return Finding(
                 level: .warning, topic: "video",
                 text: "libmpv cannot decode video here: \(error); video content will not play (install libmpv2)")
+        }
+    }
+
+    private static func webFinding(_ app: Application) -> Finding {
+        let trust =
+            "Debian 12's WPE WebKit 2.38 gets no security updates (support ended 2023-05-09): web items are for pages you trust, held to web.allow"
+        do {
+            let text =
+                switch try WebPage.checkEngine(on: app) {
+                case .eglImage: "frames as EGLImages, drawn without a copy"
+                case .sharedMemory:
+                    "frames through shared memory, one upload per frame (EGL here cannot bind Wayland buffers: EGL_WL_bind_wayland_display is missing)"
+                }
+            return Finding(level: .warning, topic: "web pages", text: "WPE WebKit: \(text); \(trust)")
+        } catch {
+            return Finding(
+                level: .warning, topic: "web pages",
+                text:
+                    "\(error.reason); web items will be skipped (install libwpewebkit-1.1-0 and libwpebackend-fdo-1.0-1)"
+            )
         }
     }
 

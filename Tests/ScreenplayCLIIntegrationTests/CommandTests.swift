@@ -47,6 +47,9 @@ final class CommandTests: ScreenplayTestCase {
         XCTAssertTrue(text("present").contains("HEADLESS-2"))
         XCTAssertTrue(text("wp_fractional_scale_manager_v1").contains("missing"), "sway 1.7 has no fractional scale")
         XCTAssertTrue(text("EGL/GLES").contains("GLES"))
+        // Web pages: how frames would come, and that Debian 12's WPE gets no security updates.
+        XCTAssertTrue(text("web pages").contains("WPE WebKit: frames"), text("web pages"))
+        XCTAssertTrue(text("web pages").contains("no security updates"), text("web pages"))
 
         // One screen, nothing built-in: it is the main screen and nothing would show. Say why.
         let lone = try startSway([.init(width: 800, height: 600)])

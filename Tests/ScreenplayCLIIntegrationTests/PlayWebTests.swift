@@ -165,3 +165,50 @@ extension PlayTests {
         return found
     }
 }
+
+/// A web page left playing: the memory of Screenplay and of its web
+/// processes stays bounded (the CI version of the hour-long
+/// `screenplay-bench --only webmemory`).
+extension PlayTests {
+    func testPageMemoryStaysBoundedWhileItAnimatesAndReloadsItsData() throws {
+        let rig = try startSway([.init(width: 640, height: 360)])
+        let server = try startWebServer()
+        try server.publish("data.json", Data(#"{"v": 1}"#.utf8))
+        try server.publish("page.html", Data(TestPages.dashboard(dataEvery: 2).utf8))
+        let folder = try mediaFolder()
+        let playlist = try writePlaylist(
+            folder, #"{"playlists": {"lobby": [{"web": "\#(server.base)/page.html"}]}, "default": "lobby"}"#)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig))
+        XCTAssertTrue(
+            waitUntil(timeout: 40) {
+                (try? rig.capture(output: "HEADLESS-1").pixel(x: 5, y: 200)) == RGB(hex: 0x112233)
+            },
+            "the page never showed: \(p.stderr)")
+        func residentMiB() -> (screenplay: Double, web: Double) {
+            let web = ProcessUsage.descendants(of: p.pid).map { Double(max(0, ProcessUsage.residentKiB($0))) }
+            return (Double(ProcessUsage.residentKiB(p.pid)) / 1024, web.reduce(0, +) / 1024)
+        }
+        // Past the first loads and the JIT's warm-up.
+        Thread.sleep(forTimeInterval: 20)
+        let fetches0 = server.accessLog.filter { $0.contains("/data.json") }.count
+        let start = residentMiB()
+        var samples = [start]
+        for _ in 0..<10 {
+            Thread.sleep(forTimeInterval: 10)
+            samples.append(residentMiB())
+        }
+        let end = samples.last!
+        let described = samples.map { String(format: "%.0f+%.0f", $0.screenplay, $0.web) }.joined(separator: " ")
+        print("web memory, RSS MiB screenplay+web every 10 s: \(described)")
+        // The page fetched its data every 2 s throughout (about 50 times).
+        XCTAssertGreaterThan(server.accessLog.filter { $0.contains("/data.json") }.count - fetches0, 35)
+        XCTAssertTrue(p.isRunning, p.stderr)
+        // Bounded: neither side grows by more than 48 MiB over 100 s of a page
+        // rebuilding 200 rows every 2 s (a leak of one row set a fetch shows).
+        XCTAssertLessThan(end.screenplay - start.screenplay, 48, "Screenplay's RSS (MiB), screenplay+web: \(described)")
+        XCTAssertLessThan(end.web - start.web, 48, "the web processes' RSS (MiB), screenplay+web: \(described)")
+        let draws = p.frames(for: "HEADLESS-1").suffix(10).map { $0.int("draws") }
+        XCTAssertGreaterThan(draws.reduce(0, +), 100, "the animation stopped: \(draws)")
+        assertCleanStop(p)
+    }
+}
