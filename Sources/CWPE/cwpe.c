@@ -318,7 +318,9 @@ sp_web_view *sp_web_view_new(const sp_web_callbacks *callbacks, uint32_t width, 
     WebKitWebViewBackend *web_backend = webkit_web_view_backend_new(backend, destroy_exportable, view->exportable);
     view->web_view = webkit_web_view_new_with_context(web_backend, shared_context);
     wpe_view_backend_dispatch_set_device_scale_factor(backend, scale);
-    wpe_view_backend_add_activity_state(backend, wpe_view_activity_state_visible | wpe_view_activity_state_in_window);
+    // Focused too: keys typed in a preview window reach the page.
+    wpe_view_backend_add_activity_state(backend, wpe_view_activity_state_visible | wpe_view_activity_state_in_window |
+                                                     wpe_view_activity_state_focused);
     g_signal_connect(view->web_view, "load-changed", G_CALLBACK(on_load_changed), view);
     g_signal_connect(view->web_view, "load-failed", G_CALLBACK(on_load_failed), view);
     g_signal_connect(view->web_view, "load-failed-with-tls-errors", G_CALLBACK(on_tls_failed), view);
@@ -373,8 +375,10 @@ void sp_web_view_pointer_motion(sp_web_view *view, int x, int y) {
 }
 
 void sp_web_view_pointer_button(sp_web_view *view, int x, int y, uint32_t button, bool pressed) {
+    // The modifiers carry the buttons held (MouseEvent.buttons): button 1 is bit 0 of them.
+    uint32_t held = pressed && button >= 1 && button <= 3 ? (uint32_t)wpe_input_pointer_modifier_button1 << (button - 1) : 0;
     struct wpe_input_pointer_event event = {wpe_input_pointer_event_type_button, now_ms(), x, y, button,
-                                            pressed ? 1 : 0, 0};
+                                            pressed ? 1 : 0, held};
     wpe_view_backend_dispatch_pointer_event(backend_of(view), &event);
 }
 

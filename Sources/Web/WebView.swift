@@ -182,22 +182,22 @@ package final class WebView {
     /// Whether a frame arrived that was not yet reported shown.
     package var hasNewFrame: Bool { awaitingComplete }
 
-    /// Input in device pixels of the view and XKB keysyms.
+    /// Input in device pixels of the view (WebKit divides by the scale itself) and XKB keysyms.
     package func pointerMoved(x: Int, y: Int, scale: Double) {
         guard let view else { return }
-        sp_web_view_pointer_motion(view, Int32(Double(x) / scale), Int32(Double(y) / scale))
+        sp_web_view_pointer_motion(view, Int32(x), Int32(y))
         GLibLoop.shared.kick()
     }
 
     package func pointerButton(x: Int, y: Int, scale: Double, button: UInt32, pressed: Bool) {
         guard let view else { return }
-        sp_web_view_pointer_button(view, Int32(Double(x) / scale), Int32(Double(y) / scale), button, pressed)
+        sp_web_view_pointer_button(view, Int32(x), Int32(y), button, pressed)
         GLibLoop.shared.kick()
     }
 
     package func scrolled(x: Int, y: Int, scale: Double, dx: Int, dy: Int) {
         guard let view else { return }
-        sp_web_view_scroll(view, Int32(Double(x) / scale), Int32(Double(y) / scale), Int32(dx), Int32(dy))
+        sp_web_view_scroll(view, Int32(x), Int32(y), Int32(dx), Int32(dy))
         GLibLoop.shared.kick()
     }
 
