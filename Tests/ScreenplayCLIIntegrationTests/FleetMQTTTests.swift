@@ -185,3 +185,74 @@ extension PlayTests {
             })
     }
 }
+
+extension PlayTests {
+    /// Something on the broker's port that is no broker: one that answers
+    /// the connect with garbage (an HTTP error), one that accepts and never
+    /// says a word.
+    /// Frames go on throughout; the garbage is a lost connection tried
+    /// again with a growing wait; the silent one leaves the box waiting.
+    func testABrokerThatSendsGarbageOrNothingNeverTouchesPlayback() throws {
+        let rig = try startSway([.init(width: 320, height: 240)])
+        let folder = try mediaFolder()
+        let script = folder + "/fake-broker.py"
+        try """
+        import socket, sys, threading
+        mode = sys.argv[1]
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        print(server.getsockname()[1], flush=True)
+        def serve(conn):
+            try:
+                conn.recv(4096)
+                if mode == "garbage":
+                    # An HTTP server on the broker's port: to MQTT, a PUBACK of the wrong length.
+                    conn.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Type: text/plain\\r\\n\\r\\n" + b"not mqtt " * 20)
+                while conn.recv(4096):
+                    pass
+            except OSError:
+                pass
+        while True:
+            conn, _ = server.accept()
+            print("connection", flush=True)
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let playlist = try writePlaylist(
+            folder, #"{"playlists": {"t": [{"ticker": "Departures", "speed": 200}]}, "default": "t"}"#)
+        for mode in ["garbage", "silent"] {
+            let fake = try RunningProcess("/usr/bin/python3", [script, mode])
+            defer { fake.terminate() }
+            guard let portLine = fake.waitForLine(timeout: 10, where: { Int($0) != nil }) else {
+                return XCTFail("the fake broker did not start: \(fake.stderr)")
+            }
+            let p = try CLI.start(
+                [
+                    "play", "--mqtt", "mqtt://127.0.0.1:\(portLine)", "--box-id", "depot", "--socket",
+                    folder + "/\(mode).sock", "--stats", "-", playlist,
+                ], environment: env(rig))
+            XCTAssertNotNil(
+                fake.waitForLine(timeout: 15) { $0 == "connection" }, "\(mode): never connected: \(p.stderr)")
+            let seen = p.frames(for: "HEADLESS-1").count
+            _ = waitUntil(timeout: 8) { p.frames(for: "HEADLESS-1").count >= seen + 5 }
+            let draws = p.frames(for: "HEADLESS-1").dropFirst(seen).map { $0.int("draws") }
+            XCTAssertGreaterThanOrEqual(draws.count, 5, "\(mode): \(p.stderr)")
+            XCTAssertTrue(draws.allSatisfy { $0 > 10 }, "\(mode): frames slowed: \(draws)")
+            if mode == "garbage" {
+                XCTAssertTrue(
+                    waitUntil(timeout: 10) {
+                        p.stderr.contains("MQTT: lost mqtt://127.0.0.1:\(portLine)")
+                            && p.stderr.contains("trying again in 2 s")
+                    }, "garbage was not a lost connection tried again with a longer wait: \(p.stderr)")
+            } else {
+                let status = try CLI.run(
+                    ["ctl", "status", "--json", "--socket", folder + "/silent.sock"], environment: env(rig))
+                let fields = (try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8))) as? [String: Any]
+                XCTAssertEqual((fields?["mqtt"] as? [String: Any])?["state"] as? String, "connecting", status.stdout)
+            }
+            XCTAssertTrue(p.isRunning)
+            assertCleanStop(p)
+        }
+    }
+}
