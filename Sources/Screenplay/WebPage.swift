@@ -1,4 +1,5 @@
 import Rendering
+import WaylandClient
 import Web
 
 /// A web page playing into one scene: WPE WebKit lays it out at a pixel
@@ -146,6 +147,35 @@ public final class WebPage {
         hasPainted = false
         committed = false
         view.reload()
+    }
+
+    /// Passes a pointer event on the page's window to the page: positions
+    /// in the scene's device pixels, as `scene(_:didReceivePointer:)` gets
+    /// them (the page covering the whole scene). Lets a person click through
+    /// a dashboard in a preview window.
+    public func send(_ event: PointerEvent) {
+        let scale = max(scene?.contentScale ?? layout.scale, 1)
+        let (x, y) = (Int(event.x.rounded()), Int(event.y.rounded()))
+        switch event.kind {
+        case .entered, .left, .moved:
+            view.pointerMoved(x: x, y: y, scale: scale)
+        case let .pressed(button), let .released(button):
+            // WPE numbers buttons from 1 (left), 2 (right), 3 (middle); evdev from BTN_LEFT.
+            guard button.rawValue >= 0x110, button.rawValue < 0x118 else { return }
+            view.pointerButton(
+                x: x, y: y, scale: scale, button: button.rawValue - 0x110 + 1,
+                pressed: event.kind == .pressed(button))
+        case let .scrolled(dx, dy):
+            view.scrolled(x: x, y: y, scale: scale, dx: Int(dx.rounded()), dy: Int(dy.rounded()))
+        }
+    }
+
+    /// Passes a key to the page (its keysym, with Shift, Control and Alt).
+    public func send(_ event: KeyEvent) {
+        guard let keysym = keysymValue(named: event.keysym) else { return }
+        // wpe_input_keyboard_modifier: control 1, shift 2, alt 4.
+        let modifiers = (event.control ? 1 : 0) | (event.shift ? 2 : 0) | (event.alt ? 4 : 0)
+        view.key(keysym: keysym, keycode: 0, pressed: event.isPressed, modifiers: UInt32(modifiers))
     }
 
     /// Ends the web process now (tests of crash recovery).

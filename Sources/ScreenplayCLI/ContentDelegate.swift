@@ -176,6 +176,17 @@ final class ContentDelegate: SceneDelegate {
         }
     }
 
+    /// In the preview window a page takes the pointer and keys, so a person
+    /// can click through a dashboard while preparing it. (External scenes
+    /// take no input: nothing arrives there.)
+    func scene(_ scene: Scene, didReceivePointer event: PointerEvent) {
+        pages[ObjectIdentifier(scene)]?.send(event)
+    }
+
+    func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {
+        pages[ObjectIdentifier(scene)]?.send(event)
+    }
+
     func sceneDidDisconnect(_ scene: Scene) {
         video?.close()
         video = nil

@@ -223,3 +223,10 @@ private nonisolated(unsafe) var keyboardListener = wl_keyboard_listener(
     },
     repeat_info: { _, _, _, _ in }
 )
+
+/// The keysym value of an xkbcommon keysym name ("Return", "a", "F5"), as
+/// `KeyboardEvent.keysym` carries it; nil for a name xkbcommon does not know.
+package func keysymValue(named name: String) -> UInt32? {
+    let value = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
+    return value == 0 ? nil : UInt32(value)
+}

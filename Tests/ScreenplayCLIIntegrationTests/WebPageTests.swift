@@ -1,6 +1,7 @@
 import Foundation
 import TestHarness
 import TestSupport
+import VirtualPointer
 import XCTest
 
 /// `screenplay present PAGE.html` as the README gives it: the page's own
@@ -50,6 +51,37 @@ final class WebPageTests: ScreenplayTestCase {
                 && image?.pixel(x: 205, y: 100) == RGB(hex: 0xff0000)
         }
         XCTAssertTrue(scaled, "the page was not laid out at scale 2 (square 200 px); \(p.stderr)")
+        assertCleanStop(p)
+    }
+
+    /// `present page.html --preview`: a click and a key in the preview
+    /// window reach the page, as a person preparing a dashboard needs.
+    func testPointerAndKeysReachThePageInThePreviewWindow() throws {
+        let page = try writePage(
+            """
+            <html><body style="margin:0;background:#ff0000;height:100vh">
+            <script>
+            document.addEventListener('click', function () { document.body.style.background = '#0000ff'; });
+            document.addEventListener('keydown', function (e) { if (e.key === 'g') document.body.style.background = '#00ff00'; });
+            </script></body></html>
+            """, name: "input.html")
+        let rig = try startSway([.init(width: 640, height: 480)], keyboard: true)
+        let p = try CLI.start(["present", page, "--preview", "--stats", "-"], environment: env(rig))
+        // Away from where the pointer goes: the capture shows the cursor.
+        func colour() -> RGB? { try? rig.capture(output: "HEADLESS-1").pixel(x: 100, y: 400) }
+        XCTAssertTrue(waitUntil(timeout: 30) { colour() == RGB(hex: 0xff0000) }, "the page never showed: \(p.stderr)")
+        var error = [CChar](repeating: 0, count: 256)
+        guard let pointer = virtual_pointer_connect(rig.waylandDisplay, &error) else { return XCTFail("no pointer") }
+        defer { virtual_pointer_disconnect(pointer) }
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(virtual_pointer_move(pointer, 320, 240, 640, 480))
+        usleep(50_000)
+        XCTAssertTrue(virtual_pointer_button(pointer, 0x110, true))
+        XCTAssertTrue(virtual_pointer_button(pointer, 0x110, false))
+        XCTAssertTrue(waitUntil(timeout: 10) { colour() == RGB(hex: 0x0000ff) }, "the click did not reach the page")
+        let typed = try runProcess("wtype", ["-s", "150", "g"], environment: rig.clientEnvironment, timeout: 5)
+        XCTAssertEqual(typed.status, 0, typed.stderr)
+        XCTAssertTrue(waitUntil(timeout: 10) { colour() == RGB(hex: 0x00ff00) }, "the key did not reach the page")
         assertCleanStop(p)
     }
 
