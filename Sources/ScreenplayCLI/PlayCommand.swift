@@ -144,10 +144,16 @@ public struct PlayCommand: CLICommand {
                                   the old one plays until then.
             timezone              The IANA zone schedules use ("Europe/Berlin";
                                   default: the system's, TZ).
-          An item (either "file" or "color"):
+            web                   {"allow": ["https://host", ...],
+                                  "memory_limit_mb": N}: the origins web pages
+                                  may reach (default: each page its own) and
+                                  each web process's limit (default 1536).
+          An item (one of "file", "color" or "web"; text items below):
             file                  An image, PDF, .frag/.glsl shader or video
                                   (relative to the playlist file's folder).
             color                 "RRGGBB": a solid colour.
+            web                   A web page: an http(s) URL, or a .html file
+                                  in the playlist's folder.
             duration              Seconds on screen, crossfade included
                                   (default --duration; a video: its length).
             pages                 PDF pages: "1-3" or "1,4,6-8" (default all).

@@ -121,11 +121,12 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                         ]),
                     .systemLibrary(name: "ToolSystemd", pkgConfig: "libsystemd"),
                     .systemLibrary(name: "ToolCurl"),
+                    .systemLibrary(name: "ToolMosquitto", pkgConfig: "libmosquitto"),
                     .target(
                         name: "ToolCLI",
                         dependencies: [
                             .product(name: "Screenplay", package: "\(identity)"),
-                            .product(name: "Documents", package: "\(identity)"), "ToolSystemd", "ToolCurl",
+                            .product(name: "Documents", package: "\(identity)"), "ToolSystemd", "ToolCurl", "ToolMosquitto",
                         ],
                         swiftSettings: strict),
                     .executableTarget(name: "tool", dependencies: ["ToolCLI"], swiftSettings: strict),
@@ -144,6 +145,7 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             // and the one change to their files is the module names they import.
             let renamed = [
                 "ScreenplayCLI": "ToolCLI", "screenplay": "tool", "CSystemd": "ToolSystemd", "CCurl": "ToolCurl",
+                "CMosquitto": "ToolMosquitto",
             ]
             for (module, copy) in renamed {
                 try files.copyItem(atPath: root + "/Sources/" + module, toPath: consumer + "/Sources/" + copy)
@@ -155,6 +157,8 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                         .replacingOccurrences(of: "module CSystemd", with: "module ToolSystemd")
                         .replacingOccurrences(of: "import CCurl", with: "import ToolCurl")
                         .replacingOccurrences(of: "module CCurl", with: "module ToolCurl")
+                        .replacingOccurrences(of: "import CMosquitto", with: "import ToolMosquitto")
+                        .replacingOccurrences(of: "module CMosquitto", with: "module ToolMosquitto")
                     try text.write(toFile: path, atomically: true, encoding: .utf8)
                 }
             }
