@@ -40,6 +40,30 @@ public final class WestonRig: CompositorRig, @unchecked Sendable {
         }
     }
 
+    /// Weston with `outputs` outputs of `width`x`height`, nested in `parent`
+    /// (its wayland backend: each output is a window of the parent). Debian's
+    /// weston 10 headless backend makes one output only; a talk needs two.
+    /// Pixels: the parent's capture of the windows, or ``capture()``.
+    public static func startNested(
+        inWaylandDisplay parentDisplay: String, outputs: Int = 2, width: Int = 640, height: Int = 480,
+        timeout: TimeInterval = 15
+    ) throws -> WestonRig {
+        try launch("weston-nested", socket: "screenplay-rig-weston", timeout: timeout) { layout in
+            var environment = layout.environment
+            environment["WAYLAND_DISPLAY"] = parentDisplay
+            return try ChildProcess(
+                path: "weston",
+                args: [
+                    "--backend=wayland-backend.so", "--use-pixman", "--output-count=\(outputs)", "--width=\(width)",
+                    "--height=\(height)", "--socket=screenplay-rig-weston", "--idle-time=0", "--no-config", "--debug",
+                ],
+                environment: environment, directory: layout.directory, stdinData: nil, keepStdinOpen: false,
+                stderrPath: layout.logPath)
+        } ready: { rig in
+            rig.log.contains("weston-desktop-shell")
+        }
+    }
+
     /// Weston names transforms `rotate-90`, `flipped-rotate-90`; accept sway's names too.
     static func westonTransform(_ t: String) -> String {
         switch t {
