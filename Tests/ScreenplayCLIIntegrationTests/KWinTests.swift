@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import TestHarness
 import TestSupport
@@ -62,6 +63,27 @@ final class KWinTests: ScreenplayTestCase {
                 $0.event == "drawn" && $0.output == "Virtual-1" && $0.raw["content"] as? String == "page 1"
             },
             p.stderr)
+        assertCleanStop(p)
+    }
+
+    /// The same talk with pixels: KWin nested in a headless sway (its
+    /// wayland backend, each output a window of the parent), so sway's grim
+    /// reads what KWin shows on the audience output.
+    func testPDFTalkOnNestedKWinShowsTheAudienceFullScreen() throws {
+        let parent = try startSway([.init(width: 1400, height: 600)])
+        let kwin = try KWinRig.startNested(inWaylandDisplay: parent.waylandDisplay)
+        addTeardownBlock { kwin.stop() }
+        // sway tiles KWin's two output windows side by side: 700x600 each.
+        let p = try startPDFTalk(kwin.clientEnvironment, laptop: "WL-0", external: "WL-1", size: [700, 600])
+        XCTAssertFalse(p.stderr.contains("cannot be shown"), p.stderr)
+        // WL-1's window is the right half of sway's output: page 1 spans its width (bars above and below).
+        var shot: RigImage?
+        XCTAssertTrue(
+            waitUntil(timeout: 15) {
+                shot = try? parent.capture(output: "HEADLESS-1")
+                return shot?.pixel(x: 702, y: 300) == RGB(hex: SampleDeck.backgrounds[0])
+                    && shot?.pixel(x: 1397, y: 300) == RGB(hex: SampleDeck.backgrounds[0])
+            }, "page 1 does not fill the audience output: \(p.stderr)")
         assertCleanStop(p)
     }
 }

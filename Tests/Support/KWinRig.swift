@@ -13,6 +13,29 @@ public final class KWinRig: CompositorRig, @unchecked Sendable {
     /// - Parameters:
     ///   - scale: output scale, fractional allowed (1.5 announces wl_output scale 2 and
     ///     a preferred fractional scale of 180/120).
+    /// KWin with `outputs` outputs nested in the compositor at `parentDisplay`
+    /// (its wayland backend: each output a window there), so the parent's
+    /// keyboard and screenshots reach it.
+    public static func startNested(
+        inWaylandDisplay parentDisplay: String, outputs: Int = 2, width: Int = 640, height: Int = 480,
+        timeout: TimeInterval = 20
+    ) throws -> KWinRig {
+        try launch("kwin-nested", socket: "screenplay-rig-kwin", timeout: timeout) { layout in
+            let binary = layout.directory + "/kwin_wayland"
+            try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: binary)
+            var environment = layout.environment
+            environment["WAYLAND_DISPLAY"] = parentDisplay
+            return try ChildProcess(
+                path: "dbus-run-session",
+                args: [
+                    "--", binary, "--width", "\(width)", "--height", "\(height)", "--output-count", "\(outputs)",
+                    "--socket", "screenplay-rig-kwin", "--no-lockscreen", "--no-global-shortcuts",
+                ],
+                environment: environment, directory: layout.directory, stdinData: nil, keepStdinOpen: false,
+                stderrPath: layout.logPath)
+        }
+    }
+
     public static func start(
         outputs: Int = 1, width: Int = 1280, height: Int = 720, scale: Double = 1, timeout: TimeInterval = 20
     ) throws -> KWinRig {
