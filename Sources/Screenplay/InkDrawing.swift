@@ -1,0 +1,89 @@
+import Rendering
+
+/// A freehand line to draw with ``DrawingContext/drawInk(_:clip:)``: a pen
+/// or highlighter line, or an eraser's path over the lines before it.
+public struct InkStroke: Equatable, Sendable {
+    /// A point of the line in device pixels of the drawing target.
+    public struct Point: Equatable, Sendable {
+        /// Pixels from the target's left edge; fractions are drawn anti-aliased.
+        public var x: Double
+        /// Pixels from the target's top edge.
+        public var y: Double
+        /// A point at (`x`, `y`) pixels of the target.
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// The line's points in the order drawn; one point is a dot.
+    public var points: [Point]
+    /// The line's width in pixels.
+    public var width: Double
+    /// The line's colour (an eraser's is not drawn).
+    public var color: RGBColor
+    /// 0...1: a highlighter's is well below 1, and its line is as light
+    /// where it crosses itself as elsewhere.
+    public var opacity: Double
+    /// Clears what the line covers of the lines before it instead of painting.
+    public var erases: Bool
+
+    /// A line through `points`, `width` pixels wide, of `color` at
+    /// `opacity`; with `erases`, an eraser's path instead.
+    public init(points: [Point], width: Double, color: RGBColor, opacity: Double = 1, erases: Bool = false) {
+        self.points = points
+        self.width = width
+        self.color = color
+        self.opacity = opacity
+        self.erases = erases
+    }
+
+    /// The pixels the line can touch: its points' box widened by half the
+    /// width and a pixel of anti-aliasing; empty without points.
+    public var bounds: SceneRect {
+        guard let first = points.first, width > 0 else { return SceneRect(x: 0, y: 0, width: 0, height: 0) }
+        var (left, top, right, bottom) = (first.x, first.y, first.x, first.y)
+        for point in points.dropFirst() {
+            (left, right) = (min(left, point.x), max(right, point.x))
+            (top, bottom) = (min(top, point.y), max(bottom, point.y))
+        }
+        let reach = width / 2 + 1
+        let x = Int((left - reach).rounded(.down)), y = Int((top - reach).rounded(.down))
+        return SceneRect(
+            x: x, y: y, width: Int((right + reach).rounded(.up)) - x, height: Int((bottom + reach).rounded(.up)) - y)
+    }
+}
+
+extension DrawingContext {
+    /// Draws `strokes` in order as one layer over what is drawn: pen and
+    /// highlighter lines painted (round joins and caps, anti-aliased), an
+    /// eraser's line clearing the layer where it passes, so the picture
+    /// below shows again. Only the part inside `clip` (a slide's frame, so
+    /// no line reaches its bars) and inside ``redrawRect`` is rasterized:
+    /// a frame that repaints a new segment's box costs that box, however
+    /// many lines the layer holds.
+    public func drawInk(_ strokes: [InkStroke], clip: SceneRect? = nil) throws {
+        var area = redrawRect.intersection(SceneRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))
+        if let clip { area = area.intersection(clip) }
+        // Lines outside the area cost nothing; erasers only clear what is painted.
+        var painted: SceneRect?
+        for stroke in strokes where !stroke.erases {
+            let inside = stroke.bounds.intersection(area)
+            if !inside.isEmpty { painted = painted.map { $0.union(inside) } ?? inside }
+        }
+        guard let box = painted, !box.isEmpty else { return }
+        let canvas = try Canvas(width: box.width, height: box.height)
+        for stroke in strokes where !stroke.bounds.intersection(box).isEmpty {
+            var color = stroke.color.rendering
+            color.alpha = min(max(stroke.opacity, 0), 1)
+            canvas.strokeLine(
+                stroke.points.map { (x: $0.x - Double(box.x), y: $0.y - Double(box.y)) }, width: stroke.width,
+                color: color, erase: stroke.erases)
+        }
+        let texture = try canvas.makeTexture(context: resources.context)
+        defer { texture.destroy() }
+        try resources.quads().draw(
+            texture, regions: [PixelRect(x: 0, y: 0, width: box.width, height: box.height)], x: Double(box.x),
+            y: Double(box.y), on: target)
+    }
+}
