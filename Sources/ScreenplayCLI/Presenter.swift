@@ -301,6 +301,7 @@ final class Presenter {
         let before = state.audience
         let pointerBefore = (mode: state.pointerMode, audience: audiencePointer)
         let inkBefore = state.drawings.version
+        let frozenBefore = state.frozenPage
         let outcome = state.apply(action, at: Double(now) / 1e9)
         switch outcome {
         case .unchanged:
@@ -317,7 +318,9 @@ final class Presenter {
                 emit(["event": "ink-cleared", "action": "\(action)", "slide": state.slide + 1])
             }
             if state.audience != before || audiencePointer != pointerBefore.audience
-                || state.drawings.version != inkBefore
+                || (state.drawings.version != inkBefore && state.frozenPage == nil)
+                // Unfrozen on the same page: lines drawn meanwhile reach the room.
+                || (frozenBefore != nil && state.frozenPage == nil)
             {
                 lastKeyNs = now
                 for scene in audienceScenes.values { scene.setNeedsDisplay() }

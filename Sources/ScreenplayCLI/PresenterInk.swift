@@ -46,7 +46,8 @@ extension Presenter {
     }
 
     /// Repaints the segment's box on the console and on each audience
-    /// screen showing `slide` (not over black, white or another frozen page).
+    /// screen showing `slide`: not over black or white, and not while the
+    /// room's view is frozen (it shows what it showed).
     private func redraw(_ segment: InkSegment, slide: Int) {
         var dirty: [String: [Int]] = [:]
         if let console, let frame = consoleSlideFrame(width: console.pixelSize.width, height: console.pixelSize.height)
@@ -55,7 +56,7 @@ extension Presenter {
             dirty["console"] = [rect.x, rect.y, rect.width, rect.height]
             pointerRedraws.request(console, in: rect)
         }
-        if case let .page(page) = state.audience, state.slides.slide(ofPage: page) == slide {
+        if case let .page(page) = state.audience, state.frozenPage == nil, state.slides.slide(ofPage: page) == slide {
             for scene in audienceScenes.values where scene.isConnected {
                 let frame = audienceSlideFrame(page: page, width: scene.pixelSize.width, height: scene.pixelSize.height)
                 let rect = segment.dirtyRect(on: frame).intersection(frame.rect)

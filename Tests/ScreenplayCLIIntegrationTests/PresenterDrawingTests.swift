@@ -187,6 +187,24 @@ final class PresenterDrawingTests: ScreenplayTestCase {
         expect(dotAudience, red, "a click in pen mode: a dot")
         XCTAssertEqual(consolePage(), "1", "a click in pen mode does not go on")
 
+        // Frozen, the room keeps its picture while the console shows a new
+        // line; `f` again shows the room the slide with it.
+        let whileFrozen = spots(0.3, 0.2)
+        expect(whileFrozen, page1, "the slide before the frozen line")
+        try type(["f"], e)
+        XCTAssertNotNil(p.waitForEvent(timeout: 5) { $0.event == "state" && $0.raw["frozen"] as? Bool == true })
+        drag([(0.25, 0.2), (0.4, 0.2)])
+        park()
+        expect(["HEADLESS-1": whileFrozen["HEADLESS-1"]!], red, "the console shows the line drawn while frozen")
+        Thread.sleep(forTimeInterval: 0.3)
+        for output in Self.audiences.keys.sorted() {
+            let spot = whileFrozen[output]!
+            let seen = try rig.capture(output: output).pixel(x: spot.x, y: spot.y)
+            XCTAssertTrue(close(seen, page1), "frozen: \(output) does not show the new line (\(seen))")
+        }
+        try type(["f"], e)
+        expect(whileFrozen, red, "unfrozen: the room sees the line")
+
         // The next slide has none of it; back, the line is there.
         try type(["-k", "Right"], e)
         expect(horizontal, page2, "page 2 without the line")
