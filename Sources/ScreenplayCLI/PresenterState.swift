@@ -255,6 +255,8 @@ struct PresenterState: Equatable, Sendable {
     private mutating func go(to target: Int, at now: Double, typedWasPending: Bool) -> Outcome {
         let clamped = min(max(0, target), pageCount - 1)
         guard clamped != page else { return typedWasPending ? .changed : .unchanged }
+        // A line being drawn belongs to the slide it started on.
+        if slides.slide(ofPage: clamped) != slide { drawings.end() }
         page = clamped
         if !timerWaitsForStart { timer.startIfNeeded(at: now) }
         return .changed

@@ -182,7 +182,7 @@ final class ConsoleDelegate: SceneDelegate {
             presenter.inkEnded()
             presenter.pointerMoved(to: nil)
         case .pressed(.left) where presenter.state.pointerMode.tool != nil:
-            if let point = slidePoint(scene, x: event.x, y: event.y), presenter.inkBegan(at: point) { return }
+            if let point = inkPoint(scene, x: event.x, y: event.y), presenter.inkBegan(at: point) { return }
             presenter.consoleClicked(
                 .left, x: event.x, y: event.y, width: scene.pixelSize.width, height: scene.pixelSize.height)
         case let .pressed(button):
@@ -202,7 +202,7 @@ final class ConsoleDelegate: SceneDelegate {
     func scene(_ scene: Scene, didReceiveTouch event: TouchEvent) {
         switch event.kind {
         case .began:
-            guard drawingTouch == nil, let point = slidePoint(scene, x: event.x, y: event.y),
+            guard drawingTouch == nil, let point = inkPoint(scene, x: event.x, y: event.y),
                 presenter.inkBegan(at: point)
             else { return }
             drawingTouch = event.id
@@ -219,6 +219,12 @@ final class ConsoleDelegate: SceneDelegate {
     }
     /// The touch point drawing a line, if one is.
     private var drawingTouch: Int?
+
+    /// The slide point a press draws at: on the current slide, and not
+    /// while the key list covers it.
+    private func inkPoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
+        presenter.consoleSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?.point(atX: x, y: y)
+    }
 
     private func clampedSlidePoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
         presenter.consoleSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?

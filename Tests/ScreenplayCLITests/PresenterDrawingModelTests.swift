@@ -55,6 +55,17 @@ final class PresenterDrawingModelTests: ScreenplayTestCase {
         XCTAssertEqual(state.apply(.clearAllDrawings, at: 0), .changed)
         XCTAssertTrue(state.drawings.strokes.isEmpty)
         XCTAssertEqual(state.apply(.clearAllDrawings, at: 0), .unchanged)
+
+        // A key that leaves the slide mid-line ends the line there; an
+        // overlay's next step does not.
+        state.drawings.begin(.pen, at: SlidePoint(x: 0.1, y: 0.1), slide: state.slide)
+        XCTAssertEqual(state.page, 0)
+        state.apply(.next, at: 0)
+        XCTAssertTrue(state.drawings.isDrawing, "page 2 is the same slide")
+        state.apply(.next, at: 0)
+        XCTAssertFalse(state.drawings.isDrawing, "page 3 is another slide")
+        XCTAssertNil(state.drawings.extend(to: SlidePoint(x: 0.5, y: 0.5)))
+        XCTAssertEqual(state.drawings.strokes(onSlide: 0).map(\.points.count), [1])
     }
 
     /// The eraser keeps a line only where it reaches a drawn one, so
