@@ -76,13 +76,13 @@ extension Presenter {
             in: ConsoleLayout.Rect(x: 0, y: 0, width: width, height: height))
     }
 
-    /// Draws `slide`'s lines over the slide drawn in `frame`; returns how
-    /// many lines the slide has (for `--stats`).
+    /// Draws `slide`'s lines over the slide drawn in `frame`, through the
+    /// view's own `layer`; returns how many lines the slide has (for `--stats`).
     @discardableResult
-    func drawInk(slide: Int, on frame: SlideFrame, _ c: DrawingContext) throws -> Int {
+    func drawInk(slide: Int, on frame: SlideFrame, layer: InkLayer, _ c: DrawingContext) throws -> Int {
         let lines = state.drawings.strokes(onSlide: slide)
         guard !lines.isEmpty else { return 0 }
-        try c.drawInk(lines.map { $0.ink(on: frame) }, clip: frame.rect)
+        try layer.draw(lines.map { $0.ink(on: frame) }, clip: frame.rect, in: c)
         return lines.count
     }
 }

@@ -141,6 +141,8 @@ final class ConsoleDelegate: SceneDelegate {
     private var lastSummary: [String: String] = [:]
     /// Stills (first pictures) of the current slide's videos, with a play marker.
     private let stills = SlideVideoPlayers()
+    /// The current slide's drawing, kept between whole frames.
+    private let ink = InkLayer()
     private let clockFormat: DateFormatter = {
         let f = DateFormatter()
         f.dateFormat = "HH:mm:ss"
@@ -273,7 +275,7 @@ final class ConsoleDelegate: SceneDelegate {
             try drawSlide(page: state.page, in: layout.current, c)
             try drawStills(page: state.page, in: layout.current, scene: scene, c)
             if let frame = currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight) {
-                try presenter.drawInk(slide: state.slide, on: frame, c)
+                try presenter.drawInk(slide: state.slide, on: frame, layer: ink, c)
             }
             // What the room sees of the pointer, over the speaker's slide.
             if let pointer = presenter.consolePointer,
@@ -540,6 +542,9 @@ final class AudienceDelegate: SceneDelegate {
     private var isConnected = false
     /// The shown page's videos, playing in their rectangles.
     private let videos = SlideVideoPlayers()
+    /// The slide's drawing, kept between whole frames (a moving pointer
+    /// dot, a video's pictures redraw the whole screen).
+    private let inkLayer = InkLayer()
 
     init(presenter: Presenter) { self.presenter = presenter }
 
@@ -612,7 +617,10 @@ final class AudienceDelegate: SceneDelegate {
             "redraw_rect": [c.redrawRect.x, c.redrawRect.y, c.redrawRect.width, c.redrawRect.height],
         ]
         if let pointer { line["pointer"] = pointer }
-        if let version = drawn.inkVersion { line["ink_version"] = version }
+        if let version = drawn.inkVersion {
+            line["ink_version"] = version
+            line["ink_rasterized_px"] = inkLayer.rasterizedPixels
+        }
         presenter.emit(line)
     }
 
@@ -626,7 +634,8 @@ final class AudienceDelegate: SceneDelegate {
     /// The lines drawn on the page's slide, over it; how many there are.
     private func drawInk(page: Int, _ c: DrawingContext) throws -> Int {
         let frame = presenter.audienceSlideFrame(page: page, width: c.pixelWidth, height: c.pixelHeight)
-        return try presenter.drawInk(slide: presenter.state.slides.slide(ofPage: page), on: frame, c)
+        return try presenter.drawInk(
+            slide: presenter.state.slides.slide(ofPage: page), on: frame, layer: inkLayer, c)
     }
     private var lastDrawn: Drawn?
 

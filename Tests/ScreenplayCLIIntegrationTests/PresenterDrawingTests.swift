@@ -187,6 +187,28 @@ final class PresenterDrawingTests: ScreenplayTestCase {
         expect(dotAudience, red, "a click in pen mode: a dot")
         XCTAssertEqual(consolePage(), "1", "a click in pen mode does not go on")
 
+        // The pointer dot redraws whole screens as it moves: the drawing is
+        // rasterized once for them, then its kept picture is drawn.
+        try type(["l"], e)
+        XCTAssertNotNil(p.waitForEvent(timeout: 5) { $0.event == "pointer" && $0.raw["mode"] as? String == "pointer" })
+        let beforePointer = p.statsEvents.count
+        for i in 0..<12 {
+            move(0.3 + 0.03 * Double(i), 0.5)
+            usleep(60_000)
+        }
+        park()
+        Thread.sleep(forTimeInterval: 0.3)
+        for output in Self.audiences.keys.sorted() {
+            let rasterized = p.statsEvents.dropFirst(beforePointer).filter {
+                $0.event == "drawn" && $0.output == output && $0.raw["pointer"] != nil
+            }.compactMap { $0.raw["ink_rasterized_px"] as? Int }
+            XCTAssertGreaterThanOrEqual(rasterized.count, 3, "\(output) drew the moving dot over the drawing")
+            XCTAssertEqual(
+                Set(rasterized).count, 1, "\(output): the dot's frames rasterized the drawing again: \(rasterized)")
+        }
+        try type(["d"], e)
+        XCTAssertNotNil(p.waitForEvent(timeout: 5) { $0.event == "pointer" && $0.raw["mode"] as? String == "pen" })
+
         // Frozen, the room keeps its picture while the console shows a new
         // line; `f` again shows the room the slide with it.
         let whileFrozen = spots(0.3, 0.2)
