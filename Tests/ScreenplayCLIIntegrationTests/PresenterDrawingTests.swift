@@ -192,17 +192,25 @@ final class PresenterDrawingTests: ScreenplayTestCase {
         try type(["l"], e)
         XCTAssertNotNil(p.waitForEvent(timeout: 5) { $0.event == "pointer" && $0.raw["mode"] as? String == "pointer" })
         let beforePointer = p.statsEvents.count
-        for i in 0..<12 {
-            move(0.3 + 0.03 * Double(i), 0.5)
-            usleep(60_000)
+        // Each position waited for on both screens: a frame each, however
+        // loaded the machine.
+        for i in 0..<6 {
+            let u = 0.3 + 0.05 * Double(i)
+            move(u, 0.5)
+            for (output, spot) in spots(u, 0.5) where output != "HEADLESS-1" {
+                XCTAssertNotNil(
+                    p.waitForEvent(timeout: 10) {
+                        $0.event == "drawn" && $0.output == output
+                            && $0.raw["pointer"] as? String == "pointer \(spot.x),\(spot.y)"
+                    }, "\(output) draws the dot at \(spot)")
+            }
         }
         park()
-        Thread.sleep(forTimeInterval: 0.3)
         for output in Self.audiences.keys.sorted() {
             let rasterized = p.statsEvents.dropFirst(beforePointer).filter {
                 $0.event == "drawn" && $0.output == output && $0.raw["pointer"] != nil
             }.compactMap { $0.raw["ink_rasterized_px"] as? Int }
-            XCTAssertGreaterThanOrEqual(rasterized.count, 3, "\(output) drew the moving dot over the drawing")
+            XCTAssertGreaterThanOrEqual(rasterized.count, 6, "\(output) drew the moving dot over the drawing")
             XCTAssertEqual(
                 Set(rasterized).count, 1, "\(output): the dot's frames rasterized the drawing again: \(rasterized)")
         }
