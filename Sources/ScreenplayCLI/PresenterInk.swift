@@ -64,7 +64,10 @@ extension Presenter {
                 pointerRedraws.request(scene, in: rect)
             }
         }
-        emit(["event": "ink", "phase": "segment", "tool": segment.tool.rawValue, "dirty": dirty])
+        emit([
+            "event": "ink", "phase": "segment", "tool": segment.tool.rawValue, "dirty": dirty,
+            "version": state.drawings.version,
+        ])
     }
 
     /// Where `page`'s slide lies on an audience screen: edge to edge, aspect
