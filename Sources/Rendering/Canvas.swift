@@ -79,6 +79,28 @@ package final class Canvas {
     /// Makes every pixel transparent.
     package func clear() { fill(Color(red: 0, green: 0, blue: 0, alpha: 0)) }
 
+    /// Strokes the polyline through `points` (canvas pixels) with round
+    /// caps and joins, so a freehand line has no corners or gaps between
+    /// its segments and a single point is a dot. The whole line is one
+    /// path: a translucent colour (a highlighter) is as light where the
+    /// line crosses itself as elsewhere. `erase` clears what the line
+    /// covers instead of painting (an eraser on earlier lines).
+    package func strokeLine(_ points: [(x: Double, y: Double)], width: Double, color: Color, erase: Bool = false) {
+        guard let first = points.first, width > 0 else { return }
+        cairo_save(cairo)
+        cairo_set_operator(cairo, erase ? CAIRO_OPERATOR_CLEAR : CAIRO_OPERATOR_OVER)
+        setSource(color)
+        cairo_set_line_width(cairo, width)
+        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+        cairo_move_to(cairo, first.x, first.y)
+        // A lone point: a zero-length segment, which the round cap makes a dot.
+        if points.count == 1 { cairo_line_to(cairo, first.x, first.y) }
+        for point in points.dropFirst() { cairo_line_to(cairo, point.x, point.y) }
+        cairo_stroke(cairo)
+        cairo_restore(cairo)
+    }
+
     /// Lays out `text` without drawing it and returns its size.
     /// - Parameters:
     ///   - font: a Pango font description, e.g. "Sans Bold 48" (size in px).

@@ -58,7 +58,7 @@ final class Presenter {
     /// Where the pointer last was on the slide: the spotlight stays there
     /// when the pointer leaves the slide, as in pdfpc.
     private var lastPointerOnSlide: SlidePoint?
-    private let pointerRedraws = PointerRedraws()
+    let pointerRedraws = PointerRedraws()
     /// The speaker's key bindings over the defaults.
     let keys: PresenterKeyMap
 
@@ -97,6 +97,8 @@ final class Presenter {
         jumpLinks = links
         thumbnails = ThumbnailCache(path: path, password: command.password)
         session = try PresentSession(stats: command.stats, stallGrace: command.stallGrace)
+        // The eraser's reach is round on the slide, whatever its shape.
+        state.drawings.aspect = overviewAspect
         if notesPosition == nil {
             let size = document.pageSize(0)
             if let hint = NotesPosition.hint(pageWidth: size.width, pageHeight: size.height) {
@@ -298,6 +300,8 @@ final class Presenter {
         let now = monotonicNanoseconds()
         let before = state.audience
         let pointerBefore = (mode: state.pointerMode, audience: audiencePointer)
+        let inkBefore = state.drawings.version
+        let frozenBefore = state.frozenPage
         let outcome = state.apply(action, at: Double(now) / 1e9)
         switch outcome {
         case .unchanged:
@@ -310,7 +314,14 @@ final class Presenter {
             if state.pointerMode != pointerBefore.mode {
                 emit(["event": "pointer", "mode": state.pointerMode.rawValue])
             }
-            if state.audience != before || audiencePointer != pointerBefore.audience {
+            if state.drawings.version != inkBefore {
+                emit(["event": "ink-cleared", "action": "\(action)", "slide": state.slide + 1])
+            }
+            if state.audience != before || audiencePointer != pointerBefore.audience
+                || (state.drawings.version != inkBefore && state.frozenPage == nil)
+                // Unfrozen on the same page: lines drawn meanwhile reach the room.
+                || (frozenBefore != nil && state.frozenPage == nil)
+            {
                 lastKeyNs = now
                 for scene in audienceScenes.values { scene.setNeedsDisplay() }
                 // The room first: a later turn of the main queue redraws the
@@ -346,6 +357,7 @@ final class Presenter {
         case .off: return nil
         case .pointer: return pointerOnSlide.map { PointerDrawing(mode: .pointer, point: $0) }
         case .spotlight: return lastPointerOnSlide.map { PointerDrawing(mode: .spotlight, point: $0) }
+        case .pen, .highlighter, .eraser: return nil
         }
     }
 
@@ -365,6 +377,9 @@ final class Presenter {
             for scene in audienceScenes.values { pointerRedraws.request(scene) }
         }
     }
+
+    /// Changes the talk's drawings (a line drawn with the pointer or touch).
+    func changeDrawings<T>(_ change: (inout SlideDrawings) -> T) -> T { change(&state.drawings) }
 
     /// The console lays the grid out; Up and Down need its row length.
     func setOverviewColumns(_ columns: Int) { state.overviewColumns = columns }

@@ -17,6 +17,10 @@ enum PresenterAction: Equatable, Sendable {
     case toggleBlack, toggleWhite, toggleFreeze
     /// `l` and `h`: pdfpc's pointer dot and spotlight over the slide.
     case togglePointer, toggleSpotlight
+    /// `d`, `m` and `x`: pdfpc's pen, highlighter and eraser on the slide.
+    case togglePen, toggleHighlighter, toggleEraser
+    /// `c` and Shift+`c`: the current slide's drawing goes, or every slide's.
+    case clearDrawing, clearAllDrawings
     case swapScreens
     case toggleTimer, resetTimer
     /// F5: back to the first page and start the timer.

@@ -23,6 +23,11 @@ enum PresenterKeyNames {
         Named(name: "freeze", action: .toggleFreeze, pdfpc: ["freeze"]),
         Named(name: "pointer", action: .togglePointer, pdfpc: []),
         Named(name: "spotlight", action: .toggleSpotlight, pdfpc: []),
+        Named(name: "pen", action: .togglePen, pdfpc: []),
+        Named(name: "highlighter", action: .toggleHighlighter, pdfpc: []),
+        Named(name: "eraser", action: .toggleEraser, pdfpc: []),
+        Named(name: "clearDrawing", action: .clearDrawing, pdfpc: []),
+        Named(name: "clearAllDrawings", action: .clearAllDrawings, pdfpc: []),
         Named(name: "swapScreens", action: .swapScreens, pdfpc: []),
         Named(name: "pauseTimer", action: .toggleTimer, pdfpc: ["pause"]),
         Named(name: "resetTimer", action: .resetTimer, pdfpc: ["resetTimer"]),
@@ -82,6 +87,19 @@ enum PresenterKeyNames {
         Row(keys: "f", does: "freeze what the audience sees", presses: [("f", false)], action: .toggleFreeze),
         Row(keys: "l", does: "pointer dot on the slide", presses: [("l", false)], action: .togglePointer),
         Row(keys: "h", does: "spotlight on the slide", presses: [("h", false)], action: .toggleSpotlight),
+        Row(
+            keys: "d", does: "pen: drag on the slide to draw (d again: off)", presses: [("d", false)],
+            action: .togglePen),
+        Row(
+            keys: "m", does: "highlighter: drag on the slide to mark", presses: [("m", false)],
+            action: .toggleHighlighter),
+        Row(
+            keys: "x", does: "eraser: drag over drawn lines to erase", presses: [("x", false)],
+            action: .toggleEraser),
+        Row(keys: "c", does: "clear this slide's drawing", presses: [("c", false)], action: .clearDrawing),
+        Row(
+            keys: "Shift+c", does: "clear the drawings of every slide", presses: [("c", true)],
+            action: .clearAllDrawings),
         Row(keys: "t", does: "pause or resume the timer", presses: [("t", false)], action: .toggleTimer),
         Row(keys: "r", does: "reset the timer", presses: [("r", false)], action: .resetTimer),
         Row(

@@ -45,6 +45,11 @@ enum PresenterKeys {
         case "f": return .toggleFreeze
         case "l": return .togglePointer
         case "h": return .toggleSpotlight
+        // pdfpc's 2, 3, 4 are typed page numbers here; c and Shift+c are pdfpc's.
+        case "d": return .togglePen
+        case "m": return .toggleHighlighter
+        case "x": return .toggleEraser
+        case "c": return shift ? .clearAllDrawings : .clearDrawing
         case "s": return .swapScreens
         case "t": return .toggleTimer
         case "r": return .resetTimer

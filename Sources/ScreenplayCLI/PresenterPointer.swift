@@ -7,17 +7,31 @@ import Screenplay
 // sees a dot, or everything but a circle darkened, at the same place of the
 // slide on every audience screen, whatever its size.
 
-/// What the pointer shows. As in pdfpc the two are exclusive and both start
-/// off: a speaker who reaches for the mouse for something else (the notes,
-/// another window) sends nothing to the room until asking for it.
+/// What the pointer shows or does. As in pdfpc the modes are exclusive and
+/// all start off: a speaker who reaches for the mouse for something else
+/// (the notes, another window) sends nothing to the room until asking for
+/// it. In the drawing modes a left press on the console's current slide
+/// draws (PresenterDrawing.swift) instead of going on.
 enum PointerMode: String, Equatable, Sendable {
     case off
     /// `l`: a red dot, half opaque (pdfpc's default pointer).
     case pointer
     /// `h`: everything but a circle around the point darkened by half.
     case spotlight
+    /// `d`, `m`, `x`: drawing with pdfpc's pen, highlighter and eraser.
+    case pen, highlighter, eraser
 
-    /// `l` and `h` switch their mode on, or off when it is on.
+    /// The drawing tool of a drawing mode.
+    var tool: InkTool? {
+        switch self {
+        case .off, .pointer, .spotlight: nil
+        case .pen: .pen
+        case .highlighter: .highlighter
+        case .eraser: .eraser
+        }
+    }
+
+    /// Each mode's key switches it on, or off when it is on.
     func toggled(_ mode: PointerMode) -> PointerMode { self == mode ? .off : mode }
 }
 
@@ -54,6 +68,17 @@ struct SlideFrame: Equatable, Sendable {
         return SlidePoint(x: u, y: v)
     }
 
+    /// The slide point nearest pixel position (`px`, `py`): a line drawn
+    /// off the slide's edge runs along it. Nil for an empty frame.
+    func clampedPoint(atX px: Double, y py: Double) -> SlidePoint? {
+        guard width > 0, height > 0 else { return nil }
+        let u = (px - Double(x)) / Double(width), v = (py - Double(y)) / Double(height)
+        return SlidePoint(x: min(1, max(0, u)), y: min(1, max(0, v)))
+    }
+
+    /// The frame as a scene rectangle (to clip a slide's drawing to it).
+    var rect: SceneRect { SceneRect(x: x, y: y, width: width, height: height) }
+
     /// The pixel position of `point` in the target.
     func position(of point: SlidePoint) -> (x: Double, y: Double) {
         (Double(x) + point.x * Double(width), Double(y) + point.y * Double(height))
@@ -80,7 +105,7 @@ enum PointerLook {
         guard let point else { return }
         let (x, y) = frame.position(of: point)
         switch mode {
-        case .off:
+        case .off, .pen, .highlighter, .eraser:
             return
         case .pointer:
             try c.fillCircle(
@@ -111,21 +136,31 @@ enum RefreshThrottle {
 /// Redraws scenes for pointer motion, at most once per refresh each: a
 /// request inside the refresh of the last one waits for its end (one timer,
 /// however many motions come meanwhile), and the draw then shows the newest
-/// point. Nothing runs while the pointer rests.
+/// point. Nothing runs while the pointer rests. A request may name the
+/// part that changed (a drawn line's new segment): the waiting ones'
+/// rectangles add up, and the draw repaints their box, not the screen.
 @MainActor
 final class PointerRedraws {
     private var lastNs: [ObjectIdentifier: UInt64] = [:]
     private var waiting: Set<ObjectIdentifier> = []
+    /// What the waiting draw repaints: a box, or nil for everything.
+    private var pending: [ObjectIdentifier: SceneRect?] = [:]
 
-    func request(_ scene: Scene) {
+    /// `rect`: the part of the scene that changed; nil: all of it.
+    func request(_ scene: Scene, in rect: SceneRect? = nil) {
         let id = ObjectIdentifier(scene)
+        if let known = pending[id] {
+            pending[id] = .some(known.flatMap { old in rect.map { old.union($0) } })
+        } else {
+            pending[id] = .some(rect)
+        }
         guard !waiting.contains(id) else { return }
         let now = monotonicNanoseconds()
         let refreshNs = UInt64(max(0.001, scene.displayLink.duration) * 1e9)
         let delay = RefreshThrottle.delayNs(nowNs: now, lastNs: lastNs[id], refreshNs: refreshNs)
         guard delay > 0 else {
             lastNs[id] = now
-            scene.setNeedsDisplay()
+            redraw(scene, id)
             return
         }
         waiting.insert(id)
@@ -133,9 +168,14 @@ final class PointerRedraws {
             MainActor.assumeIsolated {
                 guard let self, self.waiting.remove(id) != nil, let scene else { return }
                 self.lastNs[id] = monotonicNanoseconds()
-                scene.setNeedsDisplay()
+                self.redraw(scene, id)
             }
         }
+    }
+
+    private func redraw(_ scene: Scene, _ id: ObjectIdentifier) {
+        let rect = pending.removeValue(forKey: id) ?? nil
+        if let rect { scene.setNeedsDisplay(in: rect) } else { scene.setNeedsDisplay() }
     }
 
     /// A scene that went away (its identifier may be reused).
@@ -143,5 +183,6 @@ final class PointerRedraws {
         let id = ObjectIdentifier(scene)
         lastNs[id] = nil
         waiting.remove(id)
+        pending[id] = nil
     }
 }

@@ -36,8 +36,11 @@ struct PresenterState: Equatable, Sendable {
     private(set) var overviewSelection: Int?
     /// Slides per row of the grid, as the console lays it out (for Up and Down).
     var overviewColumns = 4
-    /// The pointer dot or the spotlight, or neither.
+    /// The pointer dot, the spotlight, a drawing tool, or none.
     private(set) var pointerMode: PointerMode = .off
+    /// The lines drawn on slides this talk (the presenter adds them as the
+    /// speaker drags; keys clear them).
+    var drawings = SlideDrawings()
     /// When Escape or `q` was pressed once, asking to end the talk: a
     /// second press within `quitConfirmSeconds` ends it, any other key
     /// cancels. Many clickers' slideshow button sends F5 and Escape in
@@ -153,10 +156,22 @@ struct PresenterState: Equatable, Sendable {
             return .changed
         case .togglePointer:
             pointerMode = pointerMode.toggled(.pointer)
+            drawings.end()
             return .changed
         case .toggleSpotlight:
             pointerMode = pointerMode.toggled(.spotlight)
+            drawings.end()
             return .changed
+        case .togglePen, .toggleHighlighter, .toggleEraser:
+            let mode: PointerMode = action == .togglePen ? .pen : action == .toggleHighlighter ? .highlighter : .eraser
+            pointerMode = pointerMode.toggled(mode)
+            // A line being drawn ends with its tool.
+            drawings.end()
+            return .changed
+        case .clearDrawing:
+            return drawings.clear(slide: slide) ? .changed : .unchanged
+        case .clearAllDrawings:
+            return drawings.clearAll() ? .changed : .unchanged
         case .swapScreens:
             return .swapScreens
         case .toggleTimer:
@@ -230,7 +245,8 @@ struct PresenterState: Equatable, Sendable {
             return .changed
         case .digit, .startFromBeginning:
             return .unchanged
-        case .toggleBlack, .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer,
+        case .toggleBlack, .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .togglePen,
+            .toggleHighlighter, .toggleEraser, .clearDrawing, .clearAllDrawings, .swapScreens, .toggleTimer,
             .resetTimer, .startHere, .toggleHelp, .editNotes, .quit:
             return nil
         }
@@ -239,6 +255,8 @@ struct PresenterState: Equatable, Sendable {
     private mutating func go(to target: Int, at now: Double, typedWasPending: Bool) -> Outcome {
         let clamped = min(max(0, target), pageCount - 1)
         guard clamped != page else { return typedWasPending ? .changed : .unchanged }
+        // A line being drawn belongs to the slide it started on.
+        if slides.slide(ofPage: clamped) != slide { drawings.end() }
         page = clamped
         if !timerWaitsForStart { timer.startIfNeeded(at: now) }
         return .changed

@@ -141,6 +141,8 @@ final class ConsoleDelegate: SceneDelegate {
     private var lastSummary: [String: String] = [:]
     /// Stills (first pictures) of the current slide's videos, with a play marker.
     private let stills = SlideVideoPlayers()
+    /// The current slide's drawing, kept between whole frames.
+    private let ink = InkLayer()
     private let clockFormat: DateFormatter = {
         let f = DateFormatter()
         f.dateFormat = "HH:mm:ss"
@@ -167,21 +169,68 @@ final class ConsoleDelegate: SceneDelegate {
 
     func scene(_ scene: Scene, didReceiveKey event: KeyEvent) { presenter.handle(event) }
 
-    /// Pointing at the current slide moves the pointer on every screen.
+    /// Pointing at the current slide moves the pointer on every screen; in
+    /// a drawing mode a left press on the slide draws there instead of
+    /// going on (a click without motion leaves a dot), until released.
+    /// Presses elsewhere on the console, and the right button, do as always.
     func scene(_ scene: Scene, didReceivePointer event: PointerEvent) {
         switch event.kind {
         case .entered, .moved:
+            if presenter.state.drawings.isDrawing, let point = clampedSlidePoint(scene, x: event.x, y: event.y) {
+                presenter.inkMoved(to: point)
+            }
             presenter.pointerMoved(to: slidePoint(scene, x: event.x, y: event.y))
         case .left:
+            presenter.inkEnded()
             presenter.pointerMoved(to: nil)
+        case .pressed(.left) where presenter.state.pointerMode.tool != nil:
+            if let point = inkPoint(scene, x: event.x, y: event.y), presenter.inkBegan(at: point) { return }
+            presenter.consoleClicked(
+                .left, x: event.x, y: event.y, width: scene.pixelSize.width, height: scene.pixelSize.height)
         case let .pressed(button):
             presenter.consoleClicked(
                 button, x: event.x, y: event.y, width: scene.pixelSize.width, height: scene.pixelSize.height)
         case let .scrolled(_, dy):
             presenter.consoleScrolled(dy)
+        case .released(.left):
+            presenter.inkEnded()
         case .released:
             break
         }
+    }
+
+    /// The first finger draws as the left button does in a drawing mode;
+    /// touch does nothing else on the console.
+    func scene(_ scene: Scene, didReceiveTouch event: TouchEvent) {
+        switch event.kind {
+        case .began:
+            guard drawingTouch == nil, let point = inkPoint(scene, x: event.x, y: event.y),
+                presenter.inkBegan(at: point)
+            else { return }
+            drawingTouch = event.id
+        case .moved:
+            guard event.id == drawingTouch, let point = clampedSlidePoint(scene, x: event.x, y: event.y) else {
+                return
+            }
+            presenter.inkMoved(to: point)
+        case .ended, .cancelled:
+            guard event.id == drawingTouch else { return }
+            drawingTouch = nil
+            presenter.inkEnded()
+        }
+    }
+    /// The touch point drawing a line, if one is.
+    private var drawingTouch: Int?
+
+    /// The slide point a press draws at: on the current slide, and not
+    /// while the key list covers it.
+    private func inkPoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
+        presenter.consoleSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?.point(atX: x, y: y)
+    }
+
+    private func clampedSlidePoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
+        presenter.consoleSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?
+            .clampedPoint(atX: x, y: y)
     }
 
     /// Where the current slide lies in the console (nil in the overview,
@@ -225,6 +274,9 @@ final class ConsoleDelegate: SceneDelegate {
                 pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             try drawSlide(page: state.page, in: layout.current, c)
             try drawStills(page: state.page, in: layout.current, scene: scene, c)
+            if let frame = currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight) {
+                try presenter.drawInk(slide: state.slide, on: frame, layer: ink, c)
+            }
             // What the room sees of the pointer, over the speaker's slide.
             if let pointer = presenter.consolePointer,
                 let frame = currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight)
@@ -306,6 +358,9 @@ final class ConsoleDelegate: SceneDelegate {
             case .off: break
             case .pointer: footer += "   ·   Pointer on (l to stop)"
             case .spotlight: footer += "   ·   Spotlight on (h to stop)"
+            case .pen: footer += "   ·   Pen: drag on the slide (d to stop)"
+            case .highlighter: footer += "   ·   Highlighter: drag on the slide (m to stop)"
+            case .eraser: footer += "   ·   Eraser: drag over lines (x to stop)"
             }
             try c.drawText(
                 footer, x: layout.margin, y: layout.footer.y + (layout.footer.height - t * 5 / 4) / 2,
@@ -487,6 +542,9 @@ final class AudienceDelegate: SceneDelegate {
     private var isConnected = false
     /// The shown page's videos, playing in their rectangles.
     private let videos = SlideVideoPlayers()
+    /// The slide's drawing, kept between whole frames (a moving pointer
+    /// dot, a video's pictures redraw the whole screen).
+    private let inkLayer = InkLayer()
 
     init(presenter: Presenter) { self.presenter = presenter }
 
@@ -515,6 +573,7 @@ final class AudienceDelegate: SceneDelegate {
     func draw(_ scene: Scene, in c: DrawingContext) throws {
         let content: String
         var pointer: String?
+        var ink = 0
         switch presenter.state.audience {
         case .black:
             try c.clear(.black)
@@ -530,11 +589,13 @@ final class AudienceDelegate: SceneDelegate {
                 try c.draw(picture, x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight)
                 content = "page \(p + 1)"
                 try drawVideos(page: p, scene: scene, c)
+                ink = try drawInk(page: p, c)
                 pointer = try drawPointer(page: p, c)
             } else if let picture = presenter.cache.anyPicture(page: p, region: region) {
                 // Another size of the page, scaled, until the exact one is rendered.
                 try c.drawFitted(picture)
                 content = "page \(p + 1) scaled"
+                ink = try drawInk(page: p, c)
                 pointer = try drawPointer(page: p, c)
             } else {
                 try c.clear(.black)
@@ -543,13 +604,23 @@ final class AudienceDelegate: SceneDelegate {
         }
         if case .page = presenter.state.audience {} else { syncVideos(page: nil, scene: scene) }
         // Once per change, not per video frame.
-        let drawn = Drawn(content: content, keyNs: presenter.lastKeyNs, pointer: pointer)
+        // A drawing's change is a frame of its own: `ink_version` and the
+        // part repainted say what each one cost.
+        let drawn = Drawn(
+            content: content, keyNs: presenter.lastKeyNs, pointer: pointer,
+            inkVersion: ink > 0 ? presenter.state.drawings.version : nil)
         guard drawn != lastDrawn else { return }
         lastDrawn = drawn
         var line: [String: Any] = [
             "event": "drawn", "output": presenter.label(scene), "content": content, "key_ns": presenter.lastKeyNs,
+            "lines": ink,
+            "redraw_rect": [c.redrawRect.x, c.redrawRect.y, c.redrawRect.width, c.redrawRect.height],
         ]
         if let pointer { line["pointer"] = pointer }
+        if let version = drawn.inkVersion {
+            line["ink_version"] = version
+            line["ink_rasterized_px"] = inkLayer.rasterizedPixels
+        }
         presenter.emit(line)
     }
 
@@ -557,6 +628,14 @@ final class AudienceDelegate: SceneDelegate {
         var content: String
         var keyNs: UInt64
         var pointer: String?
+        var inkVersion: Int?
+    }
+
+    /// The lines drawn on the page's slide, over it; how many there are.
+    private func drawInk(page: Int, _ c: DrawingContext) throws -> Int {
+        let frame = presenter.audienceSlideFrame(page: page, width: c.pixelWidth, height: c.pixelHeight)
+        return try presenter.drawInk(
+            slide: presenter.state.slides.slide(ofPage: page), on: frame, layer: inkLayer, c)
     }
     private var lastDrawn: Drawn?
 

@@ -36,6 +36,43 @@ final class CanvasTests: OffscreenTestCase {
             canvas.textSize("Hello", font: font).width, plain, "a plain text after markup has no attributes left")
     }
 
+    /// Freehand lines: round joins (no square corner outside a turn), a
+    /// lone point a dot, a translucent line as light where it crosses
+    /// itself, and an eraser's line clearing what it covers.
+    func testStrokeLineJoinsRoundDotsAndErases() throws {
+        let canvas = try Canvas(width: 100, height: 100)
+        canvas.clear()
+        let red = Color(red: 1, green: 0, blue: 0)
+        canvas.strokeLine([(20, 20), (80, 20), (80, 80)], width: 10, color: red)
+        canvas.strokeLine([(50, 60)], width: 10, color: red)
+        func alpha(_ x: Int, _ y: Int) -> UInt8 { canvas.rgbaPixels()[(y * 100 + x) * 4 + 3] }
+        func rgba(_ x: Int, _ y: Int) -> [UInt8] {
+            Array(canvas.rgbaPixels()[(y * 100 + x) * 4..<(y * 100 + x) * 4 + 4])
+        }
+        XCTAssertEqual(rgba(50, 20), [255, 0, 0, 255], "along the line")
+        XCTAssertEqual(alpha(80, 50), 255, "after the turn")
+        XCTAssertGreaterThan(alpha(83, 17), 200, "inside the round join")
+        XCTAssertLessThan(alpha(84, 15), 40, "a miter's square corner would cover this")
+        XCTAssertEqual(alpha(50, 60), 255, "a lone point is a dot")
+        XCTAssertEqual(alpha(50, 66), 0, "the dot's radius is half the width")
+        XCTAssertEqual(alpha(50, 40), 0, "nothing between")
+
+        let marker = try Canvas(width: 100, height: 100)
+        marker.clear()
+        // Crosses itself at (40, 40).
+        marker.strokeLine(
+            [(10, 40), (60, 40), (60, 60), (40, 60), (40, 20)], width: 8,
+            color: Color(red: 1, green: 1, blue: 0, alpha: 0.4))
+        let pixels = marker.rgbaPixels()
+        let once = pixels[(40 * 100 + 20) * 4 + 3], crossing = pixels[(40 * 100 + 40) * 4 + 3]
+        XCTAssertEqual(Int(once), 102, accuracy: 1, "40 %")
+        XCTAssertEqual(crossing, once, "the crossing is not darker")
+
+        canvas.strokeLine([(50, 10), (50, 30)], width: 6, color: red, erase: true)
+        XCTAssertEqual(alpha(50, 20), 0, "erased")
+        XCTAssertEqual(alpha(30, 20), 255, "beside the eraser")
+    }
+
     func testTextDrawsInsideItsMeasuredBox() throws {
         let canvas = try Canvas(width: 400, height: 120)
         canvas.fill(.black)

@@ -62,7 +62,10 @@ final class InstallTests: ScreenplayTestCase {
             environment: ["PATH": "/usr/bin:/bin"], timeout: 10
         ).stdout
         XCTAssertTrue(present.contains("KEYS"), present)
-        for row in ["Shift+F5", "swap screens", "ask to end the talk", "this list on the console"] {
+        for row in [
+            "Shift+F5", "swap screens", "ask to end the talk", "this list on the console",
+            "clear the drawings of every slide",
+        ] {
             XCTAssertTrue(present.contains(row), "no \(row) in screenplay-present(1)")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/share/bash-completion/completions/screenplay"))

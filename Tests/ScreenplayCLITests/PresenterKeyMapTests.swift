@@ -22,7 +22,8 @@ final class PresenterKeyMapTests: ScreenplayTestCase {
         // Digits are typed, not bound; rows move only in the overview (its footer says so).
         let all: [PresenterAction] = [
             .next, .previous, .first, .last, .nextSlide, .previousSlide, .toggleOverview, .enter, .toggleBlack,
-            .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .swapScreens, .toggleTimer, .resetTimer,
+            .toggleWhite, .toggleFreeze, .togglePointer, .toggleSpotlight, .togglePen, .toggleHighlighter,
+            .toggleEraser, .clearDrawing, .clearAllDrawings, .swapScreens, .toggleTimer, .resetTimer,
             .startFromBeginning, .startHere, .toggleHelp, .editNotes, .quit,
         ]
         for action in all {

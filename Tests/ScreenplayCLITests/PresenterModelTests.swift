@@ -35,7 +35,8 @@ final class PresenterModelTests: ScreenplayTestCase {
         XCTAssertEqual(key("Escape"), .quit)
         XCTAssertEqual(key("q"), .quit)
         XCTAssertEqual(key("Q"), .quit, "caps lock does not stop the keys")
-        XCTAssertNil(key("x"))
+        XCTAssertEqual(key("x"), .toggleEraser)
+        XCTAssertNil(key("z"))
         XCTAssertNil(key("Shift_L"))
     }
 
