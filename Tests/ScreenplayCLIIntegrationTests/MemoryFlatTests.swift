@@ -118,7 +118,16 @@ final class MemoryFlatTests: ScreenplayTestCase {
             // slope over 140 s moved from -0.8 to +8 KiB/s between a quiet
             // and a loaded run with the same code.
             guard trend.label != "screenplay play, fast" else { continue }
-            XCTAssertLessThan(slope, 1.0, "\(trend): grows more than 1 KiB/s")
+            // RSS moves in whole pages as malloc's arenas settle: one step of
+            // 9 pages (36 KiB) near the end of the window reads as a slope of
+            // 1.2 KiB/s though nothing grows after it (seen three times in
+            // one session on a loaded machine). A leak grows all along: it
+            // fails both the slope and the growth from the first window's
+            // median to the last (1 KiB/s over the 90 s measured is 90 KiB).
+            let medians = trend.medians
+            let growth = (medians.last?.kib ?? 0) - (medians.first?.kib ?? 0)
+            XCTAssertFalse(
+                slope >= 1.0 && growth >= 64, "\(trend): grows more than 1 KiB/s, \(growth) KiB in all")
         }
         // The animated scene really animated the whole time (a stalled
         // shader would be flat for the wrong reason).
