@@ -98,7 +98,10 @@ extension PlayTests {
         XCTAssertGreaterThanOrEqual(lines.count, 2, "frames lines in 3 s")
         let draws = lines.reduce(0) { $0 + $1.int("draws") }
         XCTAssertLessThanOrEqual(draws, 1, "static regions drew \(draws) frames between crossfades")
-        XCTAssertLessThanOrEqual(used, 2, "static regions used \(used) CPU ticks in 3 s")
+        // The one frame allowed (the clock's minute turning inside the
+        // window) costs up to 3 ticks of its own on the software path.
+        XCTAssertLessThanOrEqual(
+            used, 2 + 3 * draws, "static regions used \(used) CPU ticks in 3 s, with \(draws) frames drawn")
         XCTAssertEqual(faded(), seen + 1, "the fader's slot is 8 s: no switch while measuring")
         assertCleanStop(p)
     }
