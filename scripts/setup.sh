@@ -33,6 +33,10 @@
 # libwpewebkit-1.1-dev, libwpebackend-fdo-1.0-dev, libwpe-1.0-dev: web pages
 # as items (WPE WebKit, its frames through wpebackend-fdo; module Web);
 # cog: the same engine's own launcher, the web benchmark's peer.
+# xvfb, x11-apps, xdotool: mutter nested in an X server (its only nested
+# backend) gives two monitors whose pixels xwd reads and whose keyboard
+# xdotool types on; headless mutter has neither a screenshot protocol nor a
+# virtual keyboard.
 set -euo pipefail
 packages=(
   pkg-config libwayland-dev libwayland-bin wayland-protocols
@@ -41,6 +45,7 @@ packages=(
   libsystemd-dev
   sway swaybg swayidle weston cage xwayland grim wtype
   mutter kwin-wayland dbus-daemon dbus-session-bus-common
+  xvfb x11-apps xdotool
   fonts-dejavu-core fonts-noto-color-emoji tzdata jq
   libmpv-dev mpv ffmpeg
   libsdl2-dev

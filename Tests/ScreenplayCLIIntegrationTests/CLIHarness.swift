@@ -73,13 +73,15 @@ extension XCTestCase {
     /// Starts a PDF talk (the sample deck) as a speaker does, with `laptop`
     /// as the built-in screen, and checks the audience view connects on
     /// `external` at `size` and the console is full screen on `laptop`.
+    /// `markBuiltIn`: name `laptop` in `SCREENPLAY_BUILTIN` (false: the
+    /// compositor's connector names must tell it, as for a user who sets nothing).
     /// Returns the running presenter.
     func startPDFTalk(
-        _ environment: [String: String], laptop: String, external: String, size: [Int], file: StaticString = #filePath,
-        line: UInt = #line
+        _ environment: [String: String], laptop: String, external: String, size: [Int], markBuiltIn: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line
     ) throws -> RunningProcess {
         var environment = environment
-        environment["SCREENPLAY_BUILTIN"] = laptop
+        environment["SCREENPLAY_BUILTIN"] = markBuiltIn ? laptop : nil
         let folder = NSTemporaryDirectory() + "screenplay-talk-\(getpid())-\(UUID().uuidString.prefix(8))"
         let deck = try SampleDeck.write(to: folder).pdf
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import TestHarness
 import TestSupport
@@ -88,6 +89,46 @@ final class MutterTests: ScreenplayTestCase {
         XCTAssertFalse(p.stderr.contains("cannot be shown"), p.stderr)
         XCTAssertFalse(
             p.stderr.contains("the compositor put"), "the audience window is where it was asked: \(p.stderr)")
+        assertCleanStop(p)
+    }
+}
+
+/// A PDF talk on mutter with pixels and keys: mutter nested in an Xvfb
+/// server (`mutter --nested`), two 1024x768 monitors named as a laptop's
+/// GNOME names them (eDP-1, HDMI-A-1), read back with `xwd` and typed on
+/// with `xdotool`.
+final class MutterTalkTests: ScreenplayTestCase {
+    /// As a speaker runs it (`screenplay present deck.pdf`, nothing marked
+    /// built-in by hand): the audience page full screen on HDMI-A-1 (pixels of
+    /// what reached it), the console full screen on eDP-1, a key typed on
+    /// the keyboard turns the page on the audience monitor whichever window
+    /// mutter focused, and nothing calls the audience view impossible.
+    func testPDFTalkOnMutterShowsTheAudienceFullScreenAndKeysTurnThePages() throws {
+        let rig = try MutterRig.startNested()
+        addTeardownBlock { rig.stop() }
+        let p = try startPDFTalk(
+            rig.clientEnvironment, laptop: "eDP-1", external: "HDMI-A-1", size: [1024, 768], markBuiltIn: false)
+        XCTAssertTrue(p.stderr.contains("the audience view is a full-screen window on each external screen"), p.stderr)
+        XCTAssertFalse(p.stderr.contains("cannot be shown"), p.stderr)
+        XCTAssertFalse(p.stderr.contains("the compositor put"), p.stderr)
+        // HDMI-A-1 is the right half of the stage. The 16:9 page spans its width
+        // (rows 96 to 671, bars above and below): near both edges, at row 200, is
+        // page background, away from the pointer Xvfb starts at the stage's centre.
+        func audience() -> [RGB?] {
+            let shot = try? rig.capture()
+            return [shot?.pixel(x: 1024 + 20, y: 200), shot?.pixel(x: 2048 - 20, y: 200)]
+        }
+        func shows(_ page: Int) -> Bool {
+            audience() == [RGB(hex: SampleDeck.backgrounds[page])] + [RGB(hex: SampleDeck.backgrounds[page])]
+        }
+        XCTAssertTrue(waitUntil(timeout: 15) { shows(0) }, "page 1 does not fill HDMI-A-1: \(audience()) \(p.stderr)")
+        try rig.typeKey("Right")
+        XCTAssertNotNil(
+            p.waitForEvent {
+                $0.event == "drawn" && $0.output == "HDMI-A-1" && $0.raw["content"] as? String == "page 2"
+            },
+            p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 15) { shows(1) }, "page 2 is not on HDMI-A-1: \(audience())")
         assertCleanStop(p)
     }
 }

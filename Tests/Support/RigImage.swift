@@ -123,6 +123,44 @@ public struct RigImage: Sendable, Equatable {
         try self.init(width: w, height: h, pixels: Array(bytes[pos..<(pos + count)]))
     }
 
+    /// Parses an X window dump as `xwd` writes it: a ZPixmap of 24 or 32 bits a
+    /// pixel with true-colour masks (what Xvfb's 24-bit screen gives).
+    public init(xwd data: Data) throws {
+        let bytes = [UInt8](data)
+        func field(_ index: Int) -> Int {
+            // The header is 25 big-endian 32-bit fields, then the window name.
+            let at = index * 4
+            return bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+        }
+        guard bytes.count >= 100 else { throw RigError("XWD: truncated header (\(bytes.count) bytes)") }
+        let headerSize = field(0), format = field(2), width = field(4), height = field(5)
+        let lsbFirst = field(7) == 0, bitsPerPixel = field(11), bytesPerLine = field(12)
+        let masks = [field(14), field(15), field(16)], colours = field(19)
+        guard field(1) == 7, format == 2, bitsPerPixel == 24 || bitsPerPixel == 32, masks.allSatisfy({ $0 != 0 })
+        else {
+            throw RigError(
+                "XWD: only version 7 true-colour ZPixmaps of 24 or 32 bits a pixel are read (format \(format), \(bitsPerPixel) bits)"
+            )
+        }
+        let start = headerSize + colours * 12  // each colour map entry is 12 bytes
+        guard bytes.count >= start + bytesPerLine * height else {
+            throw RigError("XWD: raster has \(bytes.count - start) bytes, expected \(bytesPerLine * height)")
+        }
+        let step = bitsPerPixel / 8
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = start + y * bytesPerLine + x * step
+                var value = 0
+                for i in 0..<step { value |= Int(bytes[at + i]) << (8 * (lsbFirst ? i : step - 1 - i)) }
+                for (c, mask) in masks.enumerated() {
+                    rgb[(y * width + x) * 3 + c] = UInt8((value & mask) >> mask.trailingZeroBitCount & 0xff)
+                }
+            }
+        }
+        try self.init(width: width, height: height, pixels: rgb)
+    }
+
     /// Decodes a non-interlaced PNG with 8 or 16 bits per channel (alpha is dropped).
     public init(png data: Data) throws {
         let decoded = try PNGCodec.decode([UInt8](data))
