@@ -14,6 +14,7 @@ protocols=(
   "$sys/unstable/xdg-output/xdg-output-unstable-v1.xml"
   "$sys/unstable/idle-inhibit/idle-inhibit-unstable-v1.xml"
   "$sys/staging/fractional-scale/fractional-scale-v1.xml"
+  "$sys/staging/xdg-activation/xdg-activation-v1.xml"
   "$here/protocols/wlr-layer-shell-unstable-v1.xml"
   "$here/protocols/wlr-output-management-unstable-v1.xml"
   "$here/protocols/wlr-output-power-management-unstable-v1.xml"

@@ -12,7 +12,7 @@ const struct wl_interface *screenplay_interface(const char *name) {
         &zwlr_layer_shell_v1_interface, &wp_presentation_interface,
         &wp_viewporter_interface, &wp_fractional_scale_manager_v1_interface,
         &zwp_idle_inhibit_manager_v1_interface, &zwlr_output_manager_v1_interface,
-        &zwlr_output_power_manager_v1_interface,
+        &zwlr_output_power_manager_v1_interface, &xdg_activation_v1_interface,
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(known[i]->name, name) == 0) return known[i];

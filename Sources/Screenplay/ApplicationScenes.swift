@@ -83,6 +83,12 @@ extension Application {
     }
 
     /// Opens an ordinary interactive window (role `application`).
+    ///
+    /// The first window the process opens asks for the focus with the
+    /// `xdg_activation_v1` token a desktop's launcher passes in
+    /// `XDG_ACTIVATION_TOKEN` (KWin's focus stealing prevention may otherwise
+    /// leave it behind the window that had the focus); the variable is then
+    /// removed from the environment, so programs the app starts do not reuse it.
     public func openWindow(configuration: SceneConfiguration) throws -> Scene {
         let session = SceneSession(
             role: .application, configuration: configuration, userInfo: [:],

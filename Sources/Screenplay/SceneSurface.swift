@@ -28,6 +28,8 @@ final class SceneSurface {
     let surface: Surface
     private var layerSurface: LayerSurface?
     private var toplevel: Toplevel?
+    /// The launcher's activation token, used by the app's window at its first configure.
+    private var activationToken: String?
     private var fractional: FractionalScale?
     /// The EGL window, made at the first configure.
     private(set) var window: WindowSurface?
@@ -76,6 +78,7 @@ final class SceneSurface {
                 surface.setEmptyInputRegion()
             case .application:
                 try makeToplevel(title: title ?? "Screenplay", appID: "screenplay", screen: nil)
+                activationToken = LaunchActivation.takeToken()
             }
         } catch {
             surface.destroy()
@@ -165,6 +168,11 @@ final class SceneSurface {
         } else {
             window = try WindowSurface(
                 context: graphics(), waylandSurface: surface.rawProxy, width: pixels.0, height: pixels.1)
+            // The app's first window asks for the focus its launcher's token
+            // gives, before it maps: KWin 5.27 forgets the token once any
+            // window is activated, the new one included.
+            if let token = activationToken { _ = surface.activate(token: token) }
+            activationToken = nil
         }
         pixelSize = pixels
         surface.setOpaque(width: w, height: h)

@@ -46,6 +46,8 @@ package final class Compositor {
     package private(set) var viewporter: OpaquePointer?
     package private(set) var fractionalScaleManager: OpaquePointer?
     package private(set) var idleInhibitManager: OpaquePointer?
+    /// `xdg_activation_v1`: a launcher's token gives a new window the focus.
+    package private(set) var activation: OpaquePointer?
     /// `wl_shm`, for the cursor image.
     package private(set) var shm: OpaquePointer?
     /// `zwlr_output_manager_v1`: heads, modes, serial numbers (wlroots compositors and others).
@@ -163,6 +165,8 @@ package final class Compositor {
             fractionalScaleManager = bind(registry, name, "wp_fractional_scale_manager_v1", 1)
         case "zwp_idle_inhibit_manager_v1":
             idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
+        case "xdg_activation_v1":
+            activation = bind(registry, name, "xdg_activation_v1", 1)
         case "zwlr_output_manager_v1":
             guard outputManager == nil else { return }
             let boundVersion = min(version, 4)
@@ -302,6 +306,7 @@ package final class Compositor {
         if let viewporter { wp_viewporter_destroy(viewporter) }
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
         if let idleInhibitManager { zwp_idle_inhibit_manager_v1_destroy(idleInhibitManager) }
+        if let activation { xdg_activation_v1_destroy(activation) }
         outputManager?.destroy()
         powerManager?.destroy()
         outputManager = nil
@@ -310,7 +315,7 @@ package final class Compositor {
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }
         layerShell = nil; wmBase = nil; xdgOutputManager = nil; presentation = nil
-        viewporter = nil; fractionalScaleManager = nil; idleInhibitManager = nil
+        viewporter = nil; fractionalScaleManager = nil; idleInhibitManager = nil; activation = nil
         shm = nil; compositor = nil; registry = nil
     }
 
