@@ -86,4 +86,40 @@ final class KWinTests: ScreenplayTestCase {
             }, "page 1 does not fill the audience output: \(p.stderr)")
         assertCleanStop(p)
     }
+
+    /// Keys on KWin, launched as a desktop's launcher starts an app: with an
+    /// `xdg_activation_v1` token in `XDG_ACTIVATION_TOKEN`, which the
+    /// presenter's console hands to KWin (KWin's log says it activated the
+    /// console on the token's behalf), a key typed on the parent's keyboard
+    /// turns the audience page (sway's grim reads it). The key goes through
+    /// a keyboard with the standard keymap: KWin's wayland backend reads the
+    /// parent's key codes with its own keymap, and wtype's per-call keymap put
+    /// Right where KWin reads Escape.
+    func testAKeyTurnsThePageOnNestedKWinWithTheLaunchersToken() throws {
+        let parent = try startSway([.init(width: 1400, height: 600)], keyboard: true)
+        let kwin = try KWinRig.startNested(inWaylandDisplay: parent.waylandDisplay)
+        addTeardownBlock { kwin.stop() }
+        var environment = kwin.clientEnvironment
+        environment["XDG_ACTIVATION_TOKEN"] = try kwin.activationToken(appID: "screenplay")
+        let p = try startPDFTalk(environment, laptop: "WL-0", external: "WL-1", size: [700, 600])
+        func audience() -> RGB? { try? parent.capture(output: "HEADLESS-1").pixel(x: 720, y: 300) }
+        XCTAssertTrue(
+            waitUntil(timeout: 15) { audience() == RGB(hex: SampleDeck.backgrounds[0]) },
+            "page 1 is not on the audience output: \(String(describing: audience())) \(p.stderr)")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                kwin.log.contains("activating KWin::XdgToplevelWindow") && kwin.log.contains("caption=\"Presenter")
+            },
+            "KWin did not activate the console with the token: \(kwin.log.suffix(2000))")
+        try parent.typeWithStandardKeymap("Right")
+        XCTAssertNotNil(
+            p.waitForEvent {
+                $0.event == "drawn" && $0.output == "WL-1" && $0.raw["content"] as? String == "page 2"
+            },
+            "the key did not reach the presenter: \(p.stderr)")
+        XCTAssertTrue(
+            waitUntil(timeout: 15) { audience() == RGB(hex: SampleDeck.backgrounds[1]) },
+            "page 2 is not on the audience output: \(String(describing: audience()))")
+        assertCleanStop(p)
+    }
 }

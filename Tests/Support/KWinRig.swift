@@ -25,6 +25,8 @@ public final class KWinRig: CompositorRig, @unchecked Sendable {
             try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: binary)
             var environment = layout.environment
             environment["WAYLAND_DISPLAY"] = parentDisplay
+            // The log says whether KWin activated a window on a token's behalf.
+            environment["QT_LOGGING_RULES"] = "kwin_core.debug=true"
             return try ChildProcess(
                 path: "dbus-run-session",
                 args: [
@@ -55,5 +57,12 @@ public final class KWinRig: CompositorRig, @unchecked Sendable {
                 environment: layout.environment, directory: layout.directory, stdinData: nil, keepStdinOpen: false,
                 stderrPath: layout.logPath)
         }
+    }
+
+    /// An `xdg_activation_v1` token for `appID`, asked for as a desktop's
+    /// launcher does before it starts an app (``ActivationLauncher``). KWin
+    /// grants it only while no other window is active.
+    public func activationToken(appID: String) throws -> String {
+        try ActivationLauncher.token(appID: appID, environment: clientEnvironment)
     }
 }

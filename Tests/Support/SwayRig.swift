@@ -70,6 +70,13 @@ public final class SwayRig: @unchecked Sendable {
 
     deinit { sway.stop() }
 
+    /// Types `key` (a keysym name) with the standard keymap's key code
+    /// (``StandardKeyboard``), for compositors nested in this one that ignore
+    /// the keymap wtype sends.
+    public func typeWithStandardKeymap(_ key: String) throws {
+        try StandardKeyboard.type(key, environment: clientEnvironment)
+    }
+
     /// Puts a keyboard on the seat until sway stops, as a laptop has one.
     ///
     /// The headless seat has no keyboard of its own, so each `wtype` call
