@@ -108,7 +108,9 @@ final class KWinTests: ScreenplayTestCase {
             "page 1 is not on the audience output: \(String(describing: audience())) \(p.stderr)")
         XCTAssertTrue(
             waitUntil(timeout: 5) {
-                kwin.log.contains("activating KWin::XdgToplevelWindow") && kwin.log.contains("caption=\"Presenter")
+                kwin.log.split(separator: "\n").contains {
+                    $0.contains("activating KWin::XdgToplevelWindow") && $0.contains("caption=\"Presenter")
+                }
             },
             "KWin did not activate the console with the token: \(kwin.log.suffix(2000))")
         try parent.typeWithStandardKeymap("Right")
