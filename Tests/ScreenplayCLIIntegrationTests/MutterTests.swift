@@ -7,7 +7,8 @@ import XCTest
 /// GNOME's mutter 43, headless: no layer shell, so the fullscreen fallback;
 /// `wl_surface.enter` and real `wp_presentation` feedback. Mutter has no
 /// screenshot protocol, so these tests check placement, pacing and idle cost
-/// from the protocol, not pixels (weston and cage check the fallback's pixels).
+/// from the protocol, not pixels (MutterTalkTests, below, reads them from
+/// mutter nested in Xvfb).
 final class MutterTests: ScreenplayTestCase {
     private func startMutter(_ monitors: [OutputMode]) throws -> MutterRig {
         let rig = try MutterRig.start(monitors: monitors)
@@ -79,9 +80,9 @@ final class MutterTests: ScreenplayTestCase {
     /// A PDF talk on GNOME, as a speaker runs it: the audience view is a
     /// full-screen window on the external monitor at its size, the console
     /// full screen on the laptop's, and the log says what happens instead
-    /// of calling the audience view impossible. (Mutter has no screenshot
-    /// protocol and no virtual keyboard: keys on the audience window are
-    /// tested on sway's same path, PresenterTests.testWithoutLayerShell...)
+    /// of calling the audience view impossible. (Headless mutter has no
+    /// screenshot protocol and no virtual keyboard: MutterTalkTests reads
+    /// pixels and types keys on mutter nested in Xvfb.)
     func testPDFTalkPutsTheAudienceOnTheExternalMonitorAndTheConsoleOnTheLaptop() throws {
         let rig = try startMutter([OutputMode(width: 1280, height: 720), OutputMode(width: 1024, height: 768)])
         let p = try startPDFTalk(rig.clientEnvironment, laptop: "Meta-0", external: "Meta-1", size: [1024, 768])

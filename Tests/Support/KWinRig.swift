@@ -1,6 +1,6 @@
 // Headless KWin 5.27 (`--virtual`): KDE's compositor, with wlr-layer-shell and the only
 // compositor here that offers wp_fractional_scale_v1. Its screenshot D-Bus API did not
-// answer on the virtual backend here, so the tests check the protocol, not pixels.
+// answer on the virtual backend here, so pixels come from KWin nested in sway (startNested).
 public import Foundation
 
 #if canImport(Glibc)
