@@ -57,8 +57,12 @@ extension PlayTests {
     }
 
     /// Static regions cost nothing: between one region's crossfades the
-    /// panel draws no frame (but perhaps one for the clock's minute) and
-    /// `play` uses no CPU to speak of, however many regions stand still.
+    /// panel draws no frame and `play` uses no CPU to speak of, however
+    /// many regions stand still. The clock shows the day, so that its
+    /// own redraw (tested in the clock's tests) falls in the measured
+    /// window only at midnight: a minute's turn landed there once in 20
+    /// and its draw, on a loaded machine, cost more ticks than the idle
+    /// bound is about.
     func testStaticRegionsDrawNothingBetweenAnotherRegionsCrossfades() throws {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 1280, height: 720)])
         let folder = try mediaFolder()
@@ -69,7 +73,7 @@ extension PlayTests {
             {"layouts": {"m": {"regions": [
                 {"name": "picture", "x": 0, "y": 0, "width": "50%", "height": "50%", "items": [{"file": "a.png"}]},
                 {"name": "text", "x": "50%", "y": 0, "width": "50%", "height": "50%", "items": [{"text": "Menu"}]},
-                {"name": "clock", "x": 0, "y": "50%", "width": "50%", "height": "50%", "items": [{"clock": "%H:%M"}]},
+                {"name": "clock", "x": 0, "y": "50%", "width": "50%", "height": "50%", "items": [{"clock": "%A %d %B"}]},
                 {"name": "fader", "x": "50%", "y": "50%", "width": "50%", "height": "50%", "transition": {"seconds": 0.5},
                  "items": [{"color": "ff0000", "duration": 8}, {"color": "0000ff", "duration": 8}]}]}},
              "default": "m"}
@@ -98,10 +102,11 @@ extension PlayTests {
         XCTAssertGreaterThanOrEqual(lines.count, 2, "frames lines in 3 s")
         let draws = lines.reduce(0) { $0 + $1.int("draws") }
         XCTAssertLessThanOrEqual(draws, 1, "static regions drew \(draws) frames between crossfades")
-        // The one frame allowed (the clock's minute turning inside the
-        // window) costs up to 3 ticks of its own on the software path.
+        // The one frame allowed is the clock's day turning at midnight
+        // inside the window; a full draw on the software path is not
+        // what this bound is about, so it gets a generous allowance.
         XCTAssertLessThanOrEqual(
-            used, 2 + 3 * draws, "static regions used \(used) CPU ticks in 3 s, with \(draws) frames drawn")
+            used, 2 + 8 * draws, "static regions used \(used) CPU ticks in 3 s, with \(draws) frames drawn")
         XCTAssertEqual(faded(), seen + 1, "the fader's slot is 8 s: no switch while measuring")
         assertCleanStop(p)
     }
