@@ -76,4 +76,19 @@ scripts/setup.sh
 cleanup() { bash scripts/rig-cleanup.sh >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 swift build --build-tests
-swift test --skip-build "$@"
+if [ $# -gt 0 ]; then
+  exec swift test --skip-build "$@"
+fi
+# The whole suite runs two tests at a time, each in its own process with
+# its own compositors: most of a rig test's time is waiting for refreshes,
+# timers and servers, so one after another took 30 minutes where CI should
+# take under 20. Two, not one per core of a bigger machine: every rig test
+# is shown to pass beside one busy core (--repeat --busy), not beside seven.
+# MemoryFlatTests runs alone afterwards: it bounds RSS slopes of 1 KiB/s
+# over 90 s, and beside another test's bursts it failed where it passes
+# alone (see RELIABILITY.md); the benchmark's 30-minute run is the long
+# evidence.
+status=0
+swift test --skip-build --parallel --num-workers 2 --skip MemoryFlatTests || status=$?
+swift test --skip-build --filter MemoryFlatTests || status=$?
+exit "$status"
