@@ -10,7 +10,7 @@ import XCTest
 /// and a looping video run side by side on one headless sway for `MEMORY_SOAK_SECONDS` (120 by
 /// default, so the suite fits in 20 minutes; 180 until it had to; the
 /// bench's long run takes 30 minutes), and the RSS slope after a warm-up of
-/// a quarter of that (at most 40 s) must stay under 1 KiB per second for each. An animated
+/// a quarter of that (at most 40 s) must stay under 2 KiB per second for each, growing all along (what 90 s of RSS can resolve; the 30-minute soak holds them to 1 KiB per minute). An animated
 /// scene once grew 13 KiB/s here (presentation feedback that sway never
 /// answers piled up on both sides) and passed every short test.
 ///
@@ -119,19 +119,22 @@ final class MemoryFlatTests: ScreenplayTestCase {
             // and a loaded run with the same code.
             guard trend.label != "screenplay play, fast" else { continue }
             // RSS moves in whole pages as malloc's arenas and mpv's buffers
-            // settle, front-loaded: a step of 9 pages (36 KiB) read as a slope of
-            // 1.2 KiB/s though nothing grew after it, and a looping video
-            // still settles 30 s in (seen failing three times in one session
-            // at load average 7; the 10-minute soak shows it flat). A leak
-            // grows all along: it fails the slope, the growth from the first
-            // window's median to the last (1 KiB/s over the 90 s measured is
-            // 90 KiB) and the growth over the window's second half (45 KiB).
+            // settle and come and go: a looping video's 10 s medians move
+            // 170 KiB from one window to the next with nothing growing (CI,
+            // alone: 189,752 to 189,972 KiB, in no order), so 90 s of them
+            // cannot tell 1 KiB/s (90 KiB) from that, and that bound failed
+            // CI on 72 KiB of it. What 90 s can tell is 2 KiB/s growing all
+            // along: the slope, the growth from the first window's median to
+            // the last (180 KiB at 2 KiB/s; 128 asked) and the growth over the
+            // second half (64). The leak this test was written for grew 13
+            // KiB/s; the 30-minute soak (`scripts/bench.sh --only soak`) holds
+            // every process to 1 KiB per minute.
             let medians = trend.medians.map(\.kib)
             let growth = (medians.last ?? 0) - (medians.first ?? 0)
             let lateGrowth = (medians.last ?? 0) - (medians.isEmpty ? 0 : medians[medians.count / 2])
             XCTAssertFalse(
-                slope >= 1.0 && growth >= 64 && lateGrowth >= 32,
-                "\(trend): grows more than 1 KiB/s, \(growth) KiB in all, \(lateGrowth) in the second half; medians \(medians)"
+                slope >= 2.0 && growth >= 128 && lateGrowth >= 64,
+                "\(trend): grows more than 2 KiB/s, \(growth) KiB in all, \(lateGrowth) in the second half; medians \(medians)"
             )
         }
         // The animated scene really animated the whole time (a stalled
