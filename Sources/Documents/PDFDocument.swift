@@ -66,7 +66,10 @@ public final class PDFDocument: @unchecked Sendable {
         pageLabels = labels
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
+    deinit {
+        let document = document
+        PopplerGate.shared.run { g_object_unref(UnsafeMutableRawPointer(document)) }
+    }
 
     /// Opens `path`, telling apart a file that is not there (`.unreadable`)
     /// from one that is not a usable PDF (`.encrypted`, `.corrupt`).
@@ -93,7 +96,8 @@ public final class PDFDocument: @unchecked Sendable {
             throw DocumentError(kind: .unreadable, description: "cannot read \(path): \(message)")
         }
         defer { g_free(uri) }
-        guard let document = poppler_document_new_from_file(uri, password, &gerror) else {
+        let document = PopplerGate.shared.run { poppler_document_new_from_file(uri, password, &gerror) }
+        guard let document else {
             let code = gerror?.pointee.code ?? Int32(POPPLER_ERROR_INVALID.rawValue)
             let message = gerror.map { String(cString: $0.pointee.message) } ?? "unknown error"
             g_clear_error(&gerror)
@@ -106,7 +110,7 @@ public final class PDFDocument: @unchecked Sendable {
             }
             throw DocumentError(kind: .corrupt, description: "\(path) is not a readable PDF: \(message)")
         }
-        let made = PDFDocument(path: path, document: document)
+        let made = PopplerGate.shared.run { PDFDocument(path: path, document: document) }
         if made.pageCount == 0 {
             throw DocumentError(kind: .corrupt, description: "\(path) has no pages")
         }
@@ -153,15 +157,16 @@ public final class PDFDocument: @unchecked Sendable {
         cairo_translate(cr, Double(rect.x), Double(rect.y))
         cairo_scale(cr, Double(rect.width) / size.width, Double(rect.height) / size.height)
         cairo_translate(cr, -region.x * pageSize.width, -region.y * pageSize.height)
-        lock.lock()
-        let page = poppler_document_get_page(document, Int32(index))
-        if let page {
+        let rendered = PopplerGate.shared.run {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let page = poppler_document_get_page(document, Int32(index)) else { return false }
             poppler_page_render(page, cr)
             g_object_unref(UnsafeMutableRawPointer(page))
+            return true
         }
-        lock.unlock()
         cairo_restore(cr)
-        guard page != nil else {
+        guard rendered else {
             throw DocumentError(
                 kind: .renderFailed, description: "page \(index + 1) could not be read from the document")
         }
@@ -290,6 +295,8 @@ extension PDFDocument {
         guard (0..<pageCount).contains(index) else { return ([], []) }
         let size = pageSize(index)
         guard size.width > 0, size.height > 0 else { return ([], []) }
+        PopplerGate.shared.enter()
+        defer { PopplerGate.shared.leave() }
         lock.lock()
         defer { lock.unlock() }
         guard let page = poppler_document_get_page(document, Int32(index)) else { return ([], []) }
@@ -374,5 +381,57 @@ extension PDFDocument {
         }
         if target.hasPrefix("/") { return target }
         return ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+    }
+}
+
+/// Poppler's globals (its GlobalParams with the font and Unicode caches)
+/// are C++ statics that `exit` destroys, in whatever thread calls it, while
+/// a page may still be rendering on another: that render then reads freed
+/// memory. Seen as a crash at SIGTERM during the presenter's first renders
+/// (a slide worker in poppler's Unicode map cache, the main thread in
+/// libsmime3's exit handlers). Every poppler call passes this gate; an exit
+/// handler, registered after poppler's own so it runs before them, closes
+/// it and waits for the calls in flight. A call that comes after waits for
+/// good: the process is ending.
+final class PopplerGate: @unchecked Sendable {
+    // @unchecked: `inFlight` and `closed` are read and written only with `condition` locked.
+    static let shared: PopplerGate = {
+        let gate = PopplerGate()
+        atexit { PopplerGate.shared.close() }
+        return gate
+    }()
+    private let condition = NSCondition()
+    private var inFlight = 0
+    private var closed = false
+    /// How long the exit handler waits for a render in flight; one stuck in
+    /// poppler must not hang the exit.
+    private static let exitWait: TimeInterval = 5
+
+    func enter() {
+        condition.lock()
+        while closed { condition.wait() }
+        inFlight += 1
+        condition.unlock()
+    }
+
+    func leave() {
+        condition.lock()
+        inFlight -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        enter()
+        defer { leave() }
+        return try body()
+    }
+
+    private func close() {
+        condition.lock()
+        closed = true
+        let deadline = Date(timeIntervalSinceNow: Self.exitWait)
+        while inFlight > 0, condition.wait(until: deadline) {}
+        condition.unlock()
     }
 }
