@@ -16,18 +16,21 @@ final class CageTests: ScreenplayTestCase {
         p.stderr.components(separatedBy: "no zwlr_layer_shell_v1").count - 1
     }
 
-    /// Animated content fills cage's output, is paced to its
-    /// 60 Hz by frame callbacks, and is gone after a clean exit.
+    /// Animated content fills cage's output, is paced by its frame
+    /// callbacks (one buffer for each, never above its 60 Hz), and is gone
+    /// after a clean exit.
     func testShaderFillsTheOutputAtItsRefresh() throws {
         let rig = try startCage()
         let frag = try temporaryShader(
             "cage",
             "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / iResolution.x, p.y / iResolution.y, 0.5, 1.0); }")
-        let p = try CLI.start(["present", "--all", frag, "--stats", "-"], environment: rig.clientEnvironment)
+        var environment = rig.clientEnvironment
+        environment["WAYLAND_DEBUG"] = "client"
+        let p = try CLI.start(["present", "--all", frag, "--stats", "-"], environment: environment)
         let connect = p.waitForEvent { $0.event == "connect" }
-        XCTAssertEqual(connect?.int("width"), 1280, p.stderr)
+        XCTAssertEqual(connect?.int("width"), 1280, p.screenplayLines)
         XCTAssertEqual(connect?.int("height"), 720)
-        XCTAssertTrue(waitUntil(timeout: 5) { self.fallbackWarnings(p) == 1 }, p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 5) { self.fallbackWarnings(p) == 1 }, p.screenplayLines)
 
         var image: RigImage?
         let drawn = waitUntil(timeout: 8) {
@@ -45,12 +48,14 @@ final class CageTests: ScreenplayTestCase {
                 i.pixel(x: i.width - 3, y: i.height - 3).distance(to: RGB(r: 255, g: 0, b: 128)) <= 4, "bottom-right")
         }
 
-        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "HEADLESS-1").count >= 4 }, p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "HEADLESS-1").count >= 4 }, p.screenplayLines)
         for w in p.frames(for: "HEADLESS-1").dropFirst(2) {
             XCTAssertEqual(w.raw["source"] as? String, "frame-callbacks", "cage has no wp_presentation")
         }
-        assertPaced(p, output: "HEADLESS-1", hz: 60, "one frame per refresh of cage's 60 Hz output")
         assertCleanStop(p)
+        // How many callbacks cage sends is cage's: it composites with
+        // llvmpipe, and beside another test on CI it sent 42 a second.
+        assertAnswersFrameCallbacks(p, output: "HEADLESS-1", role: .xdgSurface, hz: 60, "cage's 60 Hz output")
         XCTAssertEqual(fallbackWarnings(p), 1, "warned once")
         let gone = waitUntil(timeout: 5) {
             (try? rig.capture()).map { $0.fraction(of: RGB(hex: 0), tolerance: 0) == 1.0 } ?? false

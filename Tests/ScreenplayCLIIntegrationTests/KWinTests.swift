@@ -37,15 +37,7 @@ final class KWinTests: ScreenplayTestCase {
         // KWin's: it composites with llvmpipe, and beside another test on
         // two cores it gave 51 and 43 a second (CI), so the rate is held to
         // the callbacks, not to 60.
-        let answers = FrameCallbackAnswers(trace: p.stderr)
-        XCTAssertGreaterThanOrEqual(answers.callbacks, 30, "frame callbacks from KWin: \(answers)")
-        XCTAssertEqual(answers.unasked, 0, "buffers committed with no callback since the last: \(answers)")
-        XCTAssertEqual(answers.unanswered, 0, "callbacks answered by no buffer: \(answers)")
-        let windows = Array(p.frames(for: "Virtual-1").dropFirst(2))
-        for window in windows {
-            let fps = Double(window.int("presented")) / ((window.raw["window_s"] as? NSNumber)?.doubleValue ?? 1)
-            XCTAssertLessThanOrEqual(fps, 66, "faster than 60 Hz on KWin: \(windows.map(\.raw))")
-        }
+        assertAnswersFrameCallbacks(p, output: "Virtual-1", role: .layer, hz: 60, "KWin's 60 Hz output")
 
         // The protocol, from libwayland's own trace of the client.
         let trace = p.stderr
@@ -136,53 +128,5 @@ final class KWinTests: ScreenplayTestCase {
             waitUntil(timeout: 15) { audience() == RGB(hex: SampleDeck.backgrounds[1]) },
             "page 2 is not on the audience output: \(String(describing: audience()))")
         assertCleanStop(p)
-    }
-}
-
-/// How the scene's layer surface answered the compositor's frame callbacks,
-/// read from libwayland's client trace (`WAYLAND_DEBUG=client`): every
-/// buffer after the first should follow exactly one `done` of the frame
-/// callback asked for that surface.
-private struct FrameCallbackAnswers: CustomStringConvertible {
-    /// `done` events of the surface's frame callbacks.
-    var callbacks = 0
-    /// Buffers attached to the surface.
-    var buffers = 0
-    /// Buffers attached, after the first callback, with no callback since
-    /// the buffer before: drawn without the compositor asking.
-    var unasked = 0
-    /// Callbacks followed by another callback before any buffer: refreshes
-    /// the compositor offered that the scene let pass.
-    var unanswered = 0
-
-    init(trace: String) {
-        let lines = trace.split(separator: "\n").map(String.init)
-        guard
-            let layer = lines.first(where: { $0.contains(".get_layer_surface(new id zwlr_layer_surface_v1@") }),
-            let surfaceRange = layer.range(of: #"wl_surface@\d+"#, options: .regularExpression)
-        else { return }
-        let surface = String(layer[surfaceRange])
-        var frameCallback: String?
-        var sinceBuffer = 0
-        for line in lines {
-            if line.contains(" -> \(surface).frame(new id "),
-                let id = line.range(of: #"wl_callback@\d+"#, options: .regularExpression)
-            {
-                frameCallback = String(line[id])
-            } else if let callback = frameCallback, !line.contains(" -> "), line.contains("] \(callback).done(") {
-                callbacks += 1
-                sinceBuffer += 1
-                if sinceBuffer > 1 { unanswered += 1 }
-                frameCallback = nil
-            } else if line.contains(" -> \(surface).attach(wl_buffer@") {
-                buffers += 1
-                if callbacks > 0 && sinceBuffer == 0 { unasked += 1 }
-                sinceBuffer = 0
-            }
-        }
-    }
-
-    var description: String {
-        "\(callbacks) frame callbacks, \(buffers) buffers, \(unasked) unasked, \(unanswered) unanswered"
     }
 }

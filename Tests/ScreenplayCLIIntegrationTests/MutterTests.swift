@@ -17,35 +17,40 @@ final class MutterTests: ScreenplayTestCase {
     }
 
     /// The scene is a fullscreen window on the asked monitor
-    /// (no misplacement report), paced by presentation feedback to that
-    /// monitor's refresh, and exits cleanly.
+    /// (no misplacement report), timed by presentation feedback at that
+    /// monitor's refresh, one buffer for each of mutter's frame callbacks,
+    /// and exits cleanly.
     func testFallbackLandsOnTheAskedMonitorAndPacesToItsRefresh() throws {
         let rig = try startMutter([
             OutputMode(width: 1280, height: 720), OutputMode(width: 1024, height: 768, refreshHz: 30),
         ])
         var environment = rig.clientEnvironment
         environment["SCREENPLAY_BUILTIN"] = "Meta-0"
+        environment["WAYLAND_DEBUG"] = "client"
         let frag = try temporaryShader(
             "mutter",
             "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5 + 0.5 * sin(iTime), p.x / iResolution.x, 0.0, 1.0); }"
         )
         let p = try CLI.start(["present", frag, "--stats", "-"], environment: environment)
         let connect = p.waitForEvent { $0.event == "connect" }
-        XCTAssertEqual(connect?.output, "Meta-1", p.stderr)
+        XCTAssertEqual(connect?.output, "Meta-1", p.screenplayLines)
         XCTAssertEqual(connect?.int("width"), 1024)
         XCTAssertEqual(connect?.int("height"), 768)
         XCTAssertEqual(connect?.int("refresh_mhz"), 30000)
-        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "Meta-1").count >= 5 }, p.stderr)
+        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "Meta-1").count >= 5 }, p.screenplayLines)
         for w in p.frames(for: "Meta-1").dropFirst(2) {
             XCTAssertEqual(w.raw["source"] as? String, "presentation", "mutter gives wp_presentation feedback")
             XCTAssertEqual(Double(w.int("refresh_ns")) / 1e6, 33.33, accuracy: 0.5)
         }
-        assertPaced(p, output: "Meta-1", hz: 30, "one frame per refresh of mutter's 30 Hz monitor")
         XCTAssertEqual(
-            p.stderr.components(separatedBy: "no zwlr_layer_shell_v1").count - 1, 1, "warned once: \(p.stderr)")
-        XCTAssertFalse(p.stderr.contains("the compositor put"), "mutter honours the output hint: \(p.stderr)")
-        XCTAssertFalse(p.stderr.contains("the compositor made"), p.stderr)
+            p.stderr.components(separatedBy: "no zwlr_layer_shell_v1").count - 1, 1, "warned once: \(p.screenplayLines)"
+        )
+        XCTAssertFalse(p.stderr.contains("the compositor put"), "mutter honours the output hint: \(p.screenplayLines)")
+        XCTAssertFalse(p.stderr.contains("the compositor made"), p.screenplayLines)
         assertCleanStop(p)
+        // mutter composites with llvmpipe: under load it sends fewer
+        // callbacks than its refresh, and that rate is mutter's.
+        assertAnswersFrameCallbacks(p, output: "Meta-1", role: .xdgSurface, hz: 30, "mutter's 30 Hz monitor")
         XCTAssertNotNil(
             p.statsEvents.first { $0.event == "disconnect" && $0.output == "Meta-1" }, "disconnect reported")
     }
