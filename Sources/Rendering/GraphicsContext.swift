@@ -48,6 +48,14 @@ package final class GraphicsContext {
     /// GL_EXT_texture_format_BGRA8888: cairo's pixels upload without swizzling.
     /// A var so tests can exercise the swizzling fallback.
     var hasBGRAUpload: Bool
+    /// GL_EXT_texture_format_BGRA8888 and GL_EXT_read_format_bgra: a BGRA
+    /// render target reads back as wl_shm's XRGB8888 bytes.
+    let offersBGRARenderAndReadback: Bool
+    /// GL_RENDERER names Mesa's software rasterizers: window buffers are
+    /// in RAM, and reading a frame back costs a copy, not a GPU stall.
+    package var rendersInSoftware: Bool {
+        renderer.hasPrefix("llvmpipe") || renderer.hasPrefix("softpipe")
+    }
 
     /// EGL_EXT_buffer_age: a window's back buffer says how many frames old
     /// its content is, so a frame can repaint only what changed since then.
@@ -181,6 +189,7 @@ package final class GraphicsContext {
         renderer = Self.glString(GL_RENDERER)
         let glExtensions = Set(Self.glString(GL_EXTENSIONS).split(separator: " ").map(String.init))
         hasBGRAUpload = glExtensions.contains("GL_EXT_texture_format_BGRA8888")
+        offersBGRARenderAndReadback = hasBGRAUpload && glExtensions.contains("GL_EXT_read_format_bgra")
         ok = true
     }
 

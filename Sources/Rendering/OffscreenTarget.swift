@@ -10,7 +10,10 @@ package final class OffscreenTarget: RenderTarget {
     private var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
 
-    package init(context: GraphicsContext, width: Int, height: Int) throws {
+    /// - Parameter bgra: a GL_BGRA_EXT colour texture, whose bytes read back
+    ///   with GL_BGRA_EXT unconverted (wl_shm's XRGB8888); needs
+    ///   `GraphicsContext.offersBGRARenderAndReadback`.
+    package init(context: GraphicsContext, width: Int, height: Int, bgra: Bool = false) throws {
         guard width > 0, height > 0 else {
             throw RenderingError.invalidSize(what: "offscreen target", detail: "\(width)x\(height)")
         }
@@ -31,9 +34,10 @@ package final class OffscreenTarget: RenderTarget {
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        let format = bgra ? GL_BGRA_EXT : GL_RGBA
         glTexImage2D(
-            GLenum(GL_TEXTURE_2D), 0, GL_RGBA, GLsizei(width), GLsizei(height), 0,
-            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+            GLenum(GL_TEXTURE_2D), 0, format, GLsizei(width), GLsizei(height), 0,
+            GLenum(format), GLenum(GL_UNSIGNED_BYTE), nil)
         try checkGL("glTexImage2D(\(width)x\(height) render target)")
         glGenFramebuffers(1, &framebuffer)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)

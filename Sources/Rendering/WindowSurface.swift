@@ -1,16 +1,21 @@
 import CEGL
 import CWayland
 
-/// An EGL window surface on a Wayland `wl_surface`, via `wl_egl_window`.
+/// A window's drawable on a Wayland `wl_surface`: an EGL window surface via
+/// `wl_egl_window`, or, where GL renders in software, a framebuffer object
+/// presented through the window's own `wl_shm` buffers (`ShmPresenter`).
 ///
-/// `present()` commits the `wl_surface` (Mesa's eglSwapBuffers attaches,
-/// damages and commits), so request the frame callback before presenting.
-/// Not thread-safe; use on the thread that owns the Wayland connection.
+/// `present()` commits the `wl_surface` (Mesa's eglSwapBuffers, or the
+/// presenter, attaches, damages and commits), so request the frame callback
+/// before presenting. Not thread-safe; use on the thread that owns the
+/// Wayland connection.
 package final class WindowSurface: RenderTarget {
     package let context: GraphicsContext
     private var eglWindow: OpaquePointer?
     private var surface: EGLSurface?
     private var swapIntervalIsSet = false
+    private var shmPresenter: ShmPresenter?
+    private var isDestroyed = false
 
     package private(set) var pixelWidth: Int
     package private(set) var pixelHeight: Int
@@ -19,7 +24,11 @@ package final class WindowSurface: RenderTarget {
     /// - Parameters:
     ///   - waylandSurface: the `wl_surface *` to draw into.
     ///   - width, height: buffer size in pixels (surface size times scale).
-    package init(context: GraphicsContext, waylandSurface: OpaquePointer, width: Int, height: Int) throws {
+    ///   - shm: the connection's `wl_shm`; with a software renderer the
+    ///     window presents through its own shm buffers (nil: always EGL).
+    package init(
+        context: GraphicsContext, waylandSurface: OpaquePointer, width: Int, height: Int, shm: OpaquePointer? = nil
+    ) throws {
         guard context.platform == .wayland else {
             throw RenderingError.egl(
                 call: "WindowSurface", error: "EGL_BAD_MATCH",
@@ -29,6 +38,11 @@ package final class WindowSurface: RenderTarget {
         self.context = context
         pixelWidth = width
         pixelHeight = height
+        if let shm, ShmPresenter.suits(context) {
+            shmPresenter = try ShmPresenter(
+                context: context, surface: waylandSurface, shm: shm, width: width, height: height)
+            return
+        }
         guard let window = wl_egl_window_create(waylandSurface, Int32(width), Int32(height)) else {
             throw RenderingError.egl(
                 call: "wl_egl_window_create", error: "returned NULL", hint: "out of memory?")
@@ -61,18 +75,37 @@ package final class WindowSurface: RenderTarget {
 
     /// Changes the buffer size; takes effect with the next frame drawn.
     package func resize(width: Int, height: Int) throws {
-        guard let eglWindow else { throw RenderingError.destroyed(what: "WindowSurface") }
         try Self.validate(width: width, height: height, context: context)
+        if let shmPresenter {
+            try shmPresenter.resize(width: width, height: height)
+            pixelWidth = width
+            pixelHeight = height
+            return
+        }
+        guard let eglWindow else { throw RenderingError.destroyed(what: "WindowSurface") }
         guard width != pixelWidth || height != pixelHeight else { return }
         wl_egl_window_resize(eglWindow, Int32(width), Int32(height), 0, 0)
         pixelWidth = width
         pixelHeight = height
     }
 
-    /// Binds this surface (and the default framebuffer) for drawing.
-    package var framebufferObject: UInt32 { 0 }
+    /// Whether windows made with `context` (and a `wl_shm`) present through
+    /// their own wl_shm buffers.
+    package static func presentsThroughShm(with context: GraphicsContext) -> Bool { ShmPresenter.suits(context) }
 
+    /// Whether frames go through the window's own wl_shm buffers.
+    package var presentsThroughShm: Bool { shmPresenter != nil }
+
+    /// The default framebuffer, or the shm presenter's framebuffer object.
+    package var framebufferObject: UInt32 { shmPresenter?.backing.framebufferObject ?? 0 }
+
+    /// Binds this surface (and its framebuffer) for drawing.
     package func makeCurrent() throws {
+        if let shmPresenter {
+            guard !context.isDestroyed else { throw RenderingError.destroyed(what: "GraphicsContext") }
+            try shmPresenter.backing.makeCurrent()
+            return
+        }
         guard let surface else { throw RenderingError.destroyed(what: "WindowSurface") }
         guard !context.isDestroyed else { throw RenderingError.destroyed(what: "GraphicsContext") }
         if eglGetCurrentContext() != context.context || eglGetCurrentSurface(EGL_DRAW) != surface {
@@ -95,7 +128,9 @@ package final class WindowSurface: RenderTarget {
     /// 1 is the frame presented last, 2 the one before; 0 when unknown (a
     /// new or resized buffer, or a driver without the extension), when the
     /// whole buffer must be drawn. Call after `makeCurrent()`, before drawing.
+    /// Through wl_shm the framebuffer object always holds the last frame.
     package func bufferAge() -> Int {
+        if let shmPresenter { return shmPresenter.backingHoldsFrame ? 1 : 0 }
         guard let surface, context.offersBufferAge else { return 0 }
         var age: EGLint = 0
         guard eglQuerySurface(context.display, surface, EGLint(EGL_BUFFER_AGE_EXT), &age) == EGLBoolean(EGL_TRUE)
@@ -113,6 +148,11 @@ package final class WindowSurface: RenderTarget {
     /// `wl_surface.damage_buffer` before a plain swap would gain nothing:
     /// Mesa's eglSwapBuffers damages the whole surface itself.)
     package func present(damage: [PixelRect]? = nil) throws {
+        if let shmPresenter {
+            guard !isDestroyed else { throw RenderingError.destroyed(what: "WindowSurface") }
+            try shmPresenter.present(damage: damage)
+            return
+        }
         guard let surface else { throw RenderingError.destroyed(what: "WindowSurface") }
         try makeCurrent()
         if let damage, !damage.isEmpty, context.offersSwapWithDamage {
@@ -143,6 +183,12 @@ package final class WindowSurface: RenderTarget {
     /// would leave Mesa with a dangling window). Does not destroy the
     /// wl_surface. Idempotent.
     package func destroy() {
+        if let shmPresenter {
+            guard !isDestroyed else { return }
+            isDestroyed = true
+            shmPresenter.destroy()
+            return
+        }
         guard let eglWindow else { return }
         if let surface, !context.isDestroyed {
             if eglGetCurrentSurface(EGL_DRAW) == surface || eglGetCurrentSurface(EGL_READ) == surface {

@@ -141,17 +141,23 @@ public final class Application {
             "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
     }
 
-    /// Whether scenes can repaint only what changed, which needs two EGL
-    /// extensions of the driver on this connection: EGL_EXT_buffer_age
-    /// (the back buffer's content is known, so only changed rectangles are
-    /// drawn) and EGL_KHR_swap_buffers_with_damage (the compositor hears
-    /// which rectangles changed). Without buffer age a scene that changes
+    /// Whether scenes can repaint only what changed. With a GPU that needs
+    /// two EGL extensions of the driver on this connection:
+    /// EGL_EXT_buffer_age (the back buffer's content is known, so only
+    /// changed rectangles are drawn) and EGL_KHR_swap_buffers_with_damage
+    /// (the compositor hears which rectangles changed). Where GL renders in
+    /// software (Mesa's llvmpipe, which offers neither), `sharedMemory` is
+    /// true: each scene draws into a framebuffer that keeps the last frame
+    /// and presents through its own wl_shm buffers, copying into each only
+    /// the rows that changed since it was last shown and telling the
+    /// compositor exactly those. Without any of these a scene that changes
     /// in part repaints its own copy of its picture and copies all of it
-    /// into each new buffer (one full-window copy a frame, and the copy's
-    /// memory). Brings up EGL like ``graphicsDescription()``.
-    public func partialRedrawSupport() throws -> (bufferAge: Bool, swapWithDamage: Bool) {
+    /// into each new buffer. Brings up EGL like ``graphicsDescription()``.
+    public func partialRedrawSupport() throws -> (bufferAge: Bool, swapWithDamage: Bool, sharedMemory: Bool) {
         let context = try CurrentContext.preserving { try graphics.context() }
-        return (context.offersBufferAge, context.offersSwapWithDamage)
+        return (
+            context.offersBufferAge, context.offersSwapWithDamage, WindowSurface.presentsThroughShm(with: context)
+        )
     }
 
     /// Blocks until the compositor has answered everything sent so far,

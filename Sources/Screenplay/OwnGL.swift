@@ -4,9 +4,11 @@ import Rendering
 /// viewport covering it, when the block starts.
 public struct GLDrawable: Sendable, Equatable {
     /// The framebuffer object bound for drawing (0: the window's own buffer;
-    /// another name while drawing into an offscreen layer, or, on a partial
-    /// frame where the driver offers no buffer age, into the scene's own
-    /// copy of its picture).
+    /// another name while drawing into an offscreen layer, where GL renders
+    /// in software (the window's frame, which Screenplay copies into its own
+    /// wl_shm buffers), or, on a partial frame where the driver offers no
+    /// buffer age, into the scene's own copy of its picture). Bind this
+    /// name, never 0, if your block binds framebuffers of its own.
     public let framebuffer: UInt32
     /// Width in device pixels (the viewport's width).
     public let pixelWidth: Int

@@ -145,7 +145,9 @@ public final class Scene {
     /// The delegate's `draw` still runs once, with ``DrawingContext/redrawRect``
     /// saying what is repainted; drawing outside it is clipped, and the
     /// pixels there stay as the last frame left them: the window's buffers
-    /// are reused where the driver offers EGL_EXT_buffer_age; elsewhere the
+    /// are reused where the driver offers EGL_EXT_buffer_age; where GL
+    /// renders in software the scene's framebuffer keeps the last frame and
+    /// only the changed rows go into its own wl_shm buffers; elsewhere the
     /// scene keeps its own copy of its picture, repaints that and copies it
     /// whole into each new buffer (``Application/partialRedrawSupport()``
     /// says which; so does `screenplay doctor`).

@@ -47,7 +47,7 @@ extension Scene {
             let graphics = try host.graphics.resources()
             var target: any RenderTarget = window
             lastBufferAge = window.bufferAge()
-            if !graphics.context.offersBufferAge,
+            if !graphics.context.offersBufferAge, !window.presentsThroughShm,
                 let copy = try retainedFrame.target(
                     damageShare: RetainedFrame.share(of: damage, in: bounds), width: window.pixelWidth,
                     height: window.pixelHeight,

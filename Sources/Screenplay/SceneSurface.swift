@@ -167,7 +167,8 @@ final class SceneSurface {
             if changed || pixels != pixelSize { try window.resize(width: pixels.0, height: pixels.1) }
         } else {
             window = try WindowSurface(
-                context: graphics(), waylandSurface: surface.rawProxy, width: pixels.0, height: pixels.1)
+                context: graphics(), waylandSurface: surface.rawProxy, width: pixels.0, height: pixels.1,
+                shm: surface.compositor.shm)
             // The app's first window asks for the focus its launcher's token
             // gives, before it maps: KWin 5.27 forgets the token once any
             // window is activated, the new one included.

@@ -157,7 +157,14 @@ enum DoctorRunner {
     /// layout's region) redraws only that part; nil when EGL does not start
     /// (the EGL/GLES finding says why).
     private static func partialRedrawFinding(_ app: Application) -> Finding? {
-        guard let (bufferAge, swapWithDamage) = try? app.partialRedrawSupport() else { return nil }
+        guard let (bufferAge, swapWithDamage, sharedMemory) = try? app.partialRedrawSupport() else { return nil }
+        if sharedMemory {
+            return Finding(
+                level: .ok, topic: "partial redraws",
+                text:
+                    "software rendering (no EGL_EXT_buffer_age, no EGL_KHR_swap_buffers_with_damage on this driver): each scene keeps its last frame and presents through its own wl_shm buffers, so a frame redraws only the regions that changed, copies only those rows and tells the compositor exactly those rectangles"
+            )
+        }
         let compositor =
             swapWithDamage
             ? "EGL_KHR_swap_buffers_with_damage offered: the compositor is told only the changed rectangles"

@@ -250,12 +250,16 @@ final class PlaceholderMedia: PlayMedia {
 final class VideoMedia: PlayMedia {
     private var player: VideoPlayer?
     private(set) var failure: String?
+    private let sceneID: ObjectIdentifier
+    /// `player.framesDrawn` already added to the panel's tally.
+    private var tallied = 0
     var isAnimated: Bool { true }
     var onChange: (() -> Void)?
     /// The display link already asked the player about this refresh.
     private var stepped = false
 
     init(path: String, loops: Bool, scene: Scene) {
+        sceneID = ObjectIdentifier(scene)
         do {
             let player = try VideoPlayer(path: path, scene: scene, loops: loops, startsPaused: true)
             self.player = player
@@ -284,13 +288,20 @@ final class VideoMedia: PlayMedia {
         guard let player else { return }
         step(player)
         try context.drawVideo(player)
+        tally(player)
     }
 
     func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool {
         guard let player else { return false }
         step(player)
         try context.drawVideo(player, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        tally(player)
         return true
+    }
+
+    private func tally(_ player: VideoPlayer) {
+        VideoFrameTally.add(player.framesDrawn - tallied, scene: sceneID)
+        tallied = player.framesDrawn
     }
 
     /// In a crossfade, or a region beside others that move, a refresh may
@@ -305,6 +316,22 @@ final class VideoMedia: PlayMedia {
         player?.close()
         player = nil
     }
+}
+
+/// New video pictures drawn on each panel's scene since `--stats` last
+/// said: the `video_frames` of play's frames line, so CPU can be counted
+/// per video frame shown (the layout benchmark's measure) on a machine
+/// too slow to show every frame.
+@MainActor
+enum VideoFrameTally {
+    private static var counts: [ObjectIdentifier: Int] = [:]
+
+    static func add(_ frames: Int, scene: ObjectIdentifier) {
+        guard frames > 0 else { return }
+        counts[scene, default: 0] += frames
+    }
+
+    static func take(_ scene: Scene) -> Int { counts.removeValue(forKey: ObjectIdentifier(scene)) ?? 0 }
 }
 
 /// An item that is known to be unusable before it is loaded (a file libmpv

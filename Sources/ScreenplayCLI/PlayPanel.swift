@@ -571,7 +571,7 @@ final class PlayPanel: SceneDelegate {
     /// counts every draw, also those of a static item (a clock's minute, a
     /// text file edited) that the display link, paused then, does not count
     /// as presented frames.
-    func drainStatistics() -> (presented: Int, draws: Int, stallChange: String?)? {
+    func drainStatistics() -> (presented: Int, draws: Int, videoFrames: Int, stallChange: String?)? {
         guard let scene else { return nil }
         let now = monotonicNanoseconds()
         let presented = scene.displayLink.takeFrameStatistics(nowNs: now).presented
@@ -583,7 +583,7 @@ final class PlayPanel: SceneDelegate {
             }
         let draws = scene.drawCount - reportedDraws
         reportedDraws = scene.drawCount
-        return (presented, draws, change)
+        return (presented, draws, VideoFrameTally.take(scene), change)
     }
 
     // MARK: override (`ctl override`, PlayOverride.swift)

@@ -403,11 +403,11 @@ final class PlayRunner: SceneCommand {
                     ])
                 }
                 for panel in self.panels.values {
-                    guard let (presented, draws, change) = panel.drainStatistics() else { continue }
+                    guard let (presented, draws, videoFrames, change) = panel.drainStatistics() else { continue }
                     let redrawn = panel.sceneForReload.map { self.redraws[panel.outputName, default: .init()].take($0) }
                     stats.write([
                         "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
-                        "redrawn_px": redrawn?.redrawnPixels ?? 0,
+                        "redrawn_px": redrawn?.redrawnPixels ?? 0, "video_frames": videoFrames,
                     ])
                     if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
                     if change == "resumed" { log("\(panel.outputName) shows frames again") }

@@ -13,17 +13,8 @@ extension PlayTests {
         let rig = try startSway([
             .init(width: 320, height: 240), .init(width: 640, height: 360), .init(width: 640, height: 360),
         ])
-        let folder = try mediaFolder()
-        try writePNG(folder + "/photo.png", 0x2060a0, width: 640, height: 360)
-        let playlist = try writePlaylist(
-            folder,
-            """
-            {"layouts": {"m": {"background": "000000", "regions": [
-                {"name": "photo", "x": 0, "y": 0, "width": "100%", "height": "100%", "items": [{"file": "photo.png"}]},
-                {"name": "news", "x": 0, "y": 300, "width": 640, "height": 60, "z": 1,
-                 "items": [{"ticker": "Layouts repaint only what moves  ·  ", "speed": 120, "size": 30}]}]}},
-             "panels": [{"match": "HEADLESS-2", "layout": "m"}, {"match": "HEADLESS-3", "layout": "m", "rotate": 180}]}
-            """)
+        let playlist = try writeTickerOverPhoto(
+            panels: #"{"match": "HEADLESS-2", "layout": "m"}, {"match": "HEADLESS-3", "layout": "m", "rotate": 180}"#)
         let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig, builtin: "HEADLESS-1"))
         func windows(_ output: String) -> [StatsEvent] {
             p.statsEvents.filter { $0.event == "frames" && $0.output == output && $0.int("draws") > 0 }
@@ -51,5 +42,22 @@ extension PlayTests {
             image.fraction(of: RGB(hex: 0x2060a0), in: PixelRect(x: 0, y: 0, width: 640, height: 300)), 1,
             "the photo region keeps its pixels while the band moves")
         assertCleanStop(p)
+    }
+
+    /// A 640x360 layout `m`: a 0x2060a0 photo filling the panel under a
+    /// ticker band in its bottom 60 rows; `panels` are the playlist's
+    /// panel entries.
+    func writeTickerOverPhoto(panels: String) throws -> String {
+        let folder = try mediaFolder()
+        try writePNG(folder + "/photo.png", 0x2060a0, width: 640, height: 360)
+        return try writePlaylist(
+            folder,
+            """
+            {"layouts": {"m": {"background": "000000", "regions": [
+                {"name": "photo", "x": 0, "y": 0, "width": "100%", "height": "100%", "items": [{"file": "photo.png"}]},
+                {"name": "news", "x": 0, "y": 300, "width": 640, "height": 60, "z": 1,
+                 "items": [{"ticker": "Layouts repaint only what moves  ·  ", "speed": 120, "size": 30}]}]}},
+             "panels": [\(panels)]}
+            """)
     }
 }

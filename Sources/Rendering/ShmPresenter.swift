@@ -1,0 +1,253 @@
+import CEGL
+import CWayland
+import Glibc
+
+/// Presents a window's frames through its own `wl_shm` buffers, where GL
+/// renders in software (llvmpipe): the frame is drawn into a framebuffer
+/// object that always holds the last frame, and only the rows that changed
+/// since a buffer last held a frame are read back into it.
+///
+/// Why: Mesa's software path over Wayland (Debian 12's 22.3) offers no
+/// buffer age, so every swap copies the whole window into a new wl_shm
+/// buffer and every frame must be drawn whole, or drawn into a copy that
+/// is then copied whole. A ticker's 80 rows under a video cost the video's
+/// whole panel. Here they cost their own rows, and the compositor is told
+/// exactly those (`damage_buffer`). With a GPU the EGL window stays: its
+/// buffers live on the GPU, and reading them back would cost more.
+///
+/// Not thread-safe: use on the thread that owns the Wayland connection.
+final class ShmPresenter {
+    /// How many frames of damage are remembered; a buffer older than this
+    /// is filled whole (a compositor holds at most two or three).
+    private static let historyDepth = 8
+    /// Buffers allocated before one still held by the compositor is
+    /// reused: a compositor that never releases (a hidden output) must not
+    /// make the client allocate without bound.
+    private static let maximumBuffers = 4
+    /// `WL_SHM_FORMAT_XRGB8888`: always supported, and little-endian BGRX
+    /// is what GL_BGRA_EXT reads.
+    private static let format: UInt32 = 1
+
+    private let context: GraphicsContext
+    private let surface: OpaquePointer
+    private let shm: OpaquePointer
+    private let damagesInBufferCoordinates: Bool
+    private(set) var backing: OffscreenTarget
+    /// Whether `backing` holds a presented frame (0 age until it does).
+    private(set) var backingHoldsFrame = false
+    private var buffers: [ShmBuffer] = []
+    private var frame: UInt64 = 0
+    /// Newest last: each presented frame and its damage (nil: all of it).
+    private var history: [(frame: UInt64, rects: [PixelRect]?)] = []
+    private var scratch: [UInt8] = []
+
+    /// Whether `context` draws in software and can read back in the
+    /// buffer's byte order; otherwise the EGL window surface is used.
+    /// `SCREENPLAY_SHM_PRESENT=0` keeps the EGL window surface, to tell
+    /// whether a compositor's trouble comes from this path.
+    static func suits(_ context: GraphicsContext) -> Bool {
+        getenv("SCREENPLAY_SHM_PRESENT").map { String(cString: $0) } != "0"
+            && context.platform == .wayland && !context.offersBufferAge && context.rendersInSoftware
+            && context.offersBGRARenderAndReadback
+    }
+
+    init(context: GraphicsContext, surface: OpaquePointer, shm: OpaquePointer, width: Int, height: Int) throws {
+        self.context = context
+        self.surface = surface
+        self.shm = shm
+        damagesInBufferCoordinates = wl_proxy_get_version(surface) >= 4
+        backing = try OffscreenTarget(context: context, width: width, height: height, bgra: true)
+    }
+
+    var pixelWidth: Int { backing.pixelWidth }
+    var pixelHeight: Int { backing.pixelHeight }
+
+    /// A new size: a new backing (drawn whole next) and new buffers.
+    func resize(width: Int, height: Int) throws {
+        guard width != backing.pixelWidth || height != backing.pixelHeight else { return }
+        let made = try OffscreenTarget(context: context, width: width, height: height, bgra: true)
+        backing.destroy()
+        backing = made
+        backingHoldsFrame = false
+        history = []
+        for buffer in buffers { buffer.isStale = true }
+        buffers.removeAll { buffer in
+            guard !buffer.isBusy else { return false }
+            buffer.destroy()
+            return true
+        }
+    }
+
+    /// Copies what changed into a free buffer, attaches it with `damage`
+    /// (top-left pixels; nil: all) and commits the surface.
+    func present(damage: [PixelRect]?) throws {
+        let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+        let frameDamage = backingHoldsFrame ? damage : nil
+        frame += 1
+        history.append((frame, frameDamage))
+        if history.count > Self.historyDepth { history.removeFirst(history.count - Self.historyDepth) }
+        let buffer = try freeBuffer()
+        let copy = rectsToCopy(into: buffer).compactMap { Self.clamp($0, to: bounds) }
+        try backing.makeCurrent()
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backing.framebufferObject)
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        if context.glesMajorVersion >= 3 {
+            glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
+            glPixelStorei(GLenum(GL_PACK_SKIP_ROWS), 0)
+            glPixelStorei(GLenum(GL_PACK_SKIP_PIXELS), 0)
+        }
+        for rect in copy { try read(rect, into: buffer) }
+        buffer.contentFrame = frame
+        buffer.isBusy = true
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        for rect in frameDamage ?? [bounds] {
+            if damagesInBufferCoordinates {
+                wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+            } else {
+                // Before wl_surface v4 damage is in surface coordinates,
+                // which a scale or transform changes: damage everything.
+                wl_surface_damage(surface, 0, 0, Int32.max, Int32.max)
+                break
+            }
+        }
+        wl_surface_commit(surface)
+        backingHoldsFrame = true
+    }
+
+    /// The rectangles `buffer` lacks: the damage of every frame since it
+    /// last held one, or all of it.
+    private func rectsToCopy(into buffer: ShmBuffer) -> [PixelRect] {
+        let all = [PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)]
+        guard let held = buffer.contentFrame, let oldest = history.first, oldest.frame <= held + 1 else { return all }
+        var rects: [PixelRect] = []
+        for entry in history where entry.frame > held {
+            guard let damage = entry.rects else { return all }
+            rects += damage
+        }
+        return rects
+    }
+
+    private static func clamp(_ rect: PixelRect, to bounds: PixelRect) -> PixelRect? {
+        let x0 = max(rect.x, bounds.x)
+        let y0 = max(rect.y, bounds.y)
+        let x1 = min(rect.x + rect.width, bounds.x + bounds.width)
+        let y1 = min(rect.y + rect.height, bounds.y + bounds.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Reads `rect` (top-left pixels) of the backing into the buffer's
+    /// rows: GL's rows run bottom to top, the buffer's top to bottom. In
+    /// bands of about 256 KiB, so the flip copies from cache and the
+    /// scratch space stays small however large the window.
+    private func read(_ rect: PixelRect, into buffer: ShmBuffer) throws {
+        let rowBytes = rect.width * 4
+        let band = max(1, min(rect.height, (256 << 10) / rowBytes))
+        if scratch.count < rowBytes * band { scratch = [UInt8](repeating: 0, count: rowBytes * band) }
+        scratch.withUnsafeMutableBytes { bytes in
+            var top = rect.y
+            while top < rect.y + rect.height {
+                let rows = min(band, rect.y + rect.height - top)
+                glReadPixels(
+                    GLint(rect.x), GLint(pixelHeight - top - rows), GLsizei(rect.width), GLsizei(rows),
+                    GLenum(GL_BGRA_EXT), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+                for row in 0..<rows {
+                    let source = bytes.baseAddress! + (rows - 1 - row) * rowBytes
+                    memcpy(buffer.memory + (top + row) * buffer.stride + rect.x * 4, source, rowBytes)
+                }
+                top += rows
+            }
+        }
+        try checkGL("glReadPixels(wl_shm frame)")
+    }
+
+    /// A buffer of the current size the compositor is not reading, made if
+    /// there is none; past `maximumBuffers` the one held longest is reused.
+    private func freeBuffer() throws -> ShmBuffer {
+        buffers.removeAll { buffer in
+            guard buffer.isStale, !buffer.isBusy else { return false }
+            buffer.destroy()
+            return true
+        }
+        let current = buffers.filter { !$0.isStale }
+        if let free = current.filter({ !$0.isBusy }).max(by: { ($0.contentFrame ?? 0) < ($1.contentFrame ?? 0) }) {
+            return free
+        }
+        if current.count >= Self.maximumBuffers,
+            let oldest = current.min(by: { ($0.contentFrame ?? 0) < ($1.contentFrame ?? 0) })
+        {
+            return oldest
+        }
+        let made = try ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, format: Self.format)
+        buffers.append(made)
+        return made
+    }
+
+    func destroy() {
+        for buffer in buffers { buffer.destroy() }
+        buffers = []
+        backing.destroy()
+    }
+}
+
+/// One `wl_buffer` over its own memfd mapping.
+private final class ShmBuffer {
+    private(set) var proxy: OpaquePointer?
+    let memory: UnsafeMutableRawPointer
+    let stride: Int
+    private let size: Int
+    /// Attached and not yet released by the compositor.
+    var isBusy = false
+    /// The frame it holds, nil: none yet.
+    var contentFrame: UInt64?
+    /// Of a size no longer drawn: destroyed once released.
+    var isStale = false
+
+    init(shm: OpaquePointer, width: Int, height: Int, format: UInt32) throws {
+        stride = width * 4
+        size = stride * height
+        let fd = screenplay_shm_file()
+        guard fd >= 0 else {
+            throw RenderingError.egl(
+                call: "memfd_create", error: String(cString: strerror(errno)), hint: "out of file descriptors?")
+        }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(size)) == 0 else {
+            throw RenderingError.egl(
+                call: "ftruncate(wl_shm pool, \(size) bytes)", error: String(cString: strerror(errno)),
+                hint: "out of memory (the pool lives in RAM)")
+        }
+        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
+            throw RenderingError.egl(
+                call: "mmap(wl_shm pool)", error: String(cString: strerror(errno)), hint: "out of address space?")
+        }
+        memory = mapped
+        guard let pool = wl_shm_create_pool(shm, fd, Int32(size)) else {
+            munmap(mapped, size)
+            throw RenderingError.egl(call: "wl_shm_create_pool", error: "returned NULL", hint: "out of memory?")
+        }
+        proxy = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(stride), format)
+        wl_shm_pool_destroy(pool)
+        guard let proxy else {
+            munmap(mapped, size)
+            throw RenderingError.egl(call: "wl_shm_pool_create_buffer", error: "returned NULL", hint: "out of memory?")
+        }
+        wl_buffer_add_listener(proxy, &shmBufferListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func destroy() {
+        guard let proxy else { return }
+        wl_buffer_destroy(proxy)
+        self.proxy = nil
+        munmap(memory, size)
+    }
+
+    deinit { destroy() }
+}
+
+private nonisolated(unsafe) var shmBufferListener = wl_buffer_listener(
+    release: { data, _ in
+        guard let data else { return }
+        Unmanaged<ShmBuffer>.fromOpaque(data).takeUnretainedValue().isBusy = false
+    })
