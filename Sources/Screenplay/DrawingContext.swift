@@ -90,6 +90,22 @@ public final class DrawingContext {
         try draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
     }
 
+    /// Draws `picture` fitted into `rect` when it covers all of it and has
+    /// no transparent pixel, so nothing under it shows through, and returns
+    /// true; otherwise draws nothing and returns false. A layout's photo
+    /// region is then one scissored quad, not a layer cleared, drawn, made
+    /// opaque and copied.
+    package func drawCovering(_ picture: Picture, in rect: SceneRect) throws -> Bool {
+        let fit = aspectFit(
+            contentWidth: picture.width, contentHeight: picture.height, intoWidth: rect.width,
+            intoHeight: rect.height)
+        guard fit.x == 0, fit.y == 0, fit.width == rect.width, fit.height == rect.height, picture.isOpaque else {
+            return false
+        }
+        try draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        return true
+    }
+
     /// Draws a picture into a rectangle (stretched to it).
     public func draw(_ picture: Picture, x: Int, y: Int, width: Int, height: Int, opacity: Double = 1) throws {
         let texture = try resources.texture(for: picture)

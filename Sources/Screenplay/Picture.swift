@@ -10,6 +10,27 @@ public final class Picture {
     private(set) var rgba: [UInt8]
     /// Counts replacements, so the texture cache knows to upload again.
     private(set) var generation = 0
+    /// Whether every pixel's alpha is 255, and for which generation.
+    private var opacity: (generation: Int, isOpaque: Bool)?
+
+    /// No pixel is transparent at all (read once per content), so the
+    /// picture drawn covers whatever lay under it.
+    package var isOpaque: Bool {
+        if let opacity, opacity.generation == generation { return opacity.isOpaque }
+        var opaque = true
+        rgba.withUnsafeBufferPointer { bytes in
+            var index = 3
+            while index < bytes.count {
+                if bytes[index] != 255 {
+                    opaque = false
+                    return
+                }
+                index += 4
+            }
+        }
+        opacity = (generation, opaque)
+        return opaque
+    }
 
     /// Straight (not premultiplied) RGBA rows, top first.
     public init(width: Int, height: Int, rgba: [UInt8]) {

@@ -104,12 +104,17 @@ final class LayoutMedia: PlayMedia {
         self.frame += 1
         redrawAsked = false
         for region in regions { region.prepare(in: context) }
-        try context.clear(layout.background)
+        // Every region is opaque over its rectangle (its background, or an
+        // item that fills it): what regions cover needs no clear, and a
+        // region hidden within this repaint by those above it (a photo
+        // under an opaque ticker band) needs no drawing.
+        let covers = rectsHold && rects.count == regions.count
+        if !covers || !context.redrawRect.isCovered(by: rects) { try context.clear(layout.background) }
         let output = scene?.screen?.name ?? "window"
         for (index, region) in regions.enumerated() {
             // Outside this frame's repaint a region's drawing would be clipped
             // away: a static photo under a moving ticker costs nothing.
-            if rectsHold, index < rects.count, rects[index].intersection(context.redrawRect).isEmpty { continue }
+            if covers, rects[index].intersection(context.redrawRect).isCovered(by: rects[(index + 1)...]) { continue }
             try region.draw(in: context, background: layout.background, frame: self.frame, output: output)
         }
         if probe { probeValues = ["regions": try probeRegions(context)] }

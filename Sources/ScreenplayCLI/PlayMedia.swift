@@ -111,6 +111,13 @@ final class PictureMedia: PlayMedia {
         if let picture { try context.drawFitted(picture) }
     }
 
+    /// An opaque picture that fills its region fitted (a photo of the
+    /// region's shape) is drawn straight in, with no layer.
+    func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool {
+        guard let picture else { return false }
+        return try context.drawCovering(picture, in: rect)
+    }
+
     func release(from app: Application?) {
         if let picture { app?.releaseResources(of: picture) }
         picture = nil
