@@ -24,6 +24,11 @@ struct LayoutCostRun: Codable, Sendable {
     var cpuSeconds: Double
     var cpuMsPerFrame: Double?
     var cpuMsPerSecond: Double
+    /// New video pictures drawn (`video_frames`), for the cases with video.
+    var videoFrames: Int?
+    /// CPU per video picture drawn: what a slow machine that cannot show
+    /// every frame of the clip still measures fairly.
+    var cpuMsPerVideoFrame: Double?
     /// Pixels repainted per draw, where `--stats` reports them (`redrawn_px`).
     var redrawnPixelsPerDraw: Double?
 }
@@ -125,14 +130,17 @@ extension BenchRunner {
         func sum(_ key: String) -> Int { counted.reduce(0) { $0 + (($1[key] as? NSNumber)?.intValue ?? 0) } }
         let presented = sum("presented"), draws = sum("draws")
         let redrawn = counted.contains { $0["redrawn_px"] != nil } ? sum("redrawn_px") : nil
+        let videoFrames = counted.contains { $0["video_frames"] != nil } ? sum("video_frames") : nil
         let cpuSeconds = Double(cpu1 - cpu0) / 1e9
         let run = LayoutCostRun(
             name: name, what: what, round: round, seconds: elapsed, presented: presented, draws: draws,
             cpuSeconds: cpuSeconds, cpuMsPerFrame: presented > 0 ? 1000 * cpuSeconds / Double(presented) : nil,
-            cpuMsPerSecond: 1000 * cpuSeconds / elapsed,
+            cpuMsPerSecond: 1000 * cpuSeconds / elapsed, videoFrames: videoFrames,
+            cpuMsPerVideoFrame: videoFrames.flatMap { $0 > 0 ? 1000 * cpuSeconds / Double($0) : nil },
             redrawnPixelsPerDraw: redrawn.map { Double($0) / Double(max(1, draws)) })
         say(
             "layouts: \(name): \(String(format: "%.2f", run.cpuMsPerSecond)) ms CPU/s, \(presented) frames, \(draws) draws"
+                + (videoFrames.map { ", \($0) video frames" } ?? "")
         )
         return run
     }
@@ -155,6 +163,7 @@ extension BenchRunner {
         }
         let perFrame: (LayoutCostRun) -> Double? = { $0.cpuMsPerFrame }
         let perSecond: (LayoutCostRun) -> Double? = { $0.cpuMsPerSecond }
+        let perVideoFrame: (LayoutCostRun) -> Double? = { $0.cpuMsPerVideoFrame }
         results.layoutRatios = [
             FrameCostRatio(
                 name: "image and ticker ÷ ticker alone (1920x1080, 60 Hz)",
@@ -164,9 +173,9 @@ extension BenchRunner {
             ),
             FrameCostRatio(
                 name: "video in a layout with clock and ticker ÷ video full screen",
-                value: ratio(median("video-layout", perSecond), median("video-full", perSecond)), goal: 1.15,
+                value: ratio(median("video-layout", perVideoFrame), median("video-full", perVideoFrame)), goal: 1.15,
                 method:
-                    "CPU per second over \(Int(layoutSeconds)) s; both play the same 30 fps clip, so the ratio is CPU per video frame's"
+                    "CPU ms per video frame drawn (play's `video_frames`; every thread) over \(Int(layoutSeconds)) s, median of \(layoutRounds) alternating rounds; both play the same 30 fps clip, and a machine that cannot show all of it drops frames in either"
             ),
             FrameCostRatio(
                 name: "console with clock ÷ console with --no-clock (1280x720)",
@@ -247,8 +256,9 @@ extension Report {
     static func layoutTable(_ r: BenchResults) -> String {
         guard !r.layoutRatios.isEmpty else { return "" }
         var md = ratioTable(r.layoutRatios)
-        md += "\n| case | rounds: CPU ms per frame | rounds: CPU ms per second | pixels redrawn per draw |\n"
-        md += "|---|---|---|---:|\n"
+        md +=
+            "\n| case | rounds: CPU ms per frame | rounds: CPU ms per second | rounds: CPU ms per video frame | pixels redrawn per draw |\n"
+        md += "|---|---|---|---|---:|\n"
         var names: [String] = []
         for run in r.layoutRuns where !names.contains(run.name) { names.append(run.name) }
         for name in names {
@@ -256,6 +266,7 @@ extension Report {
             let what = runs.first?.what ?? name
             md += "| \(name): \(what) | \(runs.map { opt($0.cpuMsPerFrame) }.joined(separator: ", ")) | "
             md += "\(runs.map { n($0.cpuMsPerSecond) }.joined(separator: ", ")) | "
+            md += "\(runs.map { opt($0.cpuMsPerVideoFrame) }.joined(separator: ", ")) | "
             md += "\(opt(runs.last?.redrawnPixelsPerDraw, digits: 0)) |\n"
         }
         return md
