@@ -95,7 +95,7 @@ public final class DrawingContext {
     /// true; otherwise draws nothing and returns false. A layout's photo
     /// region is then one scissored quad, not a layer cleared, drawn, made
     /// opaque and copied.
-    package func drawCovering(_ picture: Picture, in rect: SceneRect) throws -> Bool {
+    public func drawCovering(_ picture: Picture, in rect: SceneRect) throws -> Bool {
         let fit = aspectFit(
             contentWidth: picture.width, contentHeight: picture.height, intoWidth: rect.width,
             intoHeight: rect.height)

@@ -15,7 +15,7 @@ public final class Picture {
 
     /// No pixel is transparent at all (read once per content), so the
     /// picture drawn covers whatever lay under it.
-    package var isOpaque: Bool {
+    public var isOpaque: Bool {
         if let opacity, opacity.generation == generation { return opacity.isOpaque }
         var opaque = true
         rgba.withUnsafeBufferPointer { bytes in
