@@ -15,6 +15,16 @@ package struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible
     }
 
     package var description: String { "\(width)x\(height)+\(x)+\(y)" }
+
+    /// The part shared with `other`, nil when they do not overlap.
+    package func intersection(_ other: PixelRect) -> PixelRect? {
+        let x0 = max(x, other.x)
+        let y0 = max(y, other.y)
+        let x1 = min(x + width, other.x + other.width)
+        let y1 = min(y + height, other.y + other.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
 }
 
 /// A straight (not premultiplied) RGBA colour with components in 0...1.

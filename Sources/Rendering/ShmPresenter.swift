@@ -87,7 +87,7 @@ final class ShmPresenter {
         history.append((frame, frameDamage))
         if history.count > Self.historyDepth { history.removeFirst(history.count - Self.historyDepth) }
         let buffer = try freeBuffer()
-        let copy = rectsToCopy(into: buffer).compactMap { Self.clamp($0, to: bounds) }
+        let copy = rectsToCopy(into: buffer).compactMap { $0.intersection(bounds) }
         try backing.makeCurrent()
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backing.framebufferObject)
         glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
@@ -126,15 +126,6 @@ final class ShmPresenter {
             rects += damage
         }
         return rects
-    }
-
-    private static func clamp(_ rect: PixelRect, to bounds: PixelRect) -> PixelRect? {
-        let x0 = max(rect.x, bounds.x)
-        let y0 = max(rect.y, bounds.y)
-        let x1 = min(rect.x + rect.width, bounds.x + bounds.width)
-        let y1 = min(rect.y + rect.height, bounds.y + bounds.height)
-        guard x1 > x0, y1 > y0 else { return nil }
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// Reads `rect` (top-left pixels) of the backing into the buffer's

@@ -42,10 +42,8 @@ extension DrawingContext {
         // a full-panel photo under a moving ticker costs the ticker's band.
         var inner: PixelRect?
         if turns == 0, w == rect.width, h == rect.height, let clip = target.clip {
-            let x0 = max(clip.x, rect.x), y0 = max(clip.y, rect.y)
-            let x1 = min(clip.x + clip.width, rect.x + rect.width), y1 = min(clip.y + clip.height, rect.y + rect.height)
-            guard x1 > x0, y1 > y0 else { return }  // none of it is repainted
-            inner = PixelRect(x: x0 - rect.x, y: y0 - rect.y, width: x1 - x0, height: y1 - y0)
+            guard let shared = clip.intersection(rect) else { return }  // none of it is repainted
+            inner = PixelRect(x: shared.x - rect.x, y: shared.y - rect.y, width: shared.width, height: shared.height)
         }
         let layer = try resources.layers.acquire(width: w, height: h, context: resources.context)
         defer {
