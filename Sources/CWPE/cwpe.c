@@ -33,12 +33,13 @@ struct sp_web_view {
 
 static WebKitWebContext *shared_context;
 
-int sp_web_initialize(void *egl_display, char *error, int error_size) {
+int sp_web_initialize(void *egl_display, bool prefer_shm, char *error, int error_size) {
     // Debian ships no default backend: without this WebKit finds none.
     if (!wpe_loader_init("libWPEBackend-fdo-1.0.so.1")) {
         snprintf(error, (size_t)error_size, "libWPEBackend-fdo-1.0.so.1 could not be loaded");
         return SP_WEB_EXPORT_NONE;
     }
+    if (prefer_shm && wpe_fdo_initialize_shm()) return SP_WEB_EXPORT_SHM;
     if (egl_display && wpe_fdo_initialize_for_egl_display(egl_display)) return SP_WEB_EXPORT_EGL;
     if (wpe_fdo_initialize_shm()) return SP_WEB_EXPORT_SHM;
     snprintf(error, (size_t)error_size, "wpebackend-fdo could start neither its EGL nor its SHM export");

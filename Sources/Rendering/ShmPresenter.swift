@@ -40,6 +40,9 @@ final class ShmPresenter {
     /// Newest last: each presented frame and its damage (nil: all of it).
     private var history: [(frame: UInt64, rects: [PixelRect]?)] = []
     private var scratch: [UInt8] = []
+    /// Frames written straight into a buffer (a web page's), not yet
+    /// presented or handed back.
+    private var staged: [StagedFrame] = []
 
     /// Whether `context` draws in software and can read back in the
     /// buffer's byte order; otherwise the EGL window surface is used.
@@ -70,6 +73,7 @@ final class ShmPresenter {
         backing = made
         backingHoldsFrame = false
         history = []
+        for frame in staged { unstage(frame) }
         for buffer in buffers { buffer.isStale = true }
         buffers.removeAll { buffer in
             guard !buffer.isBusy else { return false }
@@ -97,6 +101,7 @@ final class ShmPresenter {
             glPixelStorei(GLenum(GL_PACK_SKIP_ROWS), 0)
             glPixelStorei(GLenum(GL_PACK_SKIP_PIXELS), 0)
         }
+        if !copy.isEmpty { buffer.generation &+= 1 }
         for rect in copy { try read(rect, into: buffer) }
         buffer.contentFrame = frame
         buffer.isBusy = true
@@ -161,7 +166,7 @@ final class ShmPresenter {
             buffer.destroy()
             return true
         }
-        let current = buffers.filter { !$0.isStale }
+        let current = buffers.filter { !$0.isStale && !$0.isStaged }
         if let free = current.filter({ !$0.isBusy }).max(by: { ($0.contentFrame ?? 0) < ($1.contentFrame ?? 0) }) {
             return free
         }
@@ -175,11 +180,106 @@ final class ShmPresenter {
         return made
     }
 
+    /// Writes a frame's pixels with `fill` (memory, stride) straight into
+    /// a buffer of the window's size, kept out of the rotation until it is
+    /// presented as it is (`present(staged:)`) or handed back; `replacing`,
+    /// the same source's previous frame not yet presented, gives its buffer.
+    /// Nil when the size is not the window's or every buffer is taken.
+    func stage(
+        width: Int, height: Int, replacing previous: StagedFrame?, fill: (UnsafeMutableRawPointer, Int) -> Void
+    ) throws -> StagedFrame? {
+        guard width == pixelWidth, height == pixelHeight else { return nil }
+        let buffer: ShmBuffer
+        if let previous, previous.isStaged, staged.contains(where: { $0 === previous }) {
+            buffer = previous.buffer
+            unstage(previous)
+        } else if let free = buffers.first(where: { !$0.isStale && !$0.isStaged && !$0.isBusy }) {
+            buffer = free
+        } else if buffers.count < Self.maximumBuffers {
+            buffer = try ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, format: Self.format)
+            buffers.append(buffer)
+        } else {
+            return nil
+        }
+        buffer.isStaged = true
+        // It no longer holds any frame of the backing's.
+        buffer.contentFrame = nil
+        buffer.generation &+= 1
+        fill(buffer.memory, buffer.stride)
+        let made = StagedFrame(buffer: buffer, presenter: self, width: width, height: height)
+        staged.append(made)
+        return made
+    }
+
+    /// Attaches a staged frame's buffer as the whole frame and commits.
+    /// The backing does not hold it, so the next drawn frame is drawn whole.
+    func present(staged stagedFrame: StagedFrame) throws {
+        guard stagedFrame.isStaged, staged.contains(where: { $0 === stagedFrame }) else {
+            throw RenderingError.destroyed(what: "staged frame (handed back before it was presented)")
+        }
+        let buffer = stagedFrame.buffer
+        unstage(stagedFrame)
+        guard let proxy = buffer.proxy else { throw RenderingError.destroyed(what: "wl_shm buffer") }
+        frame += 1
+        buffer.isBusy = true
+        wl_surface_attach(surface, proxy, 0, 0)
+        if damagesInBufferCoordinates {
+            wl_surface_damage_buffer(surface, 0, 0, Int32(pixelWidth), Int32(pixelHeight))
+        } else {
+            wl_surface_damage(surface, 0, 0, Int32.max, Int32.max)
+        }
+        wl_surface_commit(surface)
+        backingHoldsFrame = false
+    }
+
+    /// Takes a staged frame's buffer back into the rotation (its pixels
+    /// stay readable until the buffer is written again).
+    func unstage(_ frame: StagedFrame) {
+        guard let index = staged.firstIndex(where: { $0 === frame }) else { return }
+        staged.remove(at: index)
+        frame.buffer.isStaged = false
+    }
+
     func destroy() {
+        for frame in staged { unstage(frame) }
         for buffer in buffers { buffer.destroy() }
         buffers = []
         backing.destroy()
     }
+}
+
+/// A frame written straight into one of a window's wl_shm buffers (a web
+/// page's, from its process's shared memory): presented as it is, with no
+/// GL work, or read back for drawing when something else shares the frame.
+package final class StagedFrame {
+    fileprivate let buffer: ShmBuffer
+    private weak var presenter: ShmPresenter?
+    private let generation: UInt64
+    package let width: Int
+    package let height: Int
+
+    fileprivate init(buffer: ShmBuffer, presenter: ShmPresenter, width: Int, height: Int) {
+        self.buffer = buffer
+        self.presenter = presenter
+        generation = buffer.generation
+        self.width = width
+        self.height = height
+    }
+
+    /// Still waiting in its buffer, to be presented as it is.
+    package var isStaged: Bool { buffer.isStaged && isReadable }
+
+    /// Whether the buffer still holds these pixels (presented or not); false
+    /// once it was written again or destroyed.
+    package var isReadable: Bool { buffer.proxy != nil && buffer.generation == generation }
+
+    /// The pixels (B, G, R, X bytes, rows top to bottom) while `isReadable`.
+    package var pixels: UnsafeRawPointer { UnsafeRawPointer(buffer.memory) }
+    package var stride: Int { buffer.stride }
+
+    /// Hands the buffer back to the window's rotation: the frame will be
+    /// drawn, not presented as it is.
+    package func release() { presenter?.unstage(self) }
 }
 
 /// One `wl_buffer` over its own memfd mapping.
@@ -194,6 +294,10 @@ private final class ShmBuffer {
     var contentFrame: UInt64?
     /// Of a size no longer drawn: destroyed once released.
     var isStale = false
+    /// Holds a staged frame: out of the rotation until presented or handed back.
+    var isStaged = false
+    /// Bumped whenever its pixels are written.
+    var generation: UInt64 = 0
 
     init(shm: OpaquePointer, width: Int, height: Int, format: UInt32) throws {
         stride = width * 4

@@ -96,6 +96,27 @@ package final class WindowSurface: RenderTarget {
     /// Whether frames go through the window's own wl_shm buffers.
     package var presentsThroughShm: Bool { shmPresenter != nil }
 
+    /// Writes a frame's pixels (B, G, R, X bytes; `fill` gets the memory and
+    /// its stride) straight into one of the window's wl_shm buffers, to be
+    /// presented as they are with `present(staged:)`: a page's frame that
+    /// fills the window then costs one copy and no GL work. `replacing`:
+    /// the same source's previous frame, whose buffer is reused if it was
+    /// not presented. Nil without wl_shm presenting, at another size than
+    /// the window's, or when every buffer is taken (then draw it instead).
+    package func stageFrame(
+        width: Int, height: Int, replacing previous: StagedFrame?, fill: (UnsafeMutableRawPointer, Int) -> Void
+    ) throws -> StagedFrame? {
+        guard !isDestroyed, let shmPresenter else { return nil }
+        return try shmPresenter.stage(width: width, height: height, replacing: previous, fill: fill)
+    }
+
+    /// Presents a staged frame as the whole window (nothing drawn); the
+    /// next drawn frame repaints everything (`bufferAge()` answers 0).
+    package func present(staged frame: StagedFrame) throws {
+        guard !isDestroyed, let shmPresenter else { throw RenderingError.destroyed(what: "WindowSurface") }
+        try shmPresenter.present(staged: frame)
+    }
+
     /// The default framebuffer, or the shm presenter's framebuffer object.
     package var framebufferObject: UInt32 { shmPresenter?.backing.framebufferObject ?? 0 }
 

@@ -15,22 +15,74 @@ public final class DrawingContext {
     /// drawing everything is correct; a delegate may skip what lies
     /// outside to save the work.
     public let redrawRect: SceneRect
-    let target: any RenderTarget
+    /// What every drawing call draws on. Reaching for it first settles
+    /// what the frame put off: the frame's start, and a web page's frame
+    /// held to be presented as it is, which is drawn now that something
+    /// else shares the frame. So an order of calls draws as it always did.
+    var target: any RenderTarget {
+        settle()
+        return drawTarget
+    }
+    private let drawTarget: any RenderTarget
     let resources: GraphicsResources
     /// Run by the scene right after the buffer is swapped (video reports
     /// its swaps to mpv).
     var afterPresent: [() -> Void] = []
+    /// Run once the compositor shows the frame (its frame callback): a web
+    /// page renders its next frame only then, at the panel's refresh.
+    var afterShown: [() -> Void] = []
+    private var hasBegun = false
+    /// A page's frame that is the whole frame so far, already in one of
+    /// the window's wl_shm buffers, and its draw should anything follow.
+    private var heldFrame: (frame: StagedFrame, draw: () throws -> Void)?
+    /// A held frame's draw that failed once something else needed it.
+    private(set) var settleError: (any Error)?
 
     init(target: any RenderTarget, resources: GraphicsResources, redrawRect: SceneRect? = nil) {
-        self.target = target
+        drawTarget = target
         self.resources = resources
         pixelWidth = target.pixelWidth
         pixelHeight = target.pixelHeight
         self.redrawRect = redrawRect ?? SceneRect(x: 0, y: 0, width: target.pixelWidth, height: target.pixelHeight)
-        // Alpha 1 across a window buffer before anything is drawn (see
-        // QuadRenderer.beginFrame). A GL failure here fails the frame's
-        // first draw call too, which reports it.
-        try? resources.quads().beginFrame(on: target)
+    }
+
+    /// Starts the frame's drawing if it has not started, and draws a held
+    /// page frame.
+    func settle() {
+        if !hasBegun {
+            hasBegun = true
+            // Alpha 1 across a window buffer before anything is drawn (see
+            // QuadRenderer.beginFrame). A GL failure here fails the frame's
+            // first draw call too, which reports it.
+            try? resources.quads().beginFrame(on: drawTarget)
+        }
+        guard let held = heldFrame else { return }
+        heldFrame = nil
+        do { try held.draw() } catch { settleError = settleError ?? error }
+    }
+
+    /// Holds `frame`, which covers the whole window, to be presented as it
+    /// is when nothing else is drawn in this frame; `draw` draws it otherwise.
+    /// False where frames cannot go as they are (not a window presenting
+    /// through wl_shm, or another size).
+    func hold(_ frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
+        guard let window = drawTarget as? WindowSurface, window.presentsThroughShm, frame.isStaged,
+            frame.width == pixelWidth, frame.height == pixelHeight
+        else { return false }
+        // Whatever was drawn before is covered: only a frame held before this one is dropped.
+        heldFrame = (frame, draw)
+        return true
+    }
+
+    /// The held page frame, if the frame is nothing else: the scene
+    /// presents it as it is instead of the drawn buffer.
+    func takeHeldFrame() -> StagedFrame? {
+        guard let held = heldFrame, held.frame.isStaged else {
+            settle()
+            return nil
+        }
+        heldFrame = nil
+        return held.frame
     }
 
     /// Fills the whole buffer with `color` (of a partial frame, the part

@@ -57,6 +57,7 @@ extension DrawingContext {
         try body(layerContext)
         // Video in the layer reports its swap after the frame, as on screen.
         afterPresent += layerContext.afterPresent
+        afterShown += layerContext.afterShown
         try layer.makeOpaque()
         try resources.quads().draw(
             layer, mapping: .layer(turnedClockwise: turns), in: rect, on: target, opacity: opacity)

@@ -51,6 +51,10 @@ public final class Scene {
     /// repaints a rectangle counts its area, a full frame the buffer's):
     /// the difference between two reads is what a period cost.
     public internal(set) var redrawnPixels = 0
+    /// How many of the frames drawn went to the compositor as a web page's
+    /// own pixels, copied once into the window's wl_shm buffer and not
+    /// drawn (software GL, the page filling the scene with nothing over it).
+    public internal(set) var framesPresentedAsIs = 0
     /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn;
     /// 0 when unknown. For tests of the damage history.
     package internal(set) var lastBufferAge = 0
@@ -76,6 +80,8 @@ public final class Scene {
     var hasDrawn = false
     private(set) var isTornDown = false
     /// Waiting for the next frame drawn (SceneCapture.swift).
+    /// Run when the compositor shows the frames drawn (`DrawingContext.afterShown`).
+    var frameShownActions: [() -> Void] = []
     var captureHandlers: [@MainActor (Result<CapturedFrame, SceneError>) -> Void] = []
     /// The buffer size and scale the delegate last heard of (`sceneDidResize`).
     private var reportedGeometry: [Int] = []

@@ -33,6 +33,7 @@ extension Scene {
         hasDrawn = true
         pacing.willDraw(on: surface, nowNs: now) { [weak self] shownNs in
             self?.feedback.pacedFrameShown(atNs: shownNs)
+            self?.runFrameShownActions()
         }
         let feedbackToken = feedback.requestFeedback(on: surface, nowNs: now)
         drawWatch?.begin(
@@ -71,15 +72,29 @@ extension Scene {
             } catch {
                 host.report(error)
             }
-            if let copy = target as? OffscreenTarget {
-                try retainedFrame.draw(copy, into: window, quads: graphics.quads())
+            // A capture reads the drawn buffer: a held page frame is drawn for it.
+            if !captureHandlers.isEmpty { context.settle() }
+            if !context.afterShown.isEmpty {
+                frameShownActions += context.afterShown
+                // A running link's frame callback runs them; a paused one asked for none.
+                if displayLink.isPaused { surface.requestFrame { [weak self] _ in self?.runFrameShownActions() } }
             }
-            feedback.trackShown(feedbackToken: feedbackToken, surface: surface)
-            // The whole buffer is this frame now: outside the repaint it
-            // still holds what the frames it missed drew. (Reads are not
-            // scissored.)
-            deliverCaptures(from: window)
-            try window.present(damage: damage?.map(\.pixelRect))
+            if let held = context.takeHeldFrame() {
+                feedback.trackShown(feedbackToken: feedbackToken, surface: surface)
+                try window.present(staged: held)
+                framesPresentedAsIs += 1
+            } else {
+                if let error = context.settleError { host.report(error) }
+                if let copy = target as? OffscreenTarget {
+                    try retainedFrame.draw(copy, into: window, quads: graphics.quads())
+                }
+                feedback.trackShown(feedbackToken: feedbackToken, surface: surface)
+                // The whole buffer is this frame now: outside the repaint it
+                // still holds what the frames it missed drew. (Reads are not
+                // scissored.)
+                deliverCaptures(from: window)
+                try window.present(damage: damage?.map(\.pixelRect))
+            }
             for action in context.afterPresent { action() }
             if !displayLink.isPaused,
                 let warning = warnings.frameTook(
@@ -92,5 +107,12 @@ extension Scene {
                 SceneError(
                     screen: screen?.name, reason: "cannot present a frame: \(error)", fix: "see `screenplay doctor`"))
         }
+    }
+
+    /// What frames drawn since asked for once shown: a page's next frame.
+    func runFrameShownActions() {
+        let actions = frameShownActions
+        frameShownActions = []
+        for action in actions { action() }
     }
 }

@@ -5,8 +5,9 @@ import Web
 /// A web page playing into one scene: WPE WebKit lays it out at a pixel
 /// size and the scene's scale in a web process of its own, and its frames
 /// arrive on the scene's GLES context (EGLImages bound as textures, or
-/// wpebackend-fdo's SHM export where EGL cannot bind Wayland buffers; see
-/// ``WebPage/export``). WebKit's GLib context runs inside Screenplay's one
+/// wpebackend-fdo's SHM export with software GL, where a page filling its
+/// scene goes to the compositor as it is, and where EGL cannot bind
+/// Wayland buffers; see ``WebPage/export``). WebKit's GLib context runs inside Screenplay's one
 /// main-thread loop. Draw it with ``DrawingContext/drawWebPage(_:opacity:)`` and
 /// call ``close()`` in `sceneDidDisconnect(_:)`.
 ///
@@ -18,7 +19,9 @@ public final class WebPage {
     public enum Export: Sendable, Equatable {
         /// EGLImages, drawn without a CPU copy.
         case eglImage
-        /// Shared memory, one upload per frame (EGL lacks EGL_WL_bind_wayland_display).
+        /// Shared memory: with software GL (see ``presentsFillingFramesAsTheyAre``)
+        /// or where EGL lacks EGL_WL_bind_wayland_display; one upload per
+        /// frame wherever the frame is drawn.
         case sharedMemory
     }
 
@@ -96,6 +99,8 @@ public final class WebPage {
             self?.onWebProcessTerminated?(words)
         }
         view.onBlocked = { [weak self] uri in self?.onBlocked?(uri) }
+        // Frames the size of the window go straight into its buffers (software GL).
+        view.stagingWindow = { [weak scene] in scene?.sceneSurface.window }
         view.load(url)
     }
 
@@ -107,6 +112,12 @@ public final class WebPage {
         case nil: nil
         }
     }
+
+    /// Whether a frame of a page that fills its scene goes to the
+    /// compositor as the page's own pixels, copied once into the scene's
+    /// wl_shm buffer and not drawn (software GL, after the first page or
+    /// ``checkEngine(on:)``); otherwise frames are drawn as textures.
+    public static var presentsFillingFramesAsTheyAre: Bool { WebView.staysInSharedMemory }
 
     /// Settings for every web process, before the first page: WebKit's
     /// bubblewrap sandbox and a memory limit per web process (MB, 0: WebKit's default).
@@ -216,9 +227,20 @@ public final class WebPage {
             layout = (rect.width, rect.height, scale)
             view.resize(width: rect.width, height: rect.height, scale: scale)
         }
-        guard let texture = view.texture else { return false }
+        guard let texture = try view.drawable() else { return false }
         try resources.quads().draw(texture, in: rect, on: target, opacity: opacity)
         return true
+    }
+
+    /// The latest frame where it went straight into the scene window's
+    /// wl_shm buffer at `width` x `height` (the page fills the window) and
+    /// the page is laid out for that: presentable as it is.
+    func stagedFrame(width: Int, height: Int) -> StagedFrame? {
+        let scale = max(scene?.contentScale ?? layout.scale, 1)
+        guard (width, height, scale) == layout, let frame = view.stagedFrame, frame.isStaged,
+            frame.width == width, frame.height == height
+        else { return nil }
+        return frame
     }
 
     func shown() { view.frameShown() }
@@ -245,9 +267,23 @@ extension DrawingContext {
     /// Draws the page's latest frame into a rectangle (device pixels, top-left origin).
     public func drawWebPage(_ page: WebPage, x: Int, y: Int, width: Int, height: Int, opacity: Double = 1) throws {
         let rect = PixelRect(x: x, y: y, width: width, height: height)
-        if try !page.draw(into: target, in: rect, resources: resources, opacity: opacity) {
-            try fill(x: x, y: y, width: width, height: height, color: RGBColor(red: 1, green: 1, blue: 1))
+        afterShown.append { [weak page] in page?.shown() }
+        // A page filling the window, with software GL: its frame is already
+        // in a wl_shm buffer and goes as it is unless more is drawn on it.
+        if opacity >= 1, rect == PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight),
+            let frame = page.stagedFrame(width: width, height: height),
+            hold(frame, orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
+        {
+            return
         }
-        afterPresent.append { [weak page] in page?.shown() }
+        try drawPage(page, in: rect, opacity: opacity)
+    }
+
+    private func drawPage(_ page: WebPage, in rect: PixelRect, opacity: Double) throws {
+        if try !page.draw(into: target, in: rect, resources: resources, opacity: opacity) {
+            try fill(
+                x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: RGBColor(red: 1, green: 1, blue: 1)
+            )
+        }
     }
 }

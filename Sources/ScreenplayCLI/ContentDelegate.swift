@@ -104,7 +104,7 @@ final class ContentDelegate: SceneDelegate {
                 "refresh_ns": window.refreshNs ?? Int64(scene.displayLink.duration * 1e9),
                 "window_s": window.windowSeconds, "source": scene.displayLink.countSource,
                 "intervals_us": newIntervalsMicroseconds(scene.displayLink),
-                "draws": redrawn.draws, "redrawn_px": redrawn.redrawnPixels,
+                "draws": redrawn.draws, "redrawn_px": redrawn.redrawnPixels, "as_is": redrawn.presentedAsIs,
             ].merging(video?.framesFields() ?? [:]) { first, _ in first })
         // For unattended screens: say when an output stops showing frames
         // (hidden, switched off) and when it shows them again.
@@ -168,7 +168,10 @@ final class ContentDelegate: SceneDelegate {
             if pages.count == 1 {
                 let export =
                     WebPage.export == .eglImage
-                    ? "EGLImages (no copy)" : "shared memory (one upload a frame: EGL here cannot bind Wayland buffers)"
+                    ? "EGLImages (no copy)"
+                    : WebPage.presentsFillingFramesAsTheyAre
+                        ? "shared memory (software rendering: a page filling its panel is copied once into the panel's wl_shm buffer, not drawn)"
+                        : "shared memory (one upload a frame: EGL here cannot bind Wayland buffers)"
                 log("web pages: frames by \(export); WebKit's sandbox \(WebPage.isSandboxed ? "requested" : "OFF")")
             }
         } catch {

@@ -208,7 +208,9 @@ enum DoctorRunner {
                 switch try WebPage.checkEngine(on: app) {
                 case .eglImage: "frames as EGLImages, drawn without a copy"
                 case .sharedMemory:
-                    "frames through shared memory, one upload per frame (EGL here cannot bind Wayland buffers: EGL_WL_bind_wayland_display is missing)"
+                    WebPage.presentsFillingFramesAsTheyAre
+                        ? "frames through shared memory: a page that fills its panel is copied once into the panel's own wl_shm buffer and not drawn (software rendering, where drawing an EGLImage and reading it back would cost more); a page in a region or under other content is uploaded once per frame"
+                        : "frames through shared memory, one upload per frame (EGL here cannot bind Wayland buffers: EGL_WL_bind_wayland_display is missing)"
                 }
             return Finding(level: .warning, topic: "web pages", text: "WPE WebKit: \(text); \(trust)")
         } catch {

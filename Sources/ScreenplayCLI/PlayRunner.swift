@@ -407,7 +407,8 @@ final class PlayRunner: SceneCommand {
                     let redrawn = panel.sceneForReload.map { self.redraws[panel.outputName, default: .init()].take($0) }
                     stats.write([
                         "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
-                        "redrawn_px": redrawn?.redrawnPixels ?? 0, "video_frames": videoFrames,
+                        "redrawn_px": redrawn?.redrawnPixels ?? 0, "as_is": redrawn?.presentedAsIs ?? 0,
+                        "video_frames": videoFrames,
                     ])
                     if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
                     if change == "resumed" { log("\(panel.outputName) shows frames again") }

@@ -7,9 +7,11 @@ package import Rendering
 package enum WebExport: Sendable, Equatable {
     /// EGLImages from the web process, bound as textures: no CPU copy.
     case eglImage
-    /// wl_shm buffers, uploaded once per frame: where EGL cannot bind
-    /// Wayland buffers (EGL_WL_bind_wayland_display; Mesa offers it only
-    /// with a DRM device).
+    /// wl_shm buffers: copied once into the window's own wl_shm buffer
+    /// when the page fills it, else uploaded once per frame. Chosen where
+    /// GL renders in software and windows present through wl_shm (an
+    /// EGLImage would be drawn and read back, costing more than the copy),
+    /// and where EGL cannot bind Wayland buffers (EGL_WL_bind_wayland_display).
     case sharedMemory
 }
 
@@ -32,17 +34,25 @@ package final class WebView {
     /// The export in use, once `initialize` ran.
     package private(set) static var export: WebExport?
     private static var setupError: WebSetupError?
+    /// Whether the SHM export was chosen because windows present through
+    /// wl_shm (a page filling one is copied once into its buffer), not
+    /// for want of EGL.
+    package private(set) static var staysInSharedMemory = false
 
-    /// Loads wpebackend-fdo and binds it to `context`'s EGL display (or its
-    /// SHM export where that cannot be done). Once per process; later calls
+    /// Loads wpebackend-fdo and binds it to `context`'s EGL display, or
+    /// starts its SHM export where that cannot be done or where windows
+    /// present through wl_shm (software GL). Once per process; later calls
     /// answer the first one's outcome.
     package static func initialize(context: GraphicsContext) throws(WebSetupError) -> WebExport {
         if let export { return export }
         if let setupError { throw setupError }
         var message = [CChar](repeating: 0, count: 256)
-        switch sp_web_initialize(context.eglDisplayHandle, &message, Int32(message.count)) {
+        let preferSharedMemory = WindowSurface.presentsThroughShm(with: context)
+        switch sp_web_initialize(context.eglDisplayHandle, preferSharedMemory, &message, Int32(message.count)) {
         case Int32(SP_WEB_EXPORT_EGL.rawValue): export = .eglImage
-        case Int32(SP_WEB_EXPORT_SHM.rawValue): export = .sharedMemory
+        case Int32(SP_WEB_EXPORT_SHM.rawValue):
+            export = .sharedMemory
+            staysInSharedMemory = preferSharedMemory
         default:
             let error = WebSetupError(
                 reason: String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
@@ -73,7 +83,21 @@ package final class WebView {
     /// A navigation outside the allowed origins was refused: its URI.
     package var onBlocked: ((String) -> Void)?
 
-    /// The latest frame, nil before the first.
+    /// Where a frame that fills it is written as it arrives, to be
+    /// presented without drawing (`stagedFrame`): the window the page fills,
+    /// asked afresh for each frame. Nil or a window that declines: uploaded.
+    package var stagingWindow: (() -> WindowSurface?)?
+
+    /// The latest frame when it went straight into a window's buffer, while
+    /// that buffer still holds it; `texture` then lags until `drawable()`.
+    package var stagedFrame: StagedFrame? {
+        guard let staged, staged.isReadable else { return nil }
+        return staged
+    }
+    private var staged: StagedFrame?
+
+    /// The latest frame, nil before the first. After a staged frame it is
+    /// the frame before: use `drawable()` to draw.
     package private(set) var texture: Texture?
     /// Whether the texture's alpha is meaningless (XRGB).
     package private(set) var isOpaque = true
@@ -214,6 +238,8 @@ package final class WebView {
             texture?.destroy()
             texture = nil
         }
+        staged?.release()
+        staged = nil
         for image in retiredImages { sp_web_view_release_image(view, image) }
         retiredImages.removeAll()
         if let currentImage { sp_web_view_release_image(view, currentImage) }
@@ -250,29 +276,78 @@ package final class WebView {
         }
     }
 
+    /// The latest frame as a texture: a staged frame is uploaded from its
+    /// buffer and the buffer handed back (it will not be presented as is).
+    package func drawable() throws -> Texture? {
+        guard let staged else { return texture }
+        self.staged = nil
+        staged.release()
+        // Written again since (the window resized or was destroyed): the
+        // frame before stays until the next arrives.
+        guard staged.isReadable else { return texture }
+        try upload(
+            staged.pixels.assumingMemoryBound(to: UInt8.self), stride: Int32(staged.stride), UInt32(staged.width),
+            UInt32(staged.height), opaque: true)
+        return texture
+    }
+
     private func received(
         pixels: UnsafeRawPointer?, stride: Int32, _ width: UInt32, _ height: UInt32, opaque: Bool
     ) {
         guard let pixels else { return }
-        let bytes = pixels.assumingMemoryBound(to: UInt8.self)
+        let previous = staged
+        staged = nil
+        // XRGB buffers show alpha as opaque: a page's own frame is opaque
+        // (WebKit's default background), so both formats go as they are.
+        if let window = stagingWindow?(),
+            let made = try? window.stageFrame(
+                width: Int(width), height: Int(height), replacing: previous,
+                fill: { memory, targetStride in
+                    Self.copyRows(from: pixels, stride: Int(stride), to: memory, stride: targetStride, width, height)
+                })
+        {
+            staged = made
+            isOpaque = true
+            arrived()
+            return
+        }
+        previous?.release()
         do {
-            try CurrentContext.preserving {
-                if let texture, texture.width == Int(width), texture.height == Int(height) {
-                    try texture.update(cairoPixels: bytes, stride: Int(stride))
-                } else {
-                    texture?.destroy()
-                    texture = nil
-                    texture = try Texture(
-                        context: context, width: Int(width), height: Int(height), cairoPixels: bytes,
-                        stride: Int(stride))
-                    if opaque { try texture?.ignoreAlpha() }
-                }
-            }
-            isOpaque = opaque
+            try upload(pixels.assumingMemoryBound(to: UInt8.self), stride: stride, width, height, opaque: opaque)
             arrived()
         } catch {
             onFailure?("", "its frame could not be uploaded: \(error)")
         }
+    }
+
+    private static func copyRows(
+        from source: UnsafeRawPointer, stride: Int, to target: UnsafeMutableRawPointer, stride targetStride: Int,
+        _ width: UInt32, _ height: UInt32
+    ) {
+        let rowBytes = Int(width) * 4
+        if stride == targetStride {
+            memcpy(target, source, rowBytes + (Int(height) - 1) * stride)
+            return
+        }
+        for row in 0..<Int(height) { memcpy(target + row * targetStride, source + row * stride, rowBytes) }
+    }
+
+    private func upload(
+        _ bytes: UnsafePointer<UInt8>, stride: Int32, _ width: UInt32, _ height: UInt32, opaque: Bool
+    ) throws {
+        try CurrentContext.preserving {
+            if let texture, texture.width == Int(width), texture.height == Int(height) {
+                try texture.update(cairoPixels: bytes, stride: Int(stride))
+            } else {
+                texture?.destroy()
+                texture = nil
+                texture = try Texture(
+                    context: context, width: Int(width), height: Int(height), cairoPixels: bytes,
+                    stride: Int(stride))
+                if opaque { try texture?.ignoreAlpha() }
+            }
+        }
+        isOpaque = opaque
     }
 
     private func arrived() {

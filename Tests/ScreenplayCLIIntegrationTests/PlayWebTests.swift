@@ -143,6 +143,55 @@ extension PlayTests {
         assertCleanStop(p)
     }
 
+    /// A page filling the panel under a ticker: the page's frames can no
+    /// longer go to sway as they are, so each is drawn with the ticker
+    /// over it. What reaches the output is the animated page above the
+    /// band and the band's own pixels in it; `as_is` stays 0 however the
+    /// frames fall.
+    func testAPageUnderATickerIsDrawnWithTheTickerOverIt() throws {
+        let rig = try startSway([.init(width: 640, height: 360)])
+        let folder = try mediaFolder()
+        try Data(
+            """
+            <html><head><style>@keyframes m{from{left:0}to{left:400px}}
+            #b{position:absolute;top:100px;width:100px;height:100px;background:#0000ff;animation:m 2s linear infinite alternate}
+            </style></head><body style="margin:0;background:#ff0000"><div id=b></div></body></html>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: folder + "/anim.html"))
+        let playlist = try writePlaylist(
+            folder,
+            """
+            {"layouts": {"m": {"background": "000000", "regions": [
+                {"name": "page", "x": 0, "y": 0, "width": "100%", "height": "100%", "items": [{"web": "anim.html"}]},
+                {"name": "news", "x": 0, "y": 300, "width": 640, "height": 60, "z": 1, "background": "000000",
+                 "items": [{"ticker": "Pages under a ticker are drawn  ·  ", "speed": 120, "size": 30}]}]}},
+             "default": "m"}
+            """)
+        let p = try CLI.start(["play", playlist, "--stats", "-"], environment: env(rig))
+        XCTAssertTrue(
+            waitUntil(timeout: 40) {
+                (try? rig.capture(output: "HEADLESS-1").pixel(x: 600, y: 20)) == RGB(hex: 0xff0000)
+            }, "the page never showed: \(p.stderr)")
+        let seen = p.frames(for: "HEADLESS-1").count
+        var squares: Set<Int> = []
+        _ = waitUntil(timeout: 10) {
+            guard let image = try? rig.capture(output: "HEADLESS-1") else { return false }
+            XCTAssertEqual(
+                image.fraction(of: RGB(hex: 0xff0000), in: PixelRect(x: 0, y: 300, width: 640, height: 60)), 0,
+                "the page shows through the ticker's band")
+            if let left = (0..<640).first(where: { image.pixel(x: $0, y: 150) == RGB(hex: 0x0000ff) }) {
+                squares.insert(left / 40)
+            }
+            return squares.count >= 3
+        }
+        XCTAssertGreaterThanOrEqual(squares.count, 3, "the page's square did not move: \(squares)")
+        XCTAssertTrue(waitUntil(timeout: 10) { p.frames(for: "HEADLESS-1").count >= seen + 3 }, p.stderr)
+        let frames = p.frames(for: "HEADLESS-1").dropFirst(seen)
+        XCTAssertGreaterThan(frames.map { $0.int("draws") }.reduce(0, +), 20, "the page and ticker kept drawing")
+        XCTAssertEqual(frames.map { $0.int("as_is") }.reduce(0, +), 0, "a frame went without the ticker")
+        assertCleanStop(p)
+    }
+
     /// Every process under `pid`, with its command name.
     private func descendants(of pid: Int32) -> [(pid: Int32, command: String)] {
         guard let result = try? runProcess("/bin/ps", ["-eo", "pid=,ppid=,comm="], timeout: 10) else { return [] }

@@ -102,6 +102,30 @@ final class WebPageTests: ScreenplayTestCase {
         XCTAssertGreaterThanOrEqual(draws.count, 5, p.stderr)
         // 60 Hz; a loaded 2-core machine with llvmpipe misses some, never most.
         XCTAssertGreaterThan(draws.reduce(0, +) / max(draws.count, 1), 30, "draws per second \(draws)")
+        // WebKit renders the next frame once sway shows the last: about one
+        // a refresh, however fast the page could go (unpaced, this small
+        // page ran at over 250 a second).
+        // (The first window is the one the page painted in.)
+        let lines = p.frames(for: "HEADLESS-2").dropFirst(seen + 1)
+        let refreshes = lines.map { line in
+            ((line.raw["window_s"] as? NSNumber)?.doubleValue ?? 0) * 1e9 / Double(max(line.int("refresh_ns"), 1))
+        }
+        XCTAssertLessThanOrEqual(
+            Double(draws.dropFirst().reduce(0, +)), refreshes.reduce(0, +) * 1.1 + 2,
+            "more frames than refreshes: \(draws) in \(refreshes)")
+        // With software GL the page's frames go to sway as they are: copied
+        // once into the scene's wl_shm buffer, never drawn (what cog does).
+        let asIs = p.frames(for: "HEADLESS-2").dropFirst(seen).map { $0.int("as_is") }
+        let doctor = try CLI.run(["doctor", "--json"], environment: rig.clientEnvironment)
+        if doctor.stdout.contains("llvmpipe") || doctor.stdout.contains("softpipe") {
+            XCTAssertTrue(
+                doctor.stdout.contains("copied once into the panel's own wl_shm buffer"),
+                "doctor names the path: \(doctor.stdout)")
+            // The first window may hold the white frame drawn before the page painted.
+            XCTAssertEqual(asIs.dropFirst(), draws.dropFirst(), "every frame of the page alone goes as it is")
+        } else {
+            XCTAssertEqual(asIs.reduce(0, +), 0, "with a GPU the page is drawn as a texture")
+        }
         assertCleanStop(p)
     }
 }

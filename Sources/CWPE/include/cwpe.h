@@ -44,8 +44,10 @@ typedef struct {
 
 /* Loads the fdo backend and prepares it for `egl_display`; returns the
    export in use (EGL where the display can bind Wayland buffers, else
-   SHM), NONE with `error` filled when neither works. Once per process. */
-int sp_web_initialize(void *egl_display, char *error, int error_size);
+   SHM; SHM first when `prefer_shm`: software GL presenting through wl_shm,
+   where a frame copied once beats a texture drawn and read back), NONE
+   with `error` filled when neither works. Once per process. */
+int sp_web_initialize(void *egl_display, bool prefer_shm, char *error, int error_size);
 
 /* Web processes share one context per process: ephemeral (no disk
    cache, cookies or storage under $HOME), sandboxed when `sandbox`,
