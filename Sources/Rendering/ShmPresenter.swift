@@ -28,11 +28,16 @@ final class ShmPresenter {
     /// is what GL_BGRA_EXT reads.
     private static let format: UInt32 = 1
 
-    private let context: GraphicsContext
+    /// Nil until the window first draws with GL: frames presented as they
+    /// are (`present(staged:)`) need neither a context nor a backing.
+    private var context: GraphicsContext?
     private let surface: OpaquePointer
     private let shm: OpaquePointer
     private let damagesInBufferCoordinates: Bool
-    private(set) var backing: OffscreenTarget
+    /// The framebuffer GL draws into; nil until `attach(_:)`.
+    private(set) var backing: OffscreenTarget?
+    private(set) var pixelWidth: Int
+    private(set) var pixelHeight: Int
     /// Whether `backing` holds a presented frame (0 age until it does).
     private(set) var backingHoldsFrame = false
     private var buffers: [ShmBuffer] = []
@@ -54,23 +59,65 @@ final class ShmPresenter {
             && context.offersBGRARenderAndReadback
     }
 
-    init(context: GraphicsContext, surface: OpaquePointer, shm: OpaquePointer, width: Int, height: Int) throws {
-        self.context = context
-        self.surface = surface
-        self.shm = shm
-        damagesInBufferCoordinates = wl_proxy_get_version(surface) >= 4
-        backing = try OffscreenTarget(context: context, width: width, height: height, bgra: true)
+    /// Whether windows will present through wl_shm, told without loading
+    /// the GL driver: GL can only render in software where there is no GPU
+    /// render node (/dev/dri/renderD*, or NVIDIA's own /dev/nvidiactl), or
+    /// where LIBGL_ALWAYS_SOFTWARE asks for it. A scene that only shows
+    /// frames as they are (a web page) then never loads it (llvmpipe's LLVM
+    /// alone is about 30 MiB of a process's memory).
+    static func suitsWithoutGL() -> Bool {
+        guard getenv("SCREENPLAY_SHM_PRESENT").map({ String(cString: $0) }) != "0" else { return false }
+        if let software = getenv("LIBGL_ALWAYS_SOFTWARE").map({ String(cString: $0) }),
+            !["", "0", "false"].contains(software.lowercased())
+        {
+            return true
+        }
+        if access("/dev/nvidiactl", F_OK) == 0 { return false }
+        guard let directory = opendir("/dev/dri") else { return true }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix("renderD") { return false }
+        }
+        return true
     }
 
-    var pixelWidth: Int { backing.pixelWidth }
-    var pixelHeight: Int { backing.pixelHeight }
+    /// `context` nil: GL comes later, with `attach(_:)`.
+    init(context: GraphicsContext?, surface: OpaquePointer, shm: OpaquePointer, width: Int, height: Int) throws {
+        self.surface = surface
+        self.shm = shm
+        pixelWidth = width
+        pixelHeight = height
+        damagesInBufferCoordinates = wl_proxy_get_version(surface) >= 4
+        if let context { try attach(context) }
+    }
+
+    /// Gives the presenter its GL context and a backing of the window's size.
+    func attach(_ context: GraphicsContext) throws {
+        guard backing == nil else { return }
+        backing = try OffscreenTarget(context: context, width: pixelWidth, height: pixelHeight, bgra: true)
+        self.context = context
+    }
+
+    /// The backing, made current: GL is attached.
+    private func currentBacking() throws -> OffscreenTarget {
+        guard let backing else { throw RenderingError.destroyed(what: "wl_shm window's framebuffer (no GL yet)") }
+        try backing.makeCurrent()
+        return backing
+    }
 
     /// A new size: a new backing (drawn whole next) and new buffers.
     func resize(width: Int, height: Int) throws {
-        guard width != backing.pixelWidth || height != backing.pixelHeight else { return }
-        let made = try OffscreenTarget(context: context, width: width, height: height, bgra: true)
-        backing.destroy()
-        backing = made
+        guard width != pixelWidth || height != pixelHeight else { return }
+        if let context, let old = backing {
+            let made = try OffscreenTarget(context: context, width: width, height: height, bgra: true)
+            old.destroy()
+            backing = made
+        }
+        pixelWidth = width
+        pixelHeight = height
         backingHoldsFrame = false
         history = []
         for frame in staged { unstage(frame) }
@@ -85,6 +132,7 @@ final class ShmPresenter {
     /// Copies what changed into a free buffer, attaches it with `damage`
     /// (top-left pixels; nil: all) and commits the surface.
     func present(damage: [PixelRect]?) throws {
+        let backing = try currentBacking()
         let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
         let frameDamage = backingHoldsFrame ? damage : nil
         frame += 1
@@ -92,11 +140,10 @@ final class ShmPresenter {
         if history.count > Self.historyDepth { history.removeFirst(history.count - Self.historyDepth) }
         let buffer = try freeBuffer()
         let copy = rectsToCopy(into: buffer).compactMap { $0.intersection(bounds) }
-        try backing.makeCurrent()
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backing.framebufferObject)
         glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
-        if context.glesMajorVersion >= 3 {
+        if (context?.glesMajorVersion ?? 2) >= 3 {
             glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
             glPixelStorei(GLenum(GL_PACK_SKIP_ROWS), 0)
             glPixelStorei(GLenum(GL_PACK_SKIP_PIXELS), 0)
@@ -244,7 +291,8 @@ final class ShmPresenter {
         for frame in staged { unstage(frame) }
         for buffer in buffers { buffer.destroy() }
         buffers = []
-        backing.destroy()
+        backing?.destroy()
+        backing = nil
     }
 }
 

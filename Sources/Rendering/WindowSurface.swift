@@ -10,7 +10,10 @@ import CWayland
 /// before presenting. Not thread-safe; use on the thread that owns the
 /// Wayland connection.
 package final class WindowSurface: RenderTarget {
-    package let context: GraphicsContext
+    /// Nil until GL is first needed, for a window made with `deferring:`.
+    private var context: GraphicsContext?
+    private var makeContext: (() throws -> GraphicsContext)?
+    private let waylandSurface: OpaquePointer
     private var eglWindow: OpaquePointer?
     private var surface: EGLSurface?
     private var swapIntervalIsSet = false
@@ -36,6 +39,7 @@ package final class WindowSurface: RenderTarget {
         }
         try Self.validate(width: width, height: height, context: context)
         self.context = context
+        self.waylandSurface = waylandSurface
         pixelWidth = width
         pixelHeight = height
         if let shm, ShmPresenter.suits(context) {
@@ -43,7 +47,59 @@ package final class WindowSurface: RenderTarget {
                 context: context, surface: waylandSurface, shm: shm, width: width, height: height)
             return
         }
-        guard let window = wl_egl_window_create(waylandSurface, Int32(width), Int32(height)) else {
+        try makeEGLWindow(context)
+    }
+
+    /// A window that presents through its own wl_shm buffers and loads GL
+    /// only when it first draws with it (`makeContext` then): where
+    /// `presentsThroughShmWithoutGL()`, so frames presented as they are (a
+    /// web page's) never bring up EGL. Should GL then not suit wl_shm
+    /// presenting after all, the window becomes an EGL window.
+    package init(
+        deferring makeContext: @escaping () throws -> GraphicsContext, waylandSurface: OpaquePointer, width: Int,
+        height: Int, shm: OpaquePointer
+    ) throws {
+        guard width > 0, height > 0 else {
+            throw RenderingError.invalidSize(what: "window surface", detail: "\(width)x\(height)")
+        }
+        self.makeContext = makeContext
+        self.waylandSurface = waylandSurface
+        pixelWidth = width
+        pixelHeight = height
+        shmPresenter = try ShmPresenter(context: nil, surface: waylandSurface, shm: shm, width: width, height: height)
+    }
+
+    /// Whether a window with a `wl_shm` would present through it, told
+    /// without loading the GL driver (no GPU render node, or
+    /// LIBGL_ALWAYS_SOFTWARE): then make it with `init(deferring:...)`.
+    package static func presentsThroughShmWithoutGL() -> Bool { ShmPresenter.suitsWithoutGL() }
+
+    /// Whether GL is up for this window (a deferred window that has not
+    /// drawn with GL has none): GL state to reset exists only then.
+    package var hasGraphicsContext: Bool { context != nil }
+
+    /// The context, made now for a deferred window: its presenter gets a
+    /// backing, or, where the context cannot present through wl_shm, the
+    /// window becomes an EGL window.
+    private func graphicsContext() throws -> GraphicsContext {
+        if let context { return context }
+        guard let makeContext else { throw RenderingError.destroyed(what: "WindowSurface") }
+        let made = try makeContext()
+        try Self.validate(width: pixelWidth, height: pixelHeight, context: made)
+        if ShmPresenter.suits(made) {
+            try shmPresenter?.attach(made)
+        } else {
+            shmPresenter?.destroy()
+            shmPresenter = nil
+            try makeEGLWindow(made)
+        }
+        context = made
+        self.makeContext = nil
+        return made
+    }
+
+    private func makeEGLWindow(_ context: GraphicsContext) throws {
+        guard let window = wl_egl_window_create(waylandSurface, Int32(pixelWidth), Int32(pixelHeight)) else {
             throw RenderingError.egl(
                 call: "wl_egl_window_create", error: "returned NULL", hint: "out of memory?")
         }
@@ -75,7 +131,11 @@ package final class WindowSurface: RenderTarget {
 
     /// Changes the buffer size; takes effect with the next frame drawn.
     package func resize(width: Int, height: Int) throws {
-        try Self.validate(width: width, height: height, context: context)
+        if let context {
+            try Self.validate(width: width, height: height, context: context)
+        } else if width <= 0 || height <= 0 {
+            throw RenderingError.invalidSize(what: "window surface", detail: "\(width)x\(height)")
+        }
         if let shmPresenter {
             try shmPresenter.resize(width: width, height: height)
             pixelWidth = width
@@ -118,13 +178,17 @@ package final class WindowSurface: RenderTarget {
     }
 
     /// The default framebuffer, or the shm presenter's framebuffer object.
-    package var framebufferObject: UInt32 { shmPresenter?.backing.framebufferObject ?? 0 }
+    package var framebufferObject: UInt32 { shmPresenter?.backing?.framebufferObject ?? 0 }
 
-    /// Binds this surface (and its framebuffer) for drawing.
+    /// Binds this surface (and its framebuffer) for drawing; brings up GL
+    /// for a deferred window.
     package func makeCurrent() throws {
+        guard !isDestroyed else { throw RenderingError.destroyed(what: "WindowSurface") }
+        let context = try graphicsContext()
         if let shmPresenter {
             guard !context.isDestroyed else { throw RenderingError.destroyed(what: "GraphicsContext") }
-            try shmPresenter.backing.makeCurrent()
+            guard let backing = shmPresenter.backing else { throw RenderingError.destroyed(what: "WindowSurface") }
+            try backing.makeCurrent()
             return
         }
         guard let surface else { throw RenderingError.destroyed(what: "WindowSurface") }
@@ -152,7 +216,7 @@ package final class WindowSurface: RenderTarget {
     /// Through wl_shm the framebuffer object always holds the last frame.
     package func bufferAge() -> Int {
         if let shmPresenter { return shmPresenter.backingHoldsFrame ? 1 : 0 }
-        guard let surface, context.offersBufferAge else { return 0 }
+        guard let surface, let context, context.offersBufferAge else { return 0 }
         var age: EGLint = 0
         guard eglQuerySurface(context.display, surface, EGLint(EGL_BUFFER_AGE_EXT), &age) == EGLBoolean(EGL_TRUE)
         else {
@@ -169,12 +233,15 @@ package final class WindowSurface: RenderTarget {
     /// `wl_surface.damage_buffer` before a plain swap would gain nothing:
     /// Mesa's eglSwapBuffers damages the whole surface itself.)
     package func present(damage: [PixelRect]? = nil) throws {
+        guard !isDestroyed else { throw RenderingError.destroyed(what: "WindowSurface") }
+        // A deferred window presenting a drawn frame has drawn with GL; if
+        // it drew nothing, GL comes up now to present the cleared frame.
+        if context == nil { try makeCurrent() }
         if let shmPresenter {
-            guard !isDestroyed else { throw RenderingError.destroyed(what: "WindowSurface") }
             try shmPresenter.present(damage: damage)
             return
         }
-        guard let surface else { throw RenderingError.destroyed(what: "WindowSurface") }
+        guard let surface, let context else { throw RenderingError.destroyed(what: "WindowSurface") }
         try makeCurrent()
         if let damage, !damage.isEmpty, context.offersSwapWithDamage {
             let rects = Self.eglRects(damage, height: pixelHeight).map { EGLint($0) }
@@ -207,10 +274,14 @@ package final class WindowSurface: RenderTarget {
         if let shmPresenter {
             guard !isDestroyed else { return }
             isDestroyed = true
+            makeContext = nil
             shmPresenter.destroy()
             return
         }
-        guard let eglWindow else { return }
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        makeContext = nil
+        guard let eglWindow, let context else { return }
         if let surface, !context.isDestroyed {
             if eglGetCurrentSurface(EGL_DRAW) == surface || eglGetCurrentSurface(EGL_READ) == surface {
                 // EGL defers destroying a current surface until it is released,

@@ -1,3 +1,4 @@
+import Glibc
 import Rendering
 
 /// Drawing into a scene's buffer for one frame. Coordinates are device
@@ -24,7 +25,18 @@ public final class DrawingContext {
         return drawTarget
     }
     private let drawTarget: any RenderTarget
-    let resources: GraphicsResources
+    /// The shared GL objects, brought up at the first call that needs them:
+    /// a frame presented as it is (a web page's, through wl_shm) needs none.
+    var resources: GraphicsResources {
+        get throws {
+            if let madeResources { return madeResources }
+            let made = try makeResources()
+            madeResources = made
+            return made
+        }
+    }
+    private let makeResources: () throws -> GraphicsResources
+    private var madeResources: GraphicsResources?
     /// Run by the scene right after the buffer is swapped (video reports
     /// its swaps to mpv).
     var afterPresent: [() -> Void] = []
@@ -38,9 +50,13 @@ public final class DrawingContext {
     /// A held frame's draw that failed once something else needed it.
     private(set) var settleError: (any Error)?
 
-    init(target: any RenderTarget, resources: GraphicsResources, redrawRect: SceneRect? = nil) {
+    convenience init(target: any RenderTarget, resources: GraphicsResources, redrawRect: SceneRect? = nil) {
+        self.init(target: target, resources: { resources }, redrawRect: redrawRect)
+    }
+
+    init(target: any RenderTarget, resources: @escaping () throws -> GraphicsResources, redrawRect: SceneRect? = nil) {
         drawTarget = target
-        self.resources = resources
+        makeResources = resources
         pixelWidth = target.pixelWidth
         pixelHeight = target.pixelHeight
         self.redrawRect = redrawRect ?? SceneRect(x: 0, y: 0, width: target.pixelWidth, height: target.pixelHeight)
@@ -54,11 +70,17 @@ public final class DrawingContext {
             // Alpha 1 across a window buffer before anything is drawn (see
             // QuadRenderer.beginFrame). A GL failure here fails the frame's
             // first draw call too, which reports it.
-            try? resources.quads().beginFrame(on: drawTarget)
+            do {
+                try drawTarget.makeCurrent()
+                try resources.quads().beginFrame(on: drawTarget)
+            } catch {
+                settleError = settleError ?? error
+            }
         }
         guard let held = heldFrame else { return }
         heldFrame = nil
         do { try held.draw() } catch { settleError = settleError ?? error }
+        held.frame.release()
     }
 
     /// Holds `frame`, which covers the whole window, to be presented as it
@@ -69,8 +91,25 @@ public final class DrawingContext {
         guard let window = drawTarget as? WindowSurface, window.presentsThroughShm, frame.isStaged,
             frame.width == pixelWidth, frame.height == pixelHeight
         else { return false }
-        // Whatever was drawn before is covered: only a frame held before this one is dropped.
+        // Whatever was drawn before is covered, a frame held before too
+        // (its buffer back to the rotation).
+        if let previous = heldFrame?.frame, previous !== frame { previous.release() }
         heldFrame = (frame, draw)
+        return true
+    }
+
+    /// Holds a white frame written into one of the window's wl_shm buffers,
+    /// like `hold(_:orDraw:)`: a page's scene before its first paint.
+    func holdWhite(orDraw draw: @escaping () throws -> Void) -> Bool {
+        guard let window = drawTarget as? WindowSurface, window.presentsThroughShm, heldFrame == nil,
+            let frame = try? window.stageFrame(
+                width: pixelWidth, height: pixelHeight, replacing: nil,
+                fill: { [pixelHeight] memory, stride in memset(memory, 0xff, stride * pixelHeight) })
+        else { return false }
+        guard hold(frame, orDraw: draw) else {
+            frame.release()
+            return false
+        }
         return true
     }
 

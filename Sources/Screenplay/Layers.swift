@@ -45,6 +45,7 @@ extension DrawingContext {
             guard let shared = clip.intersection(rect) else { return }  // none of it is repainted
             inner = PixelRect(x: shared.x - rect.x, y: shared.y - rect.y, width: shared.width, height: shared.height)
         }
+        let resources = try self.resources
         let layer = try resources.layers.acquire(width: w, height: h, context: resources.context)
         defer {
             layer.clip = nil

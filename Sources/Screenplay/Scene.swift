@@ -204,7 +204,18 @@ public final class Scene {
         let fallback = (screen?.info.logicalWidth ?? 1280, screen?.info.logicalHeight ?? 720)
         let changed: Bool
         do {
-            changed = try sceneSurface.apply(configure, fallbackSize: fallback) { try host.graphics.context() }
+            // Asked when the window first draws with GL, perhaps long after:
+            // the connection's graphics then, not now's.
+            changed = try sceneSurface.apply(configure, fallbackSize: fallback) { [weak self] in
+                // WindowSurface calls it on the main thread, drawing.
+                nonisolated(unsafe) var made: GraphicsContext?
+                try MainActor.assumeIsolated {
+                    guard let self, !self.isTornDown else { throw RenderingError.destroyed(what: "scene") }
+                    made = try self.host.graphics.context()
+                }
+                guard let made else { throw RenderingError.destroyed(what: "GraphicsContext") }
+                return made
+            }
         } catch {
             host.report(
                 SceneError(

@@ -44,11 +44,13 @@ extension Scene {
             drawWatch?.end()
         }
         do {
-            try window.makeCurrent()
-            let graphics = try host.graphics.resources()
             var target: any RenderTarget = window
+            // Through wl_shm GL comes up at the frame's first GL call (the
+            // DrawingContext's), so a frame presented as it is needs none.
+            let graphics = window.presentsThroughShm ? nil : try host.graphics.resources()
+            if graphics != nil { try window.makeCurrent() }
             lastBufferAge = window.bufferAge()
-            if !graphics.context.offersBufferAge, !window.presentsThroughShm,
+            if let graphics, !graphics.context.offersBufferAge,
                 let copy = try retainedFrame.target(
                     damageShare: RetainedFrame.share(of: damage, in: bounds), width: window.pixelWidth,
                     height: window.pixelHeight,
@@ -62,9 +64,11 @@ extension Scene {
             // outside a frame and the next scene must not find it on.
             defer {
                 target.clip = nil
-                applyClip(target)
+                if window.hasGraphicsContext { applyClip(target) }
             }
-            let context = DrawingContext(target: target, resources: graphics, redrawRect: repaint)
+            let shared = host.graphics
+            let context = DrawingContext(
+                target: target, resources: { [shared] in try graphics ?? shared.resources() }, redrawRect: repaint)
             drawCount += 1
             redrawnPixels += repaint.area
             do {
@@ -85,7 +89,7 @@ extension Scene {
                 framesPresentedAsIs += 1
             } else {
                 if let error = context.settleError { host.report(error) }
-                if let copy = target as? OffscreenTarget {
+                if let graphics, let copy = target as? OffscreenTarget {
                     try retainedFrame.draw(copy, into: window, quads: graphics.quads())
                 }
                 feedback.trackShown(feedbackToken: feedbackToken, surface: surface)

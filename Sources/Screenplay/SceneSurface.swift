@@ -153,7 +153,7 @@ final class SceneSurface {
     /// spans its screen. Returns whether the logical size changed.
     func apply(
         _ configure: (serial: UInt32, width: Int, height: Int), fallbackSize: (Int, Int),
-        graphics: () throws -> GraphicsContext
+        graphics: @escaping () throws -> GraphicsContext
     ) throws -> Bool {
         var (w, h) = (configure.width, configure.height)
         if w <= 0 { w = fallbackSize.0 }
@@ -166,9 +166,16 @@ final class SceneSurface {
         if let window {
             if changed || pixels != pixelSize { try window.resize(width: pixels.0, height: pixels.1) }
         } else {
-            window = try WindowSurface(
-                context: graphics(), waylandSurface: surface.rawProxy, width: pixels.0, height: pixels.1,
-                shm: surface.compositor.shm)
+            if let shm = surface.compositor.shm, WindowSurface.presentsThroughShmWithoutGL() {
+                // Software GL for certain: EGL comes up at the first GL draw,
+                // never for a scene that only presents frames as they are.
+                window = try WindowSurface(
+                    deferring: graphics, waylandSurface: surface.rawProxy, width: pixels.0, height: pixels.1, shm: shm)
+            } else {
+                window = try WindowSurface(
+                    context: graphics(), waylandSurface: surface.rawProxy, width: pixels.0, height: pixels.1,
+                    shm: surface.compositor.shm)
+            }
             // The app's first window asks for the focus its launcher's token
             // gives, before it maps: KWin 5.27 forgets the token once any
             // window is activated, the new one included.

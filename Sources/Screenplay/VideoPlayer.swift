@@ -175,7 +175,7 @@ public final class VideoPlayer {
     /// new size); otherwise the last one is drawn again.
     func drawStill(in rect: PixelRect, on context: DrawingContext) throws {
         guard !closed else { return }
-        let graphics = context.resources.context
+        let graphics = try context.resources.context
         if let kept = still,
             kept.pixelWidth != rect.width || kept.pixelHeight != rect.height || kept.context !== graphics
         {

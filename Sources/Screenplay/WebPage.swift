@@ -61,9 +61,13 @@ public final class WebPage {
     ) throws(WebPageError) {
         self.url = url
         self.scene = scene
-        let context: GraphicsContext
+        // The context is made only when a frame must become a texture: a page
+        // filling its scene with software GL never needs one.
+        let context: @MainActor () throws -> GraphicsContext = { [weak scene] in
+            guard let scene else { throw RenderingError.destroyed(what: "scene") }
+            return try CurrentContext.preserving { try scene.host.graphics.context() }
+        }
         do {
-            context = try CurrentContext.preserving { try scene.host.graphics.context() }
             _ = try WebView.initialize(context: context)
             // The web context is made after the backend is loaded, never before.
             if let settings = Self.engineSettings {
@@ -72,10 +76,8 @@ public final class WebPage {
                     sandbox: settings.sandbox, memoryLimitMB: settings.memoryLimitMB,
                     readablePath: settings.readablePath)
             }
-        } catch let error as WebSetupError {
-            throw WebPageError(url: url, reason: "WPE WebKit cannot start: \(error.reason)")
         } catch {
-            throw WebPageError(url: url, reason: "no graphics context: \(error)")
+            throw WebPageError(url: url, reason: "WPE WebKit cannot start: \(error.reason)")
         }
         let scale = max(scene.contentScale, 1)
         layout = (width ?? scene.pixelSize.width, height ?? scene.pixelSize.height, scale)
@@ -137,15 +139,16 @@ public final class WebPage {
     /// - Throws: why web pages cannot be shown here.
     public static func checkEngine(on application: Application) throws(WebPageError) -> Export {
         do {
-            let context = try CurrentContext.preserving { try application.graphics.context() }
-            return switch try WebView.initialize(context: context) {
+            return
+                switch try WebView.initialize(context: {
+                    try CurrentContext.preserving { try application.graphics.context() }
+                })
+            {
             case .eglImage: .eglImage
             case .sharedMemory: .sharedMemory
             }
-        } catch let error as WebSetupError {
-            throw WebPageError(url: "web pages", reason: "WPE WebKit cannot start: \(error.reason)")
         } catch {
-            throw WebPageError(url: "web pages", reason: "no graphics context: \(error)")
+            throw WebPageError(url: "web pages", reason: "WPE WebKit cannot start: \(error.reason)")
         }
     }
 
@@ -232,6 +235,9 @@ public final class WebPage {
         return true
     }
 
+    /// Whether any frame arrived (else it is drawn white).
+    var hasFrame: Bool { view.texture != nil || view.stagedFrame != nil }
+
     /// The latest frame where it went straight into the scene window's
     /// wl_shm buffer at `width` x `height` (the page fills the window) and
     /// the page is laid out for that: presentable as it is.
@@ -270,11 +276,18 @@ extension DrawingContext {
         afterShown.append { [weak page] in page?.shown() }
         // A page filling the window, with software GL: its frame is already
         // in a wl_shm buffer and goes as it is unless more is drawn on it.
-        if opacity >= 1, rect == PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight),
-            let frame = page.stagedFrame(width: width, height: height),
-            hold(frame, orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
-        {
-            return
+        if opacity >= 1, rect == PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight) {
+            if let frame = page.stagedFrame(width: width, height: height),
+                hold(frame, orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
+            {
+                return
+            }
+            // White until the page paints, as drawn below, without GL.
+            if !page.hasFrame,
+                holdWhite(orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
+            {
+                return
+            }
         }
         try drawPage(page, in: rect, opacity: opacity)
     }

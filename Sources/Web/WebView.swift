@@ -43,12 +43,25 @@ package final class WebView {
     /// starts its SHM export where that cannot be done or where windows
     /// present through wl_shm (software GL). Once per process; later calls
     /// answer the first one's outcome.
-    package static func initialize(context: GraphicsContext) throws(WebSetupError) -> WebExport {
+    /// `context` is asked for only where GL may be a GPU's: with software
+    /// GL certain, the SHM export needs no EGL display, and the process
+    /// loads no GL driver for a page that fills its scene.
+    package static func initialize(context: () throws -> GraphicsContext) throws(WebSetupError) -> WebExport {
         if let export { return export }
         if let setupError { throw setupError }
         var message = [CChar](repeating: 0, count: 256)
-        let preferSharedMemory = WindowSurface.presentsThroughShm(with: context)
-        switch sp_web_initialize(context.eglDisplayHandle, preferSharedMemory, &message, Int32(message.count)) {
+        var display: UnsafeMutableRawPointer?
+        var preferSharedMemory = WindowSurface.presentsThroughShmWithoutGL()
+        if !preferSharedMemory {
+            do {
+                let made = try context()
+                display = made.eglDisplayHandle
+                preferSharedMemory = WindowSurface.presentsThroughShm(with: made)
+            } catch {
+                throw WebSetupError(reason: "no graphics context: \(error)")
+            }
+        }
+        switch sp_web_initialize(display, preferSharedMemory, &message, Int32(message.count)) {
         case Int32(SP_WEB_EXPORT_EGL.rawValue): export = .eglImage
         case Int32(SP_WEB_EXPORT_SHM.rawValue):
             export = .sharedMemory
@@ -104,7 +117,8 @@ package final class WebView {
     /// Frames received from the web process.
     package private(set) var framesReceived = 0
 
-    private let context: GraphicsContext
+    /// The GL context textures are made on, asked for at the first upload.
+    private let context: @MainActor () throws -> GraphicsContext
     private var view: OpaquePointer?
     private var box: Unmanaged<CallbackBox>?
     /// EGL images no longer drawn, released once the frame after them is shown.
@@ -117,7 +131,8 @@ package final class WebView {
     /// ("https://host[:port]", lower case) limit navigations (empty: any);
     /// `fileRoot` is the only folder file:// may read.
     package init(
-        context: GraphicsContext, width: Int, height: Int, scale: Double, allowedOrigins: [String], fileRoot: String?
+        context: @escaping @MainActor () throws -> GraphicsContext, width: Int, height: Int, scale: Double,
+        allowedOrigins: [String], fileRoot: String?
     ) {
         self.context = context
         let box = Unmanaged.passRetained(CallbackBox())
@@ -262,7 +277,7 @@ package final class WebView {
         }
         do {
             let made = try CurrentContext.preserving {
-                try Texture(context: context, width: Int(width), height: Int(height), eglImage: image)
+                try Texture(context: context(), width: Int(width), height: Int(height), eglImage: image)
             }
             CurrentContext.preserving { texture?.destroy() }
             texture = made
@@ -342,7 +357,7 @@ package final class WebView {
                 texture?.destroy()
                 texture = nil
                 texture = try Texture(
-                    context: context, width: Int(width), height: Int(height), cairoPixels: bytes,
+                    context: context(), width: Int(width), height: Int(height), cairoPixels: bytes,
                     stride: Int(stride))
                 if opaque { try texture?.ignoreAlpha() }
             }
