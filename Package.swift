@@ -72,7 +72,9 @@ let package = Package(
         // libmpv's headers live in /usr/include/mpv, so no pkg-config: `pkg-config
         // --cflags mpv` carries -pthread and -D_REENTRANT (from SDL and
         // pipewire), which SwiftPM rejects with a warning on every build.
-        .systemLibrary(name: "CMpv", providers: [.apt(["libmpv-dev"])]),
+        // A C target, not a system library: mpv_loader.c opens libmpv.so.2 when
+        // video first plays, so nothing else pays for FFmpeg's libraries.
+        .target(name: "CMpv"),
         // SDL2 for the SDL example, without pkg-config for the same reason:
         // `pkg-config --cflags sdl2` carries -D_REENTRANT.
         .systemLibrary(name: "CSDL2", path: "Examples/CSDL2", providers: [.apt(["libsdl2-dev"])]),

@@ -6,7 +6,7 @@
 # scripts/install.sh --prefix /usr --kiosk lays them out. Depends: comes from
 # dpkg-shlibdeps (the shared libraries the binary links), plus what is loaded
 # at run time and no linker can see: Mesa's EGL and GL drivers (llvmpipe when
-# there is no GPU) and a font for text.
+# there is no GPU), libmpv (opened when video first plays) and a font for text.
 #   scripts/package-deb.sh [--out DIR] [--binary PATH]
 # Writes DIR/screenplay_VERSION_ARCH.deb (default DIR: .build/deb) and prints
 # its path. Needs dpkg-dev and help2man (scripts/setup.sh installs both).
@@ -49,7 +49,7 @@ Standards-Version: 4.6.2
 
 Package: screenplay
 Architecture: any
-Depends: \${shlibs:Depends}, libegl-mesa0, libgl1-mesa-dri, fonts-dejavu-core
+Depends: \${shlibs:Depends}, libegl-mesa0, libgl1-mesa-dri, libmpv2, fonts-dejavu-core
 Recommends: webp-pixbuf-loader
 Suggests: cage, xwayland
 Description: put an app's content on the external displays of a Wayland desktop

@@ -57,7 +57,8 @@ final class MpvCore {
     /// reads them).
     init(path: String, options: [(String, String)]) throws(VideoError) {
         guard let handle = mpv_create() else {
-            throw VideoError(path: path, isUnreadable: false, reason: "mpv_create failed (out of memory?)")
+            let reason = screenplay_mpv_load_error().map { String(cString: $0) } ?? "mpv_create failed (out of memory?)"
+            throw VideoError(path: path, isUnreadable: false, reason: reason)
         }
         self.handle = handle
         for (name, value) in Self.quiet + options {

@@ -123,6 +123,12 @@ final class WebPageTests: ScreenplayTestCase {
                 "doctor names the path: \(doctor.stdout)")
             // The first window may hold the white frame drawn before the page painted.
             XCTAssertEqual(asIs.dropFirst(), draws.dropFirst(), "every frame of the page alone goes as it is")
+            // So the process never loaded a GL driver (llvmpipe's LLVM is
+            // about 30 MiB), nor libmpv's FFmpeg (opened with the first video).
+            let maps = (try? String(contentsOfFile: "/proc/\(p.pid)/maps", encoding: .utf8)) ?? ""
+            XCTAssertFalse(maps.isEmpty, "no /proc/\(p.pid)/maps")
+            XCTAssertFalse(maps.contains("libLLVM"), "the GL driver was loaded for a page presented as it is")
+            XCTAssertFalse(maps.contains("libmpv"), "libmpv was loaded with no video to play")
         } else {
             XCTAssertEqual(asIs.reduce(0, +), 0, "with a GPU the page is drawn as a texture")
         }

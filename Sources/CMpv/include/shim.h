@@ -11,4 +11,9 @@ static inline void *screenplay_mpv_get_proc_address(void *unused, const char *na
     (void)unused;
     return (void *)eglGetProcAddress(name);
 }
+
+// libmpv is loaded when video first plays (mpv_loader.c), not at start: its
+// FFmpeg tree is about 25 MiB of a process's memory that a box showing web
+// pages, pictures or PDFs never uses. Why it could not be loaded, or NULL.
+const char *screenplay_mpv_load_error(void);
 #endif
