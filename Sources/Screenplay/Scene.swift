@@ -80,8 +80,6 @@ public final class Scene {
     var hasDrawn = false
     private(set) var isTornDown = false
     /// Waiting for the next frame drawn (SceneCapture.swift).
-    /// Run when the compositor shows the frames drawn (`DrawingContext.afterShown`).
-    var frameShownActions: [() -> Void] = []
     var captureHandlers: [@MainActor (Result<CapturedFrame, SceneError>) -> Void] = []
     /// The buffer size and scale the delegate last heard of (`sceneDidResize`).
     private var reportedGeometry: [Int] = []
@@ -204,18 +202,7 @@ public final class Scene {
         let fallback = (screen?.info.logicalWidth ?? 1280, screen?.info.logicalHeight ?? 720)
         let changed: Bool
         do {
-            // Asked when the window first draws with GL, perhaps long after:
-            // the connection's graphics then, not now's.
-            changed = try sceneSurface.apply(configure, fallbackSize: fallback) { [weak self] in
-                // WindowSurface calls it on the main thread, drawing.
-                nonisolated(unsafe) var made: GraphicsContext?
-                try MainActor.assumeIsolated {
-                    guard let self, !self.isTornDown else { throw RenderingError.destroyed(what: "scene") }
-                    made = try self.host.graphics.context()
-                }
-                guard let made else { throw RenderingError.destroyed(what: "GraphicsContext") }
-                return made
-            }
+            changed = try sceneSurface.apply(configure, fallbackSize: fallback, graphics: graphicsWhenDrawn())
         } catch {
             host.report(
                 SceneError(

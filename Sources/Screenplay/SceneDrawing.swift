@@ -33,7 +33,6 @@ extension Scene {
         hasDrawn = true
         pacing.willDraw(on: surface, nowNs: now) { [weak self] shownNs in
             self?.feedback.pacedFrameShown(atNs: shownNs)
-            self?.runFrameShownActions()
         }
         let feedbackToken = feedback.requestFeedback(on: surface, nowNs: now)
         drawWatch?.begin(
@@ -78,11 +77,9 @@ extension Scene {
             }
             // A capture reads the drawn buffer: a held page frame is drawn for it.
             if !captureHandlers.isEmpty { context.settle() }
-            if !context.afterShown.isEmpty {
-                frameShownActions += context.afterShown
-                // A running link's frame callback runs them; a paused one asked for none.
-                if displayLink.isPaused { surface.requestFrame { [weak self] _ in self?.runFrameShownActions() } }
-            }
+            // Resolved with the frame's own watchers (presentation feedback
+            // where it comes, else the frame callback) by trackShown below.
+            for action in context.afterShown { feedback.shownWatchers.append { _ in action() } }
             if let held = context.takeHeldFrame() {
                 feedback.trackShown(feedbackToken: feedbackToken, surface: surface)
                 try window.present(staged: held)
@@ -113,10 +110,18 @@ extension Scene {
         }
     }
 
-    /// What frames drawn since asked for once shown: a page's next frame.
-    func runFrameShownActions() {
-        let actions = frameShownActions
-        frameShownActions = []
-        for action in actions { action() }
+    /// The shared context, for a window that asks when it first draws
+    /// with GL, perhaps long after: the connection's graphics then, not
+    /// now's. WindowSurface calls it on the main thread, drawing.
+    func graphicsWhenDrawn() -> () throws -> GraphicsContext {
+        { [weak self] in
+            nonisolated(unsafe) var made: GraphicsContext?
+            try MainActor.assumeIsolated {
+                guard let self, !self.isTornDown else { throw RenderingError.destroyed(what: "scene") }
+                made = try self.host.graphics.context()
+            }
+            guard let made else { throw RenderingError.destroyed(what: "GraphicsContext") }
+            return made
+        }
     }
 }
