@@ -55,6 +55,8 @@ public final class Scene {
     /// own pixels, copied once into the window's wl_shm buffer and not
     /// drawn (software GL, the page filling the scene with nothing over it).
     public internal(set) var framesPresentedAsIs = 0
+    /// Open web pages drawing here: while there are none, GL comes up before the first draw.
+    var webPageCount = 0
     /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn;
     /// 0 when unknown. For tests of the damage history.
     package internal(set) var lastBufferAge = 0

@@ -46,6 +46,11 @@ extension Scene {
             var target: any RenderTarget = window
             // Through wl_shm GL comes up at the frame's first GL call (the
             // DrawingContext's), so a frame presented as it is needs none.
+            // Only a scene with a web page waits for that: any other brings
+            // GL up before its delegate decides what to draw, so the time
+            // from that decision to the frame shown does not include loading
+            // the driver (play's proof of play at start).
+            if !window.hasGraphicsContext, webPageCount == 0 { try window.makeCurrent() }
             let graphics = window.presentsThroughShm ? nil : try host.graphics.resources()
             if graphics != nil { try window.makeCurrent() }
             lastBufferAge = window.bufferAge()

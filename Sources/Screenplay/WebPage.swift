@@ -61,6 +61,9 @@ public final class WebPage {
     ) throws(WebPageError) {
         self.url = url
         self.scene = scene
+        // The scene keeps GL down until its first frame shows whether the
+        // page's frame goes as it is.
+        scene.webPageCount += 1
         // The context is made only when a frame must become a texture: a page
         // filling its scene with software GL never needs one.
         let context: @MainActor () throws -> GraphicsContext = { [weak scene] in
@@ -201,9 +204,13 @@ public final class WebPage {
 
     /// Ends the page and its web process. Idempotent.
     public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        scene?.webPageCount -= 1
         view.close()
         scene?.host.sceneFreedMemory()
     }
+    private var isClosed = false
 
     private func frameArrived() {
         guard committed else {
