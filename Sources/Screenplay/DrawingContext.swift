@@ -40,8 +40,9 @@ public final class DrawingContext {
     /// Run by the scene right after the buffer is swapped (video reports
     /// its swaps to mpv).
     var afterPresent: [() -> Void] = []
-    /// Run once the compositor shows the frame (its frame callback): a web
-    /// page renders its next frame only then, at the panel's refresh.
+    /// Run once the compositor shows the frame (its presentation feedback,
+    /// else its frame callback): a web page renders its next frame only
+    /// then, at the panel's refresh.
     var afterShown: [() -> Void] = []
     private var hasBegun = false
     /// A page's frame that is the whole frame so far, already in one of
