@@ -187,7 +187,21 @@ extension PlayTests {
             waitUntil(timeout: 5) { (try? rig.capture(output: "HEADLESS-1")).map { $0 != first } ?? false },
             "the seconds never moved on")
 
-        let marks = ["HEADLESS-1", "HEADLESS-2"].map { p.frames(for: $0).count }
+        // The minute clock's count starts after its first quiet frames
+        // line: the line holding its first draw may still be on its way
+        // when the seconds have moved on, and counting it with a turn of
+        // the minute would read as two draws.
+        var settled: Int?
+        XCTAssertTrue(
+            waitUntil(timeout: 10) {
+                let draws = p.frames(for: "HEADLESS-2").map { $0.int("draws") }
+                guard let drawn = draws.firstIndex(where: { $0 > 0 }),
+                    let quiet = draws[drawn...].firstIndex(of: 0)
+                else { return false }
+                settled = quiet + 1
+                return true
+            }, "the minute clock's first draw, then a quiet second: \(p.stderr)")
+        let marks = [p.frames(for: "HEADLESS-1").count, settled ?? 0]
         XCTAssertTrue(
             waitUntil(timeout: 15) {
                 p.frames(for: "HEADLESS-1").count >= marks[0] + 6 && p.frames(for: "HEADLESS-2").count >= marks[1] + 6
