@@ -59,9 +59,7 @@ package final class WindowSurface: RenderTarget {
         deferring makeContext: @escaping () throws -> GraphicsContext, waylandSurface: OpaquePointer, width: Int,
         height: Int, shm: OpaquePointer
     ) throws {
-        guard width > 0, height > 0 else {
-            throw RenderingError.invalidSize(what: "window surface", detail: "\(width)x\(height)")
-        }
+        try Self.validate(width: width, height: height, context: nil)
         self.makeContext = makeContext
         self.waylandSurface = waylandSurface
         pixelWidth = width
@@ -119,10 +117,13 @@ package final class WindowSurface: RenderTarget {
         surface = created
     }
 
-    private static func validate(width: Int, height: Int, context: GraphicsContext) throws {
+    /// Sides of at least a pixel and, once GL is up (`context`), no longer
+    /// than its largest render target.
+    private static func validate(width: Int, height: Int, context: GraphicsContext?) throws {
         guard width > 0, height > 0 else {
             throw RenderingError.invalidSize(what: "window surface", detail: "\(width)x\(height)")
         }
+        guard let context else { return }
         guard width <= context.maxTextureSize, height <= context.maxTextureSize else {
             throw RenderingError.tooLarge(
                 what: "window surface", width: width, height: height, maxSize: context.maxTextureSize)
@@ -131,11 +132,7 @@ package final class WindowSurface: RenderTarget {
 
     /// Changes the buffer size; takes effect with the next frame drawn.
     package func resize(width: Int, height: Int) throws {
-        if let context {
-            try Self.validate(width: width, height: height, context: context)
-        } else if width <= 0 || height <= 0 {
-            throw RenderingError.invalidSize(what: "window surface", detail: "\(width)x\(height)")
-        }
+        try Self.validate(width: width, height: height, context: context)
         if let shmPresenter {
             try shmPresenter.resize(width: width, height: height)
             pixelWidth = width
