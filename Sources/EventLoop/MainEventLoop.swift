@@ -65,8 +65,20 @@ package final class MainEventLoop {
 
     /// Calls `onReadable` from `process()` while `fd` is readable (or hung
     /// up: the handler finds out by reading). Unwatch before closing `fd`.
+    ///
+    /// Watching a descriptor that is already watched replaces its handler
+    /// and checks the registration with one `EPOLL_CTL_MOD`: when the
+    /// descriptor was closed behind the loop's back and its number handed
+    /// to a new file (GLib's sources do this), epoll forgot it and answers
+    /// ENOENT, and the new file is added.
     package func watch(_ fd: Int32, onReadable: @escaping () -> Void) {
-        if watches.updateValue(onReadable, forKey: fd) == nil { Self.add(fd, to: fileDescriptor) }
+        guard watches.updateValue(onReadable, forKey: fd) != nil else { return Self.add(fd, to: fileDescriptor) }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = fd
+        if epoll_ctl(fileDescriptor, EPOLL_CTL_MOD, fd, &event) != 0, errno == ENOENT {
+            Self.add(fd, to: fileDescriptor)
+        }
     }
 
     package func unwatch(_ fd: Int32) {
@@ -109,12 +121,17 @@ package final class MainEventLoop {
             isProcessing = false
             armTimer()
         }
-        var counter: UInt64 = 0
-        _ = read(timerFD, &counter, 8)
-        inbox.drain()
         var ready = [epoll_event](repeating: epoll_event(), count: 16)
         let count = epoll_wait(fileDescriptor, &ready, Int32(ready.count), 0)
-        for event in ready.prefix(Int(max(0, count))) {
+        let events = ready.prefix(Int(max(0, count)))
+        // The timerfd and the eventfd are read only when epoll says so: a
+        // pass per wake-up, and a web page's frame takes two or three.
+        if events.contains(where: { $0.data.fd == timerFD }) {
+            var counter: UInt64 = 0
+            _ = read(timerFD, &counter, 8)
+        }
+        inbox.drain(reading: events.contains(where: { $0.data.fd == inbox.eventFD }))
+        for event in events {
             let fd = event.data.fd
             if fd != timerFD, fd != inbox.eventFD { watches[fd]?() }
         }
@@ -178,10 +195,14 @@ package final class MainInbox: Sendable {
         _ = write(eventFD, &one, 8)
     }
 
+    /// Runs the work posted so far; `reading`: the eventfd was seen
+    /// readable and is reset (work posted later writes it again).
     @MainActor
-    func drain() {
-        var counter: UInt64 = 0
-        _ = read(eventFD, &counter, 8)
+    func drain(reading: Bool) {
+        if reading {
+            var counter: UInt64 = 0
+            _ = read(eventFD, &counter, 8)
+        }
         let work = pending.withLock { queued in
             defer { queued.removeAll() }
             return queued

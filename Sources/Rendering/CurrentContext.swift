@@ -13,11 +13,18 @@ package struct CurrentContext {
     private let draw: EGLSurface?
     private let read: EGLSurface?
 
-    /// What is current now.
+    /// What is current now. With no context current (the common case: no
+    /// app context, or Screenplay's own left current), the display and
+    /// surfaces are not asked: every EGL call through libglvnd costs a
+    /// system call, and this runs on every batch.
     package init() {
         api = eglQueryAPI()
-        display = eglGetCurrentDisplay()
         context = eglGetCurrentContext()
+        guard let context, context != screenplay_egl_no_context() else {
+            (display, draw, read) = (nil, nil, nil)
+            return
+        }
+        display = eglGetCurrentDisplay()
         draw = eglGetCurrentSurface(EGL_DRAW)
         read = eglGetCurrentSurface(EGL_READ)
     }

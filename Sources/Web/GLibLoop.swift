@@ -15,11 +15,13 @@ package final class GLibLoop {
     package static let shared = GLibLoop()
 
     private var watched: [Int32] = []
-    private var timer: UInt64?
+    private var next: [Int32] = []
+    private var timer: (id: UInt64, deadlineNs: UInt64)?
     private var kicked = false
     private var pumping = false
     private var fds = [Int32](repeating: 0, count: 64)
     private var events = [Int16](repeating: 0, count: 64)
+    private lazy var onReadable: () -> Void = { [unowned self] in pump() }
 
     private init() {}
 
@@ -42,33 +44,48 @@ package final class GLibLoop {
         var timeoutMs: Int32 = -1
         let count = Int(sp_glib_pump(&fds, &events, Int32(fds.count), &timeoutMs))
         let loop = MainEventLoop.shared
-        // Watched afresh each pump: GLib may have closed a descriptor and
-        // opened another under the same number, which epoll forgot.
-        for fd in watched { loop.unwatch(fd) }
-        watched.removeAll(keepingCapacity: true)
-        if let timer { loop.cancel(timer) }
-        timer = nil
-        guard count >= 0 else { return }
+        next.removeAll(keepingCapacity: true)
         var writable = false
-        for index in 0..<count {
-            if events[index] & Int16(POLLIN) != 0 {
-                let fd = fds[index]
-                loop.watch(fd) { [unowned self] in pump() }
-                watched.append(fd)
-            } else if events[index] & Int16(POLLOUT) != 0 {
-                writable = true
+        if count >= 0 {
+            for index in 0..<count {
+                if events[index] & Int16(POLLIN) != 0 {
+                    next.append(fds[index])
+                } else if events[index] & Int16(POLLOUT) != 0 {
+                    writable = true
+                }
             }
         }
+        // A page asks for the same few descriptors pump after pump (a pump
+        // or more a frame): those that went are unwatched, and those that
+        // stay are watched again, which costs one epoll_ctl and re-adds a
+        // number GLib closed and reopened for another file.
+        for fd in watched where !next.contains(fd) { loop.unwatch(fd) }
+        for fd in next { loop.watch(fd, onReadable: onReadable) }
+        swap(&watched, &next)
+        guard count >= 0 else { return cancelTimer() }
         // MainEventLoop watches for reading only; a descriptor GLib waits
         // to write (a full IPC socket, rare) is polled every 4 ms instead.
         if writable { timeoutMs = timeoutMs < 0 ? 4 : min(timeoutMs, 4) }
+        if timeoutMs < 0 { return cancelTimer() }
         if timeoutMs == 0 {
-            kick()
-        } else if timeoutMs > 0 {
-            timer = loop.after(ns: UInt64(timeoutMs) * 1_000_000) { [unowned self] in
-                timer = nil
-                pump()
-            }
+            cancelTimer()
+            return kick()
         }
+        let deadline = MainEventLoop.nowNs() + UInt64(timeoutMs) * 1_000_000
+        // GLib rounds its timeout up to a millisecond, so a timer already
+        // set for the same source lands up to 1 ms before the new deadline
+        // and is not early; keeping it spares the loop a re-arm a pump.
+        if let timer, timer.deadlineNs <= deadline, timer.deadlineNs + 1_000_000 >= deadline { return }
+        cancelTimer()
+        let id = loop.after(ns: UInt64(timeoutMs) * 1_000_000) { [unowned self] in
+            timer = nil
+            pump()
+        }
+        timer = (id, deadline)
+    }
+
+    private func cancelTimer() {
+        if let timer { MainEventLoop.shared.cancel(timer.id) }
+        timer = nil
     }
 }
