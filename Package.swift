@@ -183,6 +183,9 @@ let package = Package(
         // The scripted compositor counts: it runs in-process on libwayland-server.
         .testTarget(name: "FrameTimingTests", dependencies: ["TestHarness", "FrameTiming"], swiftSettings: strict),
         .testTarget(name: "EventLoopTests", dependencies: ["TestHarness", "EventLoop"], swiftSettings: strict),
+        // WebKit's GLib context in the main event loop, with a GLib source of its own (CGLib).
+        .testTarget(
+            name: "WebTests", dependencies: ["TestHarness", "Web", "EventLoop", "CGLib"], swiftSettings: strict),
         .testTarget(
             name: "DocumentsTests", dependencies: ["TestHarness", "Documents", "TestSupport"], swiftSettings: strict),
         // TestSupport for TestImages (fixtures made with ffmpeg); no compositor.

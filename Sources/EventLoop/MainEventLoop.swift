@@ -25,7 +25,8 @@ package final class MainEventLoop {
     private let timerFD: Int32
     /// Wake-ups and work from any thread.
     private nonisolated var inbox: MainInbox { MainInbox.shared }
-    private var watches: [Int32: () -> Void] = [:]
+    private var watches: [Int32: (serial: UInt64, handler: () -> Void)] = [:]
+    private var nextWatchSerial: UInt64 = 0
     private var timers: [UInt64: (deadlineNs: UInt64, body: () -> Void)] = [:]
     private var nextTimerID: UInt64 = 0
     private var soonQueue: [() -> Void] = []
@@ -65,25 +66,38 @@ package final class MainEventLoop {
 
     /// Calls `onReadable` from `process()` while `fd` is readable (or hung
     /// up: the handler finds out by reading). Unwatch before closing `fd`.
+    /// Returns the watch, which `unwatch` takes.
     ///
     /// Watching a descriptor that is already watched replaces its handler
     /// and checks the registration with one `EPOLL_CTL_MOD`: when the
     /// descriptor was closed behind the loop's back and its number handed
     /// to a new file (GLib's sources do this), epoll forgot it and answers
     /// ENOENT, and the new file is added.
-    package func watch(_ fd: Int32, onReadable: @escaping () -> Void) {
-        guard watches.updateValue(onReadable, forKey: fd) != nil else { return Self.add(fd, to: fileDescriptor) }
+    @discardableResult
+    package func watch(_ fd: Int32, onReadable: @escaping () -> Void) -> Watch {
+        nextWatchSerial &+= 1
+        let watch = Watch(fd: fd, serial: nextWatchSerial)
+        guard watches.updateValue((watch.serial, onReadable), forKey: fd) != nil else {
+            Self.add(fd, to: fileDescriptor)
+            return watch
+        }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = fd
         if epoll_ctl(fileDescriptor, EPOLL_CTL_MOD, fd, &event) != 0, errno == ENOENT {
             Self.add(fd, to: fileDescriptor)
         }
+        return watch
     }
 
-    package func unwatch(_ fd: Int32) {
-        guard watches.removeValue(forKey: fd) != nil else { return }
-        _ = epoll_ctl(fileDescriptor, EPOLL_CTL_DEL, fd, nil)
+    /// Ends `watch`, unless its descriptor number was watched again since,
+    /// by its owner or by another: a number GLib closed unannounced can
+    /// belong to the Wayland socket by the time GLib's loop lets it go, and
+    /// that socket must stay watched.
+    package func unwatch(_ watch: Watch) {
+        guard watches[watch.fd]?.serial == watch.serial else { return }
+        watches[watch.fd] = nil
+        _ = epoll_ctl(fileDescriptor, EPOLL_CTL_DEL, watch.fd, nil)
     }
 
     /// Runs `body` in this pass of `process()` when called from inside
@@ -133,7 +147,7 @@ package final class MainEventLoop {
         inbox.drain(reading: events.contains(where: { $0.data.fd == inbox.eventFD }))
         for event in events {
             let fd = event.data.fd
-            if fd != timerFD, fd != inbox.eventFD { watches[fd]?() }
+            if fd != timerFD, fd != inbox.eventFD { watches[fd]?.handler() }
         }
         runDueTimers()
         // Work asked for so far (a batch to handle) runs now; work it asks
@@ -209,4 +223,12 @@ package final class MainInbox: Sendable {
         }
         for body in work { body() }
     }
+}
+
+/// One watch of a descriptor by ``MainEventLoop/watch(_:onReadable:)``: the
+/// number and which watch of it this is, so a component ending its watch
+/// never ends another's on a reused number.
+package struct Watch: Hashable, Sendable {
+    package let fd: Int32
+    let serial: UInt64
 }

@@ -24,7 +24,7 @@ package final class Connection {
     package let display: OpaquePointer
     package let socketDescription: String
     /// The socket watched by the main event loop, while it is.
-    private var watchedFD: Int32?
+    private var watch: Watch?
     private var lostHandlers: [(ConnectionError) -> Void] = []
     private var afterDispatch: [() -> Void] = []
     private var isDisconnected = false
@@ -68,10 +68,8 @@ package final class Connection {
     /// which libdispatch's main queue or an app's own loop drives; `onLost`
     /// hears when the compositor goes away or raises a protocol error.
     package func startEventSource() {
-        guard watchedFD == nil else { return }
-        let fd = wl_display_get_fd(display)
-        watchedFD = fd
-        MainEventLoop.shared.watch(fd) { [weak self] in self?.readAndDispatch() }
+        guard watch == nil else { return }
+        watch = MainEventLoop.shared.watch(wl_display_get_fd(display)) { [weak self] in self?.readAndDispatch() }
         // Events may already sit in the queue from the set-up round trips.
         dispatchPending()
     }
@@ -79,9 +77,9 @@ package final class Connection {
     /// Leaves the loop before the socket closes or while it is dead: a hung-up
     /// socket stays readable and would wake the loop for ever.
     private func stopEventSource() {
-        guard let fd = watchedFD else { return }
-        watchedFD = nil
-        MainEventLoop.shared.unwatch(fd)
+        guard let watch else { return }
+        self.watch = nil
+        MainEventLoop.shared.unwatch(watch)
     }
 
     /// Runs `body` after each batch of dispatched events (render hooks).

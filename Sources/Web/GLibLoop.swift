@@ -14,7 +14,8 @@ package final class GLibLoop {
     /// The loop of the main thread's default GLib context.
     package static let shared = GLibLoop()
 
-    private var watched: [Int32] = []
+    private var watched: [Watch] = []
+    private var nextWatched: [Watch] = []
     private var next: [Int32] = []
     private var timer: (id: UInt64, deadlineNs: UInt64)?
     private var kicked = false
@@ -58,10 +59,13 @@ package final class GLibLoop {
         // A page asks for the same few descriptors pump after pump (a pump
         // or more a frame): those that went are unwatched, and those that
         // stay are watched again, which costs one epoll_ctl and re-adds a
-        // number GLib closed and reopened for another file.
-        for fd in watched where !next.contains(fd) { loop.unwatch(fd) }
-        for fd in next { loop.watch(fd, onReadable: onReadable) }
-        swap(&watched, &next)
+        // number GLib closed and reopened for another file. Unwatching goes
+        // by the watch, not the number: GLib closes descriptors without
+        // telling, and the number may be the Wayland socket's by now.
+        for watch in watched where !next.contains(watch.fd) { loop.unwatch(watch) }
+        nextWatched.removeAll(keepingCapacity: true)
+        for fd in next { nextWatched.append(loop.watch(fd, onReadable: onReadable)) }
+        swap(&watched, &nextWatched)
         guard count >= 0 else { return cancelTimer() }
         // MainEventLoop watches for reading only; a descriptor GLib waits
         // to write (a full IPC socket, rare) is polled every 4 ms instead.

@@ -93,7 +93,7 @@ final class MainEventLoopTests: ScreenplayTestCase {
                 close(fds[1])
             }
             var reads = 0
-            loop.watch(fds[0]) {
+            let watch = loop.watch(fds[0]) {
                 var byte: UInt8 = 0
                 _ = read(fds[0], &byte, 1)
                 reads += 1
@@ -105,10 +105,51 @@ final class MainEventLoopTests: ScreenplayTestCase {
             XCTAssertTrue(Self.isReadable(loop, waitingMs: 1000), "a readable watched descriptor wakes the loop")
             loop.process()
             XCTAssertEqual(reads, 1)
-            loop.unwatch(fds[0])
+            loop.unwatch(watch)
             _ = write(fds[1], &byte, 1)
             loop.process()
             XCTAssertEqual(reads, 1, "an unwatched descriptor is no longer handled")
+        }
+    }
+
+    /// A component that ends its watch after its descriptor's number went
+    /// to another file (closed behind the loop's back, as GLib does) ends
+    /// only its own watch, not the new owner's.
+    func testEndingAWatchLeavesANewWatchOfTheSameNumber() throws {
+        MainActor.assumeIsolated {
+            let loop = MainEventLoop.shared
+            loop.process()
+            var first: [Int32] = [0, 0]
+            var second: [Int32] = [0, 0]
+            XCTAssertEqual(pipe(&first), 0)
+            XCTAssertEqual(pipe(&second), 0)
+            defer {
+                close(first[1])
+                close(second[1])
+            }
+            let number = first[0]
+            var oldReads = 0
+            let old = loop.watch(number) { oldReads += 1 }
+            close(number)
+            XCTAssertEqual(dup2(second[0], number), number)
+            close(second[0])
+            defer { close(number) }
+            var newReads = 0
+            let new = loop.watch(number) {
+                var byte: UInt8 = 0
+                _ = read(number, &byte, 1)
+                newReads += 1
+            }
+            loop.unwatch(old)
+            var byte: UInt8 = 1
+            _ = write(second[1], &byte, 1)
+            Self.drive(loop) { newReads > 0 }
+            XCTAssertEqual(newReads, 1, "the new watch of descriptor \(number) outlives the old one's end")
+            XCTAssertEqual(oldReads, 0, "the old handler was replaced")
+            loop.unwatch(new)
+            _ = write(second[1], &byte, 1)
+            loop.process()
+            XCTAssertEqual(newReads, 1, "ended by its own watch")
         }
     }
 }
