@@ -212,6 +212,11 @@ public final class WebPage {
     }
     private var isClosed = false
 
+    // A page an app forgets to close (or drops on an error path) must not
+    // keep its web process, a few hundred MiB, for the months a signage box
+    // runs. Isolated: closing touches WebKit, which lives on the main thread.
+    isolated deinit { close() }
+
     private func frameArrived() {
         guard committed else {
             // A frame from before the document committed (the blank page a
