@@ -66,14 +66,14 @@ package final class MainEventLoop {
 
     /// Calls `onReadable` from `process()` while `fd` is readable (or hung
     /// up: the handler finds out by reading). Unwatch before closing `fd`.
-    /// Returns the watch, which `unwatch` takes.
+    /// Returns the watch, which `unwatch` takes (so it is not discardable:
+    /// a watch dropped could never be ended).
     ///
     /// Watching a descriptor that is already watched replaces its handler
     /// and checks the registration with one `EPOLL_CTL_MOD`: when the
     /// descriptor was closed behind the loop's back and its number handed
     /// to a new file (GLib's sources do this), epoll forgot it and answers
     /// ENOENT, and the new file is added.
-    @discardableResult
     package func watch(_ fd: Int32, onReadable: @escaping () -> Void) -> Watch {
         nextWatchSerial &+= 1
         let watch = Watch(fd: fd, serial: nextWatchSerial)
