@@ -61,9 +61,6 @@ public final class WebPage {
     ) throws(WebPageError) {
         self.url = url
         self.scene = scene
-        // The scene keeps GL down until its first frame shows whether the
-        // page's frame goes as it is.
-        scene.webPageCount += 1
         // The context is made only when a frame must become a texture: a page
         // filling its scene with software GL never needs one.
         let context: @MainActor () throws -> GraphicsContext = { [weak scene] in
@@ -82,6 +79,10 @@ public final class WebPage {
         } catch {
             throw WebPageError(url: url, reason: "WPE WebKit cannot start: \(error.reason)")
         }
+        // The scene keeps GL down until its first frame shows whether the
+        // page's frame goes as it is. Counted only once nothing can throw:
+        // a page that failed to start is never closed.
+        scene.webPageCount += 1
         let scale = max(scene.contentScale, 1)
         layout = (width ?? scene.pixelSize.width, height ?? scene.pixelSize.height, scale)
         view = WebView(
