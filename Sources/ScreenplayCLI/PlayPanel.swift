@@ -194,6 +194,14 @@ final class PlayPanel: SceneDelegate {
             nextEventTime = nil  // held: no boundary until `resume`
             return
         }
+        if current == nil, let notBefore = firstItemNotBefore {
+            // A first item passed over as late: nothing starts before its slot's end.
+            if now < notBefore {
+                nextEventTime = notBefore
+                return
+            }
+            firstItemNotBefore = nil
+        }
         followSchedule(now: now)
         var position = schedule.position(at: now)
         // A reload waits for a boundary, and in a one-item playlist every
@@ -440,8 +448,27 @@ final class PlayPanel: SceneDelegate {
     /// The web page whose late paint was logged.
     private weak var slowPageNoted: AnyObject?
 
-    /// A first item that became ready after its slot was passed over once.
-    private var skippedLateFirstItem = false
+    /// First items passed over as late: a few at most, so a box too slow
+    /// for any slot still shows something.
+    private var lateFirstItemSkips = 0
+    private var mayPassOverLateFirstItem: Bool { lateFirstItemSkips < 3 }
+    /// The end of the slot of a first item passed over as late.
+    private var firstItemNotBefore: Double?
+
+    /// A first item passed over as late: while its slot lasts nothing
+    /// starts (it would be that item again, as late), then the clock's next.
+    private func holdFirstItem(pastSlotOf index: Int, now: Double) {
+        let position = schedule.position(at: now)
+        guard position.index == index else { return }  // its slot is over already
+        firstItemNotBefore = position.end
+        nextEventTime = position.end
+    }
+
+    /// How long a panel's first frame, drawn now, may take to reach the
+    /// screen: its first paint (shaders compiled, textures uploaded), the
+    /// wait for the compositor's next refresh and its render, with room for
+    /// a loaded machine (seen here: up to 90 ms beside busy cores).
+    private func drawToScreen(_ scene: Scene) -> Double { max(3 * scene.displayLink.duration, 0.1) }
 
     /// Set when an item's first fully visible frame is being drawn.
     private var justArrived = false
@@ -635,13 +662,12 @@ final class PlayPanel: SceneDelegate {
                 // a page rendered at a slot's end): shown then, it flashed
                 // for a frame or two into the next item's slot, and proof
                 // of play logged two items in that second. The evaluation
-                // after this draw brings the clock's item instead; only once,
-                // so a box too slow to ready any item within its slot still
-                // shows something.
-                let late = schedule.position(at: now).index != next.index
-                if current == nil, next.media.isReady, late, !skippedLateFirstItem {
-                    skippedLateFirstItem = true
-                } else if current == nil, next.media.isReady {
+                // after this draw brings the clock's item instead.
+                let late = schedule.slotEnds(of: next.index, before: now, latency: drawToScreen(scene))
+                if current == nil, next.media.isReady, late, mayPassOverLateFirstItem {
+                    lateFirstItemSkips += 1
+                    holdFirstItem(pastSlotOf: next.index, now: now)
+                } else if current == nil, next.media.isReady, now >= firstItemNotBefore ?? now {
                     self.next = nil
                     current = Shown(index: next.index, playlist: next.playlist, media: next.media, since: elapsedNow)
                     start(next.media)
@@ -673,6 +699,23 @@ final class PlayPanel: SceneDelegate {
                 finishFrame(scene, context, afterDraw)
                 return
             }
+        }
+        if let current, justArrived, !hasShownFirstItem, mayPassOverLateFirstItem, !showingPlaceholder,
+            current.playlist == playlist.name,
+            schedule.slotEnds(of: current.index, before: now, latency: drawToScreen(scene))
+        {
+            // The first item, chosen when the scene connected, is drawn only
+            // now that GL is up: its frame would reach the screen after its
+            // slot and show it in the next item's. Nothing of it is shown;
+            // the clock's next item comes at its boundary.
+            lateFirstItemSkips += 1
+            justArrived = false
+            current.media.release(from: runner.app)
+            self.current = nil
+            holdFirstItem(pastSlotOf: current.index, now: now)
+            try paint(context) { try $0.clear(RGBColor(hex: 0x404040)) }
+            finishFrame(scene, context) {}  // the runner's tick, at the boundary
+            return
         }
         if let current {
             scene.contentDescription = describe(current)

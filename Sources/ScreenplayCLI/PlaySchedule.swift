@@ -36,6 +36,15 @@ struct PlaySchedule: Equatable {
         }
         return (durations.count - 1, start, start + durations[durations.count - 1])
     }
+
+    /// Whether a frame of item `index`, drawn at `t`, would reach the screen
+    /// only after that item's slot has ended, given that a frame takes up to
+    /// `latency` seconds from the draw to the screen. Such a frame would show
+    /// the item in the next item's slot (proof of play saying the wrong item).
+    func slotEnds(of index: Int, before t: Double, latency: Double) -> Bool {
+        guard durations.count > 1 else { return false }
+        return position(at: t + latency).index != index
+    }
 }
 
 /// Wall-clock seconds since 1970 (CLOCK_REALTIME).

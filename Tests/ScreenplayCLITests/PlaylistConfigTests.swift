@@ -188,4 +188,17 @@ final class PlaylistConfigTests: ScreenplayTestCase {
         // Unsynced: counted from when the panel appeared.
         XCTAssertEqual(PlaySchedule(durations: [2, 3, 5], origin: 100).position(at: 100.5).index, 0)
     }
+
+    /// A frame drawn near the end of its item's slot reaches the screen in
+    /// the next slot: the first item at start is passed over then.
+    func testAFrameThatWouldReachTheScreenAfterItsSlotIsLate() {
+        let schedule = PlaySchedule(durations: [0.7, 0.7, 0.7], origin: 0)
+        XCTAssertFalse(schedule.slotEnds(of: 1, before: 0.8, latency: 0.05))
+        XCTAssertFalse(schedule.slotEnds(of: 1, before: 1.34, latency: 0.05))
+        XCTAssertTrue(schedule.slotEnds(of: 1, before: 1.36, latency: 0.05), "shown at 1.41, in item 2's slot")
+        XCTAssertTrue(schedule.slotEnds(of: 1, before: 1.5, latency: 0.05), "its slot was over at the draw")
+        XCTAssertTrue(schedule.slotEnds(of: 2, before: 2.08, latency: 0.05), "shown in the next cycle's first slot")
+        // A playlist of one item is never late: every slot is its own.
+        XCTAssertFalse(PlaySchedule(durations: [0.7], origin: 0).slotEnds(of: 0, before: 0.69, latency: 0.05))
+    }
 }
