@@ -103,6 +103,7 @@ final class MQTTBox {
         connection.settle(seconds: Limits.settleSeconds) { !outbox.awaitsAcknowledgement }
         connection.stop()
         outbox.save()
+        outbox.flush()
     }
 
     /// A proof-of-play line: on disk first, then sent when connected; it

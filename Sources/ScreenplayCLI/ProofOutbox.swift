@@ -5,7 +5,8 @@ import Foundation
 /// `$XDG_STATE_HOME/screenplay/mqtt-proof/BOX-ID.jsonl` so that a restart
 /// (a kill, a crash, a power cut) while the broker is away loses none.
 ///
-/// The file is a journal, only ever appended to and fsynced: each waiting
+/// The file (ProofJournal, written off the main thread) is a journal,
+/// only ever appended to and fsynced: each waiting
 /// line as published, and `done N` when the N oldest went (acknowledged,
 /// or dropped to stay within `Limits`). Reading it again replays those
 /// records; it is rewritten atomically (StateDirectory.writeAtomically)
@@ -44,7 +45,7 @@ final class ProofOutbox {
     /// The number of `entries[0]`: lines are numbered in order, for `handed`.
     private var headID = 0
     private var byteCount = 0
-    private var fd: Int32 = -1
+    private var journal: ProofJournal?
     private var lockFD: Int32 = -1
     /// Done records in the journal since it was last rewritten.
     private var doneOnDisk = 0
@@ -85,13 +86,19 @@ final class ProofOutbox {
             return
         }
         self.path = path
+        journal = ProofJournal(path: path) { [weak self] failure in
+            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.journalSaid(failure) } }
+        }
         load(path)
     }
 
     isolated deinit {
-        if fd >= 0 { close(fd) }
         if lockFD >= 0 { close(lockFD) }
     }
+
+    /// Waits (at most `seconds`) until the journal holds what was asked of it: before an exit.
+    @discardableResult
+    func flush(seconds: Double = 5) -> Bool { journal?.wait(seconds: seconds) ?? true }
 
     /// Lines waiting (handed over or not).
     var count: Int { entries.count }
@@ -156,13 +163,13 @@ final class ProofOutbox {
     /// else `done N` and the new line appended with one fsync, or the whole
     /// rewritten once enough is done (or a write failed).
     private func commit(newLine: Data?) {
-        guard path != nil else {
+        guard let journal else {
             donePending = 0
             return
         }
-        if diskBehind || fd < 0 { return rewrite() }
+        if diskBehind { return rewrite() }
         if entries.isEmpty {
-            guard ftruncate(fd, 0) == 0, fsync(fd) == 0 else { return failed(errno) }
+            journal.truncate()
             doneOnDisk = 0
             donePending = 0
             return
@@ -178,13 +185,13 @@ final class ProofOutbox {
             record.append(newLine)
             record.append(0x0A)
         }
-        if !record.isEmpty { write(record) }
+        if !record.isEmpty { journal.append(record) }
     }
 
     // MARK: the journal
 
     private func load(_ path: String) {
-        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return reopen() }
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return rewrite() }
         var lines: [Data] = []
         var unreadable = 0
         let records = data.split(separator: 0x0A, omittingEmptySubsequences: true)
@@ -248,65 +255,27 @@ final class ProofOutbox {
     }
 
     private func rewrite() {
-        guard let path else { return }
+        guard let journal else { return }
         var data = Data(capacity: byteCount + entries.count)
         for entry in entries {
             data.append(entry.line)
             data.append(0x0A)
         }
-        if let reason = StateDirectory.writeAtomically(data, to: path) {
-            diskBehind = true
-            return complain(reason)
-        }
+        journal.replace(with: data)
         doneOnDisk = 0
         donePending = 0
-        reopen()
-        if diskBehind, fd >= 0 { writingAgain() }
     }
 
-    /// Opens the journal (again, after a rewrite replaced it) for appending.
-    private func reopen() {
-        guard let path else { return }
-        if fd >= 0 { close(fd) }
-        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            diskBehind = true
-            complain("cannot open \(path): \(String(cString: strerror(errno)))")
+    /// What the journal's queue reported: a failure, or nil once it writes again.
+    private func journalSaid(_ failure: String?) {
+        guard let failure else {
+            diskBehind = false
+            return log("MQTT: writing \(path ?? "") again")
         }
-    }
-
-    private func write(_ record: Data) {
-        guard fd >= 0 else {
-            diskBehind = true
-            return
-        }
-        let failure: Int32? = record.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { return count < 0 ? errno : EIO }
-                offset += count
-            }
-            return fsync(fd) == 0 ? nil : errno
-        }
-        if let failure { failed(failure) }
-    }
-
-    private func failed(_ error: Int32) {
         diskBehind = true
-        complain("cannot write \(path ?? "the journal"): \(String(cString: strerror(error)))")
-    }
-
-    private func complain(_ reason: String) {
         guard complaints.allows() else { return }
         warn(
-            "MQTT: \(reason); proof-of-play lines waiting for the broker are kept in memory and written whole once it works (free space or fix the folder's permissions; said at most once a minute)"
+            "MQTT: \(failure); proof-of-play lines waiting for the broker are kept in memory and written whole once it works (free space or fix the folder's permissions; said at most once a minute)"
         )
-    }
-
-    private func writingAgain() {
-        diskBehind = false
-        log("MQTT: writing \(path ?? "") again")
     }
 }

@@ -31,12 +31,13 @@ final class ProofOutboxTests: ScreenplayTestCase {
             XCTAssertFalse(first?.acknowledged(mid: 99) ?? true, "a status message's number is not a line's")
             first?.save()
             // A kill: nothing more is written.
+            first?.flush()
             first = nil
             let second = ProofOutbox(path: path)
             // 3 was acknowledged out of order behind 2: at least once, it goes again.
             XCTAssertEqual(waiting(second), [line(2), line(3), line(4)])
             second.append(line(5))
-            XCTAssertEqual(ProofOutbox.replayed(path), [line(2), line(3), line(4), line(5)])
+            XCTAssertEqual(second.replayed(), [line(2), line(3), line(4), line(5)])
         }
     }
 
@@ -51,6 +52,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
                 outbox.save()
             }
             XCTAssertEqual(outbox.count, 0)
+            outbox.flush()
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, 0)
         }
     }
@@ -68,10 +70,11 @@ final class ProofOutboxTests: ScreenplayTestCase {
                 outbox.save()
             }
             XCTAssertEqual(waiting(outbox), [line(50)])
+            outbox.flush()
             let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
             // Fewer than 8 done records and their lines since the last rewrite.
             XCTAssertLessThan(size, 9 * (line(50).count + "done 1\n".count + 1), "the journal kept growing")
-            XCTAssertEqual(ProofOutbox.replayed(path), [line(50)])
+            XCTAssertEqual(outbox.replayed(), [line(50)])
         }
     }
 
@@ -82,7 +85,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
             for n in 0..<7 { outbox.append(line(n)) }
             XCTAssertEqual(waiting(outbox), [line(4), line(5), line(6)])
             XCTAssertEqual(outbox.dropped, 4)
-            XCTAssertEqual(ProofOutbox.replayed(path), [line(4), line(5), line(6)])
+            XCTAssertEqual(outbox.replayed(), [line(4), line(5), line(6)])
             let bytes = ProofOutbox(
                 path: folder + "/bytes.jsonl", limits: .init(lines: 100, bytes: 2 * line(0).count, doneBeforeRewrite: 1024))
             for n in 0..<4 { bytes.append(line(n)) }
@@ -106,7 +109,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
             XCTAssertEqual(FileManager.default.contents(atPath: path + ".unreadable"), journal, "the damaged file is kept")
             // Written back clean: a new line is whole, not joined to the cut one.
             outbox.append(line(4))
-            XCTAssertEqual(ProofOutbox.replayed(path), [line(1), line(2), line(4)])
+            XCTAssertEqual(outbox.replayed(), [line(1), line(2), line(4)])
         }
     }
 
@@ -119,14 +122,17 @@ final class ProofOutboxTests: ScreenplayTestCase {
             XCTAssertNil(second.path, "two players must not write one journal")
             second.append(line(1))
             XCTAssertEqual(waiting(second), [line(1)])
-            XCTAssertEqual(ProofOutbox.replayed(path), [line(0)])
+            XCTAssertEqual(first.replayed(), [line(0)])
         }
     }
 }
 
 extension ProofOutbox {
-    /// The lines a fresh start would take from `path`, read by another outbox.
-    static func replayed(_ path: String) -> [Data] {
+    /// The lines a fresh start would take from this outbox's journal once
+    /// written, read by another outbox from a copy.
+    func replayed() -> [Data] {
+        flush()
+        guard let path else { return [] }
         let copy = path + ".replay"
         try? FileManager.default.removeItem(atPath: copy)
         try? FileManager.default.copyItem(atPath: path, toPath: copy)
