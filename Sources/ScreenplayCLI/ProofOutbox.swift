@@ -5,8 +5,8 @@ import Foundation
 /// `$XDG_STATE_HOME/screenplay/mqtt-proof/BOX-ID.jsonl` so that a restart
 /// (a kill, a crash, a power cut) while the broker is away loses none.
 ///
-/// The file (ProofJournal, written off the main thread) is a journal,
-/// only ever appended to and fsynced: each waiting
+/// The file (ProofJournal: written at once, fsynced off the main thread)
+/// is a journal, only ever appended to: each waiting
 /// line as published, and `done N` when the N oldest went (acknowledged,
 /// or dropped to stay within `Limits`). Reading it again replays those
 /// records; it is rewritten atomically (StateDirectory.writeAtomically)
@@ -87,7 +87,7 @@ final class ProofOutbox {
         }
         self.path = path
         journal = ProofJournal(path: path) { [weak self] failure in
-            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.journalSaid(failure) } }
+            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.failed(failure) } }
         }
         load(path)
     }
@@ -169,10 +169,9 @@ final class ProofOutbox {
         }
         if diskBehind { return rewrite() }
         if entries.isEmpty {
-            journal.truncate()
             doneOnDisk = 0
             donePending = 0
-            return
+            return failed(journal.truncate())
         }
         var record = Data()
         if donePending > 0 {
@@ -185,7 +184,7 @@ final class ProofOutbox {
             record.append(newLine)
             record.append(0x0A)
         }
-        if !record.isEmpty { journal.append(record) }
+        if !record.isEmpty { failed(journal.append(record)) }
     }
 
     // MARK: the journal
@@ -261,17 +260,19 @@ final class ProofOutbox {
             data.append(entry.line)
             data.append(0x0A)
         }
-        journal.replace(with: data)
         doneOnDisk = 0
         donePending = 0
+        if let failure = journal.replace(with: data) { return failed(failure) }
+        if diskBehind {
+            diskBehind = false
+            log("MQTT: writing \(journal.path) again")
+        }
     }
 
-    /// What the journal's queue reported: a failure, or nil once it writes again.
-    private func journalSaid(_ failure: String?) {
-        guard let failure else {
-            diskBehind = false
-            return log("MQTT: writing \(path ?? "") again")
-        }
+    /// A write or its fsync failed: the lines stay in memory and the
+    /// journal is rewritten whole at the next change.
+    private func failed(_ failure: String?) {
+        guard let failure else { return }
         diskBehind = true
         guard complaints.allows() else { return }
         warn(
