@@ -28,8 +28,11 @@ final class MQTTBox {
         /// Commands waiting to be answered; more are refused.
         static let waitingCommands = 64
         static let statusEverySeconds = 60.0
-        /// A clean stop waits this long at most for the broker to acknowledge proof lines sent.
-        static let settleSeconds = 2.0
+        /// A clean stop waits this long at most for the broker to acknowledge
+        /// proof lines sent, and for the journal's fsync: well inside the
+        /// teardown deadline (HangGuard.teardownSeconds), which exits 70.
+        static let settleSeconds = 0.5
+        static let flushSeconds = 0.3
     }
 
     let boxID: String
@@ -103,7 +106,7 @@ final class MQTTBox {
         connection.settle(seconds: Limits.settleSeconds) { !outbox.awaitsAcknowledgement }
         connection.stop()
         outbox.save()
-        outbox.flush()
+        outbox.flush(seconds: Limits.flushSeconds)
     }
 
     /// A proof-of-play line: on disk first, then sent when connected; it

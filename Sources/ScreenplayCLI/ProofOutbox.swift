@@ -98,7 +98,7 @@ final class ProofOutbox {
 
     /// Waits (at most `seconds`) until the journal holds what was asked of it: before an exit.
     @discardableResult
-    func flush(seconds: Double = 5) -> Bool { journal?.wait(seconds: seconds) ?? true }
+    func flush(seconds: Double) -> Bool { journal?.wait(seconds: seconds) ?? true }
 
     /// Lines waiting (handed over or not).
     var count: Int { entries.count }

@@ -17,6 +17,16 @@ final class ProofOutboxTests: ScreenplayTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
 
+    /// A SIGKILL right after a line was made must not lose it: the record is
+    /// in the file when `append` returns, before any fsync is waited for.
+    func testALineIsInTheFileWhenAppendReturns() {
+        let path = path
+        MainActor.assumeIsolated {
+            let outbox = ProofOutbox(path: path)
+            outbox.append(line(7))
+            XCTAssertEqual(FileManager.default.contents(atPath: path), line(7) + Data("\n".utf8))
+        }
+    }
 
     func testWaitingLinesComeBackInOrderAfterARestartAndAcknowledgedOnesDoNot() {
         let path = path
@@ -31,7 +41,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
             XCTAssertFalse(first?.acknowledged(mid: 99) ?? true, "a status message's number is not a line's")
             first?.save()
             // A kill: nothing more is written.
-            first?.flush()
+            first?.flush(seconds: 5)
             first = nil
             let second = ProofOutbox(path: path)
             // 3 was acknowledged out of order behind 2: at least once, it goes again.
@@ -52,7 +62,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
                 outbox.save()
             }
             XCTAssertEqual(outbox.count, 0)
-            outbox.flush()
+            outbox.flush(seconds: 5)
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, 0)
         }
     }
@@ -70,7 +80,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
                 outbox.save()
             }
             XCTAssertEqual(waiting(outbox), [line(50)])
-            outbox.flush()
+            outbox.flush(seconds: 5)
             let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
             // Fewer than 8 done records and their lines since the last rewrite.
             XCTAssertLessThan(size, 9 * (line(50).count + "done 1\n".count + 1), "the journal kept growing")
@@ -131,7 +141,7 @@ extension ProofOutbox {
     /// The lines a fresh start would take from this outbox's journal once
     /// written, read by another outbox from a copy.
     func replayed() -> [Data] {
-        flush()
+        flush(seconds: 5)
         guard let path else { return [] }
         let copy = path + ".replay"
         try? FileManager.default.removeItem(atPath: copy)
