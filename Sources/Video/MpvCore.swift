@@ -104,9 +104,9 @@ final class MpvCore {
         var options = [("hwdec", "auto-safe")]
         if dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) == nil {
             #if arch(x86_64) || arch(i386)
-                options.append(("gpu-hwdec-interop", "vaapi"))
+            options.append(("gpu-hwdec-interop", "vaapi"))
             #else
-                options.append(("gpu-hwdec-interop", "drmprime"))
+            options.append(("gpu-hwdec-interop", "drmprime"))
             #endif
         }
         return options

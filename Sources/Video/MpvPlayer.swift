@@ -130,7 +130,8 @@ package final class MpvPlayer {
             ("pause", options.startsPaused ? "yes" : "no"),
             ("sid", "no"), ("osc", "no"), ("input-default-bindings", "no"), ("terminal", "no"),
             ("msg-level", "all=no"),
-        ] + MpvCore.hardwareDecoding
+        ]
+        settings += MpvCore.hardwareDecoding
         // Silent by default: no audio track, so no audio output is opened.
         settings += options.audio ? [("aid", "auto")] : [("aid", "no"), ("ao", "null")]
         core = try MpvCore(path: path, options: settings)

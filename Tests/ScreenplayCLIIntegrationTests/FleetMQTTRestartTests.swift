@@ -74,7 +74,8 @@ extension PlayTests {
         let fileNs = file.map { $0["presented_ns"] as? Int64 ?? 0 }
         XCTAssertEqual(
             received.count, file.count,
-            "a line missing or sent twice: missing \(fileNs.filter { !sentNs.contains($0) }) (of \(fileNs)), delivered before the outage \(deliveredBefore), in the file at the kill \(beforeKill); repeated \(sentNs.filter { ns in sentNs.filter { $0 == ns }.count > 1 })")
+            "a line missing or sent twice: missing \(fileNs.filter { !sentNs.contains($0) }) (of \(fileNs)), delivered before the outage \(deliveredBefore), in the file at the kill \(beforeKill); repeated \(sentNs.filter { ns in sentNs.filter { $0 == ns }.count > 1 })"
+        )
         XCTAssertEqual(received, file, "the broker's proof lines differ from the --proof file")
         XCTAssertEqual(Set(file.map { $0["presented_ns"] as? Int64 }).count, file.count, "a line twice in the file")
         XCTAssertGreaterThanOrEqual(file.count, deliveredBefore + 5)

@@ -97,7 +97,8 @@ final class ProofOutboxTests: ScreenplayTestCase {
             XCTAssertEqual(outbox.dropped, 4)
             XCTAssertEqual(outbox.replayed(), [line(4), line(5), line(6)])
             let bytes = ProofOutbox(
-                path: folder + "/bytes.jsonl", limits: .init(lines: 100, bytes: 2 * line(0).count, doneBeforeRewrite: 1024))
+                path: folder + "/bytes.jsonl",
+                limits: .init(lines: 100, bytes: 2 * line(0).count, doneBeforeRewrite: 1024))
             for n in 0..<4 { bytes.append(line(n)) }
             XCTAssertEqual(waiting(bytes), [line(2), line(3)])
         }
@@ -116,7 +117,8 @@ final class ProofOutboxTests: ScreenplayTestCase {
             try journal.write(to: URL(fileURLWithPath: path))
             let outbox = ProofOutbox(path: path)
             XCTAssertEqual(waiting(outbox), [line(1), line(2)])
-            XCTAssertEqual(FileManager.default.contents(atPath: path + ".unreadable"), journal, "the damaged file is kept")
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: path + ".unreadable"), journal, "the damaged file is kept")
             // Written back clean: a new line is whole, not joined to the cut one.
             outbox.append(line(4))
             XCTAssertEqual(outbox.replayed(), [line(1), line(2), line(4)])
