@@ -4,6 +4,7 @@
 #include "cwpe.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,27 @@ struct sp_web_view {
 
 static WebKitWebContext *shared_context;
 
+// Read by WebKit as it starts (and by the web processes, which inherit them);
+// set once, on the main thread, before the first view. A setting of the
+// user's own stays.
+static void quiet_environment(void) {
+    // JavaScriptCore stops threads for its garbage collector with SIGUSR1
+    // unless told another signal, and takes it over from the host with a
+    // line on stderr: `play` reopens its files on SIGUSR1 (logrotate). A
+    // real-time signal nothing else sends instead.
+    if (!getenv("JSC_SIGNAL_FOR_GC")) {
+        char number[16];
+        snprintf(number, sizeof number, "%d", SIGRTMIN + 6);
+        setenv("JSC_SIGNAL_FOR_GC", number, 0);
+    }
+    // Pages are textures in Screenplay's scenes, out of a screen reader's
+    // reach, and a signage box has no accessibility bus: WebKit would look
+    // for one and log that it found none. An empty address skips the look.
+    if (!getenv("AT_SPI_BUS_ADDRESS")) setenv("WEBKIT_A11Y_BUS_ADDRESS", "", 0);
+}
+
 int sp_web_initialize(void *egl_display, bool prefer_shm, char *error, int error_size) {
+    quiet_environment();
     // Debian ships no default backend: without this WebKit finds none.
     if (!wpe_loader_init("libWPEBackend-fdo-1.0.so.1")) {
         snprintf(error, (size_t)error_size, "libWPEBackend-fdo-1.0.so.1 could not be loaded");

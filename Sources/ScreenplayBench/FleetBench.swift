@@ -96,6 +96,9 @@ extension BenchRunner {
         let watcher = try broker.subscribe("screenplay/#", id: "bench-watcher")
         defer { watcher.stop() }
         let names = (1...count).map { "box-\($0)" }
+        // Each run's boxes keep their state (proof lines waiting for the broker) apart from the last run's.
+        var environment = rig.clientEnvironment
+        environment["XDG_STATE_HOME"] = folder + "/state"
         let boxes = try names.enumerated().map { index, name in
             try RunningProcess(
                 screenplay,
@@ -103,7 +106,7 @@ extension BenchRunner {
                     "play", "--cache", folder + "/cache-\(name)", "--poll", "1", "--stats", "-", "--output",
                     "HEADLESS-\(index + 1)", "--socket", folder + "/\(name).sock", "--box-id", name, "--mqtt",
                     broker.url, url,
-                ], environment: rig.clientEnvironment)
+                ], environment: environment)
         }
         defer {
             for box in boxes {

@@ -8,9 +8,10 @@ import Foundation
 ///   stop publishes it itself.
 /// - `status`: retained, the reply `ctl status --json` prints, on every
 ///   change (at most once a second) and every minute.
-/// - `proof`: each proof-of-play line (QoS 1). Lines made while the broker
-///   is away wait in memory (the newest `Limits.waitingProof`) and go when
-///   it is back; the `--proof` file stays the record.
+/// - `proof`: each proof-of-play line (QoS 1), in order. Every line waits
+///   on disk until the broker acknowledged it (ProofOutbox: the newest
+///   10,000 lines, 4 MiB), so lines made while the broker is away go when
+///   it is back, after a restart too; the `--proof` file stays the record.
 /// - `command`: requests, the control socket's JSON (`{"command":"next"}`)
 ///   with an optional `"id"` echoed in the reply and `"reply_to"`, the topic
 ///   to answer on (default `reply`). Retained messages there are ignored:
@@ -26,9 +27,12 @@ final class MQTTBox {
         static let commandBytes = 64 * 1024
         /// Commands waiting to be answered; more are refused.
         static let waitingCommands = 64
-        /// Proof-of-play lines kept while the broker is away.
-        static let waitingProof = 10_000
         static let statusEverySeconds = 60.0
+        /// A clean stop waits this long at most for the broker to acknowledge
+        /// proof lines sent, and for the journal's fsync: well inside the
+        /// teardown deadline (HangGuard.teardownSeconds), which exits 70.
+        static let settleSeconds = 0.5
+        static let flushSeconds = 0.3
     }
 
     let boxID: String
@@ -36,8 +40,9 @@ final class MQTTBox {
     private let connection: MQTTConnection
     private let answer: ControlHandler
     private let statusLine: () -> Data
-    private var waitingProof: [Data] = []
-    private(set) var droppedProof = 0
+    private let outbox: ProofOutbox
+    /// Acknowledgements arrived and are recorded at the end of this turn of the main queue.
+    private var savePending = false
     private var commandsWaiting = 0
     private var statusPending = false
     private var lastStatus: Data?
@@ -77,6 +82,7 @@ final class MQTTBox {
         settings.will = (prefix + "online", "false")
         settings.subscriptions = [prefix + "command"]
         connection = try MQTTConnection(settings)
+        outbox = ProofOutbox(path: StateDirectory.path().map { "\($0)/mqtt-proof/\(boxID).jsonl" })
         connection.onEvent = { [weak self] event in self?.handle(event) }
     }
 
@@ -96,21 +102,36 @@ final class MQTTBox {
         heartbeat?.cancel()
         heartbeat = nil
         connection.publish(prefix + "online", Data("false".utf8), retain: true)
+        // Lines the broker has but whose acknowledgement is on its way would go again at the next start.
+        connection.settle(seconds: Limits.settleSeconds) { !outbox.awaitsAcknowledgement }
         connection.stop()
+        outbox.save()
+        outbox.flush(seconds: Limits.flushSeconds)
     }
 
-    /// A proof-of-play line: sent now, or kept until the broker is back.
+    /// A proof-of-play line: on disk first, then sent when connected; it
+    /// leaves the disk once the broker acknowledged it.
     func proof(_ line: [String: Any]) {
         var data = ControlReply.encode(line)
         data.removeLast()  // the newline
-        if !connection.publish(prefix + "proof", data) {
-            waitingProof.append(data)
-            if waitingProof.count > Limits.waitingProof {
-                waitingProof.removeFirst(waitingProof.count - Limits.waitingProof)
-                droppedProof += 1
-            }
-        }
+        outbox.append(data)
+        sendWaiting()
         statusChanged()
+    }
+
+    /// Hands libmosquitto the lines it never had, oldest first; the first
+    /// refusal (the connection just went) leaves the rest for the next connect.
+    /// How many went.
+    @discardableResult
+    private func sendWaiting() -> Int {
+        var sent = 0
+        for (id, line) in outbox.unsent() {
+            // Publishing runs libmosquitto's callbacks: acknowledgements of older lines may arrive meanwhile.
+            guard let mid = connection.publish(prefix + "proof", line) else { break }
+            outbox.handed(id: id, mid: mid)
+            sent += 1
+        }
+        return sent
     }
 
     /// Something `ctl status` shows changed: published within a second.
@@ -129,7 +150,7 @@ final class MQTTBox {
     var status: [String: Any] {
         var fields: [String: Any] = [
             "broker": connection.settings.broker.description, "topic": prefix, "state": connection.state.rawValue,
-            "waiting_proof": waitingProof.count, "dropped_proof": droppedProof,
+            "waiting_proof": outbox.count, "dropped_proof": outbox.dropped,
         ]
         if let error = connection.lastError { fields["error"] = error }
         return fields
@@ -144,15 +165,20 @@ final class MQTTBox {
             connection.publish(prefix + "online", Data("true".utf8), retain: true)
             lastStatus = nil
             publishStatus(force: true)
-            let waiting = waitingProof
-            waitingProof = []
-            for (index, line) in waiting.enumerated() where !connection.publish(prefix + "proof", line) {
-                // Lost again on the way: the rest waits for the next connect.
-                waitingProof = Array(waiting[index...])
-                break
+            // Lines handed over before the connection went are libmosquitto's to send again, first.
+            let sent = sendWaiting()
+            if sent > 0 {
+                log("MQTT: sent \(sent) proof-of-play lines kept while the broker could not be reached")
             }
-            if !waiting.isEmpty, waitingProof.isEmpty {
-                log("MQTT: sent \(waiting.count) proof-of-play lines kept while the broker could not be reached")
+        case let .published(mid):
+            guard outbox.acknowledged(mid: mid), !savePending else { return }
+            savePending = true
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.savePending = false
+                    self.outbox.save()
+                }
             }
         case let .lost(reason, retryIn):
             warn("MQTT: \(reason); playback goes on; trying again in \(String(format: "%.0f", retryIn)) s")
@@ -235,7 +261,7 @@ final class MQTTBox {
         var line = statusLine()
         if line.last == 0x0A { line.removeLast() }
         guard force || line != lastStatus else { return }
-        if connection.publish(prefix + "status", line, retain: true) { lastStatus = line }
+        if connection.publish(prefix + "status", line, retain: true) != nil { lastStatus = line }
     }
 
     /// Garbage on the command topic is logged at most every 10 s, with a count.

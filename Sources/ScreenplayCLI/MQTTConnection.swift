@@ -3,55 +3,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Where a box's broker is: `mqtt://HOST[:PORT]` (1883) or
-/// `mqtts://HOST[:PORT]` (8883, TLS verified against the system's
-/// certificates or `--mqtt-ca-file`).
-struct MQTTBroker: Equatable, Sendable {
-    var secure: Bool
-    var host: String
-    var port: Int
-
-    /// Nil for anything else than one of the two forms above (no path, no
-    /// user in the URL: credentials come from a file).
-    init?(url: String) {
-        let lower = url.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("mqtts://") {
-            secure = true
-            rest = url.dropFirst("mqtts://".count)
-        } else if lower.hasPrefix("mqtt://") {
-            secure = false
-            rest = url.dropFirst("mqtt://".count)
-        } else {
-            return nil
-        }
-        var authority = rest.hasSuffix("/") ? rest.dropLast() : rest
-        guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return nil }
-        var port = secure ? 8883 : 1883
-        if authority.hasPrefix("[") {
-            // [IPv6]:PORT
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":"), let number = Int(after.dropFirst()) else { return nil }
-                port = number
-            }
-            authority = authority[authority.index(after: authority.startIndex)..<close]
-        } else if let colon = authority.lastIndex(of: ":") {
-            guard let number = Int(authority[authority.index(after: colon)...]) else { return nil }
-            port = number
-            authority = authority[..<colon]
-        }
-        guard !authority.isEmpty, (1...65535).contains(port) else { return nil }
-        host = String(authority)
-        self.port = port
-    }
-
-    var description: String {
-        "\(secure ? "mqtts" : "mqtt")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-    }
-}
-
 /// One connection to a broker through libmosquitto, driven from the main
 /// queue and never blocking it: the socket is watched by DispatchSources
 /// (on a duplicate of libmosquitto's descriptor, so that libmosquitto
@@ -83,6 +34,8 @@ final class MQTTConnection {
         /// The reason, and the seconds until the next try.
         case lost(reason: String, retryIn: Double)
         case message(topic: String, payload: Data, retained: Bool)
+        /// The broker acknowledged the QoS 1 message `publish` numbered `mid`.
+        case published(mid: Int32)
     }
 
     /// The state for `ctl status`.
@@ -145,6 +98,7 @@ final class MQTTConnection {
         }
         mosquitto_connect_callback_set(pointer) { _, user, rc in Inbox.from(user)?.post(.connect(rc)) }
         mosquitto_disconnect_callback_set(pointer) { _, user, rc in Inbox.from(user)?.post(.disconnect(rc)) }
+        mosquitto_publish_callback_set(pointer) { _, user, mid in Inbox.from(user)?.post(.published(mid)) }
         mosquitto_message_callback_set(pointer) { _, user, message in
             guard let inbox = Inbox.from(user), let message = message?.pointee, let topic = message.topic else {
                 return
@@ -167,15 +121,37 @@ final class MQTTConnection {
         connect()
     }
 
-    /// Publishes when connected; false when not (the caller keeps what must not be lost).
+    /// Publishes when connected: the message's number, which `.published`
+    /// names once the broker has it; nil when not connected (the caller
+    /// keeps what must not be lost). A message handed over stays
+    /// libmosquitto's until acknowledged: a lost connection does not lose
+    /// it, libmosquitto sends it again after the next connect, before
+    /// anything published later.
     @discardableResult
-    func publish(_ topic: String, _ payload: Data, qos: Int32 = 1, retain: Bool = false) -> Bool {
-        guard state == .connected else { return false }
+    func publish(_ topic: String, _ payload: Data, qos: Int32 = 1, retain: Bool = false) -> Int32? {
+        guard state == .connected else { return nil }
+        var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle.pointer, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
+            mosquitto_publish(handle.pointer, &mid, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
         }
         pumpAfterCall()
-        return rc == MOSQ_ERR_SUCCESS.rawValue
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? mid : nil
+    }
+
+    /// Before a clean stop: runs the connection on this thread until `done`
+    /// (the acknowledgements the caller waits for arrived), the connection
+    /// went, or `seconds` passed, so that a restart does not send again
+    /// what the broker already has.
+    func settle(seconds: Double, until done: () -> Bool) {
+        let deadline = DispatchTime.now() + seconds
+        while state == .connected, !done(), DispatchTime.now() < deadline {
+            var watched = pollfd(
+                fd: mosquitto_socket(handle.pointer),
+                events: Int16(POLLIN) | (mosquitto_want_write(handle.pointer) ? Int16(POLLOUT) : 0), revents: 0)
+            guard watched.fd >= 0, poll(&watched, 1, 50) >= 0 || errno == EINTR else { return }
+            if watched.revents & Int16(POLLOUT) != 0 { call { mosquitto_loop_write($0, 1) } }
+            if watched.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { call { mosquitto_loop_read($0, 1) } }
+        }
     }
 
     /// Says goodbye (the broker then discards the will; publish what the will
@@ -207,24 +183,26 @@ final class MQTTConnection {
             // Name lookup and the socket's non-blocking connect; the main
             // thread does not touch the handle until this returns.
             let rc = mosquitto_connect_async(handle.pointer, broker.host, Int32(broker.port), keepalive)
+            // errno is this thread's: read on the main thread it would be another call's.
+            let reason = Self.reason(rc)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     guard let self else {
                         mosquitto_destroy(handle.pointer)
                         return
                     }
-                    self.connectReturned(rc)
+                    self.connectReturned(rc, reason: reason)
                 }
             }
         }
     }
 
-    private func connectReturned(_ rc: Int32) {
+    private func connectReturned(_ rc: Int32, reason: String) {
         connectInFlight = false
         guard state != .stopped else { return }
         // MOSQ_ERR_CONN_PENDING (-1): the TCP connect is under way.
         guard rc <= MOSQ_ERR_SUCCESS.rawValue else {
-            return lost("cannot connect to \(settings.broker.description): \(Self.reason(rc))")
+            return lost("cannot connect to \(settings.broker.description): \(reason)")
         }
         let fd = mosquitto_socket(handle.pointer)
         guard fd >= 0 else { return lost("cannot connect to \(settings.broker.description): no socket") }
@@ -291,6 +269,8 @@ final class MQTTConnection {
                 lost(reason)
             case let .message(topic, payload, retained):
                 if state == .connected { onEvent?(.message(topic: topic, payload: payload, retained: retained)) }
+            case let .published(mid):
+                onEvent?(.published(mid: mid))
             }
         }
         guard state != .stopped, let writeSource else { return }
@@ -349,7 +329,7 @@ final class MQTTConnection {
 
     private static func libraryReady() { _ = initialised }
 
-    static func reason(_ rc: Int32) -> String {
+    nonisolated static func reason(_ rc: Int32) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
         return String(cString: mosquitto_strerror(rc))
     }
@@ -375,6 +355,7 @@ private final class Inbox: Sendable {
         case connect(Int32)
         case disconnect(Int32)
         case message(String, Data, Bool)
+        case published(Int32)
     }
 
     private let events = Mutex<[Raw]>([])

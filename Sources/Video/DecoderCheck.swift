@@ -86,9 +86,9 @@ package enum DecoderCheck {
         let core = try MpvCore(
             path: path,
             options: [
-                ("vo", "libmpv"), ("hwdec", "auto-safe"), ("aid", "no"), ("ao", "null"), ("terminal", "no"),
-                ("msg-level", "all=no"), ("keep-open", "yes"),
-            ])
+                ("vo", "libmpv"), ("aid", "no"), ("ao", "null"), ("terminal", "no"), ("msg-level", "all=no"),
+                ("keep-open", "yes"),
+            ] + MpvCore.hardwareDecoding)
         defer { core.destroy() }
         try? context.ensureCurrent()
         var render: OpaquePointer?

@@ -90,6 +90,28 @@ final class MpvCore {
         ("load-osd-console", "no"), ("load-auto-profiles", "no"),
     ]
 
+    /// The hardware decoding a scene's player and the decoder check use:
+    /// `hwdec=auto-safe`, and the GL interops libmpv loads for it. libmpv
+    /// loads every interop it was built with when a render context is made
+    /// (`gpu-hwdec-interop=auto` means all there); NVIDIA's asks for
+    /// libcuda.so.1 and, where the NVIDIA driver is missing, its loader
+    /// (nv-codec-headers) prints "Cannot load libcuda.so.1" straight to
+    /// stderr, past every msg-level, at every video start. So CUDA's interop
+    /// is loaded only where libcuda loads; elsewhere the one interop that
+    /// can serve the machine: VA-API on x86 (Intel, AMD), DRM PRIME on ARM
+    /// (V4L2 decoders of Raspberry Pi and other boards).
+    static let hardwareDecoding: [(String, String)] = {
+        var options = [("hwdec", "auto-safe")]
+        if dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) == nil {
+            #if arch(x86_64) || arch(i386)
+            options.append(("gpu-hwdec-interop", "vaapi"))
+            #else
+            options.append(("gpu-hwdec-interop", "drmprime"))
+            #endif
+        }
+        return options
+    }()
+
     static func errorString(_ code: Int32) -> String { String(cString: mpv_error_string(code)) }
 
     /// Runs an mpv command synchronously; returns mpv's status.

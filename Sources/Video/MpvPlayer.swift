@@ -122,7 +122,7 @@ package final class MpvPlayer {
         self.options = options
         self.context = context
         var settings: [(String, String)] = [
-            ("vo", "libmpv"), ("hwdec", "auto-safe"), ("video-sync", "display-resample"),
+            ("vo", "libmpv"), ("video-sync", "display-resample"),
             // The scene's display link is the clock; mpv must not sleep
             // until a frame's time on the render thread.
             ("video-timing-offset", "0"),
@@ -131,6 +131,7 @@ package final class MpvPlayer {
             ("sid", "no"), ("osc", "no"), ("input-default-bindings", "no"), ("terminal", "no"),
             ("msg-level", "all=no"),
         ]
+        settings += MpvCore.hardwareDecoding
         // Silent by default: no audio track, so no audio output is opened.
         settings += options.audio ? [("aid", "auto")] : [("aid", "no"), ("ao", "null")]
         core = try MpvCore(path: path, options: settings)

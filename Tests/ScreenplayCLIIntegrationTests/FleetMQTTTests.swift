@@ -49,7 +49,7 @@ extension PlayTests {
             [
                 "play", "--mqtt", broker.url, "--mqtt-credentials", credentials, "--mqtt-ca-file", broker.caFile,
                 "--box-id", "lobby-1", playlist,
-            ], environment: env(rig))
+            ], environment: boxEnvironment(rig, folder))
         XCTAssertNotNil(watcher.wait { $0.topic == box + "online" && $0.payload == "true" }, p.stderr)
         let status = watcher.wait { $0.topic == box + "status" && $0.json?["panels"] != nil }
         let panels = status?.json?["panels"] as? [[String: Any]]
@@ -131,7 +131,7 @@ extension PlayTests {
         let proofFile = folder + "/proof.jsonl"
         let p = try CLI.start(
             ["play", "--mqtt", broker.url, "--box-id", "depot", "--proof", proofFile, "--stats", "-", playlist],
-            environment: env(rig))
+            environment: boxEnvironment(rig, folder))
         XCTAssertNotNil(watcher.wait { $0.topic == "screenplay/depot/proof" }, p.stderr)
         // The watcher's session must be saved (every second) before the kill.
         Thread.sleep(forTimeInterval: 1.5)
@@ -231,7 +231,7 @@ extension PlayTests {
                 [
                     "play", "--mqtt", "mqtt://127.0.0.1:\(portLine)", "--box-id", "depot", "--socket",
                     folder + "/\(mode).sock", "--stats", "-", playlist,
-                ], environment: env(rig))
+                ], environment: boxEnvironment(rig, folder))
             XCTAssertNotNil(
                 fake.waitForLine(timeout: 15) { $0 == "connection" }, "\(mode): never connected: \(p.stderr)")
             let seen = p.frames(for: "HEADLESS-1").count
