@@ -11,8 +11,9 @@
 #     --sysconfdir DIR  for --kiosk: pam.d/, logrotate.d/ and screenplay/ go here (default /etc)
 #     --binary PATH     install this already built binary instead of building
 #     --kiosk           also screenplay-kiosk@.service (cage on tty7 as a user),
-#                       its PAM service, DIR/share/doc/screenplay/examples/kiosk.conf
-#                       and the logrotate snippet for its proof-of-play files
+#                       its PAM service, DIR/share/doc/screenplay/examples/kiosk.conf,
+#                       its network drop-in DIR/share/screenplay/kiosk-network.conf
+#                       (not enabled) and the logrotate snippet for its proof-of-play files
 # DESTDIR=STAGE stages the files under STAGE (as package-deb.sh does).
 # Needs help2man (scripts/setup.sh installs it) for the man pages.
 set -euo pipefail
@@ -30,7 +31,7 @@ while (($#)); do
     --sysconfdir) sysconfdir=${2:?"install: --sysconfdir needs a directory"}; shift 2 ;;
     --sysconfdir=*) sysconfdir=${1#--sysconfdir=}; shift ;;
     --kiosk) kiosk=true; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -107,6 +108,11 @@ if $kiosk; then
   chmod 0644 "$system_units/$(basename "$kiosk_unit")"
   install -m 0644 contrib/screenplay-kiosk.pam "${DESTDIR:-}$sysconfdir/pam.d/screenplay-kiosk"
   install -m 0644 contrib/screenplay-kiosk.conf "$examples/kiosk.conf"
+  # A URL playlist, --mqtt and web items need it; a kiosk links it into its
+  # unit's drop-in folder (README: A signage box from scratch).
+  sed -e "s#/usr/share/screenplay/#$prefix/share/screenplay/#g" contrib/screenplay-kiosk-network.conf \
+    >"$root/share/screenplay/kiosk-network.conf"
+  chmod 0644 "$root/share/screenplay/kiosk-network.conf"
   # Rotates the proof-of-play files where kiosk.conf puts them; without it
   # they grow for as long as the box runs.
   install -m 0644 contrib/logrotate/screenplay "${DESTDIR:-}$sysconfdir/logrotate.d/screenplay"

@@ -2,27 +2,35 @@
 # Builds a Debian package of screenplay for this machine's architecture:
 # the release binary with the Swift runtime linked in (--static-swift-stdlib,
 # stripped), its man pages, bash completion, the systemd user unit and the
-# kiosk's system unit (disabled: no maintainer script enables it), as
-# scripts/install.sh --prefix /usr --kiosk lays them out. Depends: comes from
+# kiosk's system unit (disabled: no maintainer script enables it) and its
+# network drop-in, as scripts/install.sh --prefix /usr --kiosk lays them out.
+# Its postinst restarts the kiosks that run, once, on an upgrade
+# (contrib/debian/postinst); its prerm stops them on removal. Depends: comes from
 # dpkg-shlibdeps (the shared libraries the binary links), plus what is loaded
 # at run time and no linker can see: Mesa's EGL and GL drivers (llvmpipe when
 # there is no GPU), libmpv (opened when video first plays) and a font for text.
-#   scripts/package-deb.sh [--out DIR] [--binary PATH]
+#   scripts/package-deb.sh [--out DIR] [--binary PATH] [--version-suffix SUFFIX]
 # Writes DIR/screenplay_VERSION_ARCH.deb (default DIR: .build/deb) and prints
-# its path. Needs dpkg-dev and help2man (scripts/setup.sh installs both).
-# The check that it installs and runs on a fresh Debian 12 without the Swift
-# toolchain is scripts/deb-install-check.sh.
+# its path. VERSION is the binary's (`screenplay --version`) followed by
+# SUFFIX, such as +1: a rebuild dpkg takes for newer (the upgrade check).
+# Needs dpkg-dev and help2man (scripts/setup.sh installs both). The check
+# that it installs and runs on a fresh Debian 12 without the Swift toolchain
+# is scripts/deb-install-check.sh; that it boots, plays and upgrades in place
+# under systemd, scripts/kiosk-boot-check.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/deb
 binary=""
+suffix=""
 while (($#)); do
   case "$1" in
     --out) out=${2:?"package-deb: --out needs a directory"}; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
     --binary) binary=${2:?"package-deb: --binary needs a path"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --version-suffix) suffix=${2?"package-deb: --version-suffix needs a suffix such as +1"}; shift 2 ;;
+    --version-suffix=*) suffix=${1#--version-suffix=}; shift ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "package-deb: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -34,7 +42,8 @@ work=$(mktemp -d /tmp/screenplay-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 stage="$work/root"
 DESTDIR="$stage" scripts/install.sh --prefix /usr --kiosk ${binary:+--binary "$binary"}
-version=$("$stage/usr/bin/screenplay" --version | awk '{print $2}')
+version=$("$stage/usr/bin/screenplay" --version | awk '{print $2}')$suffix
+case "$version" in *[!0-9A-Za-z.+~-]*) echo "package-deb: '$version' is no Debian version (suffix '$suffix')" >&2; exit 64 ;; esac
 arch=$(dpkg --print-architecture)
 
 # dpkg-shlibdeps and dpkg-gencontrol read a debian/control of a source
@@ -79,6 +88,7 @@ install -m 0644 contrib/debian/copyright "$stage/usr/share/doc/screenplay/copyri
 cp "$work/control" "$stage/DEBIAN/control"
 # Files under /etc are the administrator's once installed: dpkg keeps their edits.
 (cd "$stage" && find etc -type f | sed 's#^#/#' | sort) >"$stage/DEBIAN/conffiles"
+install -m 0755 contrib/debian/postinst contrib/debian/prerm "$stage/DEBIAN/"
 mkdir -p "$out"
 deb="$out/screenplay_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null

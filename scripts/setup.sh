@@ -10,6 +10,8 @@
 # git: the build records the commit for --version (scripts/build-commit.sh).
 # systemd, man-db: systemd-analyze verify (it runs man for Documentation=) on
 # contrib's units; procps: ps, which the kiosk test reads play's user with.
+# systemd-container: systemd-nspawn, which boots a debootstrapped Debian with
+# systemd as PID 1 for scripts/kiosk-boot-check.sh.
 # linux-perf: the frame-cost benchmark's breakdown of where the time goes.
 # faketime steps the clock under `play` (clock tests); logrotate rotates the
 # proof-of-play file with contrib/logrotate/screenplay (rotation test).
@@ -54,7 +56,7 @@ packages=(
   libmosquitto-dev mosquitto mosquitto-clients
   help2man dpkg-dev debootstrap python3-debian python3-jsonschema gcc
   git
-  systemd man-db procps
+  systemd man-db procps systemd-container
   linux-perf
   faketime logrotate
 )

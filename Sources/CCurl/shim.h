@@ -51,6 +51,14 @@ static inline long sp_curl_response_code(CURL *handle) {
     return code;
 }
 
+// The system error of the last failed connect (0: none kept), such as
+// EAFNOSUPPORT from a sandbox that refuses IP sockets.
+static inline long sp_curl_os_errno(CURL *handle) {
+    long error = 0;
+    curl_easy_getinfo(handle, CURLINFO_OS_ERRNO, &error);
+    return error;
+}
+
 static inline const char *sp_curl_effective_url(CURL *handle) {
     char *url = NULL;
     curl_easy_getinfo(handle, CURLINFO_EFFECTIVE_URL, &url);

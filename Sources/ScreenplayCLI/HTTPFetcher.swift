@@ -155,7 +155,12 @@ final class HTTPFetcher {
                     .transport,
                     "TLS failed: \(text) (a private CA? give its certificate with --ca-file)")
             default:
-                return failure(.transport, "\(text) (curl error \(code.rawValue))")
+                // A refused socket reads "Couldn't connect" or "Could not resolve host": say which setting refused it.
+                let system = Int32(truncatingIfNeeded: sp_curl_os_errno(handle))
+                return failure(
+                    .transport,
+                    NetworkSandbox.explained("\(text) (curl error \(code.rawValue))", error: system == 0 ? nil : system)
+                )
             }
         }
         switch status {

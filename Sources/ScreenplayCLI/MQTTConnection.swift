@@ -183,26 +183,25 @@ final class MQTTConnection {
             // Name lookup and the socket's non-blocking connect; the main
             // thread does not touch the handle until this returns.
             let rc = mosquitto_connect_async(handle.pointer, broker.host, Int32(broker.port), keepalive)
-            // errno is this thread's: read on the main thread it would be another call's.
-            let reason = Self.reason(rc)
+            let system = errno  // this thread's: the main thread's errno would be another call's
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     guard let self else {
                         mosquitto_destroy(handle.pointer)
                         return
                     }
-                    self.connectReturned(rc, reason: reason)
+                    self.connectReturned(rc, errno: system)
                 }
             }
         }
     }
 
-    private func connectReturned(_ rc: Int32, reason: String) {
+    private func connectReturned(_ rc: Int32, errno system: Int32) {
         connectInFlight = false
         guard state != .stopped else { return }
         // MOSQ_ERR_CONN_PENDING (-1): the TCP connect is under way.
         guard rc <= MOSQ_ERR_SUCCESS.rawValue else {
-            return lost("cannot connect to \(settings.broker.description): \(reason)")
+            return lost("cannot connect to \(settings.broker.description): \(Self.reason(rc, errno: system))")
         }
         let fd = mosquitto_socket(handle.pointer)
         guard fd >= 0 else { return lost("cannot connect to \(settings.broker.description): no socket") }
@@ -329,9 +328,10 @@ final class MQTTConnection {
 
     private static func libraryReady() { _ = initialised }
 
-    nonisolated static func reason(_ rc: Int32) -> String {
-        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
-        return String(cString: mosquitto_strerror(rc))
+    static func reason(_ rc: Int32, errno system: Int32 = errno) -> String {
+        let error = rc == MOSQ_ERR_ERRNO.rawValue ? system : nil
+        return NetworkSandbox.explained(
+            error.map { String(cString: strerror($0)) } ?? String(cString: mosquitto_strerror(rc)), error: error)
     }
 
     static func connackReason(_ rc: Int32) -> String {

@@ -207,8 +207,11 @@ final class WebMedia: PlayMedia {
 
     /// Before its first paint a failure makes it a bad item (skipped with the
     /// reason); after, the page on screen stays and the failure is logged.
-    private func failed(_ reason: String) {
+    private func failed(_ reported: String) {
         guard failure == nil else { return }
+        // WebKit's network process shares play's sandbox: a refused socket there is one here.
+        let remote = item.url.hasPrefix("http://") || item.url.hasPrefix("https://")
+        let reason = remote ? NetworkSandbox.explained(reported, error: nil) : reported
         if page?.hasPainted == true {
             warn("web page on \(place): \(reason); the page as last shown stays")
             return

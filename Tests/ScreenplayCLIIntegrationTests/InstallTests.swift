@@ -193,8 +193,10 @@ final class InstallTests: ScreenplayTestCase {
     /// warning) as `install.sh --kiosk` installs it, under a real prefix so
     /// the binaries and man pages it names exist; the kiosk's template as an
     /// instance. The kiosk unit keeps `systemd-analyze security`'s exposure
-    /// at 2.0 or below (9.4 without its hardening), its PAM service and
-    /// settings example are installed, and nothing enables it.
+    /// at 2.0 or below (9.4 without its hardening), and at 2.4 or below with
+    /// its network drop-in (IP sockets, no address filter), which verifies
+    /// too; its PAM service and settings example are installed, and nothing
+    /// enables it.
     func testEveryUnitInContribVerifiesAsInstalledAndTheKioskStaysHardened() throws {
         let root = try install(
             { ["--prefix", $0 + "/usr", "--sysconfdir", $0 + "/etc", "--kiosk"] }, destdir: { _ in nil })
@@ -230,6 +232,35 @@ final class InstallTests: ScreenplayTestCase {
             timeout: 60)
         XCTAssertEqual(security.status, 0, "the kiosk unit's exposure rose above 2.0:\n\(security.stdout)")
         XCTAssertTrue(security.stdout.contains("Overall exposure level"), security.stdout)
+        XCTAssertTrue(
+            security.stdout.contains("✓ RestrictAddressFamilies=~AF_(INET|INET6)"), "offline, no IP sockets")
+
+        // The network drop-in, linked for the instance as the README enables
+        // it: it verifies, opens IP sockets and the address filter, and the
+        // exposure stays at 2.4 or below (2.0 without it).
+        let dropIns = kiosk + ".d"
+        try FileManager.default.createDirectory(atPath: dropIns, withIntermediateDirectories: true)
+        let network = root + "/usr/share/screenplay/kiosk-network.conf"
+        try FileManager.default.createSymbolicLink(atPath: dropIns + "/network.conf", withDestinationPath: network)
+        let verifyNetworked = try runProcess(
+            "/usr/bin/systemd-analyze", ["verify", kiosk], environment: analyze, timeout: 60)
+        XCTAssertEqual(verifyNetworked.status, 0, verifyNetworked.stderr)
+        XCTAssertEqual(verifyNetworked.stderr, "", "systemd-analyze warns about the kiosk with its network drop-in")
+        let networked = try runProcess(
+            "/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=24", kiosk], environment: analyze,
+            timeout: 60)
+        XCTAssertEqual(networked.status, 0, "the networked kiosk's exposure rose above 2.4:\n\(networked.stdout)")
+        for line in ["✗ RestrictAddressFamilies=~AF_(INET|INET6)", "✗ IPAddressDeny="] {
+            XCTAssertTrue(networked.stdout.contains(line), "the drop-in does not open the network: no \(line)")
+        }
+        for line in ["✓ RestrictAddressFamilies=~AF_PACKET", "✓ RestrictAddressFamilies=~…"] {
+            XCTAssertTrue(networked.stdout.contains(line), "the drop-in opens more than IP: no \(line)")
+        }
+        let level = networked.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }
+        print(
+            "kiosk exposure: \(security.stdout.split(separator: "\n").last ?? ""); with the network drop-in: \(level ?? "")"
+        )
+        try FileManager.default.removeItem(atPath: dropIns)
 
         let unit = try String(contentsOfFile: kiosk, encoding: .utf8)
         XCTAssertTrue(unit.contains(" -- \(root)/usr/bin/screenplay play "), "ExecStart runs the installed binary")

@@ -62,6 +62,11 @@ final class KioskTests: ScreenplayTestCase {
             }
         }
         XCTAssertNil(environment["SCREENPLAY_BUILTIN"])
+        // cage's Wayland socket goes to the unit's RuntimeDirectory= (no logind
+        // session makes /run/user/UID); the rig waits for it in a runtime folder
+        // of its own kind, so that is where this cage puts it.
+        XCTAssertEqual(environment["XDG_RUNTIME_DIR"], scratch + "/run/screenplay-kiosk-\(account.name)")
+        environment["XDG_RUNTIME_DIR"] = nil
         let listener = try NotifyListener()
         addTeardownBlock { listener.stop() }
         // play runs as the unit's user and must reach the manager's socket.
