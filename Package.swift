@@ -15,6 +15,7 @@ import PackageDescription
 //   WaylandClient, Video, Screenplay -> EventLoop -> CLinuxEvents (epoll, timerfd, eventfd)
 //   ScreenplayGLES: a library product of GLES 2/3 and EGL headers for apps' own GL
 //   Examples/SDLGame (screenplay-sdl-game) -> Screenplay, ScreenplayGLES, CSDL2
+//   ScreenplayC (libscreenplay.so.0, the C interface) -> Screenplay, Rendering, CScreenplay (its header)
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).

@@ -2,12 +2,15 @@
 # Builds a Debian package of screenplay for this machine's architecture:
 # the release binary with the Swift runtime linked in (--static-swift-stdlib,
 # stripped), its man pages, bash completion, the systemd user unit and the
-# kiosk's system unit (disabled: no maintainer script enables it), as
-# scripts/install.sh --prefix /usr --kiosk lays them out. Depends: comes from
+# kiosk's system unit (disabled: no maintainer script enables it), and the C
+# library for apps in C, C++, Rust or Python (libscreenplay.so.0, with the
+# Swift runtime linked in too, its header, screenplay.pc and the examples), as
+# scripts/install.sh --prefix /usr --kiosk lays them out. One package: the
+# library and its header are small beside the runtime both carry. Depends: comes from
 # dpkg-shlibdeps (the shared libraries the binary links), plus what is loaded
 # at run time and no linker can see: Mesa's EGL and GL drivers (llvmpipe when
 # there is no GPU), libmpv (opened when video first plays) and a font for text.
-#   scripts/package-deb.sh [--out DIR] [--binary PATH]
+#   scripts/package-deb.sh [--out DIR] [--binary PATH] [--library PATH]
 # Writes DIR/screenplay_VERSION_ARCH.deb (default DIR: .build/deb) and prints
 # its path. Needs dpkg-dev and help2man (scripts/setup.sh installs both).
 # The check that it installs and runs on a fresh Debian 12 without the Swift
@@ -16,13 +19,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/deb
 binary=""
+library=""
 while (($#)); do
   case "$1" in
     --out) out=${2:?"package-deb: --out needs a directory"}; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
     --binary) binary=${2:?"package-deb: --binary needs a path"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --library) library=${2:?"package-deb: --library needs a path"}; shift 2 ;;
+    --library=*) library=${1#--library=}; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "package-deb: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -33,7 +39,7 @@ done
 work=$(mktemp -d /tmp/screenplay-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 stage="$work/root"
-DESTDIR="$stage" scripts/install.sh --prefix /usr --kiosk ${binary:+--binary "$binary"}
+DESTDIR="$stage" scripts/install.sh --prefix /usr --kiosk ${binary:+--binary "$binary"} ${library:+--library "$library"}
 version=$("$stage/usr/bin/screenplay" --version | awk '{print $2}')
 arch=$(dpkg --print-architecture)
 
@@ -57,7 +63,9 @@ Description: put an app's content on the external displays of a Wayland desktop
  PDFs with a presenter console, video through libmpv) on the external
  outputs of a wlroots, KDE or GNOME Wayland session, paced to each output's
  refresh, and plays signage playlists unattended (screenplay play).
- The Swift runtime is linked into the binary.
+ libscreenplay.so.0 (screenplay.h, pkg-config screenplay) lets apps in C,
+ C++, Rust or Python put their own content on external screens.
+ The Swift runtime is linked into the binary and the library.
 EOF
 cat >"$work/debian/changelog" <<EOF
 screenplay ($version) unstable; urgency=medium
@@ -72,7 +80,7 @@ gzip -9n -c "$work/debian/changelog" >"$stage/usr/share/doc/screenplay/changelog
 install -m 0644 contrib/debian/copyright "$stage/usr/share/doc/screenplay/copyright"
 (
   cd "$work"
-  dpkg-shlibdeps -Tdebian/substvars -e root/usr/bin/screenplay 2>"$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }
+  dpkg-shlibdeps -Tdebian/substvars -e root/usr/bin/screenplay -e root/usr/lib/libscreenplay.so.0 2>"$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }
   dpkg-gencontrol -pscreenplay -Pdebian/stage -Tdebian/substvars -cdebian/control -ldebian/changelog \
     -fdebian/files -DInstalled-Size="$(du -sk --exclude=DEBIAN root | cut -f1)" -O >"$work/control"
 )

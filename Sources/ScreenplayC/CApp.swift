@@ -151,7 +151,8 @@ func makeOptions(_ options: UnsafePointer<screenplay_app_options>?, _ function: 
     default:
         throw Failure(
             Int32(SCREENPLAY_ERROR_INVALID_ARGUMENT),
-            "\(function): options.targets is \(options.targets); use SCREENPLAY_TARGETS_EXTERNAL, _ALL_BUT_MARKED or _ALL")
+            "\(function): options.targets is \(options.targets); use SCREENPLAY_TARGETS_EXTERNAL, _ALL_BUT_MARKED or _ALL"
+        )
     }
     if options.display_name != nil {
         result.displayName = try string(options.display_name, function, "options.display_name")

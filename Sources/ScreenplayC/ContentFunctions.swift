@@ -93,7 +93,11 @@ final class CSceneDelegate: SceneDelegate {
         guard let cScene = made else { return }
         made = nil
         if let connect = callbacks.disconnect {
-            if let app { app.calling { connect(cScene.handle, callbacks.user) } } else { connect(cScene.handle, callbacks.user) }
+            if let app {
+                app.calling { connect(cScene.handle, callbacks.user) }
+            } else {
+                connect(cScene.handle, callbacks.user)
+            }
         }
         app?.scenes[ObjectIdentifier(scene)] = nil
         cScene.release()

@@ -54,7 +54,7 @@ private func draw(_ handle: OpaquePointer?, _ function: String) throws(Failure) 
     let found: CDraw
     do {
         found = try Handles.shared.get(handle, CDraw.self, function)
-    } catch where error.code == Int32(SCREENPLAY_ERROR_INVALID_HANDLE) {
+    } catch  where error.code == Int32(SCREENPLAY_ERROR_INVALID_HANDLE) {
         throw Failure(Int32(SCREENPLAY_ERROR_NOT_IN_DRAW), error.message)
     }
     return found

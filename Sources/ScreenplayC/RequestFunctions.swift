@@ -52,7 +52,8 @@ public func screenplayScreenSetMode(
             )
         }
         let request = ScreenModeRequest(
-            width: Int(width), height: Int(height), refreshHz: refreshMilliHz == 0 ? nil : Double(refreshMilliHz) / 1000)
+            width: Int(width), height: Int(height), refreshHz: refreshMilliHz == 0 ? nil : Double(refreshMilliHz) / 1000
+        )
         let answer = callback.map { CCallback(function: $0, user: user) }
         let handle: OpaquePointer = made.handle
         app.app.setMode(request, for: made.screen) { [weak app] result in

@@ -55,7 +55,9 @@ private func storeText(
 public func screenplayScreenName(_ s: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
     nonisolated(unsafe) let s = s
     nonisolated(unsafe) let out = out
-    return entry("screenplay_screen_name") { () throws(Failure) in try storeText(s, out, "screenplay_screen_name") { $0.name } }
+    return entry("screenplay_screen_name") { () throws(Failure) in
+        try storeText(s, out, "screenplay_screen_name") { $0.name }
+    }
 }
 
 /// The description.
@@ -75,7 +77,9 @@ public func screenplayScreenDescription(_ s: OpaquePointer?, _ out: UnsafeMutabl
 public func screenplayScreenMake(_ s: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
     nonisolated(unsafe) let s = s
     nonisolated(unsafe) let out = out
-    return entry("screenplay_screen_make") { () throws(Failure) in try storeText(s, out, "screenplay_screen_make") { $0.make } }
+    return entry("screenplay_screen_make") { () throws(Failure) in
+        try storeText(s, out, "screenplay_screen_make") { $0.make }
+    }
 }
 
 /// The model.
@@ -111,7 +115,9 @@ private func storePair(
 
 /// The current mode's size.
 @_cdecl("screenplay_screen_size")
-public func screenplayScreenSize(_ s: OpaquePointer?, _ w: UnsafeMutablePointer<Int32>?, _ h: UnsafeMutablePointer<Int32>?)
+public func screenplayScreenSize(
+    _ s: OpaquePointer?, _ w: UnsafeMutablePointer<Int32>?, _ h: UnsafeMutablePointer<Int32>?
+)
     -> Int32
 {
     nonisolated(unsafe) let s = s

@@ -23,7 +23,8 @@ final class InstallTests: ScreenplayTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["DESTDIR"] = destdir(scratch)
         let result = try runProcess(
-            checkout + "/scripts/install.sh", arguments(scratch) + ["--binary", CLI.binary], environment: environment,
+            checkout + "/scripts/install.sh",
+            arguments(scratch) + ["--binary", CLI.binary, "--library", CLibrary.built], environment: environment,
             timeout: 120)
         XCTAssertEqual(result.status, 0, result.stderr)
         return scratch
