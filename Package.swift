@@ -58,7 +58,11 @@ let package = Package(
                 .unsafeFlags([
                     "-Xlinker", "-soname=libscreenplay.so.0",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/ScreenplayC/screenplay.map",
-                ])
+                ]),
+                // SwiftPM's --static-swift-stdlib links executables only: a
+                // release libscreenplay carries the Swift runtime and Foundation
+                // itself, so C programs run where no Swift toolchain is.
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
             ]),
         // System libraries. pkg-config only where the .pc file chain is clean:
         // pangocairo's, gdk-pixbuf's and librsvg's reach gio-2.0 and so

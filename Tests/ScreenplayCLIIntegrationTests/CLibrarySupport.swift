@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TestSupport
 import XCTest
 
@@ -34,6 +35,17 @@ enum CLibrary {
             pattern.matches(in: text, range: range).compactMap {
                 Range($0.range(at: 1), in: text).map { String(text[$0]) }
             })
+    }
+
+    /// docs/c-library.md and its first ```c block, the complete program.
+    static func guideProgram() throws -> (guide: String, program: String) {
+        let guide = try String(contentsOfFile: checkout + "/docs/c-library.md", encoding: .utf8)
+        guard let start = guide.range(of: "```c\n"),
+            let end = guide.range(of: "\n```", range: start.upperBound..<guide.endIndex)
+        else { throw RigError("docs/c-library.md has no ```c block") }
+        let program = String(guide[start.upperBound..<end.lowerBound])
+        guard program.contains("int main") else { throw RigError("the guide's first C block is no whole program") }
+        return (guide, program)
     }
 
     /// The header's SCREENPLAY_VERSION_MAJOR.MINOR.PATCH.

@@ -86,14 +86,8 @@ final class CLibraryTests: ScreenplayTestCase {
 
     func testTheGuidesProgramBuildsAsWrittenAgainstTheInstalledLibrary() throws {
         let install = try ScratchInstall(self)
-        let guide = try String(contentsOfFile: CLibrary.checkout + "/docs/c-library.md", encoding: .utf8)
-        guard let start = guide.range(of: "```c\n"),
-            let end = guide.range(of: "\n```", range: start.upperBound..<guide.endIndex)
-        else { return XCTFail("docs/c-library.md has no ```c block") }
-        let program = String(guide[start.upperBound..<end.lowerBound])
-        XCTAssertTrue(program.contains("int main"), "the guide's first C block is a whole program")
-        let source = install.prefix + "/guide.c"
-        try (program + "\n").write(toFile: source, atomically: true, encoding: .utf8)
+        let (guide, program) = try CLibrary.guideProgram()
+        try (program + "\n").write(toFile: install.prefix + "/guide.c", atomically: true, encoding: .utf8)
         // The command line the guide gives.
         XCTAssertTrue(
             guide.contains(
