@@ -18,7 +18,8 @@ struct Failure: Error {
     static func null(_ function: String, _ argument: String) -> Failure {
         Failure(
             Int32(SCREENPLAY_ERROR_NULL_ARGUMENT),
-            "\(function): `\(argument)` is NULL; pass a pointer to a variable of the declared type")
+            "\(function): `\(argument)` is NULL; pass a valid pointer (the address of a variable of the declared type, or a function)"
+        )
     }
 }
 
@@ -117,7 +118,9 @@ final class Handles {
         if let object = objects[value] as? T { return object }
         let what: String
         if let object = objects[value] {
-            what = "is a \(type(of: object).kind) handle, not a \(T.kind) handle"
+            let kind = type(of: object).kind
+            let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            what = "is \(article) \(kind) handle, not a \(T.kind) handle"
         } else if value & 0xff == 0x5c, value >> 8 <= counter {
             what = "was already released"
         } else {
