@@ -38,6 +38,11 @@ final class CLibrarySanitizerTests: ScreenplayTestCase {
         environment["LD_LIBRARY_PATH"] = install.prefix + "/lib"
         let logs = install.prefix + "/asan"
         if sanitized {
+            // Mesa's driver kept loaded, as scripts/sanitize.sh does, so its frames are readable.
+            environment["LD_PRELOAD"] = ProcessInfo.processInfo.environment["LD_PRELOAD"]
+            // The fast unwinder (the slow one makes Mesa's start take minutes):
+            // a stack ends at the first library without frame pointers (SDL,
+            // xkbcommon, fontconfig), so such a leak is attributed by that library.
             environment["ASAN_OPTIONS"] = "detect_leaks=1:exitcode=86:log_path=\(logs)"
             environment["LSAN_OPTIONS"] =
                 "suppressions=\(CLibrary.checkout)/scripts/lsan.supp:print_suppressions=0"

@@ -85,6 +85,9 @@ struct ScratchInstall {
     /// prefix outside the loader's path, as /opt would be).
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
+        // scripts/sanitize.sh preloads Mesa's driver and sets ASan's options
+        // for the processes under test; compilers must not get them.
+        for name in ["LD_PRELOAD", "ASAN_OPTIONS", "LSAN_OPTIONS"] { environment[name] = nil }
         environment["PKG_CONFIG_PATH"] = prefix + "/lib/pkgconfig"
         environment["LD_LIBRARY_PATH"] = prefix + "/lib"
         return environment
