@@ -73,6 +73,17 @@ func store<T>(_ value: T, _ pointer: UnsafeMutablePointer<T>?, _ function: Strin
     pointer.pointee = value
 }
 
+/// Stores a pair of numbers (a width and a height); neither pointer may be NULL.
+func storePair(
+    _ pair: (Int, Int), _ a: UnsafeMutablePointer<Int32>?, _ b: UnsafeMutablePointer<Int32>?, _ function: String,
+    _ names: (String, String)
+) throws(Failure) {
+    guard let a else { throw Failure.null(function, names.0) }
+    guard let b else { throw Failure.null(function, names.1) }
+    a.pointee = Int32(clamping: pair.0)
+    b.pointee = Int32(clamping: pair.1)
+}
+
 /// Reads a C string argument as UTF-8, or fails naming it.
 func string(_ pointer: UnsafePointer<CChar>?, _ function: String, _ argument: String) throws(Failure) -> String {
     guard let pointer else { throw Failure.null(function, argument) }

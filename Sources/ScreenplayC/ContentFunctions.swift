@@ -210,9 +210,7 @@ public func screenplaySceneSize(
     nonisolated(unsafe) let height = height
     return entry("screenplay_scene_size") { () throws(Failure) in
         let size = try scene(handle, "screenplay_scene_size").0.pixelSize
-        guard let height else { throw Failure.null("screenplay_scene_size", "height") }
-        try store(Int32(clamping: size.width), width, "screenplay_scene_size", "width")
-        height.pointee = Int32(clamping: size.height)
+        try storePair((size.width, size.height), width, height, "screenplay_scene_size", ("width", "height"))
     }
 }
 

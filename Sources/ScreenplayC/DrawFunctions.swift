@@ -73,9 +73,8 @@ public func screenplayDrawSize(
     nonisolated(unsafe) let height = height
     return entry("screenplay_draw_size") { () throws(Failure) in
         let made = try draw(handle, "screenplay_draw_size")
-        guard let height else { throw Failure.null("screenplay_draw_size", "height") }
-        try store(Int32(clamping: made.drawable.pixelWidth), width, "screenplay_draw_size", "width")
-        height.pointee = Int32(clamping: made.drawable.pixelHeight)
+        let size = (made.drawable.pixelWidth, made.drawable.pixelHeight)
+        try storePair(size, width, height, "screenplay_draw_size", ("width", "height"))
     }
 }
 
@@ -238,9 +237,7 @@ public func screenplayPictureSize(
     nonisolated(unsafe) let height = height
     return entry("screenplay_picture_size") { () throws(Failure) in
         let picture = try Handles.shared.get(handle, CPicture.self, "screenplay_picture_size").picture
-        guard let height else { throw Failure.null("screenplay_picture_size", "height") }
-        try store(Int32(clamping: picture.width), width, "screenplay_picture_size", "width")
-        height.pointee = Int32(clamping: picture.height)
+        try storePair((picture.width, picture.height), width, height, "screenplay_picture_size", ("width", "height"))
     }
 }
 

@@ -102,17 +102,6 @@ public func screenplayScreenSerial(_ s: OpaquePointer?, _ out: UnsafeMutablePoin
     }
 }
 
-/// Stores a pair of numbers; either pointer may not be NULL.
-private func storePair(
-    _ pair: (Int, Int), _ a: UnsafeMutablePointer<Int32>?, _ b: UnsafeMutablePointer<Int32>?, _ function: String,
-    _ names: (String, String)
-) throws(Failure) {
-    guard let a else { throw Failure.null(function, names.0) }
-    guard let b else { throw Failure.null(function, names.1) }
-    a.pointee = Int32(clamping: pair.0)
-    b.pointee = Int32(clamping: pair.1)
-}
-
 /// The current mode's size.
 @_cdecl("screenplay_screen_size")
 public func screenplayScreenSize(
