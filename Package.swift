@@ -15,6 +15,7 @@ import PackageDescription
 //   WaylandClient, Video, Screenplay -> EventLoop -> CLinuxEvents (epoll, timerfd, eventfd)
 //   ScreenplayGLES: a library product of GLES 2/3 and EGL headers for apps' own GL
 //   Examples/SDLGame (screenplay-sdl-game) -> Screenplay, ScreenplayGLES, CSDL2
+//   ScreenplayC (libscreenplay.so.0, the C interface) -> Screenplay, Rendering, CScreenplay (its header)
 // Tests: unit targets (<Module>Tests) start no compositor; the integration
 // targets (ScreenplayIntegrationTests, ScreenplayCLIIntegrationTests) and
 // RigTests start headless compositors through TestSupport (Tests/Support).
@@ -34,12 +35,35 @@ let package = Package(
         .library(name: "ScreenplayGLES", targets: ["ScreenplayGLES"]),
         // PDF pages as pixels (poppler) and the sample deck: the CLI's slides, for any app.
         .library(name: "Documents", targets: ["Documents"]),
+        // libscreenplay.so.0 for C, C++, Rust and Python (the C interface of
+        // Sources/CScreenplay/include/screenplay/screenplay.h); built as
+        // libScreenplayC.so (a product name must differ from the tool's),
+        // installed as libscreenplay.so.0 by scripts/install.sh.
+        .library(name: "ScreenplayC", type: .dynamic, targets: ["ScreenplayC"]),
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
         .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
         .executable(name: "screenplay-sdl-game", targets: ["screenplay-sdl-game"]),
     ],
     targets: [
+        // The C library: the public header (CScreenplay) and its @_cdecl
+        // definitions (ScreenplayC). Its own soname and a version script that
+        // exports screenplay_* only; unsafe flags are fine, no package depends
+        // on this product (ConsumerPackageTests checks the Screenplay product).
+        .target(name: "CScreenplay"),
+        .target(
+            name: "ScreenplayC", dependencies: ["Screenplay", "Rendering", "CScreenplay"], exclude: ["screenplay.map"],
+            swiftSettings: strict,
+            linkerSettings: [
+                .unsafeFlags([
+                    "-Xlinker", "-soname=libscreenplay.so.0",
+                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/ScreenplayC/screenplay.map",
+                ]),
+                // SwiftPM's --static-swift-stdlib links executables only: a
+                // release libscreenplay carries the Swift runtime and Foundation
+                // itself, so C programs run where no Swift toolchain is.
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+            ]),
         // System libraries. pkg-config only where the .pc file chain is clean:
         // pangocairo's, gdk-pixbuf's and librsvg's reach gio-2.0 and so
         // gmodule-no-export-2.0, whose -pthread SwiftPM rejects with a warning in

@@ -2,14 +2,19 @@
 # Installs screenplay from this checkout: the binary (built in release mode
 # with the Swift runtime linked in, so the machine needs no toolchain), a man
 # page per command generated from the help text by help2man, bash completion,
-# the playlist file's JSON Schema (for editors) and the systemd user unit from contrib/; with --kiosk also the kiosk's
-# system unit, disabled (enabling it is the operator's step).
-#   scripts/install.sh [--prefix DIR] [--sysconfdir DIR] [--binary PATH] [--kiosk]
+# the playlist file's JSON Schema (for editors) and the systemd user unit from contrib/; the C library
+# (libscreenplay.so.0, also built with the Swift runtime linked in), its header and pkg-config file, and
+# the C and Python examples; with --kiosk also the kiosk's system unit, disabled (enabling it is the
+# operator's step).
+#   scripts/install.sh [--prefix DIR] [--sysconfdir DIR] [--binary PATH] [--library PATH] [--kiosk]
 #     --prefix DIR      where to install (default /usr/local): DIR/bin,
 #                       DIR/share/man/man1, DIR/share/bash-completion/completions,
 #                       DIR/share/screenplay, DIR/lib/systemd/user (and DIR/lib/systemd/system)
 #     --sysconfdir DIR  for --kiosk: pam.d/, logrotate.d/ and screenplay/ go here (default /etc)
 #     --binary PATH     install this already built binary instead of building
+#     --library PATH    install this already built libScreenplayC.so as libscreenplay.so.0
+#                       (DIR/lib, DIR/include/screenplay, DIR/lib/pkgconfig/screenplay.pc,
+#                       DIR/share/doc/screenplay/examples) instead of building it
 #     --kiosk           also screenplay-kiosk@.service (cage on tty7 as a user),
 #                       its PAM service, DIR/share/doc/screenplay/examples/kiosk.conf,
 #                       its network drop-in DIR/share/screenplay/kiosk-network.conf
@@ -21,6 +26,7 @@ cd "$(dirname "$0")/.."
 prefix=/usr/local
 sysconfdir=/etc
 binary=""
+library=""
 kiosk=false
 while (($#)); do
   case "$1" in
@@ -28,10 +34,12 @@ while (($#)); do
     --prefix=*) prefix=${1#--prefix=}; shift ;;
     --binary) binary=${2:?"install: --binary needs a path"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
+    --library) library=${2:?"install: --library needs a path"}; shift 2 ;;
+    --library=*) library=${1#--library=}; shift ;;
     --sysconfdir) sysconfdir=${2:?"install: --sysconfdir needs a directory"}; shift 2 ;;
     --sysconfdir=*) sysconfdir=${1#--sysconfdir=}; shift ;;
     --kiosk) kiosk=true; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -45,6 +53,12 @@ if [ -z "$binary" ]; then
   binary="$(swift build -c release --show-bin-path)/screenplay"
 fi
 [ -x "$binary" ] || { echo "install: $binary is not an executable" >&2; exit 66; }
+if [ -z "$library" ]; then
+  # The C library, with the Swift runtime linked in like the binary.
+  swift build -c release --static-swift-stdlib --product ScreenplayC >&2
+  library="$(swift build -c release --show-bin-path)/libScreenplayC.so"
+fi
+[ -f "$library" ] || { echo "install: $library (the C library, libScreenplayC.so) is missing" >&2; exit 66; }
 
 root="${DESTDIR:-}$prefix"
 bindir="$root/bin" mandir="$root/share/man/man1"
@@ -118,5 +132,24 @@ if $kiosk; then
   install -m 0644 contrib/logrotate/screenplay "${DESTDIR:-}$sysconfdir/logrotate.d/screenplay"
   installed="$installed, system unit $(basename "$kiosk_unit") (disabled; README: A signage box from scratch)"
 fi
+
+# The C library under its soname, the link name for the linker, the
+# header and the pkg-config file (docs/c-library.md).
+header=Sources/CScreenplay/include/screenplay/screenplay.h
+libversion=$(awk '/#define SCREENPLAY_VERSION_(MAJOR|MINOR|PATCH)/ {v = v sep $3; sep = "."} END {print v}' "$header")
+case "$libversion" in [0-9]*.[0-9]*.[0-9]*) ;; *) echo "install: no SCREENPLAY_VERSION_* in $header" >&2; exit 70 ;; esac
+libdir="$root/lib"
+install -d "$libdir/pkgconfig" "$root/include/screenplay"
+install -m 0644 "$library" "$libdir/libscreenplay.so.0"
+strip --strip-unneeded "$libdir/libscreenplay.so.0"
+ln -sf libscreenplay.so.0 "$libdir/libscreenplay.so"
+install -m 0644 "$header" "$root/include/screenplay/screenplay.h"
+sed -e "s#@PREFIX@#$prefix#" -e "s#@VERSION@#$libversion#" contrib/screenplay.pc.in >"$libdir/pkgconfig/screenplay.pc"
+chmod 0644 "$libdir/pkgconfig/screenplay.pc"
+examples="$root/share/doc/screenplay/examples"
+install -D -m 0644 Examples/CPinball/pinball.c "$examples/c-pinball/pinball.c"
+install -m 0644 Examples/CPinball/backglass.svg "$examples/c-pinball/backglass.svg"
+install -D -m 0644 Examples/PythonScoreboard/scoreboard.py "$examples/python-scoreboard/scoreboard.py"
+installed="$installed, libscreenplay $libversion (lib, include/screenplay, pkgconfig)"
 
 echo "install: screenplay $version in $root (bin, $(echo "$commands" | wc -w | tr -d ' ') command man pages + screenplay(1), bash completion, $installed)" >&2

@@ -3,13 +3,17 @@
 # the release binary with the Swift runtime linked in (--static-swift-stdlib,
 # stripped), its man pages, bash completion, the systemd user unit and the
 # kiosk's system unit (disabled: no maintainer script enables it) and its
-# network drop-in, as scripts/install.sh --prefix /usr --kiosk lays them out.
-# Its postinst restarts the kiosks that run, once, on an upgrade
-# (contrib/debian/postinst); its prerm stops them on removal. Depends: comes from
-# dpkg-shlibdeps (the shared libraries the binary links), plus what is loaded
-# at run time and no linker can see: Mesa's EGL and GL drivers (llvmpipe when
-# there is no GPU), libmpv (opened when video first plays) and a font for text.
-#   scripts/package-deb.sh [--out DIR] [--binary PATH] [--version-suffix SUFFIX]
+# network drop-in, and the C library for apps in C, C++, Rust or Python
+# (libscreenplay.so.0, with the Swift runtime linked in too, its header,
+# screenplay.pc and the examples), as scripts/install.sh --prefix /usr --kiosk
+# lays them out. One package: the library and its header are small beside the
+# runtime both carry. Its postinst restarts the kiosks that run, once, on an
+# upgrade (contrib/debian/postinst); its prerm stops them on removal. Depends:
+# comes from dpkg-shlibdeps (the shared libraries the binary links), plus what
+# is loaded at run time and no linker can see: Mesa's EGL and GL drivers
+# (llvmpipe when there is no GPU), libmpv (opened when video first plays) and
+# a font for text.
+#   scripts/package-deb.sh [--out DIR] [--binary PATH] [--library PATH] [--version-suffix SUFFIX]
 # Writes DIR/screenplay_VERSION_ARCH.deb (default DIR: .build/deb) and prints
 # its path. VERSION is the binary's (`screenplay --version`) followed by
 # SUFFIX, such as +1: a rebuild dpkg takes for newer (the upgrade check).
@@ -22,15 +26,18 @@ cd "$(dirname "$0")/.."
 out=.build/deb
 binary=""
 suffix=""
+library=""
 while (($#)); do
   case "$1" in
     --out) out=${2:?"package-deb: --out needs a directory"}; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
     --binary) binary=${2:?"package-deb: --binary needs a path"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
+    --library) library=${2:?"package-deb: --library needs a path"}; shift 2 ;;
+    --library=*) library=${1#--library=}; shift ;;
     --version-suffix) suffix=${2?"package-deb: --version-suffix needs a suffix such as +1"}; shift 2 ;;
     --version-suffix=*) suffix=${1#--version-suffix=}; shift ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "package-deb: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -41,7 +48,7 @@ done
 work=$(mktemp -d /tmp/screenplay-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 stage="$work/root"
-DESTDIR="$stage" scripts/install.sh --prefix /usr --kiosk ${binary:+--binary "$binary"}
+DESTDIR="$stage" scripts/install.sh --prefix /usr --kiosk ${binary:+--binary "$binary"} ${library:+--library "$library"}
 version=$("$stage/usr/bin/screenplay" --version | awk '{print $2}')$suffix
 case "$version" in *[!0-9A-Za-z.+~-]*) echo "package-deb: '$version' is no Debian version (suffix '$suffix')" >&2; exit 64 ;; esac
 arch=$(dpkg --print-architecture)
@@ -66,7 +73,9 @@ Description: put an app's content on the external displays of a Wayland desktop
  PDFs with a presenter console, video through libmpv) on the external
  outputs of a wlroots, KDE or GNOME Wayland session, paced to each output's
  refresh, and plays signage playlists unattended (screenplay play).
- The Swift runtime is linked into the binary.
+ libscreenplay.so.0 (screenplay.h, pkg-config screenplay) lets apps in C,
+ C++, Rust or Python put their own content on external screens.
+ The Swift runtime is linked into the binary and the library.
 EOF
 cat >"$work/debian/changelog" <<EOF
 screenplay ($version) unstable; urgency=medium
@@ -81,7 +90,7 @@ gzip -9n -c "$work/debian/changelog" >"$stage/usr/share/doc/screenplay/changelog
 install -m 0644 contrib/debian/copyright "$stage/usr/share/doc/screenplay/copyright"
 (
   cd "$work"
-  dpkg-shlibdeps -Tdebian/substvars -e root/usr/bin/screenplay 2>"$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }
+  dpkg-shlibdeps -Tdebian/substvars -e root/usr/bin/screenplay -e root/usr/lib/libscreenplay.so.0 2>"$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }
   dpkg-gencontrol -pscreenplay -Pdebian/stage -Tdebian/substvars -cdebian/control -ldebian/changelog \
     -fdebian/files -DInstalled-Size="$(du -sk --exclude=DEBIAN root | cut -f1)" -O >"$work/control"
 )

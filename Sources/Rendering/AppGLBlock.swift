@@ -72,7 +72,7 @@ package enum AppGLBlock {
 /// The GL state of the current context that an app's block can change,
 /// read with glGet and written back in dependency order (the vertex array
 /// object first: element buffer and attribute arrays belong to it).
-struct GLStateSnapshot {
+package struct GLStateSnapshot {
     private static let toggles: [Int32] = [
         GL_BLEND, GL_SCISSOR_TEST, GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_DITHER, GL_POLYGON_OFFSET_FILL,
         GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_COVERAGE,
@@ -114,7 +114,7 @@ struct GLStateSnapshot {
     /// Per vertex attribute: whether its array is enabled.
     private var attributeArrays: [Bool] = []
 
-    init(glesMajorVersion: Int) {
+    package init(glesMajorVersion: Int) {
         es3 = glesMajorVersion >= 3
         for cap in Self.toggles + (es3 ? Self.toggles3 : []) {
             enabled[cap] = glIsEnabled(GLenum(cap)) == GLboolean(GL_TRUE)
@@ -161,7 +161,7 @@ struct GLStateSnapshot {
     private func unsigned(_ name: Int32) -> GLuint { GLuint(bitPattern: value(name)) }
     private func enumValue(_ name: Int32) -> GLenum { GLenum(bitPattern: value(name)) }
 
-    func restore() {
+    package func restore() {
         if es3 {
             // Transform feedback first: binding another one fails while one is active.
             glBindTransformFeedback(GLenum(GL_TRANSFORM_FEEDBACK), unsigned(GL_TRANSFORM_FEEDBACK_BINDING))
