@@ -51,6 +51,11 @@ package final class GraphicsContext {
     /// GL_EXT_texture_format_BGRA8888 and GL_EXT_read_format_bgra: a BGRA
     /// render target reads back as wl_shm's XRGB8888 bytes.
     let offersBGRARenderAndReadback: Bool
+    /// GL_ANGLE_pack_reverse_row_order: glReadPixels writes rows top to
+    /// bottom, as wl_shm wants them, with no second pass to flip them.
+    let offersReverseRowReadback: Bool
+    /// GL_NV_pack_subimage: GL_PACK_ROW_LENGTH on an ES 2 context.
+    let offersPackSubimage: Bool
     /// GL_RENDERER names Mesa's software rasterizers: window buffers are
     /// in RAM, and reading a frame back costs a copy, not a GPU stall.
     package var rendersInSoftware: Bool {
@@ -190,6 +195,8 @@ package final class GraphicsContext {
         let glExtensions = Set(Self.glString(GL_EXTENSIONS).split(separator: " ").map(String.init))
         hasBGRAUpload = glExtensions.contains("GL_EXT_texture_format_BGRA8888")
         offersBGRARenderAndReadback = hasBGRAUpload && glExtensions.contains("GL_EXT_read_format_bgra")
+        offersReverseRowReadback = glExtensions.contains("GL_ANGLE_pack_reverse_row_order")
+        offersPackSubimage = glExtensions.contains("GL_NV_pack_subimage")
         ok = true
     }
 

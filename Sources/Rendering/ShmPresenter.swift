@@ -44,7 +44,8 @@ final class ShmPresenter {
     private var frame: UInt64 = 0
     /// Newest last: each presented frame and its damage (nil: all of it).
     private var history: [(frame: UInt64, rects: [PixelRect]?)] = []
-    private var scratch: [UInt8] = []
+    /// Nil until GL is attached.
+    private var readback: FrameReadback?
     /// Frames written straight into a buffer (a web page's), not yet
     /// presented or handed back.
     private var staged: [StagedFrame] = []
@@ -99,6 +100,7 @@ final class ShmPresenter {
         guard backing == nil else { return }
         backing = try OffscreenTarget(context: context, width: pixelWidth, height: pixelHeight, bgra: true)
         self.context = context
+        readback = FrameReadback(context: context)
     }
 
     /// The backing, made current: GL is attached.
@@ -140,16 +142,9 @@ final class ShmPresenter {
         if history.count > Self.historyDepth { history.removeFirst(history.count - Self.historyDepth) }
         let buffer = try freeBuffer()
         let copy = rectsToCopy(into: buffer).compactMap { $0.intersection(bounds) }
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backing.framebufferObject)
-        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
-        if (context?.glesMajorVersion ?? 2) >= 3 {
-            glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
-            glPixelStorei(GLenum(GL_PACK_SKIP_ROWS), 0)
-            glPixelStorei(GLenum(GL_PACK_SKIP_PIXELS), 0)
-        }
         if !copy.isEmpty { buffer.generation &+= 1 }
-        for rect in copy { try read(rect, into: buffer) }
+        try readback?.read(
+            copy, of: backing.framebufferObject, height: pixelHeight, into: buffer.memory, stride: buffer.stride)
         buffer.contentFrame = frame
         buffer.isBusy = true
         wl_surface_attach(surface, buffer.proxy, 0, 0)
@@ -178,31 +173,6 @@ final class ShmPresenter {
             rects += damage
         }
         return rects
-    }
-
-    /// Reads `rect` (top-left pixels) of the backing into the buffer's
-    /// rows: GL's rows run bottom to top, the buffer's top to bottom. In
-    /// bands of about 256 KiB, so the flip copies from cache and the
-    /// scratch space stays small however large the window.
-    private func read(_ rect: PixelRect, into buffer: ShmBuffer) throws {
-        let rowBytes = rect.width * 4
-        let band = max(1, min(rect.height, (256 << 10) / rowBytes))
-        if scratch.count < rowBytes * band { scratch = [UInt8](repeating: 0, count: rowBytes * band) }
-        scratch.withUnsafeMutableBytes { bytes in
-            var top = rect.y
-            while top < rect.y + rect.height {
-                let rows = min(band, rect.y + rect.height - top)
-                glReadPixels(
-                    GLint(rect.x), GLint(pixelHeight - top - rows), GLsizei(rect.width), GLsizei(rows),
-                    GLenum(GL_BGRA_EXT), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
-                for row in 0..<rows {
-                    let source = bytes.baseAddress! + (rows - 1 - row) * rowBytes
-                    memcpy(buffer.memory + (top + row) * buffer.stride + rect.x * 4, source, rowBytes)
-                }
-                top += rows
-            }
-        }
-        try checkGL("glReadPixels(wl_shm frame)")
     }
 
     /// A buffer of the current size the compositor is not reading, made if

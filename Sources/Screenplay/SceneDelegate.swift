@@ -32,6 +32,15 @@ public protocol SceneDelegate: AnyObject {
     /// refresh. Video holds a 30 fps frame for two refreshes of a 60 Hz
     /// output this way. The default is true (draw every refresh).
     func sceneShouldDrawFrame(_ scene: Scene) -> Bool
+    /// Asked before every draw, whatever asked for it (the first configure,
+    /// a new size, `setNeedsDisplay()`, the display link): return false while
+    /// what the scene should show is not ready yet and is expected soon (a
+    /// page still rendering). Nothing is drawn or committed, the picture on
+    /// screen stays (before the first frame: none), and what was asked for
+    /// is kept for the next draw: call `setNeedsDisplay()` when the content
+    /// is ready, or when waiting longer is worse than showing a placeholder.
+    /// The default is true.
+    func sceneIsReadyToDraw(_ scene: Scene) -> Bool
 }
 
 extension SceneDelegate {
@@ -43,4 +52,6 @@ extension SceneDelegate {
     public func sceneDidResize(_ scene: Scene) {}
     /// Draws every refresh the display link asks for.
     public func sceneShouldDrawFrame(_ scene: Scene) -> Bool { true }
+    /// Always ready.
+    public func sceneIsReadyToDraw(_ scene: Scene) -> Bool { true }
 }

@@ -15,7 +15,10 @@ extension Scene {
             return
         }
         let now = monotonicNanoseconds()
+        // A refresh the delegate draws on, not yet handed back to the pacing.
+        var refreshTaken = false
         if pacing.takeDueRefresh(nowNs: now) {
+            refreshTaken = true
             // Asked every refresh, even when a redraw is due anyway: video
             // hands its repeats back to mpv here. A refresh that draws with
             // no rectangle given repaints everything (setNeedsDisplay(in:)).
@@ -23,13 +26,23 @@ extension Scene {
                 if pendingDamage.isEmpty { pendingDamage.addAll() }
             } else if pendingDamage.isEmpty {
                 pacing.hold(nowNs: now)
+                refreshTaken = false
             }
         }
         let bounds = SceneRect(x: 0, y: 0, width: window.pixelWidth, height: window.pixelHeight)
         let damage = pendingDamage.clipped(to: bounds)
-        pendingDamage = FrameDamage()
         // Nothing changed (or only outside a buffer that shrank since): no frame.
-        guard damage.map({ !$0.isEmpty }) ?? true else { return }
+        guard damage.map({ !$0.isEmpty }) ?? true else {
+            pendingDamage = FrameDamage()
+            return
+        }
+        // Content not ready yet: what was asked for waits for the delegate's
+        // next setNeedsDisplay.
+        guard delegate.sceneIsReadyToDraw(self) else {
+            if refreshTaken { pacing.hold(nowNs: now) }
+            return
+        }
+        pendingDamage = FrameDamage()
         hasDrawn = true
         pacing.willDraw(on: surface, nowNs: now) { [weak self] shownNs in
             self?.feedback.pacedFrameShown(atNs: shownNs)

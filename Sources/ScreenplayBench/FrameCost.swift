@@ -1,6 +1,6 @@
 // Frame cost (`--only framecost`): CPU per presented frame of Screenplay's clear-only scene,
-// a shader writing the same colour, the plasma shader and weston-simple-egl, one after
-// another on the same sway output; a scoreboard-like text scene at 30 fps against the same
+// a shader writing the same colour (each also through the EGL swap instead of wl_shm), the
+// plasma shader and weston-simple-egl, one after another on the same sway output; a scoreboard-like text scene at 30 fps against the same
 // scene without text; and where the time goes (perf samples by library and by symbol).
 import Foundation
 import Rendering
@@ -8,7 +8,8 @@ import TestSupport
 
 /// One program on the frame-cost output for one window.
 struct FrameCostRun: Codable, Sendable {
-    /// `simple-egl`, `clear`, `solid-shader`, `plasma`, `clear-30fps`, `text-30fps`.
+    /// `simple-egl`, `clear`, `clear-egl`, `solid-shader`, `solid-shader-egl`, `plasma`,
+    /// `clear-30fps`, `text-30fps`.
     var scene: String
     var program: String
     var what: String
@@ -83,29 +84,41 @@ extension BenchRunner {
         let rig = try SwayRig.start(outputs: [benchMode], timeout: 20)
         defer { rig.stop() }
         let seconds = frameCostSeconds
-        let cases: [(scene: String, what: String, arguments: [String], continuous: Bool, text: String?)] = [
-            ("clear", "`present color 204060`, redrawn every refresh", ["color", "204060"], true, nil),
-            ("solid-shader", "`present solid.frag`: a shader writing #204060", [solidShaderPath], false, nil),
-            ("plasma", "`present plasma.frag`", [shaderPath], false, nil),
+        // `egl`: the same scene with SCREENPLAY_SHM_PRESENT=0 (Mesa's eglSwapBuffers instead of
+        // Screenplay's own wl_shm buffers): the price of the copy into wl_shm for a frame that
+        // changes everywhere.
+        let cases: [(scene: String, what: String, arguments: [String], continuous: Bool, text: String?, egl: Bool)] = [
+            ("clear", "`present color 204060`, redrawn every refresh", ["color", "204060"], true, nil, false),
+            (
+                "clear-egl", "the same through the EGL swap (`SCREENPLAY_SHM_PRESENT=0`)", ["color", "204060"], true,
+                nil, true
+            ),
+            ("solid-shader", "`present solid.frag`: a shader writing #204060", [solidShaderPath], false, nil, false),
+            (
+                "solid-shader-egl", "the same through the EGL swap (`SCREENPLAY_SHM_PRESENT=0`)", [solidShaderPath],
+                false, nil, true
+            ),
+            ("plasma", "`present plasma.frag`", [shaderPath], false, nil, false),
             (
                 "clear-30fps", "`present color 204060 --fps 30`, redrawn every other refresh",
-                ["color", "204060", "--fps", "30"], true, nil
+                ["color", "204060", "--fps", "30"], true, nil, false
             ),
             (
                 "text-30fps", "the same with one line of text (\"Score 42\", a fifth of the height)",
-                ["color", "204060", "--fps", "30"], true, "Score 42"
+                ["color", "204060", "--fps", "30"], true, "Score 42", false
             ),
         ]
         var runs: [FrameCostRun] = []
         for round in 1...frameCostRounds {
             let last = round == frameCostRounds
             say(
-                "frame cost round \(round)/\(frameCostRounds): simple-egl and five scenes, \(seconds) s each\(last ? ", perf after each" : "")"
+                "frame cost round \(round)/\(frameCostRounds): simple-egl and \(cases.count) scenes, \(seconds) s each\(last ? ", perf after each" : "")"
             )
             runs.append(try frameCostSimpleEGL(rig, seconds: seconds, profiled: last))
             for c in cases {
                 var environment = rig.clientEnvironment
                 if let text = c.text { environment["SCREENPLAY_BENCH_TEXT"] = text }
+                if c.egl { environment["SCREENPLAY_SHM_PRESENT"] = "0" }
                 let presenter = try Presenter(
                     binary: screenplay, arguments: c.arguments, environment: environment, continuous: c.continuous)
                 defer { presenter.stop() }
@@ -260,89 +273,6 @@ extension BenchRunner {
             PerfBreakdown(
                 scene: scene, program: program, samples: libraries.samples, byLibrary: libraries.shares,
                 bySymbol: symbols.shares))
-    }
-
-    private func computeFrameCostRatios() {
-        func cost(_ scene: String) -> Double? { results.frameCost.first { $0.scene == scene }?.cpuMsPerFrame }
-        func ratio(_ a: Double?, _ b: Double?) -> Double? {
-            guard let a, let b, b > 0 else { return nil }
-            return a / b
-        }
-        let clear = cost("clear"), egl = cost("simple-egl"), solid = cost("solid-shader"), plasma = cost("plasma")
-        results.frameCostRatios = [
-            FrameCostRatio(
-                name: "clear-only ÷ weston-simple-egl", value: ratio(clear, egl), goal: 1.0,
-                method:
-                    "CPU ms per presented frame, same sway output, same run; simple-egl clears and draws a triangle each frame"
-            ),
-            FrameCostRatio(
-                name: "(plasma − clear-only) ÷ plasma's pixel work",
-                value: ratio(plasma.flatMap { p in clear.map { p - $0 } }, results.pixelWork?.cpuMsPerFrame),
-                goal: 1.0,
-                method:
-                    "pixel work = the plasma drawn into a 1280x720 offscreen target in the benchmark's own process (llvmpipe, no Wayland, no swap, glFinish per frame); at most 1 means presenting the shader adds nothing beyond its pixels to the clear-only scene"
-            ),
-            FrameCostRatio(
-                name: "clear ÷ shader writing the same colour", value: ratio(clear, solid), goal: 1.1,
-                method: "`present color` redrawn every refresh against `present solid.frag`, CPU ms per presented frame"
-            ),
-            FrameCostRatio(
-                name: "text scene ÷ same scene without text (30 fps)",
-                value: ratio(cost("text-30fps"), cost("clear-30fps")), goal: 1.2,
-                method:
-                    "clear plus one unchanging line of text at --fps 30 against the clear alone at --fps 30, CPU ms per presented frame"
-            ),
-        ]
-    }
-}
-
-extension Report {
-    static func frameCostMarkdown(_ r: BenchResults) -> String {
-        guard !r.frameCost.isEmpty else { return "" }
-        var md = "\n## Frame cost (one sway output, one run)\n\n"
-        md += "Each program runs alone on the same 1280x720@60 sway output, one after another; CPU = run time of every "
-        md +=
-            "thread of the client (/proc/PID/task/*/schedstat, nanoseconds) over whole reporting windows, divided by the "
-        md +=
-            "frames presented in them (Screenplay: the `--stats` frames lines, frame-callback counts, CPU read as each line "
-        md += "arrives; weston-simple-egl: its own 5-second reports, CPU read as each arrives).\n\n"
-        md += "The cases run in rounds, each in turn, so a drift in machine load hits all alike; a row is the median "
-        md += "round, with every round's figure beside it.\n\n"
-        md +=
-            "| scene | what | window s | frames | CPU ms / frame | rounds | CPU % |\n|---|---|---:|---:|---:|---|---:|\n"
-        for run in r.frameCost {
-            let rounds = (run.roundsMsPerFrame ?? []).map { n($0) }.joined(separator: ", ")
-            md +=
-                "| \(run.scene) | \(run.what) | \(n(run.seconds)) | \(run.frames) | \(opt(run.cpuMsPerFrame)) | \(rounds) | \(n(run.cpuPercent)) |\n"
-        }
-        if let w = r.pixelWork {
-            md += "\nPlasma pixel work (offscreen, \(w.frames) frames): \(opt(w.cpuMsPerFrame)) CPU ms per frame.\n"
-        }
-        md += "\n| ratio | value | goal | met? | method |\n|---|---:|---:|---|---|\n"
-        for ratio in r.frameCostRatios {
-            md +=
-                "| \(ratio.name) | \(opt(ratio.value)) | ≤ \(n(ratio.goal)) | \(ratio.met.map { $0 ? "yes" : "no" } ?? "–") | \(ratio.method) |\n"
-        }
-        if !r.perf.isEmpty {
-            md += "\n### Where the time goes (perf)\n\n"
-            md += "`perf record -F 499 -p PID` for a few seconds right after each window (all threads; shares of the "
-            md += "samples, 1 % and up). Library first, then the symbols that took the most.\n\n"
-            for p in r.perf {
-                md += "**\(p.program), \(p.scene)** (\(p.samples) samples): "
-                md += p.byLibrary.map { "\(shortName($0.name)) \(n($0.percent)) %" }.joined(separator: ", ") + "\n\n"
-                md +=
-                    p.bySymbol.prefix(8).map { "- \(n($0.percent)) % \(shortName($0.name))" }.joined(separator: "\n")
-                    + "\n\n"
-            }
-        }
-        return md
-    }
-
-    /// A library's file name without its directory.
-    private static func shortName(_ text: String) -> String {
-        text.split(separator: " ").map { word in
-            word.hasPrefix("/") ? Substring(word.split(separator: "/").last ?? word) : word
-        }.joined(separator: " ")
     }
 }
 

@@ -207,12 +207,6 @@ enum Report {
             guard let a, let b, b > 0 else { return "–" }
             return "×" + String(format: "%.2f", a / b)
         }
-        func frameCost(_ scene: String) -> FrameCostRun? { r.frameCost.first { $0.scene == scene } }
-        func ms(_ value: Double?) -> String { value.map { "\(n($0)) ms" } ?? "–" }
-        func goal(_ name: String) -> String {
-            guard let g = r.frameCostRatios.first(where: { $0.name == name }), let v = g.value else { return "–" }
-            return "×\(String(format: "%.2f", v)) (goal ≤ \(n(g.goal)): \(g.met == true ? "met" : "not met"))"
-        }
         let screenplayHotplug = r.hotplug.first { $0.program == "screenplay" }?.latencyMs
         let swaybgHotplug = r.hotplug.first { $0.program == "swaybg" }?.latencyMs
         let hotplugGoal: String = {
@@ -237,14 +231,7 @@ enum Report {
             "| pacing, shader, 4 sway outputs | \(pace(pacing("screenplay", "shader", swayName, outputs: 4))) | | | |\n"
         md +=
             "| pacing, shader window on weston | \(pace(pacing("screenplay", "shader", westonName))) | simple-egl: \(pace(pacing("weston-simple-egl", "simple-egl", westonName))) | \(ratio(pacing("screenplay", "shader", westonName)?.presentedPerCycle, pacing("weston-simple-egl", "simple-egl", westonName)?.presentedPerCycle)) | presentation feedback |\n"
-        md +=
-            "| CPU per frame, clear-only scene | \(ms(frameCost("clear")?.cpuMsPerFrame)) | simple-egl: \(ms(frameCost("simple-egl")?.cpuMsPerFrame)) | \(goal("clear-only ÷ weston-simple-egl")) | one output, same run, thread CPU over whole stats windows, median of rounds |\n"
-        md +=
-            "| CPU per frame, clear against a shader writing the colour | \(ms(frameCost("clear")?.cpuMsPerFrame)) | shader: \(ms(frameCost("solid-shader")?.cpuMsPerFrame)) | \(goal("clear ÷ shader writing the same colour")) | as above |\n"
-        md +=
-            "| CPU per frame, plasma above clear-only | \(ms(frameCost("plasma").flatMap { p in frameCost("clear")?.cpuMsPerFrame.flatMap { c in p.cpuMsPerFrame.map { $0 - c } } })) | its pixel work: \(ms(r.pixelWork?.cpuMsPerFrame)) | \(goal("(plasma − clear-only) ÷ plasma's pixel work")) | pixel work: the plasma offscreen, no Wayland |\n"
-        md +=
-            "| CPU per frame, a line of text at 30 fps | \(ms(frameCost("text-30fps")?.cpuMsPerFrame)) | no text: \(ms(frameCost("clear-30fps")?.cpuMsPerFrame)) | \(goal("text scene ÷ same scene without text (30 fps)")) | as above |\n"
+        md += frameCostReadmeRows(r)
         md +=
             "| CPU per frame, plasma shader, 1 output | \(cpu(pacing("screenplay", "shader", swayName))) | simple-egl: \(cpu(egl)) | \(ratio(pacing("screenplay", "shader", swayName)?.cpuMsPerFrame, egl?.cpuMsPerFrame)) | /proc/PID/stat over 20 s (the plasma is far more pixel work than simple-egl's triangle) |\n"
         md +=

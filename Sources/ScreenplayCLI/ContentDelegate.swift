@@ -17,11 +17,8 @@ final class ContentDelegate: SceneDelegate {
     private var pages: [ObjectIdentifier: WebPage] = [:]
     private var start: UInt64 = 0
     private var timer: (any DispatchSourceTimer)?
-    private var lastPresented = 0
     /// Scene draws already counted in a frames line.
     private var redraws = RedrawCounter()
-    private var lastTick: UInt64 = 0
-    private var fpsText = "measuring…"
     /// Timestamp of the newest frame whose interval a frames line already
     /// carried, so each line reports only the intervals that ended in its window.
     private var lastReportedFrameNs: UInt64 = 0
@@ -55,7 +52,6 @@ final class ContentDelegate: SceneDelegate {
         scene.contentDescription = kind.description
         scene.inhibitsIdle = inhibitsIdle
         start = monotonicNanoseconds()
-        lastTick = start
         stats?.write([
             "event": "connect", "output": statsLabel(scene), "width": scene.pixelSize.width,
             "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
@@ -75,12 +71,10 @@ final class ContentDelegate: SceneDelegate {
         }
         if case let .web(url) = kind { startPage(url, in: scene) }
         if continuous { scene.displayLink.isPaused = false }
-        // Once a second: the stats line, and the test card's fps line. Without
-        // either there is nothing to do, and a static picture should not wake
-        // the process at all (the idle benchmark compares it with swaybg).
-        var showsFrameRate = false
-        if case .testCard = kind { showsFrameRate = true }
-        guard stats != nil || showsFrameRate else { return }
+        // Once a second: the stats line. Without it there is nothing to do,
+        // and a static picture should not wake the process at all (the idle
+        // benchmark compares it with swaybg).
+        guard stats != nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self, weak scene] in
@@ -116,16 +110,6 @@ final class ContentDelegate: SceneDelegate {
             stats?.write(["event": "resumed", "output": statsLabel(scene)])
         case nil:
             break
-        }
-        if case .testCard = kind {
-            let frames = scene.presentedFrames - lastPresented
-            let seconds = Double(now - lastTick) / 1e9
-            fpsText = String(
-                format: "presented %.1f frames/s · refresh %.2f Hz (%@)", Double(frames) / max(seconds, 0.001),
-                1 / scene.displayLink.duration, scene.displayLink.durationSource.rawValue)
-            lastPresented = scene.presentedFrames
-            lastTick = now
-            scene.setNeedsDisplay()
         }
     }
 
@@ -257,8 +241,18 @@ final class ContentDelegate: SceneDelegate {
             (screen?.displayDescription ?? "", 0.03),
             ("\(w)x\(h) pixels · scale \(screen?.scale ?? 1) · \(screen?.transform.description ?? "normal")", 0.03),
             (screen?.currentMode.map { "mode \($0)" } ?? "mode unknown", 0.03),
-            (fpsText, 0.025),
+            (refreshLine(scene), 0.025),
         ]
         try c.drawText(lines: lines.map { ($0.0, Int(Double(h) * $0.1)) }, color: .white)
+    }
+
+    /// The refresh as known when the card is drawn. The card is drawn once
+    /// per change of size, never again to show a count of its own frames
+    /// (that redraw was itself the only frame there was to count); `--stats`
+    /// counts the frames presented.
+    private func refreshLine(_ scene: Scene) -> String {
+        String(
+            format: "refresh %.2f Hz (%@) · frames presented: --stats", 1 / scene.displayLink.duration,
+            scene.displayLink.durationSource.rawValue)
     }
 }

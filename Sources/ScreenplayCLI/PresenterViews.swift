@@ -545,6 +545,7 @@ final class AudienceDelegate: SceneDelegate {
     /// The slide's drawing, kept between whole frames (a moving pointer
     /// dot, a video's pictures redraw the whole screen).
     private let inkLayer = InkLayer()
+    let placeholderDelay = PlaceholderDelay()
 
     init(presenter: Presenter) { self.presenter = presenter }
 
@@ -603,9 +604,8 @@ final class AudienceDelegate: SceneDelegate {
             }
         }
         if case .page = presenter.state.audience {} else { syncVideos(page: nil, scene: scene) }
-        // Once per change, not per video frame.
-        // A drawing's change is a frame of its own: `ink_version` and the
-        // part repainted say what each one cost.
+        // Once per change, not per video frame. A drawing's change is a frame of
+        // its own: `ink_version` and the part repainted say what each one cost.
         let drawn = Drawn(
             content: content, keyNs: presenter.lastKeyNs, pointer: pointer,
             inkVersion: ink > 0 ? presenter.state.drawings.version : nil)
@@ -613,9 +613,9 @@ final class AudienceDelegate: SceneDelegate {
         lastDrawn = drawn
         var line: [String: Any] = [
             "event": "drawn", "output": presenter.label(scene), "content": content, "key_ns": presenter.lastKeyNs,
-            "lines": ink,
-            "redraw_rect": [c.redrawRect.x, c.redrawRect.y, c.redrawRect.width, c.redrawRect.height],
+            "lines": ink, "redraw_rect": [c.redrawRect.x, c.redrawRect.y, c.redrawRect.width, c.redrawRect.height],
         ]
+        if let waited = placeholderDelay.waitedMs(nowNs: monotonicNanoseconds()) { line["waited_ms"] = waited }
         if let pointer { line["pointer"] = pointer }
         if let version = drawn.inkVersion {
             line["ink_version"] = version
