@@ -20,10 +20,6 @@ final class ShmPresenter {
     /// How many frames of damage are remembered; a buffer older than this
     /// is filled whole (a compositor holds at most two or three).
     private static let historyDepth = 8
-    /// Buffers allocated before one still held by the compositor is
-    /// reused: a compositor that never releases (a hidden output) must not
-    /// make the client allocate without bound.
-    private static let maximumBuffers = 4
     /// `WL_SHM_FORMAT_XRGB8888`: always supported, and little-endian BGRX
     /// is what GL_BGRA_EXT reads.
     private static let format: UInt32 = 1
@@ -146,6 +142,7 @@ final class ShmPresenter {
         try readback?.read(
             copy, of: backing.framebufferObject, height: pixelHeight, into: buffer.memory, stride: buffer.stride)
         buffer.contentFrame = frame
+        buffer.lastAttachedFrame = frame
         buffer.isBusy = true
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         for rect in frameDamage ?? [bounds] {
@@ -176,25 +173,22 @@ final class ShmPresenter {
     }
 
     /// A buffer of the current size the compositor is not reading, made if
-    /// there is none; past `maximumBuffers` the one held longest is reused.
+    /// there is none (`ShmRotation`).
     private func freeBuffer() throws -> ShmBuffer {
-        buffers.removeAll { buffer in
-            guard buffer.isStale, !buffer.isBusy else { return false }
-            buffer.destroy()
-            return true
-        }
-        let current = buffers.filter { !$0.isStale && !$0.isStaged }
-        if let free = current.filter({ !$0.isBusy }).max(by: { ($0.contentFrame ?? 0) < ($1.contentFrame ?? 0) }) {
-            return free
-        }
-        if current.count >= Self.maximumBuffers,
-            let oldest = current.min(by: { ($0.contentFrame ?? 0) < ($1.contentFrame ?? 0) })
-        {
-            return oldest
-        }
-        let made = try ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, format: Self.format)
+        destroyUnneededBuffers()
+        if case let .reuse(buffer) = ShmRotation.choose(from: buffers) { return buffer }
+        let made = try ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, format: Self.format, frame: frame)
         buffers.append(made)
         return made
+    }
+
+    /// Destroys the buffers of an old size and those no frame needed for a
+    /// while, once the compositor has let them go (`ShmRotation`).
+    private func destroyUnneededBuffers() {
+        let unneeded = ShmRotation.toDestroy(buffers, frame: frame)
+        guard !unneeded.isEmpty else { return }
+        for buffer in unneeded { buffer.destroy() }
+        buffers.removeAll { buffer in unneeded.contains { $0 === buffer } }
     }
 
     /// Writes a frame's pixels with `fill` (memory, stride) straight into
@@ -206,14 +200,15 @@ final class ShmPresenter {
         width: Int, height: Int, replacing previous: StagedFrame?, fill: (UnsafeMutableRawPointer, Int) -> Void
     ) throws -> StagedFrame? {
         guard width == pixelWidth, height == pixelHeight else { return nil }
+        destroyUnneededBuffers()
         let buffer: ShmBuffer
         if let previous, previous.isStaged, staged.contains(where: { $0 === previous }) {
             buffer = previous.buffer
             unstage(previous)
         } else if let free = buffers.first(where: { !$0.isStale && !$0.isStaged && !$0.isBusy }) {
             buffer = free
-        } else if buffers.count < Self.maximumBuffers {
-            buffer = try ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, format: Self.format)
+        } else if buffers.count < ShmRotation.maximumBuffers {
+            buffer = try ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, format: Self.format, frame: frame)
             buffers.append(buffer)
         } else {
             return nil
@@ -238,6 +233,7 @@ final class ShmPresenter {
         unstage(stagedFrame)
         guard let proxy = buffer.proxy else { throw RenderingError.destroyed(what: "wl_shm buffer") }
         frame += 1
+        buffer.lastAttachedFrame = frame
         buffer.isBusy = true
         wl_surface_attach(surface, proxy, 0, 0)
         if damagesInBufferCoordinates {
@@ -299,68 +295,3 @@ package final class StagedFrame {
     /// drawn, not presented as it is.
     package func release() { presenter?.unstage(self) }
 }
-
-/// One `wl_buffer` over its own memfd mapping.
-private final class ShmBuffer {
-    private(set) var proxy: OpaquePointer?
-    let memory: UnsafeMutableRawPointer
-    let stride: Int
-    private let size: Int
-    /// Attached and not yet released by the compositor.
-    var isBusy = false
-    /// The frame it holds, nil: none yet.
-    var contentFrame: UInt64?
-    /// Of a size no longer drawn: destroyed once released.
-    var isStale = false
-    /// Holds a staged frame: out of the rotation until presented or handed back.
-    var isStaged = false
-    /// Bumped whenever its pixels are written.
-    var generation: UInt64 = 0
-
-    init(shm: OpaquePointer, width: Int, height: Int, format: UInt32) throws {
-        stride = width * 4
-        size = stride * height
-        let fd = screenplay_shm_file()
-        guard fd >= 0 else {
-            throw RenderingError.egl(
-                call: "memfd_create", error: String(cString: strerror(errno)), hint: "out of file descriptors?")
-        }
-        defer { close(fd) }
-        guard ftruncate(fd, off_t(size)) == 0 else {
-            throw RenderingError.egl(
-                call: "ftruncate(wl_shm pool, \(size) bytes)", error: String(cString: strerror(errno)),
-                hint: "out of memory (the pool lives in RAM)")
-        }
-        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
-            throw RenderingError.egl(
-                call: "mmap(wl_shm pool)", error: String(cString: strerror(errno)), hint: "out of address space?")
-        }
-        memory = mapped
-        guard let pool = wl_shm_create_pool(shm, fd, Int32(size)) else {
-            munmap(mapped, size)
-            throw RenderingError.egl(call: "wl_shm_create_pool", error: "returned NULL", hint: "out of memory?")
-        }
-        proxy = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(stride), format)
-        wl_shm_pool_destroy(pool)
-        guard let proxy else {
-            munmap(mapped, size)
-            throw RenderingError.egl(call: "wl_shm_pool_create_buffer", error: "returned NULL", hint: "out of memory?")
-        }
-        wl_buffer_add_listener(proxy, &shmBufferListener, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    func destroy() {
-        guard let proxy else { return }
-        wl_buffer_destroy(proxy)
-        self.proxy = nil
-        munmap(memory, size)
-    }
-
-    deinit { destroy() }
-}
-
-private nonisolated(unsafe) var shmBufferListener = wl_buffer_listener(
-    release: { data, _ in
-        guard let data else { return }
-        Unmanaged<ShmBuffer>.fromOpaque(data).takeUnretainedValue().isBusy = false
-    })
