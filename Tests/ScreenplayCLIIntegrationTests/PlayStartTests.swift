@@ -29,7 +29,8 @@ extension PlayTests {
                 let at = item.raw["at"] as? String ?? ""
                 guard let clock = clockIndex(at, count: 4, seconds: 0.3) else { return XCTFail("bad at: \(item.raw)") }
                 XCTAssertEqual(
-                    item.int("index"), clock, "start \(start): item \(item.int("index")) shown at \(at), the clock said \(clock)")
+                    item.int("index"), clock,
+                    "start \(start): item \(item.int("index")) shown at \(at), the clock said \(clock)")
                 checked += 1
             }
         }
