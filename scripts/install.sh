@@ -18,6 +18,7 @@
 #     --kiosk           also screenplay-kiosk@.service (cage on tty7 as a user),
 #                       its PAM service, DIR/share/doc/screenplay/examples/kiosk.conf,
 #                       its network drop-in DIR/share/screenplay/kiosk-network.conf
+#                       and web drop-in DIR/share/screenplay/kiosk-web.conf
 #                       (not enabled) and the logrotate snippet for its proof-of-play files
 # DESTDIR=STAGE stages the files under STAGE (as package-deb.sh does).
 # Needs help2man (scripts/setup.sh installs it) for the man pages.
@@ -124,9 +125,12 @@ if $kiosk; then
   install -m 0644 contrib/screenplay-kiosk.conf "$examples/kiosk.conf"
   # A URL playlist, --mqtt and web items need it; a kiosk links it into its
   # unit's drop-in folder (README: A signage box from scratch).
-  sed -e "s#/usr/share/screenplay/#$prefix/share/screenplay/#g" contrib/screenplay-kiosk-network.conf \
-    >"$root/share/screenplay/kiosk-network.conf"
-  chmod 0644 "$root/share/screenplay/kiosk-network.conf"
+  # Web items need the second: WebKit's sandbox makes namespaces and mounts.
+  for dropin in network web; do
+    sed -e "s#/usr/share/screenplay/#$prefix/share/screenplay/#g" "contrib/screenplay-kiosk-$dropin.conf" \
+      >"$root/share/screenplay/kiosk-$dropin.conf"
+    chmod 0644 "$root/share/screenplay/kiosk-$dropin.conf"
+  done
   # Rotates the proof-of-play files where kiosk.conf puts them; without it
   # they grow for as long as the box runs.
   install -m 0644 contrib/logrotate/screenplay "${DESTDIR:-}$sysconfdir/logrotate.d/screenplay"

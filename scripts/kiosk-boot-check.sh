@@ -13,6 +13,8 @@
 #   - a URL playlist from nginx outside the container: refused, with the log
 #     line naming the setting, without the network drop-in; playing with it;
 #     `systemd-analyze security` of both;
+#   - a web item (a page from that nginx): skipped with the line naming the
+#     web drop-in without it; painting with it;
 #   - a newer .deb installed over the running kiosk: restarted once, the new
 #     binary playing, cache, state, playlist and settings kept (the URL
 #     playlist plays from the cache with nginx gone); over a stopped kiosk:
@@ -319,8 +321,44 @@ seen=$(wait_colour g 20) || { inside journalctl -u "$unit" -n 10 --no-pager -o c
 grep -q "GET /signage.json" "$work/nginx-access.log" || fail "nginx served no request"
 say "with the network drop-in: the URL playlist plays, middle pixel $seen (00ff00)"
 network_score=$(inside systemd-analyze security "$unit" | grep -o "Overall exposure level for .*")
+say "--- web items: a page from nginx painting blue"
+printf '%s\n' '<!doctype html><html><body style="margin:0;background:#0000ff"></body></html>' >"$work/www/blue.html"
+printf '%s\n' "{\"playlists\": {\"lobby\": [{\"web\": \"http://127.0.0.1:$port/blue.html\", \"duration\": 3600}]}, \"default\": \"lobby\"}" >"$work/www/web.json"
+chmod -R a+rX "$work/www"
+inside sed -i "s#^SCREENPLAY_PLAYLIST=.*#SCREENPLAY_PLAYLIST=http://127.0.0.1:$port/web.json#" /etc/screenplay/kiosk-signage.conf
+since=$(inside date +%s)
+inside systemctl restart "$unit"
+# Without the web drop-in WebKit's sandbox cannot start: the item is skipped
+# with a line naming the fix, and the unit starts (the placeholder shows).
+wait_active 30 ""
+line=""
+for _ in $(seq 40); do
+  line=$(inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | grep -F "WebKit's sandbox cannot start" | grep -F "kiosk-web.conf" | sed -n '1p' || true)
+  [ -n "$line" ] && break
+  sleep 0.5
+done
+[ -n "$line" ] || { inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | tail; fail "no line says WebKit's sandbox cannot start and names the web drop-in"; }
+echo "$line"
+seen=$(pixel)
+set -- $seen
+[ "$3" -lt 200 ] || fail "without the web drop-in the page shows ($seen)"
+say "without the web drop-in: the web item skipped, middle pixel $seen; the line above names the fix"
+inside bash -euc 'ln -s /usr/share/screenplay/kiosk-web.conf /etc/systemd/system/'"$unit"'.d/web.conf
+  systemctl daemon-reload && systemctl restart '"$unit"
+wait_active 30 ""
+inside systemctl show -p RestrictNamespaces -p SystemCallFilter "$unit" | cut -c1-200
+seen=$(wait_colour b 40) || { inside journalctl -u "$unit" -n 10 --no-pager -o cat; fail "with the web drop-in the page does not paint (middle pixel $seen)"; }
+grep -q "GET /blue.html" "$work/nginx-access.log" || fail "nginx served no page"
+say "with the network and web drop-ins: the page from nginx paints, middle pixel $seen (0000ff)"
+web_score=$(inside systemd-analyze security "$unit" | grep -o "Overall exposure level for .*")
+# Back to the URL playlist, for the upgrade below.
+inside sed -i "s#^SCREENPLAY_PLAYLIST=.*#SCREENPLAY_PLAYLIST=$url#" /etc/screenplay/kiosk-signage.conf
+inside systemctl restart "$unit"
+wait_active 30 ""
+seen=$(wait_colour g 20) || fail "back on the URL playlist, it does not play (middle pixel $seen)"
 say "systemd-analyze security: offline unit: $offline_score"
 say "systemd-analyze security: with the network drop-in: $network_score"
+say "systemd-analyze security: with the network and web drop-ins: $web_score"
 
 say "--- upgrade in place: $old_version -> $new_version over the running kiosk"
 # The URL playlist must now come from the cache: nginx goes.
@@ -348,7 +386,7 @@ exe=$(inside readlink "/proc/$new_pid/exe")
 [ "$exe" = /usr/bin/screenplay ] || fail "play runs $exe, not the installed /usr/bin/screenplay"
 seen=$(wait_colour g 15) || fail "after the upgrade the URL playlist does not play from the cache (middle pixel $seen)"
 after=$(kept)
-echo "$before" | grep -E "marker|signage.json|kiosk-signage.conf|network.conf|headless.conf" | sed 's/^/  before: /'
+echo "$before" | grep -E "marker|signage.json|kiosk-signage.conf|network.conf|web.conf|headless.conf" | sed 's/^/  before: /'
 [ -z "$(comm -23 <(echo "$before" | sort) <(echo "$after" | sort))" ] ||
   { diff <(echo "$before") <(echo "$after") || true; fail "files of the cache, state, playlist or settings changed or went"; }
 say "upgraded to $new_version: restarted once (play pid $old_pid -> $new_pid, running $exe), the URL playlist plays from the kept cache with nginx gone (middle pixel $seen); all $(echo "$before" | wc -l) files of cache, state, playlist and settings unchanged"
@@ -366,4 +404,4 @@ case "$(prop ActiveState)" in inactive | failed) ;; *) fail "the reinstall start
 say "stopped: $stopped_as; after the reinstall still $(prop ActiveState), no play process, no start in the journal"
 
 poweroff
-say "the kiosk boots, plays, reloads, restarts, answers its watchdog, refuses or reaches the network as set, and upgrades in place under systemd as PID 1 ($old_version -> $new_version)"
+say "the kiosk boots, plays, reloads, restarts, answers its watchdog, refuses or reaches the network as set, shows web items with the web drop-in, and upgrades in place under systemd as PID 1 ($old_version -> $new_version)"

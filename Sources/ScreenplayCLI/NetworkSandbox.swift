@@ -54,10 +54,11 @@ enum NetworkSandbox {
             + "), and an IPAddressAllow= list must name this host and the DNS resolver"
     }
 
-    private static func enableCommand(unit: String?, dropIn: String) -> String {
+    /// The commands that link `dropIn` into the unit's drop-in folder as `name`.
+    static func enableCommand(unit: String?, dropIn: String, name: String = "network.conf") -> String {
         let unit = unit ?? "screenplay-kiosk@USER.service"
         let folder = "/etc/systemd/system/\(unit).d"
-        return "mkdir -p \(folder) && ln -s \(dropIn) \(folder)/network.conf && systemctl daemon-reload "
+        return "mkdir -p \(folder) && ln -s \(dropIn) \(folder)/\(name) && systemctl daemon-reload "
             + "&& systemctl restart \(unit)"
     }
 
@@ -77,11 +78,11 @@ enum NetworkSandbox {
 
     /// The drop-in as installed beside this binary (PREFIX/share/screenplay,
     /// where install.sh and the .deb put it); the .deb's path otherwise.
-    static func dropInPath() -> String {
+    static func dropInPath(_ file: String = "kiosk-network.conf") -> String {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("share/screenplay/kiosk-network.conf").path
+            .appendingPathComponent("share/screenplay/\(file)").path
         return FileManager.default.fileExists(atPath: installed)
-            ? installed : "/usr/share/screenplay/kiosk-network.conf"
+            ? installed : "/usr/share/screenplay/\(file)"
     }
 }

@@ -147,6 +147,11 @@ final class WebMedia: PlayMedia {
         self.scene = scene
         place = scene.screen?.name ?? "a window"
         Self.configureEngine(memoryLimitMB: item.memoryLimitMB, readable: item.fileRoot)
+        // Refused, WebKit would neither paint nor fail: the item waits for its slot forever.
+        if let refusal = Self.sandboxRefusal {
+            failure = refusal
+            return
+        }
         // A panel not configured yet has no size: the page is made at the first draw's.
         if width > 0, height > 0 { makePage(width: width, height: height, scene: scene) }
     }
@@ -248,6 +253,9 @@ final class WebMedia: PlayMedia {
         engineConfigured = true
         WebPage.configureEngine(sandbox: true, memoryLimitMB: memoryLimitMB, readablePath: readable)
     }
+
+    /// Why WebKit's sandbox cannot start here, asked once (``WebSandboxProbe``).
+    private static let sandboxRefusal = WebSandboxProbe.refusal()
 
     private static var said = false
     private static func sayOnce(memoryLimitMB: Int) {

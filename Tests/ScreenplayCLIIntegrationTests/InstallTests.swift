@@ -195,8 +195,9 @@ final class InstallTests: ScreenplayTestCase {
     /// the binaries and man pages it names exist; the kiosk's template as an
     /// instance. The kiosk unit keeps `systemd-analyze security`'s exposure
     /// at 2.0 or below (9.4 without its hardening), and at 2.4 or below with
-    /// its network drop-in (IP sockets, no address filter), which verifies
-    /// too; its PAM service and settings example are installed, and nothing
+    /// its network drop-in (IP sockets, no address filter), at 3.2 or below
+    /// with its web drop-in too (bubblewrap's namespaces and mounts), which
+    /// verify too; its PAM service and settings example are installed, and nothing
     /// enables it.
     func testEveryUnitInContribVerifiesAsInstalledAndTheKioskStaysHardened() throws {
         let root = try install(
@@ -243,23 +244,43 @@ final class InstallTests: ScreenplayTestCase {
         try FileManager.default.createDirectory(atPath: dropIns, withIntermediateDirectories: true)
         let network = root + "/usr/share/screenplay/kiosk-network.conf"
         try FileManager.default.createSymbolicLink(atPath: dropIns + "/network.conf", withDestinationPath: network)
-        let verifyNetworked = try runProcess(
-            "/usr/bin/systemd-analyze", ["verify", kiosk], environment: analyze, timeout: 60)
-        XCTAssertEqual(verifyNetworked.status, 0, verifyNetworked.stderr)
-        XCTAssertEqual(verifyNetworked.stderr, "", "systemd-analyze warns about the kiosk with its network drop-in")
-        let networked = try runProcess(
-            "/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=24", kiosk], environment: analyze,
-            timeout: 60)
-        XCTAssertEqual(networked.status, 0, "the networked kiosk's exposure rose above 2.4:\n\(networked.stdout)")
+        // The kiosk with its drop-ins as linked now: it verifies without a
+        // warning, and its exposure is at most `threshold` tenths.
+        func rated(_ what: String, threshold: Int) throws -> String {
+            let verify = try runProcess(
+                "/usr/bin/systemd-analyze", ["verify", kiosk], environment: analyze, timeout: 60)
+            XCTAssertEqual(verify.status, 0, verify.stderr)
+            XCTAssertEqual(verify.stderr, "", "systemd-analyze warns about the kiosk with \(what)")
+            let security = try runProcess(
+                "/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=\(threshold)", kiosk],
+                environment: analyze, timeout: 60)
+            XCTAssertEqual(
+                security.status, 0, "the kiosk's exposure with \(what) rose above \(threshold):\n\(security.stdout)")
+            return security.stdout
+        }
+        let networked = try rated("its network drop-in", threshold: 24)
         for line in ["✗ RestrictAddressFamilies=~AF_(INET|INET6)", "✗ IPAddressDeny="] {
-            XCTAssertTrue(networked.stdout.contains(line), "the drop-in does not open the network: no \(line)")
+            XCTAssertTrue(networked.contains(line), "the drop-in does not open the network: no \(line)")
         }
         for line in ["✓ RestrictAddressFamilies=~AF_PACKET", "✓ RestrictAddressFamilies=~…"] {
-            XCTAssertTrue(networked.stdout.contains(line), "the drop-in opens more than IP: no \(line)")
+            XCTAssertTrue(networked.contains(line), "the drop-in opens more than IP: no \(line)")
         }
-        let level = networked.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }
+        let level = networked.split(separator: "\n").first { $0.contains("Overall exposure level") }
+
+        // The web drop-in beside it, for WebKit's bubblewrap: the namespaces
+        // and mount calls it makes, nothing more; 3.2 or below.
+        try FileManager.default.createSymbolicLink(
+            atPath: dropIns + "/web.conf", withDestinationPath: root + "/usr/share/screenplay/kiosk-web.conf")
+        let web = try rated("both drop-ins", threshold: 32)
+        for line in ["✗ RestrictNamespaces=~user", "✗ RestrictNamespaces=~mnt", "✗ SystemCallFilter=~@mount"] {
+            XCTAssertTrue(web.contains(line), "the web drop-in does not allow bubblewrap: no \(line)")
+        }
+        for line in ["✓ RestrictNamespaces=~cgroup", "✓ SystemCallFilter=~@module", "✓ SystemCallFilter=~@swap"] {
+            XCTAssertTrue(web.contains(line), "the web drop-in allows more than bubblewrap needs: no \(line)")
+        }
+        let webLevel = web.split(separator: "\n").first { $0.contains("Overall exposure level") }
         print(
-            "kiosk exposure: \(security.stdout.split(separator: "\n").last ?? ""); with the network drop-in: \(level ?? "")"
+            "kiosk exposure: \(security.stdout.split(separator: "\n").last ?? ""); with the network drop-in: \(level ?? ""); with the web drop-in too: \(webLevel ?? "")"
         )
         try FileManager.default.removeItem(atPath: dropIns)
 
