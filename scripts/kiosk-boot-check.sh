@@ -155,6 +155,17 @@ wait_active() {
 play_pid() { inside pgrep -o -u signage -x screenplay; }
 # The middle pixel of what play shows now, as "R G B" (screenplay ctl screenshot).
 shot=0
+# The unit's first journal line since SINCE (seconds) holding both strings,
+# looked for TRIES times half a second apart; empty if none came.
+journal_line() {
+  local since=$1 tries=$2 first=$3 second=$4 found=""
+  for _ in $(seq "$tries"); do
+    found=$(inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | grep -F "$first" | grep -F "$second" | sed -n '1p' || true)
+    [ -n "$found" ] && break
+    sleep 0.5
+  done
+  printf '%s' "$found"
+}
 pixel() {
   shot=$((shot + 1))
   # As the README does it: the kiosk's user, whose socket it is.
@@ -285,12 +296,7 @@ inside sed -i -e "s#^SCREENPLAY_OPTIONS=.*#& --mqtt mqtt://127.0.0.1:1883#" /etc
 since=$(inside date +%s)
 inside systemctl restart "$unit"
 wait_active 30 ""
-line=""
-for _ in $(seq 40); do
-  line=$(inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | grep -F "MQTT: cannot connect" | grep -F "RestrictAddressFamilies=" | sed -n '1p' || true)
-  [ -n "$line" ] && break
-  sleep 0.5
-done
+line=$(journal_line "$since" 40 "MQTT: cannot connect" "RestrictAddressFamilies=")
 [ -n "$line" ] || { inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | tail; fail "no MQTT refusal line naming the setting"; }
 echo "$line"
 inside sed -i -e "s# --mqtt mqtt://127.0.0.1:1883##" /etc/screenplay/kiosk-signage.conf
@@ -298,12 +304,7 @@ inside sed -i "s#^SCREENPLAY_PLAYLIST=.*#SCREENPLAY_PLAYLIST=$url#" /etc/screenp
 since=$(inside date +%s)
 inside systemctl restart "$unit"
 wait_active 30 ""
-refusal=""
-for _ in $(seq 30); do
-  refusal=$(inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | grep -F "cannot fetch the playlist $url" | grep -F "RestrictAddressFamilies=" | sed -n '1p' || true)
-  [ -n "$refusal" ] && break
-  sleep 0.5
-done
+refusal=$(journal_line "$since" 30 "cannot fetch the playlist $url" "RestrictAddressFamilies=")
 [ -n "$refusal" ] || { inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | tail; fail "no log line names the sandbox setting"; }
 echo "$refusal"
 seen=$(pixel)
@@ -331,12 +332,7 @@ inside systemctl restart "$unit"
 # Without the web drop-in WebKit's sandbox cannot start: the item is skipped
 # with a line naming the fix, and the unit starts (the placeholder shows).
 wait_active 30 ""
-line=""
-for _ in $(seq 40); do
-  line=$(inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | grep -F "WebKit's sandbox cannot start" | grep -F "kiosk-web.conf" | sed -n '1p' || true)
-  [ -n "$line" ] && break
-  sleep 0.5
-done
+line=$(journal_line "$since" 40 "WebKit's sandbox cannot start" "kiosk-web.conf")
 [ -n "$line" ] || { inside journalctl -u "$unit" --since "@$since" --no-pager -o cat | tail; fail "no line says WebKit's sandbox cannot start and names the web drop-in"; }
 echo "$line"
 seen=$(pixel)
