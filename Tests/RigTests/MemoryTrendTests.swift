@@ -38,4 +38,52 @@ final class MemoryTrendTests: ScreenplayTestCase {
             label: "short", samples: series(leak: 5, phase: 0).filter { $0.seconds < 65 }, warmupSeconds: 40)
         XCTAssertNil(short.slopeKiBPerSecond, "\(short)")
     }
+
+    /// Window medians that wander by up to 100 KiB with nothing growing
+    /// (after its step, CI's `play` wandered 130 KiB around its median)
+    /// (a fixed pseudo-random walk, so the test is the same every run).
+    private func wandering(count: Int, seed: UInt64) -> [Int] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % 201 - 100
+        }
+    }
+
+    private func trend(medians: [Int]) -> MemoryTrend {
+        // One sample per window: each window's median is that sample.
+        let samples = medians.enumerated().map { (seconds: 40 + Double($0.offset) * 10 + 5, kib: $0.element) }
+        // A last sample ends the watch after the last whole window.
+        let end = (seconds: 40 + Double(medians.count) * 10, kib: 0)
+        return MemoryTrend(label: "t", samples: samples + [end], warmupSeconds: 40)
+    }
+
+    /// One bounded step (a third frame buffer, 900 KiB) in any window, under
+    /// wandering medians, does not grow 200 KiB in both thirds.
+    func testOneStepIsNotGrowthAllAlong() throws {
+        for seed in 1...50 {
+            for stepAt in 1..<9 {
+                let noise = wandering(count: 9, seed: UInt64(seed))
+                let medians = noise.enumerated().map { 195_000 + $0.element + ($0.offset >= stepAt ? 900 : 0) }
+                let thirds = try XCTUnwrap(trend(medians: medians).growthByThirds)
+                XCTAssertFalse(
+                    thirds.early >= 200 && thirds.late >= 200, "step at \(stepAt), seed \(seed): \(medians) \(thirds)")
+            }
+        }
+    }
+
+    /// A leak of 13 KiB/s (the one the memory test was written for) and
+    /// faster ones, under the same wandering, grow 200 KiB in both thirds;
+    /// slower ones are the 30-minute soak's to find.
+    func testALeakGrowsInBothThirds() throws {
+        for leak in [13, 20, 50] {
+            for seed in 1...50 {
+                let noise = wandering(count: 9, seed: UInt64(seed))
+                let medians = noise.enumerated().map { 195_000 + $0.element + leak * 10 * $0.offset }
+                let thirds = try XCTUnwrap(trend(medians: medians).growthByThirds)
+                XCTAssertTrue(
+                    thirds.early >= 200 && thirds.late >= 200, "\(leak) KiB/s, seed \(seed): \(medians) \(thirds)")
+            }
+        }
+    }
 }

@@ -69,6 +69,26 @@ public struct MemoryTrend: Sendable, CustomStringConvertible {
         return sxx > 0 ? sxy / sxx : nil
     }
 
+    /// Growth from the first third of the window medians to the middle
+    /// third, and from the middle third to the last, each the difference of
+    /// the thirds' medians; nil with fewer than six windows. A leak grows in
+    /// both; a bounded step (one more frame buffer while the compositor held
+    /// frames, 900 KiB at 640x360, once) grows in one only, and the median of
+    /// each third keeps one window's noise out of either.
+    public var growthByThirds: (early: Int, late: Int)? {
+        let values = medians.map(\.kib)
+        guard values.count >= 6 else { return nil }
+        let third = values.count / 3
+        func median(_ slice: ArraySlice<Int>) -> Int {
+            let sorted = slice.sorted()
+            return sorted[sorted.count / 2]
+        }
+        let first = median(values.prefix(third))
+        let middle = median(values.dropFirst(third).prefix(values.count - 2 * third))
+        let last = median(values.suffix(third))
+        return (middle - first, last - middle)
+    }
+
     /// Growth in KiB per minute after the warm-up.
     public var slopeKiBPerMinute: Double? { slopeKiBPerSecond.map { $0 * 60 } }
 
