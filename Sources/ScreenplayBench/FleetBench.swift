@@ -1,4 +1,4 @@
-// Fleet (`--only fleet`): issue 30 point 8, a small fleet on one machine.
+// Fleet (`--only fleet`): a small fleet on one machine.
 // Four boxes (`play URL`, each on its own headless output, each with its own
 // cache) poll one nginx-light on loopback; a new playlist is published with
 // an `activate_at` ahead, media first and the playlist last. Measured: when
@@ -229,7 +229,7 @@ extension BenchRunner {
 }
 
 extension Report {
-    /// The fleet table: each goal of issue 30 point 8 with what was measured.
+    /// The fleet table: each of the fleet's goals with what was measured.
     static func fleetTable(_ r: BenchResults) -> String {
         guard let f = r.fleet else { return "" }
         let boxes = f.boxes.count

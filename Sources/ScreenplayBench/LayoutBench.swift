@@ -1,4 +1,4 @@
-// Layouts (`--only layouts`): issue 29's three cost ratios, each case against
+// Layouts (`--only layouts`): three cost ratios, each case against
 // its peer in the same run, in alternating rounds so a drift in machine load
 // hits both alike; each figure is the median of its rounds.
 //   (a) a 1920x1080 layout: full-panel static image under a 1920x80 ticker,

@@ -1,4 +1,4 @@
-// Web pages against cog (`--only web`): issue 31's benchmark. The same page
+// Web pages against cog (`--only web`): how a page costs against its peer. The same page
 // (two CSS animations, a requestAnimationFrame counter) served from
 // loopback, full screen on one 1920x1080@60 sway output, by
 // `screenplay present URL` and by Debian's cog (the same WPE WebKit), in

@@ -1,5 +1,5 @@
-// Web memory (`--only webmemory`, not in the default set: an hour): issue 31
-// point 4's long run. `screenplay play` of one web item, a page with a CSS
+// Web memory (`--only webmemory`, not in the default set: an hour): the
+// web item's long run. `screenplay play` of one web item, a page with a CSS
 // animation, a requestAnimationFrame loop and its data fetched again every
 // 30 s from nginx on loopback, full screen on one 1280x720@60 sway output.
 // RSS of Screenplay and of every process below it (WebKit's web and network

@@ -6,7 +6,7 @@ import Foundation
 // nights, a stepped clock) is unit tested without a screen. `PlaySchedule`
 // is the other clock: where a playlist is within its cycle.
 
-/// What a schedule entry puts on a panel. A layout (issue 29) becomes a
+/// What a schedule entry puts on a panel. A layout is the
 /// second case; the arithmetic below only compares these values.
 enum ScheduledContent: Hashable, Sendable {
     case playlist(String)

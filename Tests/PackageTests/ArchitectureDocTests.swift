@@ -112,8 +112,8 @@ final class ArchitectureDocTests: ScreenplayTestCase {
     }
 }
 
-/// Issue 28's point 6, kept: the scene and the application stay in parts
-/// with one job each, and a scene's view of its owner stays small.
+/// The scene and the application stay in parts with one job each, and a
+/// scene's view of its owner stays small.
 final class SmallPartsTests: XCTestCase {
     private var sources: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
