@@ -4,8 +4,8 @@ import TestHarness
 import TestSupport
 import XCTest
 
-/// Frames that changed in part redraw that part (issue 29, point 6), run as
-/// the README tells a user: `screenplay doctor` names the capability, the
+/// Frames that changed in part redraw that part, run as
+/// docs/library.md tells a user: `screenplay doctor` names the capability, the
 /// `--stats` frames lines count `redrawn_px`, and the presenter's console
 /// repaints only its top bar each second, or nothing with `--no-clock`.
 final class PartialRedrawCLITests: ScreenplayTestCase {
