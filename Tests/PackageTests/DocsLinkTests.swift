@@ -83,6 +83,50 @@ final class DocsLinkTests: ScreenplayTestCase {
         XCTAssertGreaterThan(checked, 50, "the options the pages show were not found: the test reads them wrongly")
     }
 
+    /// A message or comment that sends a reader to a page of the docs, and to a section of it
+    /// after a colon (as play's sandbox hints end), names a page that exists and a section it
+    /// has: a heading, or a paragraph's bold lead (`**Web pages.**`).
+    func testEveryPointerToTheDocsNamesAPageAndSectionThatExist() throws {
+        let root = PackageCheckout.root
+        var files =
+            ["Package.swift"]
+            + (try FileManager.default.contentsOfDirectory(atPath: root)).filter {
+                $0.hasSuffix(".md")
+            }
+        for folder in ["Sources", "Tests", "scripts", "contrib", "Examples", "docs"] {
+            let below = FileManager.default.enumerator(atPath: root + "/" + folder)?.allObjects as? [String] ?? []
+            files += below.map { folder + "/" + $0 }
+        }
+        var checked = 0
+        for file in files.sorted() {
+            guard let text = try? String(contentsOfFile: root + "/" + file, encoding: .utf8) else { continue }
+            let pattern = #"\b(README|docs/[a-z0-9-]+\.md)(?::\s*"?([A-Z][^,)"\n]*))?"#
+            for match in DocsPage.matches(of: pattern, in: text) {
+                let page = match.groups[0] == "README" ? "README.md" : match.groups[0] ?? ""
+                guard page != "README.md" || match.groups[1] != nil else { continue }  // "the README's example"
+                checked += 1
+                let line = text[..<match.range.lowerBound].filter { $0 == "\n" }.count + 1
+                let place = "\(file):\(line): `\(text[match.range])`"
+                guard let target = try? DocsPage(path: page) else {
+                    XCTFail("\(place) names \(page), which does not exist: name the page the text is in now")
+                    continue
+                }
+                guard let section = match.groups[1]?.trimmingCharacters(in: .whitespaces) else { continue }
+                let found = zip(target.lines, target.isCode).contains { line, code in
+                    !code
+                        && (line.range(
+                            of: "^#+ " + NSRegularExpression.escapedPattern(for: section) + "$",
+                            options: .regularExpression) != nil || line.hasPrefix("**\(section).**"))
+                }
+                XCTAssertTrue(
+                    found,
+                    "\(place) names the section \"\(section)\", which \(page) has neither as a heading "
+                        + "nor as a paragraph's bold lead: name the section as the page calls it, or the page it is in")
+            }
+        }
+        XCTAssertGreaterThan(checked, 10, "no pointers to the docs were found: the test reads them wrongly")
+    }
+
     /// Options the docs name precisely because the command refuses them (a former name, with
     /// the error that says which option to use now).
     static let documentedRefusals: Set<String> = ["present --duration", "play --reconnect"]
