@@ -235,10 +235,10 @@ struct CommandHelp {
                 continue  // not a run of the command: `screenplay 0.1.0 (commit ...)`, `screenplay (main.swift)`
             }
             let flags = words.compactMap { word -> String? in
-                guard let range = word.range(of: "^--[a-z0-9][a-z0-9-]*", options: .regularExpression) else {
-                    return nil
-                }
-                return String(word[range])
+                // An optional one in a synopsis is `[--json]`.
+                guard let range = word.range(of: "^[\\[(]*--[a-z0-9][a-z0-9-]*", options: .regularExpression)
+                else { return nil }
+                return String(word[range].drop { $0 == "[" || $0 == "(" })
             }
             found.append((shown, command, flags))
         }
