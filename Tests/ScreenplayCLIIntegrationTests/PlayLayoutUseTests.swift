@@ -114,7 +114,7 @@ extension PlayTests {
     /// `screenplay play Examples/Signage/menu-board.json`, as docs/signage.md
     /// shows it (no test settings: every screen is the board's, the
     /// default): its four regions play and show where the file puts them.
-    func testTheReadmesMenuBoardPlaysItsRegions() throws {
+    func testTheSignageGuidesMenuBoardPlaysItsRegions() throws {
         let rig = try startSway([.init(width: 640, height: 360)])
         let file = checkoutRoot + "/Examples/Signage/menu-board.json"
         let p = try CLI.start(["play", file, "--stats", "-"], environment: env(rig))

@@ -57,7 +57,7 @@ extension PlayTests {
     /// default socket (as a systemd service), `ctl override --text ... --for
     /// 20m`, `ctl status`, `ctl override --clear`; read back with grim, the
     /// proof file and systemd's STATUS= line.
-    func testOverrideTextInAndOutAsTheReadmeSays() throws {
+    func testOverrideTextInAndOutAsTheSignageGuideSays() throws {
         let rig = try startSway([.init(width: 320, height: 240)])
         let folder = try mediaFolder()
         let playlist = try writePlaylist(
