@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: builds `screenplay` and `screenplay-bench` in release mode and runs every
 # benchmark against headless sway/weston that it starts itself. Writes
-# bench-results/{results.json,summary.md,*.svg} and, after a full run, the README's
+# bench-results/{results.json,summary.md,*.svg} and, after a full run, docs/performance.md's
 # Performance table. Under 10 minutes on 2 cores; `--quick` is a ~2 minute smoke run.
 #   scripts/bench.sh [--quick] [--only pacing,scaling,hotplug,idle,video,signage,layouts,web,fleet,soak,day,textures] [--soak-minutes N] [--texture-minutes N] [--out DIR]
 # The memory soak (soak) runs only when asked for: it takes half an hour; so does the

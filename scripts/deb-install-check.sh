@@ -6,7 +6,7 @@
 # proof-of-play lines, a pixel of the output (grim) and a clean SIGTERM.
 # It checks the copyright file and the kiosk's system unit as installed:
 # disabled, `systemd-analyze verify` clean with Debian's cage, systemd and
-# man-db installed beside it, and enabled for a user as the README's
+# man-db installed beside it, and enabled for a user as docs/kiosk.md's
 # "A signage box from scratch" does it.
 # apt resolves the package's Depends: from Debian's mirror, so a missing one
 # shows up here as a library that does not load.
@@ -92,7 +92,7 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin bas
   useradd --create-home signage
   sed "s#^SCREENPLAY_PLAYLIST=.*#SCREENPLAY_PLAYLIST=/tmp/media/signage.json#" /usr/share/doc/screenplay/examples/kiosk.conf \
     >/etc/screenplay/kiosk-signage.conf
-  # verify takes a unit file: the template as the instance the README enables.
+  # verify takes a unit file: the template as the instance docs/kiosk.md enables.
   cp "$kiosk" /tmp/screenplay-kiosk@signage.service
   systemd-analyze verify /tmp/screenplay-kiosk@signage.service 2>/tmp/verify.log || { cat /tmp/verify.log; fail "systemd-analyze verify failed"; }
   [ ! -s /tmp/verify.log ] || { cat /tmp/verify.log; fail "systemd-analyze verify warned"; }

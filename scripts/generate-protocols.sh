@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates Sources/CWaylandProtocols from the protocol XML.
-# SwiftPM build plugins cannot compile generated C here (see README), so the
+# SwiftPM build plugins cannot compile generated C here ("C source file generation not enabled"), so the
 # scanner's output is committed; Tests/WaylandClientTests/ProtocolCodeTests
 # fails when it is stale.  Usage: scripts/generate-protocols.sh [OUTDIR]
 set -euo pipefail

@@ -98,7 +98,7 @@ for page in "$work"/*.1; do
 done
 
 install -m 0644 contrib/bash-completion/screenplay "$completions/screenplay"
-# The playlist schema, for a playlist's "$schema" key (README: Checking a playlist).
+# The playlist schema, for a playlist's "$schema" key (docs/signage.md: Checking a playlist).
 install -D -m 0644 docs/playlist.schema.json "$root/share/screenplay/playlist.schema.json"
 
 # The user unit of contrib/ (systemd notify and watchdog), pointed at the
@@ -124,7 +124,7 @@ if $kiosk; then
   install -m 0644 contrib/screenplay-kiosk.pam "${DESTDIR:-}$sysconfdir/pam.d/screenplay-kiosk"
   install -m 0644 contrib/screenplay-kiosk.conf "$examples/kiosk.conf"
   # A URL playlist, --mqtt and web items need it; a kiosk links it into its
-  # unit's drop-in folder (README: A signage box from scratch).
+  # unit's drop-in folder (docs/kiosk.md).
   # Web items need the second: WebKit's sandbox makes namespaces and mounts.
   for dropin in network web; do
     sed -e "s#/usr/share/screenplay/#$prefix/share/screenplay/#g" "contrib/screenplay-kiosk-$dropin.conf" \
@@ -134,7 +134,7 @@ if $kiosk; then
   # Rotates the proof-of-play files where kiosk.conf puts them; without it
   # they grow for as long as the box runs.
   install -m 0644 contrib/logrotate/screenplay "${DESTDIR:-}$sysconfdir/logrotate.d/screenplay"
-  installed="$installed, system unit $(basename "$kiosk_unit") (disabled; README: A signage box from scratch)"
+  installed="$installed, system unit $(basename "$kiosk_unit") (disabled; docs/kiosk.md: A signage box from scratch)"
 fi
 
 # The C library under its soname, the link name for the linker, the

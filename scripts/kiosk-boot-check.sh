@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boots the signage kiosk for real: a fresh minimal Debian 12 (debootstrap)
 # with systemd as PID 1 in a container (systemd-nspawn), the .deb from
-# scripts/package-deb.sh installed there as the README's "A signage box from
+# scripts/package-deb.sh installed there as docs/kiosk.md's "A signage box from
 # scratch" says (no Swift toolchain), and checks, under the shipped
 # screenplay-kiosk@signage.service:
 #   - it starts at boot: active (Type=notify: READY=1 from play), STATUS= in
@@ -110,7 +110,7 @@ poweroff() {
 
 boot
 started=$(date +%s)
-# README step 1 (seatd gives cage its seat on a real box; unused headless).
+# docs/kiosk.md step 1 (seatd gives cage its seat on a real box; unused headless).
 inside bash -euc 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq
   apt-get install -y -qq --no-install-recommends /opt/kiosk-check/screenplay.deb cage xwayland seatd >/dev/null
   apt-get install -y -qq --no-install-recommends procps >/dev/null  # pgrep and kill, for the checks only' ||
@@ -119,7 +119,7 @@ say "apt-get took $(($(date +%s) - started)) s"
 if inside sh -c 'command -v swift || ls -d /usr/lib/swift /opt/swift' 2>/dev/null; then fail "a Swift toolchain is present"; fi
 
 unit=screenplay-kiosk@signage.service
-# README steps 2-5, the media made here: a playlist of one colour, shown
+# docs/kiosk.md steps 2-5, the media made here: a playlist of one colour, shown
 # again every 2 s, so a reload shows within seconds.
 inside bash -euc '
   useradd --create-home signage
@@ -136,7 +136,7 @@ inside bash -euc '
     "TTYVTDisallocate=no" "Environment=WLR_BACKENDS=headless WLR_HEADLESS_OUTPUTS=1 WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1" \
     >/etc/systemd/system/'"$unit"'.d/headless.conf
   printf "%s\n" "[Service]" "WatchdogSec=10" >/etc/systemd/system/'"$unit"'.d/watchdog.conf
-' || fail "the README's steps 2-5 failed"
+' || fail "docs/kiosk.md's steps 2-5 failed"
 poweroff
 say "--- reboot: the kiosk starts at boot"
 boot
@@ -168,7 +168,7 @@ journal_line() {
 }
 pixel() {
   shot=$((shot + 1))
-  # As the README does it: the kiosk's user, whose socket it is.
+  # As docs/kiosk.md does it: the kiosk's user, whose socket it is.
   inside runuser -u signage -- screenplay ctl screenshot --socket /run/screenplay-kiosk-signage/play.sock \
     "/home/signage/shot$shot.png" >/dev/null || fail "screenplay ctl screenshot failed"
   python3 - "$root/home/signage/shot$shot.png" <<'EOF'

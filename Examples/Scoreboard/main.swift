@@ -7,7 +7,7 @@
 // A keypad window (two teams; +1, -1 and reset buttons you can click, tap or
 // drive with keys) and a scoreboard scene on every external screen. The
 // scoreboards draw only when the score changes: between changes the app
-// uses no CPU. README.md ("Example: a scoreboard") walks through it.
+// uses no CPU. docs/library.md ("Example: a scoreboard") walks through it.
 import Foundation
 import Screenplay
 

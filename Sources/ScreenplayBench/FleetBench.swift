@@ -263,7 +263,7 @@ extension Report {
         return md
     }
 
-    /// Puts the fleet table between the README's bench-fleet markers.
+    /// Puts the fleet table between docs/performance.md's bench-fleet markers.
     static func updateReadmeFleet(_ path: String, with r: BenchResults) -> Bool {
         replaceBetweenMarkers(path, "bench-fleet", with: fleetTable(r) + measuredLine(r))
     }

@@ -47,7 +47,7 @@ extension BenchRunner {
 }
 
 extension Report {
-    /// The frame-cost rows of the README's Performance table.
+    /// The frame-cost rows of docs/performance.md's Performance table.
     static func frameCostReadmeRows(_ r: BenchResults) -> String {
         func frameCost(_ scene: String) -> FrameCostRun? { r.frameCost.first { $0.scene == scene } }
         func ms(_ value: Double?) -> String { value.map { "\(n($0)) ms" } ?? "–" }

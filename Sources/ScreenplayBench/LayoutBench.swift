@@ -252,7 +252,7 @@ struct LayoutBenchFiles {
 }
 
 extension Report {
-    /// The three ratios with their cases, for summary.md and the README.
+    /// The three ratios with their cases, for summary.md and docs/performance.md.
     static func layoutTable(_ r: BenchResults) -> String {
         guard !r.layoutRatios.isEmpty else { return "" }
         var md = ratioTable(r.layoutRatios)
@@ -278,7 +278,7 @@ extension Report {
     }
 
     /// Puts the layout ratios (and when and where they ran) between the
-    /// README's bench-layouts markers.
+    /// docs/performance.md's bench-layouts markers.
     static func updateReadmeLayouts(_ path: String, with r: BenchResults) -> Bool {
         replaceBetweenMarkers(path, "bench-layouts", with: layoutTable(r) + measuredLine(r))
     }
@@ -293,7 +293,7 @@ extension Report {
         return md
     }
 
-    /// When, where and at which commit a table between README markers ran.
+    /// When, where and at which commit a table between the page's markers ran.
     static func measuredLine(_ r: BenchResults) -> String {
         "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), software rendering), commit \(r.run.gitCommit).\n"
     }

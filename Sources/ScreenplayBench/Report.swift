@@ -1,4 +1,4 @@
-// Turns BenchResults into results.json, summary.md, SVG charts and the README's table.
+// Turns BenchResults into results.json, summary.md, SVG charts and docs/performance.md's table.
 import Foundation
 import TestSupport
 
@@ -164,7 +164,7 @@ enum Report {
         return md
     }
 
-    /// The compact table for the README's Performance section.
+    /// The compact table for docs/performance.md's Performance section.
     static func headline(_ r: BenchResults) -> String {
         func pacing(_ program: String, _ scene: String, _ compositor: String, outputs: Int = 1) -> PacingRun? {
             r.pacing.first {
@@ -277,14 +277,14 @@ enum Report {
         return md
     }
 
-    /// Replaces the text between the README's bench markers with the
-    /// headline table. Leaves the README alone if the markers are missing.
+    /// Replaces the text between docs/performance.md's bench markers with the
+    /// headline table. Leaves the page alone if the markers are missing.
     static func updateReadme(_ path: String, with r: BenchResults) -> Bool {
         replaceBetweenMarkers(path, "bench-results", with: headline(r))
     }
 
     /// Puts a full-length soak's table (and when and where it ran) between
-    /// the README's bench-soak markers.
+    /// docs/performance.md's bench-soak markers.
     static func updateReadmeSoak(_ path: String, with r: BenchResults) -> Bool {
         let table = soakMarkdown(r.soak).replacingOccurrences(of: "\n## Memory over time (soak)\n\n", with: "")
         let when =

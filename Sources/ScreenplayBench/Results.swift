@@ -1,5 +1,5 @@
 // What the benchmark writes to bench-results/results.json. Every number in the summary,
-// the charts and the README table is derived from these values, never typed in.
+// the charts and the Performance tables is derived from these values, never typed in.
 
 import TestSupport
 

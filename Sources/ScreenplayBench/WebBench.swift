@@ -225,7 +225,7 @@ extension BenchRunner {
 }
 
 extension Report {
-    /// The two ratios and every run, for summary.md and the README.
+    /// The two ratios and every run, for summary.md and docs/performance.md.
     static func webTable(_ r: BenchResults) -> String {
         guard !r.webRuns.isEmpty else { return "" }
         var md = ratioTable(r.webRatios)
@@ -246,7 +246,7 @@ extension Report {
         return table.isEmpty ? "" : "\n## Web pages against cog\n\n" + table
     }
 
-    /// Puts the web table (and when and where it ran) between the README's
+    /// Puts the web table (and when and where it ran) between docs/performance.md's
     /// bench-web markers.
     static func updateReadmeWeb(_ path: String, with r: BenchResults) -> Bool {
         replaceBetweenMarkers(path, "bench-web", with: webTable(r) + measuredLine(r))

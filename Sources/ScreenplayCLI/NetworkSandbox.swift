@@ -44,7 +44,7 @@ enum NetworkSandbox {
         let owner = unit.map { "the network sandbox of \($0)" } ?? "a sandbox"
         return "\(owner) refuses IP sockets (RestrictAddressFamilies= has no AF_INET, AF_INET6): "
             + "a kiosk that plays a URL, uses --mqtt or shows web items needs the network drop-in: "
-            + enableCommand(unit: unit, dropIn: dropIn) + " (README: A signage box from scratch)"
+            + enableCommand(unit: unit, dropIn: dropIn) + " (docs/kiosk.md: A signage box from scratch)"
     }
 
     static func addressDenyHint(unit: String?, dropIn: String = dropInPath()) -> String {

@@ -72,7 +72,7 @@ public struct PlayCommand: CLICommand {
         (NOTIFY_SOCKET) it reports readiness, status and watchdog pings.
         PATH may be the http:// or https:// URL of a playlist file: it and
         the files it names are downloaded to a cache and played from there,
-        and the URL is asked for a change every --poll seconds (README,
+        and the URL is asked for a change every --poll seconds (docs/fleet.md,
         Running a fleet).
 
         USAGE: screenplay play [options] <path>

@@ -67,8 +67,9 @@ public struct RemoteOptions: Equatable, Sendable {
           --mqtt URL              Report to and take commands from an MQTT
                                   broker, mqtts://HOST[:PORT] (TLS, 8883) or
                                   mqtt://HOST[:PORT] (1883), under the topics
-                                  screenplay/BOX-ID/... (README: "Running a
-                                  fleet"); works with a file playlist too.
+                                  screenplay/BOX-ID/... (docs/fleet.md:
+                                  "Running a fleet"); works with a file
+                                  playlist too.
           --mqtt-credentials FILE  The broker's user name on the first line
                                   of FILE and the password on the second.
           --mqtt-ca-file FILE     Trust this PEM CA file for mqtts:// instead

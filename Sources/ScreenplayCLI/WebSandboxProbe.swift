@@ -41,7 +41,7 @@ enum WebSandboxProbe {
                 + ": \(unit)'s sandbox refuses the namespaces and mounts bubblewrap makes (RestrictNamespaces=, SystemCallFilter=); "
                 + "a kiosk that shows web items needs the web drop-in: "
                 + NetworkSandbox.enableCommand(unit: unit, dropIn: dropIn, name: "web.conf")
-                + " (README: Web pages)"
+                + " (docs/signage.md: Web pages)"
         }
         return why
             + ": bubblewrap needs unprivileged user namespaces (sysctl user.max_user_namespaces above 0) and, "

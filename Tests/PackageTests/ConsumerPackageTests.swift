@@ -96,7 +96,7 @@ final class ConsumerPackageTests: ScreenplayTestCase {
     private static func makeConsumerPackage() throws -> String {
         let root = PackageCheckout.root
         let example = try PackageCheckout.firstSwiftBlock(
-            inSection: "Library example", of: try PackageCheckout.readme())
+            inSection: "An app or a game", of: try PackageCheckout.readme())
         let consumer = try PackageCheckout.scratchDirectory("consumer")
         // SwiftPM names a path dependency after its directory's last component.
         let identity = URL(fileURLWithPath: root).lastPathComponent

@@ -43,7 +43,7 @@ extension PlayTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/media")) ?? []).sorted()
     }
 
-    /// As README's "Running a fleet" says: `play --cache DIR --cache-size
+    /// As docs/fleet.md says: `play --cache DIR --cache-size
     /// SIZE URL`. Three 40 KB playlists in turn in a 100K cache: the
     /// third evicts the first (used by neither the playing nor the new
     /// one), never the second; a 120 KB playlist cannot fit, so it is

@@ -109,7 +109,7 @@ extension PlayTests {
         assertCleanStop(p)
     }
 
-    /// As README's "Running a fleet" says, `play --cache DIR URL` and
+    /// As docs/fleet.md says, `play --cache DIR URL` and
     /// nothing else, on a box that has never reached its server: the
     /// panel shows the placeholder saying what it waits for, play keeps
     /// trying, and the playlist plays once the server is up.

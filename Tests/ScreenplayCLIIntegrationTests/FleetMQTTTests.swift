@@ -20,7 +20,7 @@ extension PlayTests {
         return subscription
     }
 
-    /// As README's "Running a fleet" says: `play --mqtt mqtts://... --mqtt-credentials FILE
+    /// As docs/fleet.md says: `play --mqtt mqtts://... --mqtt-credentials FILE
     /// --mqtt-ca-file FILE --box-id NAME`. The box says it is online, keeps
     /// a retained status, sends each item shown as proof of play, and runs
     /// commands from its command topic with replies; garbage, unknown

@@ -42,7 +42,7 @@ extension PlayTests {
         p.stderr.split(separator: "\n").filter { $0.contains(text) }
     }
 
-    /// As README's "Running a fleet" says: `play --cache DIR URL`. The
+    /// As docs/fleet.md says: `play --cache DIR URL`. The
     /// playlist and its file play from the cache; a new file uploaded first
     /// and the playlist last take over once complete (a `reload`, no
     /// restart); an unchanged playlist costs one 304 a poll.

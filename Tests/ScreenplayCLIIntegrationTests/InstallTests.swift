@@ -237,7 +237,7 @@ final class InstallTests: ScreenplayTestCase {
         XCTAssertTrue(
             security.stdout.contains("✓ RestrictAddressFamilies=~AF_(INET|INET6)"), "offline, no IP sockets")
 
-        // The network drop-in, linked for the instance as the README enables
+        // The network drop-in, linked for the instance as docs/kiosk.md enables
         // it: it verifies, opens IP sockets and the address filter, and the
         // exposure stays at 2.4 or below (2.0 without it).
         let dropIns = kiosk + ".d"

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// Frames that changed in part redraw that part, run as
-/// the README tells a user: `screenplay doctor` names the capability, the
+/// docs/library.md tells a user: `screenplay doctor` names the capability, the
 /// `--stats` frames lines count `redrawn_px`, and the presenter's console
 /// repaints only its top bar each second, or nothing with `--no-clock`.
 final class PartialRedrawCLITests: ScreenplayTestCase {

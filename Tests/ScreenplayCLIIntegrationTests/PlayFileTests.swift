@@ -82,7 +82,7 @@ extension PlayTests {
     /// An empty folder at start (a box whose content is synced after boot)
     /// does not exit to be restarted until systemd gives up: the panel
     /// shows the placeholder, stderr says the folder has nothing yet, and
-    /// the first file copied in plays. Run as README says, `play FOLDER`
+    /// the first file copied in plays. Run as docs/signage.md says, `play FOLDER`
     /// with no test-only settings. A folder that does not exist is a typo
     /// and still exits 66 (testConfigurationErrorsExitBeforeConnecting).
     /// With one panel it also shows the fix for a panel that started on the

@@ -4,8 +4,8 @@ import TestSupport
 import XCTest
 
 /// Layouts as a user meets them: a schedule that brings a layout at its
-/// second, `ctl status` naming each region's item, and the README's menu
-/// board played from the repository as the README says.
+/// second, `ctl status` naming each region's item, and docs/signage.md's
+/// menu board played from the repository as the guide says.
 extension PlayTests {
     func testAScheduleSwitchesFromAPlaylistToALayoutAtItsSecond() throws {
         let rig = try startSway([.init(width: 320, height: 240)])
@@ -111,10 +111,10 @@ extension PlayTests {
         assertCleanStop(p)
     }
 
-    /// `screenplay play Examples/Signage/menu-board.json`, as the README
+    /// `screenplay play Examples/Signage/menu-board.json`, as docs/signage.md
     /// shows it (no test settings: every screen is the board's, the
     /// default): its four regions play and show where the file puts them.
-    func testTheReadmesMenuBoardPlaysItsRegions() throws {
+    func testTheSignageGuidesMenuBoardPlaysItsRegions() throws {
         let rig = try startSway([.init(width: 640, height: 360)])
         let file = checkoutRoot + "/Examples/Signage/menu-board.json"
         let p = try CLI.start(["play", file, "--stats", "-"], environment: env(rig))

@@ -7,14 +7,14 @@ import XCTest
 /// again at `--clear` or at its expiry second to the item the clock says
 /// then, logged in proof of play, shown by `ctl status`.
 extension PlayTests {
-    /// The background of `ctl override --text` (README: large white letters on dark red).
+    /// The background of `ctl override --text` (docs/signage.md: large white letters on dark red).
     static let overrideRed = RGB(hex: 0xB0_00_00)
 
     func overrideEvents(_ p: RunningProcess, _ action: String) -> [StatsEvent] {
         p.statsEvents.filter { $0.event == "override" && $0.raw["action"] as? String == action }
     }
 
-    /// Where `play` keeps `playlist`'s overrides (README: Emergency overrides).
+    /// Where `play` keeps `playlist`'s overrides (docs/signage.md: Emergency overrides).
     func overrideStateFile(state: String, playlist: String) -> String {
         let name = playlist.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
         return state + "/screenplay/override/" + name + ".json"
@@ -53,11 +53,11 @@ extension PlayTests {
         return (iso as? String).flatMap(formatter.date(from:))?.timeIntervalSince1970
     }
 
-    /// As the README tells a user: `play FILE --proof FILE` with the
+    /// As docs/signage.md tells a user: `play FILE --proof FILE` with the
     /// default socket (as a systemd service), `ctl override --text ... --for
     /// 20m`, `ctl status`, `ctl override --clear`; read back with grim, the
     /// proof file and systemd's STATUS= line.
-    func testOverrideTextInAndOutAsTheReadmeSays() throws {
+    func testOverrideTextInAndOutAsTheSignageGuideSays() throws {
         let rig = try startSway([.init(width: 320, height: 240)])
         let folder = try mediaFolder()
         let playlist = try writePlaylist(

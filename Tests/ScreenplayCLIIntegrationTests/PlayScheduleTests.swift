@@ -90,7 +90,7 @@ extension PlayTests {
         return formatter.string(from: Date(timeIntervalSince1970: t))
     }
 
-    /// As the README tells a user: a playlist file whose one panel entry
+    /// As docs/signage.md tells a user: a playlist file whose one panel entry
     /// (`"match": "*"`) plays "night" for six seconds a few seconds from
     /// now, `screenplay play FILE`, `screenplay ctl status`. The switch in
     /// and out is logged within a quarter of a second of its boundary, the

@@ -4,7 +4,7 @@ import XCTest
 
 /// Text, text-file and clock items of `screenplay play` on headless sway,
 /// checked by the pixels grim reads back and by the frames `--stats` counts.
-/// Each runs `screenplay play PLAYLIST.json` as the README tells a user.
+/// Each runs `screenplay play PLAYLIST.json` as docs/signage.md tells a user.
 extension PlayTests {
     /// The bounding box of the pixels that differ from `background`
     /// (the text's ink), and how many there are.

@@ -16,7 +16,7 @@ extension PlayTests {
             """.utf8)
     }
 
-    /// As README's "Web pages" shows it: a local page in a layout's left
+    /// As docs/signage.md's "Web pages" shows it: a local page in a layout's left
     /// half, a video in its right half; the page is laid out at its region's
     /// size (the square keeps 100 pixels, the region is green to its edge)
     /// while the video plays beside it.

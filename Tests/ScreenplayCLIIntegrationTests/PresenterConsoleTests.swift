@@ -7,8 +7,8 @@ import XCTest
 extension PresenterTests {
     /// The console is full screen on the laptop's panel, as pdfpc's: its
     /// top bar and its footer reach every edge of that output (sway would
-    /// draw a title bar and borders round a tiled window), run as the
-    /// README says; `--windowed-console` keeps it a tiled window; a
+    /// draw a title bar and borders round a tiled window), run as
+    /// docs/presenting.md says; `--windowed-console` keeps it a tiled window; a
     /// compositor that refuses full screen (here a sway rule) is named on
     /// stderr and in `--stats`.
     func testConsoleFillsTheMainScreenAndARefusalIsSaid() throws {

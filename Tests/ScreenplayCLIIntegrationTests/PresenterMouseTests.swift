@@ -23,7 +23,7 @@ extension PresenterPointerTests {
         return path
     }
 
-    /// Mouse navigation on the console, run as the README says: a left
+    /// Mouse navigation on the console, run as docs/presenting.md says: a left
     /// click goes on, a right click back, a click on an internal link goes
     /// to its page (by name forward, by number back), a scroll moves a
     /// page each way, and in the overview a click shows that slide.

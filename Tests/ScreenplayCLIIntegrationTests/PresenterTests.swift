@@ -257,7 +257,7 @@ final class PresenterTests: ScreenplayTestCase {
     }
 
     /// Errors before any window, with exit codes 66 and 65.
-    /// A speaker's presenter.conf (where the README says: in
+    /// A speaker's presenter.conf (where docs/presenting.md says: in
     /// `$XDG_CONFIG_HOME/screenplay`) binds `x` to next and unbinds Right;
     /// `?` shows the key list on the console and Escape closes it without
     /// asking to end the talk. A bad line exits 65 naming it, before any window.

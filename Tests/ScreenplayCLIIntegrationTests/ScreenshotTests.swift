@@ -64,7 +64,7 @@ final class ScreenshotTests: ScreenplayTestCase {
         XCTAssertTrue(matched, "\(label): \(last)", file: file, line: line)
     }
 
-    /// As README tells a user: `play FOLDER`, then `ctl screenshot FILE`
+    /// As docs/unattended.md tells a user: `play FOLDER`, then `ctl screenshot FILE`
     /// with no options (one panel, the default socket).
     func testScreenshotEqualsGrimOnAnUnrotatedAndARotatedPanel() throws {
         let rig = try startSway([.init(width: 320, height: 240)])

@@ -102,7 +102,7 @@ final class SystemdNotifyTests: ScreenplayTestCase {
     func items(_ p: RunningProcess) -> [StatsEvent] { p.statsEvents.filter { $0.event == "item" } }
 }
 
-/// `play` as a signage box runs it: the README's command line, no
+/// `play` as a signage box runs it: the command line docs/signage.md shows, no
 /// `SCREENPLAY_BUILTIN`, no `--all`.
 final class PlayDefaultsTests: ScreenplayTestCase {
     /// A box with one HDMI television and no laptop panel: that screen (at

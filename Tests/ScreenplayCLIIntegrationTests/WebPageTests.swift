@@ -4,7 +4,7 @@ import TestSupport
 import VirtualPointer
 import XCTest
 
-/// `screenplay present PAGE.html` as the README gives it: the page's own
+/// `screenplay present PAGE.html` as docs/signage.md gives it: the page's own
 /// colours reach the output at the panel's size and scale, and a CSS
 /// animation keeps frames coming.
 final class WebPageTests: ScreenplayTestCase {

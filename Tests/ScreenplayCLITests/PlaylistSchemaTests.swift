@@ -6,7 +6,7 @@ import XCTest
 @testable import ScreenplayCLI
 
 /// docs/playlist.schema.json says what `SignageConfigLoader` accepts: every
-/// example playlist under Examples/ and every playlist in the README meets
+/// example playlist under Examples/ and every playlist in README.md and docs/ meets
 /// it and loads; every playlist the unit tests get accepted
 /// (`PlaylistConfigTests.load`, `ScheduleConfigTests.parse`) and every one
 /// written out in the tests' sources that loads meets it; its patterns take
@@ -48,31 +48,40 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
         }
     }
 
-    func testEveryReadmePlaylistMeetsTheSchemaAndLoads() throws {
-        let readme = try String(
-            contentsOf: PlaylistSchema.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```json\n").dropFirst()
-            .map { $0.components(separatedBy: "```")[0] }.filter { $0.contains("\"playlists\"") }
-        XCTAssertGreaterThanOrEqual(blocks.count, 4, "the README's playlists")
+    func testEveryPlaylistInTheReadmeAndTheGuidesMeetsTheSchemaAndLoads() throws {
+        let guides = try FileManager.default.contentsOfDirectory(
+            atPath: PlaylistSchema.root.appendingPathComponent("docs").path
+        ).filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        var blocks: [(page: String, json: String)] = []
+        for page in ["README.md"] + guides {
+            let text = try String(contentsOf: PlaylistSchema.root.appendingPathComponent(page), encoding: .utf8)
+            blocks += text.components(separatedBy: "```json\n").dropFirst()
+                .map { $0.components(separatedBy: "```")[0] }.filter { $0.contains("\"playlists\"") }
+                .map { (page, $0) }
+        }
+        XCTAssertGreaterThanOrEqual(blocks.count, 4, "the playlists of README.md and \(guides)")
         // The text files they name must exist; media files may be missing.
         for name in ["news.txt", "headlines.txt", "specials.txt"] {
             try "text".write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
         }
-        for (index, (block, problem)) in zip(blocks, try PlaylistSchema.problems(blocks)).enumerated() {
-            XCTAssertNil(problem, "README playlist \(index + 1) does not meet the schema:\n\(block)")
-            let path = "\(folder)/readme-\(index).json"
+        let problems = try PlaylistSchema.problems(blocks.map(\.json))
+        for (index, ((page, block), problem)) in zip(blocks, problems).enumerated() {
+            XCTAssertNil(problem, "a playlist of \(page) does not meet the schema:\n\(block)")
+            let path = "\(folder)/shown-\(index).json"
             try block.write(toFile: path, atomically: true, encoding: .utf8)
-            XCTAssertNoThrow(try SignageConfigLoader.load(path: path, itemSeconds: 10), block)
+            XCTAssertNoThrow(try SignageConfigLoader.load(path: path, itemSeconds: 10), "\(page):\n\(block)")
         }
         // The menu board is Examples/Signage/menu-board.json, but for its "$schema".
-        let menuBoard = try XCTUnwrap(readme.components(separatedBy: "**A menu board.**").dropFirst().first)
+        let signage = try String(
+            contentsOf: PlaylistSchema.root.appendingPathComponent("docs/signage.md"), encoding: .utf8)
+        let menuBoard = try XCTUnwrap(signage.components(separatedBy: "**A menu board.**").dropFirst().first)
             .components(separatedBy: "```json\n")[1].components(separatedBy: "```")[0]
         let example = try JSONSerialization.jsonObject(
             with: Data(contentsOf: PlaylistSchema.root.appendingPathComponent("Examples/Signage/menu-board.json")))
         var withoutSchema = try XCTUnwrap(example as? [String: Any])
         withoutSchema["$schema"] = nil
         let shown = try JSONSerialization.jsonObject(with: Data(menuBoard.utf8))
-        XCTAssertEqual(shown as? NSDictionary, withoutSchema as NSDictionary, "the README's menu board")
+        XCTAssertEqual(shown as? NSDictionary, withoutSchema as NSDictionary, "docs/signage.md's menu board")
     }
 
     /// The playlists written out in the tests' sources (the integration

@@ -152,7 +152,7 @@ extension PlaylistConfigTests {
         XCTAssertEqual(
             ClockFace(format: String(repeating: "%A ", count: 200), zoneName: "UTC").text(at: winter).count, 1800)
         XCTAssertEqual(ClockFace(format: "100%", zoneName: "UTC").text(at: winter), "100%")
-        // Foundation names a zone by its offset, not its tz abbreviation (CET): the README says so.
+        // Foundation names a zone by its offset, not its tz abbreviation (CET): docs/signage.md says so.
         XCTAssertEqual(ClockFace(format: "%Z", zoneName: "Europe/Berlin").text(at: summer), "GMT+2")
     }
 
@@ -169,13 +169,14 @@ extension PlaylistConfigTests {
 }
 
 extension PlaylistConfigTests {
-    /// The README's text example is a playlist `play` accepts, item for item.
-    func testTheReadmesTextExampleIsRead() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.range(of: "**Text and clocks.**"), "the README has no text section")
-        let rest = readme[section.upperBound...]
+    /// The signage guide's text example (docs/signage.md, "Text and clocks") is a
+    /// playlist `play` accepts, item for item.
+    func testTheSignageGuidesTextExampleIsRead() throws {
+        let guide = try String(
+            contentsOf: PlaylistSchema.root.appendingPathComponent("docs/signage.md"), encoding: .utf8)
+        let section = try XCTUnwrap(
+            guide.range(of: "**Text and clocks.**"), "docs/signage.md has no \"**Text and clocks.**\" section")
+        let rest = guide[section.upperBound...]
         let open = try XCTUnwrap(rest.range(of: "```json\n"))
         let close = try XCTUnwrap(rest[open.upperBound...].range(of: "```"))
         try "news".write(toFile: folder + "/news.txt", atomically: true, encoding: .utf8)

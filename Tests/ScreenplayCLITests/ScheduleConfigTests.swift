@@ -65,15 +65,16 @@ final class ScheduleConfigTests: ScreenplayTestCase {
         XCTAssertEqual(plain.timeZone, TimeZone.current)
     }
 
-    /// The README's schedule example is a file `play` accepts, and says what the README says of it.
-    func testTheReadmeExampleIsAccepted() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```json\n").dropFirst().map {
+    /// The signage guide's schedule example (docs/signage.md, "Schedules") is a file `play`
+    /// accepts, and does what the guide says of it.
+    func testTheSignageGuidesScheduleExampleIsAccepted() throws {
+        let guide = try String(
+            contentsOf: PlaylistSchema.root.appendingPathComponent("docs/signage.md"), encoding: .utf8)
+        let blocks = guide.components(separatedBy: "```json\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        let example = try XCTUnwrap(blocks.first { $0.contains("\"schedule\"") }, "README has no schedule example")
+        let example = try XCTUnwrap(
+            blocks.first { $0.contains("\"schedule\"") }, "docs/signage.md has no schedule example")
         let config = try parse(example)
         let schedule = try XCTUnwrap(
             config.assignment(name: "HDMI-A-1", description: "", make: "", model: "", serial: nil)?.schedule)
@@ -86,7 +87,7 @@ final class ScheduleConfigTests: ScreenplayTestCase {
         let morning = try XCTUnwrap(timetable.nextChange(after: next.at))
         XCTAssertEqual(timetable.localISO8601(morning.at), "2026-03-30T06:30:00+02:00", "the line ctl status shows")
         XCTAssertEqual(schedule.name(of: morning.active), "panels[0].schedule[0]")
-        XCTAssertTrue(readme.contains("until 2026-03-30T06:30:00+02:00, then panels[0].schedule[0] (breakfast)"))
+        XCTAssertTrue(guide.contains("until 2026-03-30T06:30:00+02:00, then panels[0].schedule[0] (breakfast)"))
         // Advent evenings outrank the night.
         let advent = 1_796_160_600.0  // 2026-12-01T21:30:00Z, 22:30 CET
         XCTAssertEqual(timetable.active(at: advent).content, .playlist("advent"))
