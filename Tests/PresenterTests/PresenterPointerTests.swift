@@ -1,7 +1,7 @@
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// The presenter's pointer without a compositor: its keys and modes, the
 /// mapping from the console's slide view to a slide point and on to a pixel

@@ -15,7 +15,7 @@ extension Presenter {
     func openNotesEditor() {
         let page = notesPage
         guard !markdownNotePages.contains(page) else {
-            log(
+            messages.info(
                 "the notes of page \(page + 1) come from the talk's .notes.md file, which wins over pdfpc's: edit that file"
             )
             emit(["event": "notes-editor", "open": false, "reason": "markdown notes win"])
@@ -49,11 +49,11 @@ extension Presenter {
         do {
             try PdfpcWriter.setNote(text, page: editor.page, pageLabels: document.pageLabels, path: pdfpcPath)
             notes.set(text, forPage: editor.page)
-            log("notes of page \(editor.page + 1) saved to \(pdfpcPath)")
+            messages.info("notes of page \(editor.page + 1) saved to \(pdfpcPath)")
             emit(["event": "notes-editor", "open": false, "saved": true, "path": pdfpcPath])
         } catch {
             // Loud, and the text is kept: the editor opens again with it.
-            printError("\(error)")
+            messages.error("\(error)")
             notesEditor = editor
             emit(["event": "notes-editor", "open": true, "saved": false, "error": "\(error)"])
         }
