@@ -13,49 +13,26 @@ extension Presenter {
             let layout = ConsoleLayout(width: console.pixelSize.width, height: console.pixelSize.height)
             sizes.append(layout.current.size)
             sizes.append(layout.next.size)
-            if notesPosition != nil { notes = layout.notes.size }
+            if files.notesPosition != nil { notes = layout.notes.size }
         }
         return (
             sizes.filter { $0.width > 0 && $0.height > 0 }, notes.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
         )
     }
 
-    /// Renders ahead: the current page first, then the pages the next keys
-    /// show (the next step, the next slide, back) and the next slide's
-    /// preview, at every size on screen; forgets pages far away.
+    /// Renders ahead (`RenderAhead`) at every size on screen; forgets pages far away.
     func prefetch() {
         let (sizes, notesSize) = wantedSizes
-        let slides = state.slides
-        let slide = state.slide
-        var pages = [state.page, state.page + 1, state.nextSlidePreview ?? -1, state.page + 2, state.page - 1]
-        if slide + 1 < slides.count { pages.append(slides.firstPage(ofSlide: slide + 1)) }
-        if slide > 0 { pages.append(slides.firstPage(ofSlide: slide - 1)) }
-        if case let .page(p) = state.audience { pages.insert(p, at: 0) }
-        let valid = pages.filter { (0..<document.pageCount).contains($0) }
-        var keys: [SlideKey] = []
-        func add(_ key: SlideKey) { if !keys.contains(key) { keys.append(key) } }
-        // Audience sizes first: they are what the room sees.
-        for page in valid {
-            for size in sizes { add(SlideKey(page: page, size: size, region: slideRegion)) }
-            if let notesSize, let position = notesPosition {
-                add(SlideKey(page: page, size: notesSize, region: position.notesRegion))
-            }
-        }
+        let keys = RenderAhead.keys(
+            pages: RenderAhead.pages(state, pageCount: files.document.pageCount), sizes: sizes,
+            region: files.slideRegion, notesSize: notesSize, notesRegion: files.notesPosition?.notesRegion)
         cache.want(keys) { [weak self] picture in self?.app?.releaseResources(of: picture) }
     }
 
     /// Thumbnails for the overview at `size`, from the selected slide outwards.
     func wantThumbnails(size: PixelSize) {
-        let slides = state.slides
-        let selected = state.overviewSelection ?? state.slide
-        var order = [selected]
-        for distance in 1..<max(1, slides.count) {
-            for slide in [selected + distance, selected - distance] where (0..<slides.count).contains(slide) {
-                order.append(slide)
-            }
-        }
-        thumbnails.want(pages: order.map { slides.lastPage(ofSlide: $0) }, size: size, region: slideRegion) {
-            [weak self] picture in
+        let pages = RenderAhead.overviewOrder(state).map { state.slides.lastPage(ofSlide: $0) }
+        thumbnails.want(pages: pages, size: size, region: files.slideRegion) { [weak self] picture in
             self?.app?.releaseResources(of: picture)
         }
     }
@@ -69,15 +46,14 @@ extension Presenter {
         for scene in audienceScenes.values where key.page == audiencePage {
             let exact = SlideKey(
                 page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height),
-                region: slideRegion)
+                region: files.slideRegion)
             if key == exact || cache.picture(exact) == nil { scene.setNeedsDisplay() }
         }
         // The console shows the current page, the next slide and the notes
         // (and the --rehearse window the audience page).
         let shown: Set<Int?> = [state.page, state.nextPage, state.nextSlidePreview, audiencePage]
         if shown.contains(key.page) {
-            for window in windows { window.setNeedsDisplay() }
+            for window in scenes?.windows ?? [] { window.setNeedsDisplay() }
         }
     }
-
 }

@@ -36,7 +36,7 @@ public final class Talk {
     /// The page the speaker is on, from 0.
     public var page: Int { presenter.state.page }
     /// How many pages the document has.
-    public var pageCount: Int { presenter.document.pageCount }
+    public var pageCount: Int { presenter.files.document.pageCount }
     /// The slide the speaker is on, from 0 (pages sharing a label are one slide's overlays).
     public var slide: Int { presenter.state.slide }
     /// How many slides the pages make.
@@ -64,7 +64,7 @@ public final class Talk {
     public var audienceScenes: [Scene] { Array(presenter.audienceScenes.values) }
     /// The audience's accessory registration: nil while rehearsing or
     /// before `start(on:)`.
-    public var audienceRegistration: SceneAccessoryRegistration? { presenter.registration }
+    public var audienceRegistration: SceneAccessoryRegistration? { presenter.scenes?.registration }
 
     /// Takes every event as it happens: keys, page turns (`state`), screens
     /// connecting, each view's draws (`draw`), the timer.

@@ -52,7 +52,7 @@ final class AudienceDelegate: SceneDelegate {
             content = "white"
         case let .page(p):
             syncVideos(page: p, scene: scene)
-            let region = presenter.slideRegion
+            let region = presenter.files.slideRegion
             let key = SlideKey(page: p, size: PixelSize(width: c.pixelWidth, height: c.pixelHeight), region: region)
             if let picture = presenter.cache.picture(key) {
                 try c.draw(picture, x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight)
@@ -112,7 +112,7 @@ final class AudienceDelegate: SceneDelegate {
     /// of the point ("pointer 256,240").
     private func drawPointer(page: Int, _ c: DrawingContext) throws -> String? {
         guard let pointer = presenter.audiencePointer else { return nil }
-        let slide = presenter.slideSize(page: page)
+        let slide = presenter.files.slideSize(page: page)
         let frame = SlideFrame(
             slideWidth: slide.width, slideHeight: slide.height,
             in: ConsoleLayout.Rect(x: 0, y: 0, width: c.pixelWidth, height: c.pixelHeight))
@@ -125,7 +125,7 @@ final class AudienceDelegate: SceneDelegate {
     private func drawVideos(page: Int, scene: Scene, _ c: DrawingContext) throws {
         syncVideos(page: page, scene: scene)
         guard videos.page == page else { return }
-        let slide = presenter.slideSize(page: page)
+        let slide = presenter.files.slideSize(page: page)
         for (video, player) in videos.players where player.hasPicture {
             let r = video.pixelRect(
                 slideWidth: slide.width, slideHeight: slide.height, in: (0, 0, c.pixelWidth, c.pixelHeight))
@@ -134,7 +134,7 @@ final class AudienceDelegate: SceneDelegate {
     }
 
     private func syncVideos(page: Int?, scene: Scene) {
-        let list = page.flatMap { presenter.slideVideos[$0] } ?? []
+        let list = page.flatMap { presenter.files.slideVideos[$0] } ?? []
         let wanted = list.isEmpty ? nil : page
         guard wanted != videos.page else { return }
         videos.showSoon { [weak self, weak scene] in

@@ -17,7 +17,12 @@ final class ConsoleDelegate: SceneDelegate {
         return f
     }()
 
-    init(presenter: Presenter) { self.presenter = presenter }
+    private let input: ConsolePointerInput
+
+    init(presenter: Presenter) {
+        self.presenter = presenter
+        input = ConsolePointerInput(presenter: presenter)
+    }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
         presenter.emit([
@@ -37,82 +42,12 @@ final class ConsoleDelegate: SceneDelegate {
 
     func scene(_ scene: Scene, didReceiveKey event: KeyEvent) { presenter.handle(event) }
 
-    /// Pointing at the current slide moves the pointer on every screen; in
-    /// a drawing mode a left press on the slide draws there instead of
-    /// going on (a click without motion leaves a dot), until released.
-    /// Presses elsewhere on the console, and the right button, do as always.
-    func scene(_ scene: Scene, didReceivePointer event: PointerEvent) {
-        switch event.kind {
-        case .entered, .moved:
-            if presenter.state.drawings.isDrawing, let point = clampedSlidePoint(scene, x: event.x, y: event.y) {
-                presenter.inkMoved(to: point)
-            }
-            presenter.pointerMoved(to: slidePoint(scene, x: event.x, y: event.y))
-        case .left:
-            presenter.inkEnded()
-            presenter.pointerMoved(to: nil)
-        case .pressed(.left) where presenter.state.pointerMode.tool != nil:
-            if let point = inkPoint(scene, x: event.x, y: event.y), presenter.inkBegan(at: point) { return }
-            presenter.consoleClicked(
-                .left, x: event.x, y: event.y, width: scene.pixelSize.width, height: scene.pixelSize.height)
-        case let .pressed(button):
-            presenter.consoleClicked(
-                button, x: event.x, y: event.y, width: scene.pixelSize.width, height: scene.pixelSize.height)
-        case let .scrolled(_, dy):
-            presenter.consoleScrolled(dy)
-        case .released(.left):
-            presenter.inkEnded()
-        case .released:
-            break
-        }
-    }
+    /// Pointing at the current slide moves the pointer on every screen;
+    /// presses draw in a drawing mode (`ConsolePointerInput`).
+    func scene(_ scene: Scene, didReceivePointer event: PointerEvent) { input.pointer(event, in: scene) }
 
-    /// The first finger draws as the left button does in a drawing mode;
-    /// touch does nothing else on the console.
-    func scene(_ scene: Scene, didReceiveTouch event: TouchEvent) {
-        switch event.kind {
-        case .began:
-            guard drawingTouch == nil, let point = inkPoint(scene, x: event.x, y: event.y),
-                presenter.inkBegan(at: point)
-            else { return }
-            drawingTouch = event.id
-        case .moved:
-            guard event.id == drawingTouch, let point = clampedSlidePoint(scene, x: event.x, y: event.y) else {
-                return
-            }
-            presenter.inkMoved(to: point)
-        case .ended, .cancelled:
-            guard event.id == drawingTouch else { return }
-            drawingTouch = nil
-            presenter.inkEnded()
-        }
-    }
-    /// The touch point drawing a line, if one is.
-    private var drawingTouch: Int?
-
-    /// The slide point a press draws at: on the current slide, and not
-    /// while the key list covers it.
-    private func inkPoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
-        presenter.consoleSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?.point(atX: x, y: y)
-    }
-
-    private func clampedSlidePoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
-        presenter.consoleSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?
-            .clampedPoint(atX: x, y: y)
-    }
-
-    /// Where the current slide lies in the console (nil in the overview,
-    /// which shows no current slide).
-    private func currentSlideFrame(width: Int, height: Int) -> SlideFrame? {
-        guard !presenter.state.isOverviewShown else { return nil }
-        let slide = presenter.slideSize(page: presenter.state.page)
-        return SlideFrame(
-            slideWidth: slide.width, slideHeight: slide.height, in: ConsoleLayout(width: width, height: height).current)
-    }
-
-    private func slidePoint(_ scene: Scene, x: Double, y: Double) -> SlidePoint? {
-        currentSlideFrame(width: scene.pixelSize.width, height: scene.pixelSize.height)?.point(atX: x, y: y)
-    }
+    /// The first finger draws as the left button does in a drawing mode.
+    func scene(_ scene: Scene, didReceiveTouch event: TouchEvent) { input.touch(event, in: scene) }
 
     func draw(_ scene: Scene, in c: DrawingContext) throws {
         let layout = ConsoleLayout(width: c.pixelWidth, height: c.pixelHeight)
@@ -125,13 +60,13 @@ final class ConsoleDelegate: SceneDelegate {
         // Top bar: page or slide, elapsed time (and countdown), wall clock.
         let bar = self.bar(at: now, date: Date())
         try drawBar(bar, layout, c)
-        let countdown = presenter.timing.countdown(elapsed: state.timer.elapsed(at: now), now: Date())
+        let countdown = presenter.files.timing.countdown(elapsed: state.timer.elapsed(at: now), now: Date())
 
-        let notes = presenter.notesText(page: state.page)
+        let notes = presenter.files.notesText(page: state.page)
         var line: [String: Any] = [:]
         var notesView = "none"
         if state.isHelpShown {
-            try ConsoleKeyList.draw(layout, own: presenter.keys.described, c)
+            try ConsoleKeyList.draw(layout, own: presenter.files.keys.described, c)
         } else if let selection = state.overviewSelection {
             line = try drawOverview(layout, selection: selection, c)
         } else {
@@ -142,12 +77,12 @@ final class ConsoleDelegate: SceneDelegate {
                 pixelHeight: t * 9 / 10, color: ConsoleColors.dim)
             try drawSlide(page: state.page, in: layout.current, c)
             try drawStills(page: state.page, in: layout.current, scene: scene, c)
-            if let frame = currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight) {
+            if let frame = input.currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight) {
                 try presenter.drawInk(slide: state.slide, on: frame, layer: ink, c)
             }
             // What the room sees of the pointer, over the speaker's slide.
             if let pointer = presenter.consolePointer,
-                let frame = currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight)
+                let frame = input.currentSlideFrame(width: c.pixelWidth, height: c.pixelHeight)
             {
                 try PointerLook.draw(pointer.mode, at: pointer.point, on: frame, c)
             }
@@ -166,9 +101,9 @@ final class ConsoleDelegate: SceneDelegate {
             }
 
             // Notes: the notes half of a beamer page, else the text; or the editor.
-            let editor = presenter.notesEditor
+            let editor = presenter.notesEditing.editor
             try c.drawText(
-                editor == nil ? "Notes" : "Notes, editing: Escape saves to \(presenter.pdfpcFileName)",
+                editor == nil ? "Notes" : "Notes, editing: Escape saves to \(presenter.notesEditing.pdfpcFileName)",
                 x: layout.notes.x, y: layout.notes.y - t - layout.margin / 2, maxWidth: layout.notes.width,
                 pixelHeight: t * 9 / 10, color: editor == nil ? ConsoleColors.dim : ConsoleColors.amber)
             if let editor {
@@ -179,11 +114,11 @@ final class ConsoleDelegate: SceneDelegate {
                     editor.withCaret, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
                     maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text)
                 notesView = "editor"
-            } else if let position = presenter.notesPosition {
+            } else if let position = presenter.files.notesPosition {
                 try drawSlide(page: state.page, in: layout.notes, region: position.notesRegion, c)
                 notesView = "page"
             } else if !notes.isEmpty {
-                let drawn = presenter.notesForDrawing(page: state.page)
+                let drawn = presenter.files.notesForDrawing(page: state.page)
                 try c.drawText(
                     drawn.text, x: layout.notes.x, y: layout.notes.y, maxWidth: layout.notes.width,
                     maxHeight: layout.notes.height, pixelHeight: t, color: ConsoleColors.text, markup: drawn.markup)

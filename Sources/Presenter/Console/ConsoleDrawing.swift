@@ -5,43 +5,9 @@ import Screenplay
 extension ConsoleDelegate {
     /// What the top bar shows at `now` (monotonic seconds) and `date`.
     func bar(at now: Double, date: Date) -> ConsoleBar {
-        let state = presenter.state
-        let slides = state.slides
-        var pageText: String
-        if slides.hasOverlays {
-            // Overlays count as one slide; the step within it follows.
-            let overlay = slides.overlay(ofPage: state.page)
-            pageText = "Slide \(state.slide + 1) / \(slides.count)"
-            if overlay.steps > 1 { pageText += "  (\(overlay.step)/\(overlay.steps))" }
-        } else {
-            pageText = "Page \(state.page + 1) / \(presenter.document.pageCount)"
-        }
-        if !state.typed.isEmpty { pageText += "  → \(state.typed)_" }
-        let elapsed = state.timer.elapsed(at: now)
-        var timerText = formatDuration(elapsed)
-        var startsIn: Int?
-        if !state.timer.hasStarted, state.timerWaitsForStart, let startsAt = presenter.timing.startsAt {
-            startsIn = max(0, Int(startsAt.timeIntervalSince(date).rounded(.up)))
-            timerText = "starts in " + formatDuration(Double(startsIn ?? 0))
-        } else if !state.timer.hasStarted {
-            timerText += " (starts on the first page change)"
-        } else if !state.timer.isRunning {
-            timerText += " paused"
-        }
-        var bar = ConsoleBar(
-            page: pageText, timer: timerText, timerColor: ConsoleColors.text, timerIsBig: state.timer.hasStarted,
-            clock: presenter.options.showsClock ? clockFormat.string(from: date) : nil, phase: "none",
-            startsIn: startsIn)
-        if let countdown = presenter.timing.countdown(elapsed: elapsed, now: date) {
-            bar.timer += "   " + (countdown.phase == .over ? "over \(countdown.text)" : "\(countdown.text) left")
-            bar.timerIsBig = true
-            switch countdown.phase {
-            case .normal: bar.phase = "normal"
-            case .amber: (bar.phase, bar.timerColor) = ("amber", ConsoleColors.amber)
-            case .over: (bar.phase, bar.timerColor) = ("over", ConsoleColors.red)
-            }
-        }
-        return bar
+        ConsoleBar(
+            state: presenter.state, pageCount: presenter.files.document.pageCount, timing: presenter.files.timing,
+            clock: presenter.options.showsClock ? clockFormat.string(from: date) : nil, now: now, date: date)
     }
 
     func drawBar(_ bar: ConsoleBar, _ layout: ConsoleLayout, _ c: DrawingContext) throws {
@@ -67,7 +33,7 @@ extension ConsoleDelegate {
     /// selection framed. Returns what `--stats` reports of it.
     func drawOverview(_ layout: ConsoleLayout, selection: Int, _ c: DrawingContext) throws -> [String: Any] {
         let slides = presenter.state.slides
-        let grid = layout.overview(count: slides.count, aspect: presenter.overviewAspect, selected: selection)
+        let grid = layout.overview(count: slides.count, aspect: presenter.files.overviewAspect, selected: selection)
         presenter.setOverviewColumns(grid.columns)
         presenter.wantThumbnails(size: grid.thumbnail)
         var selectedRect: ConsoleLayout.Rect?
@@ -94,7 +60,7 @@ extension ConsoleDelegate {
     /// The current slide's videos as stills (their first picture, not
     /// playing) with a play marker, where the audience sees them play.
     func drawStills(page: Int, in rect: ConsoleLayout.Rect, scene: Scene, _ c: DrawingContext) throws {
-        let videos = presenter.slideVideos[page] ?? []
+        let videos = presenter.files.slideVideos[page] ?? []
         if stills.page != page, !videos.isEmpty || stills.page != nil {
             stills.showSoon { [weak self, weak scene] in
                 guard let self, let scene else { return }
@@ -104,7 +70,7 @@ extension ConsoleDelegate {
             }
         }
         guard stills.page == page else { return }
-        let slide = presenter.slideSize(page: page)
+        let slide = presenter.files.slideSize(page: page)
         for (video, player) in stills.players {
             let r = video.pixelRect(
                 slideWidth: slide.width, slideHeight: slide.height, in: (rect.x, rect.y, rect.width, rect.height))
@@ -128,7 +94,7 @@ extension ConsoleDelegate {
     func drawSlide(page: Int, in rect: ConsoleLayout.Rect, region: PageRegion? = nil, _ c: DrawingContext)
         throws
     {
-        let region = region ?? presenter.slideRegion
+        let region = region ?? presenter.files.slideRegion
         if let picture = presenter.cache.picture(SlideKey(page: page, size: rect.size, region: region)) {
             try c.draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         } else if let picture = presenter.cache.anyPicture(page: page, region: region) {

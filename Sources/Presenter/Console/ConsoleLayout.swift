@@ -132,4 +132,48 @@ struct ConsoleBar: Equatable {
     var phase: String
     /// Seconds until a start time (`--start-time`) starts the timer.
     var startsIn: Int?
+
+    /// What the top bar shows at `now` (monotonic seconds) and `date`;
+    /// `clock` is the wall clock's text (nil: hidden).
+    init(state: PresenterState, pageCount: Int, timing: TalkTiming, clock: String?, now: Double, date: Date) {
+        let slides = state.slides
+        var pageText: String
+        if slides.hasOverlays {
+            // Overlays count as one slide; the step within it follows.
+            let overlay = slides.overlay(ofPage: state.page)
+            pageText = "Slide \(state.slide + 1) / \(slides.count)"
+            if overlay.steps > 1 { pageText += "  (\(overlay.step)/\(overlay.steps))" }
+        } else {
+            pageText = "Page \(state.page + 1) / \(pageCount)"
+        }
+        if !state.typed.isEmpty { pageText += "  → \(state.typed)_" }
+        let elapsed = state.timer.elapsed(at: now)
+        var timerText = formatDuration(elapsed)
+        var startsIn: Int?
+        if !state.timer.hasStarted, state.timerWaitsForStart, let startsAt = timing.startsAt {
+            startsIn = max(0, Int(startsAt.timeIntervalSince(date).rounded(.up)))
+            timerText = "starts in " + formatDuration(Double(startsIn ?? 0))
+        } else if !state.timer.hasStarted {
+            timerText += " (starts on the first page change)"
+        } else if !state.timer.isRunning {
+            timerText += " paused"
+        }
+        (page, timer, timerColor, timerIsBig) = (pageText, timerText, ConsoleColors.text, state.timer.hasStarted)
+        (self.clock, phase, self.startsIn) = (clock, "none", startsIn)
+        if let countdown = timing.countdown(elapsed: elapsed, now: date) {
+            timer += "   " + (countdown.phase == .over ? "over \(countdown.text)" : "\(countdown.text) left")
+            timerIsBig = true
+            switch countdown.phase {
+            case .normal: phase = "normal"
+            case .amber: (phase, timerColor) = ("amber", ConsoleColors.amber)
+            case .over: (phase, timerColor) = ("over", ConsoleColors.red)
+            }
+        }
+    }
+}
+
+extension ConsoleLayout.Rect {
+    func contains(x px: Double, y py: Double) -> Bool {
+        px >= Double(x) && px < Double(x + width) && py >= Double(y) && py < Double(y + height)
+    }
 }
