@@ -37,12 +37,8 @@ final class Presenter {
     var isClosing = false
     /// When the last key that changed the audience arrived (for the benchmark).
     private(set) var lastKeyNs: UInt64 = 0
-    /// The slide point under the pointer on the console's current slide;
-    /// nil while the pointer is elsewhere.
-    private(set) var pointerOnSlide: SlidePoint?
-    /// Where the pointer last was on the slide: the spotlight stays there
-    /// when the pointer leaves the slide, as in pdfpc.
-    private var lastPointerOnSlide: SlidePoint?
+    /// Where the pointer is and was on the console's current slide.
+    private var pointer = PointerTracker()
     let pointerRedraws = PointerRedraws()
 
     /// Opens the document and the notes; errors end the command before any
@@ -125,22 +121,9 @@ final class Presenter {
 
     // MARK: pointer
 
-    /// What a view draws of the pointer: the mode and where.
-    struct PointerDrawing: Equatable {
-        var mode: PointerMode
-        var point: SlidePoint
-    }
-
     /// The pointer over the console's current slide: the dot while the
     /// pointer is on the slide, the spotlight where it last was.
-    var consolePointer: PointerDrawing? {
-        switch state.pointerMode {
-        case .off: return nil
-        case .pointer: return pointerOnSlide.map { PointerDrawing(mode: .pointer, point: $0) }
-        case .spotlight: return lastPointerOnSlide.map { PointerDrawing(mode: .spotlight, point: $0) }
-        case .pen, .highlighter, .eraser: return nil
-        }
-    }
+    var consolePointer: PointerDrawing? { pointer.drawing(state.pointerMode) }
 
     /// The same over the audience's slide, while the audience sees the
     /// console's slide (not black, white or frozen).
@@ -151,8 +134,7 @@ final class Presenter {
     /// refresh however fast the motion comes.
     func pointerMoved(to point: SlidePoint?) {
         let before = (console: consolePointer, audience: audiencePointer)
-        pointerOnSlide = point
-        if let point { lastPointerOnSlide = point }
+        pointer.moved(to: point)
         if consolePointer != before.console, let console { pointerRedraws.request(console) }
         if audiencePointer != before.audience {
             for scene in audienceScenes.values { pointerRedraws.request(scene) }

@@ -1,4 +1,5 @@
 import Dispatch
+import Documents
 import Screenplay
 
 /// The talk's scenes on the app: the console window (full screen on the
@@ -71,6 +72,44 @@ final class TalkScenes {
     func playsSound(_ scene: Scene) -> Bool {
         if soundScene == nil { soundScene = ObjectIdentifier(scene) }
         return soundScene == ObjectIdentifier(scene)
+    }
+
+    /// Slide sizes on screen now: every audience scene and the console's
+    /// two slide views; and the console's notes view for beamer notes.
+    func slideSizes(withNotes: Bool) -> (slides: [PixelSize], notes: PixelSize?) {
+        var sizes = audience.values.filter(\.isConnected).map {
+            PixelSize(width: $0.pixelSize.width, height: $0.pixelSize.height)
+        }
+        var notes: PixelSize?
+        if let console, console.isConnected {
+            let layout = ConsoleLayout(width: console.pixelSize.width, height: console.pixelSize.height)
+            sizes.append(layout.current.size)
+            sizes.append(layout.next.size)
+            if withNotes { notes = layout.notes.size }
+        }
+        return (
+            sizes.filter { $0.width > 0 && $0.height > 0 }, notes.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
+        )
+    }
+
+    /// A slide arrived: redraw only the scenes it improves. Pages rendered
+    /// ahead (and other sizes of a page already shown exactly) change
+    /// nothing on screen; redrawing for them drew page 1 nine times at start.
+    /// The console shows `consolePages` (the current page, the next slide,
+    /// the notes; the --rehearse window the audience page).
+    func redraw(
+        for key: SlideKey, audiencePage: Int?, region: PageRegion, consolePages: Set<Int?>,
+        isRendered: (SlideKey) -> Bool
+    ) {
+        for scene in audience.values where key.page == audiencePage {
+            let exact = SlideKey(
+                page: key.page, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height),
+                region: region)
+            if key == exact || !isRendered(exact) { scene.setNeedsDisplay() }
+        }
+        if consolePages.contains(key.page) {
+            for window in windows { window.setNeedsDisplay() }
+        }
     }
 
     /// `s`: the console moves to the next screen and that screen's role

@@ -105,4 +105,16 @@ final class PresenterPointerTests: ScreenplayTestCase {
             "a refresh later: at once")
         XCTAssertEqual(RefreshThrottle.delayNs(nowNs: 1, lastNs: 2, refreshNs: refresh), 0, "a clock going back")
     }
+
+    /// pdfpc's spotlight stays where the pointer left the slide; the dot goes with it.
+    func testSpotlightStaysWhereThePointerLeftTheSlide() {
+        var tracker = PointerTracker()
+        XCTAssertNil(tracker.drawing(.spotlight), "nowhere yet")
+        tracker.moved(to: SlidePoint(x: 0.25, y: 0.5))
+        tracker.moved(to: nil)
+        XCTAssertNil(tracker.drawing(.pointer), "the dot leaves with the pointer")
+        XCTAssertEqual(
+            tracker.drawing(.spotlight), PointerDrawing(mode: .spotlight, point: SlidePoint(x: 0.25, y: 0.5)))
+        XCTAssertNil(tracker.drawing(.pen), "drawing modes show no pointer")
+    }
 }
