@@ -5,6 +5,7 @@ import PackageDescription
 // module that wraps them):
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Web, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo, Geometry (the one aspect-fit; Rendering uses it too)
+//                              ScreenplayCLI -> Presenter -> Screenplay, Documents (a talk on an app's Application)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //                              ScreenplayCLI -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
 //                              ScreenplayCLI -> CMosquitto (libmosquitto: only MQTTConnection.swift)
@@ -35,6 +36,9 @@ let package = Package(
         .library(name: "ScreenplayGLES", targets: ["ScreenplayGLES"]),
         // PDF pages as pixels (poppler) and the sample deck: the CLI's slides, for any app.
         .library(name: "Documents", targets: ["Documents"]),
+        // A talk (PDF, notes, pdfpc files) with its console and audience
+        // scenes, on an app's own Application: `screenplay present FILE.pdf`.
+        .library(name: "Presenter", targets: ["Presenter"]),
         // libscreenplay.so.0 for C, C++, Rust and Python (the C interface of
         // Sources/CScreenplay/include/screenplay/screenplay.h); built as
         // libScreenplayC.so (a product name must differ from the tool's),
@@ -164,9 +168,14 @@ let package = Package(
         .target(
             name: "Documents", dependencies: ["CPoppler", "CCairo", "CSystemHeaders", "Geometry"],
             swiftSettings: strict),
+        // A talk on an app's Application: the console, the audience view, keys,
+        // timer, drawing and notes. It reports through closures (messages,
+        // events) and leaves stats files, watchdogs and systemd to the app.
+        .target(name: "Presenter", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         // BuildCommit writes the git commit into ScreenplayCLI for `--version`.
         .target(
-            name: "ScreenplayCLI", dependencies: ["Screenplay", "Documents", "CSystemd", "CCurl", "CMosquitto"],
+            name: "ScreenplayCLI",
+            dependencies: ["Screenplay", "Documents", "Presenter", "CSystemd", "CCurl", "CMosquitto"],
             swiftSettings: strict,
             plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
@@ -225,13 +234,16 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLITests", dependencies: ["TestHarness", "ScreenplayCLI", "Screenplay"],
+            name: "ScreenplayCLITests", dependencies: ["TestHarness", "ScreenplayCLI", "Presenter", "Screenplay"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PresenterTests", dependencies: ["TestHarness", "Presenter", "Screenplay", "Documents"],
             swiftSettings: strict),
         // Integration tests: each starts headless compositors through the rig
         // (minutes; the full `scripts/test.sh` runs them with the unit tests).
         .testTarget(
             name: "ScreenplayIntegrationTests",
-            dependencies: ["TestHarness", "Screenplay", "ScreenplayGLES", "TestSupport"],
+            dependencies: ["TestHarness", "Screenplay", "ScreenplayGLES", "Presenter", "Documents", "TestSupport"],
             swiftSettings: strict),
         // CPoppler (with cairo-pdf.h): tests write PDF fixtures (links to videos) with cairo's tags.
         .testTarget(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Screenplay module's API documentation as static HTML, built with the
 # toolchain's docc from the symbol graph of a build, and the check that every
-# public symbol has a documentation comment (fails and lists those without).
+# public symbol of Screenplay and Presenter has a documentation comment
+# (fails and lists those without).
 #
 #   scripts/docs.sh                   HTML in .build/docs/html
 #   scripts/docs.sh --out DIR         HTML in DIR
@@ -33,12 +34,14 @@ docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
 # invalidate the everyday .build; every Swift module of the closure writes a
 # graph, and DocC gets only Screenplay's (Screenplay.symbols.json and
 # Screenplay@Other.symbols.json for extensions of other modules' types).
+# Presenter's graph (the build's target; Screenplay is in its closure) is
+# checked for comments too.
 # The compiler writes the graphs only when it compiles a module, so "all" is
 # kept between runs (an up-to-date build writes nothing).
 all="$graphs/all"
-rm -rf "$graphs/Screenplay"
-mkdir -p "$all" "$graphs/Screenplay"
-swift build --scratch-path "$scratch" --target Screenplay \
+rm -rf "$graphs/Screenplay" "$graphs/Presenter"
+mkdir -p "$all" "$graphs/Screenplay" "$graphs/Presenter"
+swift build --scratch-path "$scratch" --target Presenter \
   -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(readlink -f "$all")" \
   -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
 [ -f "$all"/Screenplay.symbols.json ] || {
@@ -47,6 +50,12 @@ swift build --scratch-path "$scratch" --target Screenplay \
 }
 cp "$all"/Screenplay.symbols.json "$graphs/Screenplay/"
 cp "$all"/Screenplay@*.symbols.json "$graphs/Screenplay/" 2>/dev/null || true
+[ -f "$all"/Presenter.symbols.json ] || {
+  echo "docs.sh: the build wrote no $all/Presenter.symbols.json; remove $scratch and run again" >&2
+  exit 70
+}
+cp "$all"/Presenter.symbols.json "$graphs/Presenter/"
+cp "$all"/Presenter@*.symbols.json "$graphs/Presenter/" 2>/dev/null || true
 
 # Members the compiler makes carry "::SYNTHESIZED::" in their identifier
 # (hash(into:) of a raw-value enum) or have no source location
@@ -58,9 +67,9 @@ undocumented=$(jq -r '
   | select(.location != null)
   | select(.docComment == null)
   | "\(.location.uri // "?" | sub("^file://"; "")):\((.location.position.line // -1) + 1): \(.kind.displayName) \(.pathComponents | join("."))"
-  ' "$graphs"/Screenplay/*.symbols.json | sort -u)
+  ' "$graphs"/Screenplay/*.symbols.json "$graphs"/Presenter/*.symbols.json | sort -u)
 if [ -n "$undocumented" ]; then
-  echo "docs.sh: these public symbols of Screenplay have no documentation comment (add a /// comment that says what it is for):" >&2
+  echo "docs.sh: these public symbols of Screenplay and Presenter have no documentation comment (add a /// comment that says what it is for):" >&2
   echo "$undocumented" >&2
   exit 65
 fi

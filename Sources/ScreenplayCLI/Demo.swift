@@ -13,7 +13,7 @@ import Screenplay
 final class DemoRunner: SceneCommand {
     let command: DemoCommand
     private var compositor: HeadlessSway?
-    private var presenter: Presenter?
+    private var presenter: PresentedTalk?
 
     init(_ command: DemoCommand) { self.command = command }
 
@@ -29,7 +29,7 @@ final class DemoRunner: SceneCommand {
         present.notesPath = deck.notes
         if let display = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"], !display.isEmpty {
             log("WAYLAND_DISPLAY=\(display): presenting the sample deck \(deck.pdf) on this desktop until you press q")
-            let presenter = try Presenter(present, path: deck.pdf)
+            let presenter = try PresentedTalk(present, path: deck.pdf)
             try presenter.start()
             self.presenter = presenter
             return
@@ -40,7 +40,7 @@ final class DemoRunner: SceneCommand {
         setenv("WAYLAND_DISPLAY", sway.socketPath, 1)
         present.builtinPatterns = ["HEADLESS-1"]
         do {
-            let presenter = try Presenter(present, path: deck.pdf)
+            let presenter = try PresentedTalk(present, path: deck.pdf)
             try presenter.start()
             self.presenter = presenter
         } catch {

@@ -11,7 +11,7 @@ final class PresentRunner: SceneCommand {
     private var image: LoadedImage?
     private var shader: FragmentShader?
     private var kind: ContentKind = .testCard
-    private var presenter: Presenter?
+    private var presenter: PresentedTalk?
     /// Ends `present` when video stops (see VideoLifecycle).
     private lazy var videoLifecycle = VideoLifecycle(
         onAllEnded: { [weak self] in
@@ -33,7 +33,7 @@ final class PresentRunner: SceneCommand {
     func start() throws {
         if case let .pdf(path) = command.content {
             // Slides get the presenter: a console window plus the audience view.
-            let presenter = try Presenter(command, path: path)
+            let presenter = try PresentedTalk(command, path: path)
             try presenter.start()
             self.presenter = presenter
             return

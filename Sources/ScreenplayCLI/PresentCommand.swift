@@ -1,3 +1,4 @@
+public import Presenter
 public import Screenplay
 
 /// `screenplay present [options] CONTENT`: shows content on external outputs.

@@ -133,6 +133,26 @@ final class SmallPartsTests: XCTestCase {
         }
     }
 
+    /// The presenter module stays in files of one job each, and its
+    /// folders (Talk, Console, Audience, Input, Drawing) show its parts: no
+    /// folder holds more than 20 files.
+    func testPresenterPartsStayUnderAboutThreeHundredLinesInFoldersByConcept() throws {
+        let root = sources.deletingLastPathComponent().appendingPathComponent("Presenter")
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(paths.count, 20, "Sources/Presenter: \(paths)")
+        for path in paths {
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            XCTAssertLessThanOrEqual(lines, 340, "Presenter/\(path) has \(lines) lines: split it along its jobs")
+        }
+        let byFolder = Dictionary(grouping: paths) { ($0 as NSString).deletingLastPathComponent }
+        XCTAssertGreaterThanOrEqual(byFolder.count, 4, "Presenter's files by folder: \(byFolder.keys.sorted())")
+        for (folder, files) in byFolder {
+            XCTAssertLessThanOrEqual(
+                files.count, 20, "Presenter/\(folder) holds \(files.count) files: sort them by concept")
+        }
+    }
+
     func testSceneHostNamesOnlyWhatASceneNeeds() throws {
         let text = try String(contentsOf: sources.appendingPathComponent("SceneHost.swift"), encoding: .utf8)
         let members = text.split(separator: "\n").filter {

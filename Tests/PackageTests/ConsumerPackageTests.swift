@@ -126,7 +126,8 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                         name: "ToolCLI",
                         dependencies: [
                             .product(name: "Screenplay", package: "\(identity)"),
-                            .product(name: "Documents", package: "\(identity)"), "ToolSystemd", "ToolCurl", "ToolMosquitto",
+                            .product(name: "Documents", package: "\(identity)"),
+                            .product(name: "Presenter", package: "\(identity)"), "ToolSystemd", "ToolCurl", "ToolMosquitto",
                         ],
                         swiftSettings: strict),
                     .executableTarget(name: "tool", dependencies: ["ToolCLI"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import Presenter
 import Screenplay
 import TestHarness
 import XCTest

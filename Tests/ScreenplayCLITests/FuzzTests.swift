@@ -2,6 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
+@testable import Presenter
 @testable import ScreenplayCLI
 
 /// A seeded random loop over the parsers (command line, notes

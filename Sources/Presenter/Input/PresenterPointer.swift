@@ -186,3 +186,35 @@ final class PointerRedraws {
         pending[id] = nil
     }
 }
+
+/// What a view draws of the pointer: the mode and where.
+struct PointerDrawing: Equatable {
+    var mode: PointerMode
+    var point: SlidePoint
+}
+
+/// Where the pointer is on the console's current slide, and where it last
+/// was: the spotlight stays there when the pointer leaves the slide, as in
+/// pdfpc.
+struct PointerTracker {
+    /// The slide point under the pointer; nil while the pointer is elsewhere.
+    private(set) var onSlide: SlidePoint?
+    private(set) var last: SlidePoint?
+
+    /// The pointer moved (nil: off the slide).
+    mutating func moved(to point: SlidePoint?) {
+        onSlide = point
+        if let point { last = point }
+    }
+
+    /// What the console draws in `mode`: the dot while the pointer is on
+    /// the slide, the spotlight where it last was; nothing otherwise.
+    func drawing(_ mode: PointerMode) -> PointerDrawing? {
+        switch mode {
+        case .off: return nil
+        case .pointer: return onSlide.map { PointerDrawing(mode: .pointer, point: $0) }
+        case .spotlight: return last.map { PointerDrawing(mode: .spotlight, point: $0) }
+        case .pen, .highlighter, .eraser: return nil
+        }
+    }
+}

@@ -1,7 +1,7 @@
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// The presenter's key list (help, man page, the console's `?`) and a
 /// speaker's own bindings (`--keys FILE`, presenter.conf).
@@ -31,9 +31,6 @@ final class PresenterKeyMapTests: ScreenplayTestCase {
             XCTAssertTrue(named.contains("\(action)"), "\(action) has no name for bindings files")
         }
         XCTAssertEqual(Set(PresenterKeyNames.actions.map(\.name)).count, PresenterKeyNames.actions.count)
-        for row in PresenterKeyNames.rows {
-            XCTAssertTrue(PresentCommand.usage.contains(row.does), "present --help lacks \(row.keys)")
-        }
     }
 
     func testBindingsOverTheDefaults() throws {

@@ -30,13 +30,13 @@ struct TalkTiming: Equatable, Sendable {
 
     /// The command line first, then the `.pdfpc` file; in the file an end
     /// time wins over a duration, as the countdown can follow only one.
-    init(command: PresentCommand, pdfpc: PdfpcFile?, now: Date) {
-        let lastMinutes = command.lastMinutes ?? pdfpc?.lastMinutes ?? 5
-        let start = (command.startTime ?? pdfpc?.startTime).map { Self.startMoment($0, now: now) }
+    init(options: TalkOptions, pdfpc: PdfpcFile?, now: Date) {
+        let lastMinutes = options.lastMinutes ?? pdfpc?.lastMinutes ?? 5
+        let start = (options.startTime ?? pdfpc?.startTime).map { Self.startMoment($0, now: now) }
         let target: Target
-        if let end = command.endTime {
+        if let end = options.endTime {
             target = .endTime(end, at: end.nextOccurrence(after: start ?? now))
-        } else if let minutes = command.durationMinutes {
+        } else if let minutes = options.durationMinutes {
             target = .duration(minutes * 60)
         } else if let end = pdfpc?.endTime {
             target = .endTime(end, at: end.nextOccurrence(after: start ?? now))

@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// The audience waits up to the grace for its page, then shows the
 /// placeholder once, and never redraws for a page that came in time.

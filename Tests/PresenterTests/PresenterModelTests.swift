@@ -1,7 +1,7 @@
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// The presenter's pure state: keys, navigation, audience state, timer,
 /// countdown colours and the notes format.

@@ -25,16 +25,15 @@ enum SlideVideoFinder {
     /// Every page's videos. A link to a file that is no playable video (an
     /// image, another PDF, a missing or damaged file) stays a plain link:
     /// one stderr line names the page, the file and libmpv's reason.
-    static func find(in document: PDFDocument, slideRegion: PageRegion) -> [Int: [SlideVideo]] {
+    static func find(
+        in document: PDFDocument, slideRegion: PageRegion, isVideo: (@Sendable (String) -> Bool)?,
+        messages: TalkMessages
+    ) -> [Int: [SlideVideo]] {
         var videos: [Int: [SlideVideo]] = [:]
         var probed: [String: String?] = [:]
         for page in 0..<document.pageCount {
             for link in document.fileLinks(page: page) {
-                let url = URL(fileURLWithPath: link.path)
-                guard
-                    case .video? = ContentRecognition.classify(
-                        path: link.path, fileName: url.lastPathComponent, fileExtension: url.pathExtension.lowercased())
-                else { continue }
+                if let isVideo, !isVideo(link.path) { continue }
                 let problem: String?
                 if let known = probed[link.path] {
                     problem = known
@@ -44,7 +43,7 @@ enum SlideVideoFinder {
                         problem = nil
                     } catch {
                         problem = error.reason
-                        log(
+                        messages.info(
                             "page \(page + 1) links to \(link.path), which does not play as video (\(error.reason)); it shows as the page draws it"
                         )
                     }
@@ -73,6 +72,9 @@ final class SlideVideoPlayers {
     private(set) var page: Int?
     private(set) var players: [(video: SlideVideo, player: VideoPlayer)] = []
     private var syncQueued = false
+    private let messages: TalkMessages
+
+    init(messages: TalkMessages) { self.messages = messages }
 
     /// Makes the players for `page` (nil: none) if it is not the page they are for.
     /// `play`: start them (audience) or keep their first picture (console still).
@@ -88,7 +90,7 @@ final class SlideVideoPlayers {
                 if play { player.play() }
                 players.append((video, player))
             } catch {
-                log("\(video.path): \(error.reason)")
+                messages.info("\(video.path): \(error.reason)")
             }
         }
         if play { scene.displayLink.isPaused = players.isEmpty }

@@ -2,7 +2,7 @@
 /// key with what it does: one table serves `present --help` (and so the
 /// man page, which help2man makes from it), the console's `?` list and the
 /// bindings file's action names, so none of them can say otherwise.
-enum PresenterKeyNames {
+public enum PresenterKeyNames {
     /// An action a binding can name: ours, and pdfpc's names for the same.
     struct Named: Sendable {
         var name: String
@@ -122,7 +122,7 @@ enum PresenterKeyNames {
     ]
 
     /// The action names, wrapped as `present --help` prints an option's text.
-    static var actionNamesText: String {
+    public static var actionNamesText: String {
         var lines: [String] = []
         var line = ""
         for name in actions.map(\.name) {
@@ -137,7 +137,7 @@ enum PresenterKeyNames {
     }
 
     /// The list as `present --help` prints it, indented like its options.
-    static var helpText: String {
+    public static var helpText: String {
         let width = rows.map(\.keys.count).max() ?? 0
         return rows.map { row in
             "  " + row.keys.padding(toLength: max(width, 22), withPad: " ", startingAt: 0) + "  " + row.does

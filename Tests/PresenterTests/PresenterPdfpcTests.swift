@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// What a pdfpc user brings: the `.pdfpc` notes file, overlays grouped by
 /// page label, the overview grid, the end time, beamer notes pages.
@@ -296,27 +296,27 @@ final class PresenterPdfpcTests: ScreenplayTestCase {
         XCTAssertEqual(error(#"{"startTime":"9h"}"#)?.contains("startTime '9h' is not a time HH:MM"), true)
     }
 
-    func testTimingComesFromTheCommandLineThenThePdfpcFile() throws {
+    func testTimingComesFromTheOptionsThenThePdfpcFile() throws {
         let now = Date()
         var pdfpc = PdfpcFile()
         pdfpc.duration = 30
         pdfpc.lastMinutes = 2
-        var command = PresentCommand(content: .pdf(path: "talk.pdf"))
-        var timing = TalkTiming(command: command, pdfpc: pdfpc, now: now)
+        var command = TalkOptions()
+        var timing = TalkTiming(options: command, pdfpc: pdfpc, now: now)
         XCTAssertEqual(timing.target, .duration(1800))
         XCTAssertEqual(timing.amberFrom, 120)
         pdfpc.endTime = ClockTime(parsing: "23:59")
-        timing = TalkTiming(command: command, pdfpc: pdfpc, now: now)
+        timing = TalkTiming(options: command, pdfpc: pdfpc, now: now)
         guard case .endTime = timing.target else {
             return XCTFail("the file's end time wins over its duration: \(timing.target)")
         }
         command.durationMinutes = 10
         command.lastMinutes = 1
-        timing = TalkTiming(command: command, pdfpc: pdfpc, now: now)
+        timing = TalkTiming(options: command, pdfpc: pdfpc, now: now)
         XCTAssertEqual(timing.target, .duration(600), "the command line wins")
         XCTAssertEqual(timing.amberFrom, 60)
         XCTAssertEqual(
-            TalkTiming(command: PresentCommand(content: .pdf(path: "t.pdf")), pdfpc: nil, now: now).amberFrom, 300,
+            TalkTiming(options: TalkOptions(), pdfpc: nil, now: now).amberFrom, 300,
             "five minutes by default")
     }
 

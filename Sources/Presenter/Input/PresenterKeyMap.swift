@@ -102,23 +102,23 @@ struct PresenterKeyMap: Sendable {
     }
 
     /// Reads `path`; a missing file is no error unless the speaker named it.
-    static func load(path: String, required: Bool) throws -> PresenterKeyMap {
+    static func load(path: String, required: Bool, messages: TalkMessages) throws(TalkError) -> PresenterKeyMap {
         guard FileManager.default.fileExists(atPath: path) else {
-            if required { throw CommandFailure(.noInput, "cannot read the key bindings \(path): no such file") }
+            if required { throw TalkError(.unreadable, "cannot read the key bindings \(path): no such file") }
             return PresenterKeyMap()
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.noInput, "cannot read the key bindings \(path): permission denied")
+            throw TalkError(.unreadable, "cannot read the key bindings \(path): permission denied")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure(.dataError, "\(path): not UTF-8 text")
+            throw TalkError(.invalid, "\(path): not UTF-8 text")
         }
         do {
             let map = try PresenterKeyMap(parsing: text, path: path)
-            if !map.isEmpty { log("keys: \(path): " + map.described.joined(separator: ", ")) }
+            if !map.isEmpty { messages.info("keys: \(path): " + map.described.joined(separator: ", ")) }
             return map
         } catch {
-            throw CommandFailure(.dataError, "bad key bindings: \(error.description)")
+            throw TalkError(.invalid, "bad key bindings: \(error.description)")
         }
     }
 

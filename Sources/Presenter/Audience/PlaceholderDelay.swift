@@ -46,7 +46,7 @@ extension AudienceDelegate {
         if case let .page(p) = presenter.state.audience {
             key = SlideKey(
                 page: p, size: PixelSize(width: scene.pixelSize.width, height: scene.pixelSize.height),
-                region: presenter.slideRegion)
+                region: presenter.files.slideRegion)
         }
         return placeholderDelay.mayDraw(
             key, isRendered: key.map { presenter.cache.picture($0) != nil } ?? true, nowNs: monotonicNanoseconds()

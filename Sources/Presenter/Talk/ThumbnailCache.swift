@@ -23,7 +23,10 @@ final class ThumbnailCache {
     private let queue = DispatchQueue(label: "screenplay.thumbnails", qos: .utility)
     var onRendered: (() -> Void)?
 
-    init(path: String, password: String?) {
+    private let messages: TalkMessages
+
+    init(path: String, password: String?, messages: TalkMessages) {
+        self.messages = messages
         self.path = path
         self.password = password
     }
@@ -76,7 +79,8 @@ final class ThumbnailCache {
                     self.opening = false
                     guard let document else {
                         self.openFailed = true
-                        warn("the overview cannot open a second copy of \(path); it shows no thumbnails")
+                        self.messages.warning(
+                            "the overview cannot open a second copy of \(path); it shows no thumbnails")
                         return
                     }
                     self.document = document

@@ -1,7 +1,7 @@
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// The presenter's pointer without a compositor: its keys and modes, the
 /// mapping from the console's slide view to a slide point and on to a pixel
@@ -104,5 +104,17 @@ final class PresenterPointerTests: ScreenplayTestCase {
             RefreshThrottle.delayNs(nowNs: 1_000_000 + refresh, lastNs: 1_000_000, refreshNs: refresh), 0,
             "a refresh later: at once")
         XCTAssertEqual(RefreshThrottle.delayNs(nowNs: 1, lastNs: 2, refreshNs: refresh), 0, "a clock going back")
+    }
+
+    /// pdfpc's spotlight stays where the pointer left the slide; the dot goes with it.
+    func testSpotlightStaysWhereThePointerLeftTheSlide() {
+        var tracker = PointerTracker()
+        XCTAssertNil(tracker.drawing(.spotlight), "nowhere yet")
+        tracker.moved(to: SlidePoint(x: 0.25, y: 0.5))
+        tracker.moved(to: nil)
+        XCTAssertNil(tracker.drawing(.pointer), "the dot leaves with the pointer")
+        XCTAssertEqual(
+            tracker.drawing(.spotlight), PointerDrawing(mode: .spotlight, point: SlidePoint(x: 0.25, y: 0.5)))
+        XCTAssertNil(tracker.drawing(.pen), "drawing modes show no pointer")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// The console's notes editor and what it writes into pdfpc's file.
 final class NotesEditingTests: ScreenplayTestCase {

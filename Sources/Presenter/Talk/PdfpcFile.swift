@@ -4,7 +4,14 @@ import Foundation
 /// Where LaTeX beamer put the notes on each page (`show notes on second
 /// screen=right`): the page is two halves, the slide and its notes.
 public enum NotesPosition: String, CaseIterable, Sendable {
-    case right, left, top, bottom
+    /// Notes on the right half, the slide on the left.
+    case right
+    /// Notes on the left half.
+    case left
+    /// Notes on the top half.
+    case top
+    /// Notes on the bottom half.
+    case bottom
 
     /// The half of the page the audience sees.
     var slideRegion: PageRegion {
@@ -56,7 +63,9 @@ public enum NotesPosition: String, CaseIterable, Sendable {
 /// A time of day, "HH:MM" on the 24-hour clock, as `--end-time` and
 /// pdfpc's `endTime` give it.
 public struct ClockTime: Equatable, Sendable, CustomStringConvertible {
+    /// 0 to 23.
     public let hour: Int
+    /// 0 to 59.
     public let minute: Int
 
     /// "9:30", "09:30", "23:59"; nil for anything else.
@@ -70,6 +79,7 @@ public struct ClockTime: Equatable, Sendable, CustomStringConvertible {
         minute = m
     }
 
+    /// "HH:MM".
     public var description: String { String(format: "%02d:%02d", hour, minute) }
 
     /// The next time the clock shows this time, from `now` (a minute that

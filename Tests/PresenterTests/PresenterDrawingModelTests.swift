@@ -2,7 +2,7 @@ import Screenplay
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Presenter
 
 /// Drawing on slides, without Wayland: the keys and modes, lines kept per
 /// slide, the eraser's reach, clearing, and the box a new segment repaints

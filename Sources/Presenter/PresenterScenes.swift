@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import Screenplay
+
+extension Presenter {
+    /// Opens the console on `app` and registers the audience scenes.
+    func start(on app: Application) throws {
+        let scenes = TalkScenes(app: app, messages: messages) { [weak self] line in self?.emit(line) }
+        self.scenes = scenes
+        try scenes.open(
+            console: SceneConfiguration(name: "Presenter — \(files.title)") { [unowned self] in
+                ConsoleDelegate(presenter: self)
+            },
+            audience: SceneConfiguration(name: "Audience — \(files.title)", layer: .overlay) { [unowned self] in
+                AudienceDelegate(presenter: self)
+            },
+            options: options
+        ) { [weak self] available in
+            self?.emit(["event": "audience-available", "available": available])
+            self?.console?.setNeedsDisplay()
+        }
+        // The clock and timers change once a second: the tick repaints the
+        // top bar alone; nothing else redraws the console while the
+        // speaker is not pressing keys.
+        let clock = DispatchSource.makeTimerSource(queue: .main)
+        clock.schedule(deadline: .now() + 1, repeating: 1)
+        clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.secondPassed() } }
+        clock.resume()
+        self.clock = clock
+        scheduleTimerStart()
+        cache.onRendered = { [weak self] key in self?.slideRendered(key) }
+        thumbnails.onRendered = { [weak self] in
+            guard let self, self.state.isOverviewShown else { return }
+            self.console?.setNeedsDisplay()
+        }
+        emitState()
+    }
+
+    /// Whether this audience scene plays the slide videos' sound.
+    func playsSound(_ scene: Scene) -> Bool { options.audio && scenes?.playsSound(scene) == true }
+
+    func audienceConnected(_ scene: Scene) {
+        scenes?.audienceConnected(scene)
+        // Keep the projector from blanking while slides are up.
+        if !options.rehearse, !options.allowIdle { scene.inhibitsIdle = true }
+        let line: [String: Any] = [
+            "event": "connect", "role": "audience", "output": label(scene), "width": scene.pixelSize.width,
+            "height": scene.pixelSize.height, "inhibits_idle": scene.inhibitsIdle,
+        ]
+        emit(line)
+        prefetch()
+    }
+
+    func audienceDisconnected(_ scene: Scene) {
+        scenes?.audienceDisconnected(scene)
+        pointerRedraws.forget(scene)
+        emit(["event": "disconnect", "role": "audience", "output": label(scene)])
+        prefetch()
+    }
+
+    func audienceResized(_ scene: Scene) { prefetch() }
+
+    func label(_ scene: Scene) -> String { scene.screen?.name ?? "window" }
+
+    /// A start time (`--start-time`, pdfpc's `startTime`): the timer starts
+    /// by itself then; one that passed counts from it.
+    private func scheduleTimerStart() {
+        guard let startsAt = files.timing.startsAt else { return }
+        let wait = startsAt.timeIntervalSinceNow
+        let now = Double(monotonicNanoseconds()) / 1e9
+        if wait <= 0 {
+            state.timer.start(at: now, alreadyElapsed: -wait)
+            return
+        }
+        state.timerWaitsForStart = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.state.timerWaitsForStart else { return }
+                self.state.timerWaitsForStart = false
+                self.state.timer.start(at: Double(monotonicNanoseconds()) / 1e9, alreadyElapsed: 0)
+                self.emit(["event": "timer-started", "reason": "start time"])
+                self.console?.setNeedsDisplay()
+            }
+        }
+    }
+
+    /// The quit key, or the console closed by the compositor: the app's
+    /// `onQuit`, or the talk closes.
+    func quit(reason: String) {
+        if let onQuit { return onQuit(reason) }
+        // Closing the console window tells its delegate it went.
+        if !isClosing { close() }
+    }
+
+    /// Stops the clock, closes the talk's windows and unregisters its
+    /// audience scenes; the application goes on.
+    func close() {
+        isClosing = true
+        clock?.cancel()
+        clock = nil
+        cache.onRendered = nil
+        scenes?.close()
+    }
+}
