@@ -126,7 +126,7 @@ struct PdfpcFile: Equatable, Sendable {
     var notes: [Int: String] = [:]
     /// Pages marked (Ctrl+O in pdfpc) as overlays of the page before.
     var forcedOverlays: Set<Int> = []
-    /// Pages marked hidden in pdfpc (kept in the talk here; see the README).
+    /// Pages marked hidden in pdfpc (kept in the talk here; see docs/presenting.md).
     var hidden: Set<Int> = []
     /// Members read but not used here, for one line on stderr.
     var unused: [String] = []
