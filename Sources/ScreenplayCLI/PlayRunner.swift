@@ -11,8 +11,8 @@ final class PlayRunner: SceneCommand {
     private(set) var app: Application?
     private var registration: SceneAccessoryRegistration?
     private var signalSources: [any DispatchSourceSignal] = []
-    private var stats: StatsWriter?
-    private var proof: StatsWriter?
+    /// `--stats`, `--proof` and the broker's proof of play.
+    private let records = PlayRecorder()
     private var panels: [ObjectIdentifier: PlayPanel] = [:]
     private var tickTimer: (any DispatchSourceTimer)?
     private var tickDeadline: Double?
@@ -77,10 +77,7 @@ final class PlayRunner: SceneCommand {
     func start() throws {
         try remote?.prepare()  // fleet
         config = try readConfigurationAtStart()
-        stats = try StatsWriter.open(command.stats)
-        if let path = command.proofPath {
-            proof = try StatsWriter(appendingTo: path, role: "the proof-of-play file")
-        }
+        try records.open(command)
         hung = hungItems?.load() ?? [:]
         overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame
         options = ApplicationOptions()
@@ -209,6 +206,7 @@ final class PlayRunner: SceneCommand {
             statusLine: { [weak self] in
                 self?.answer(Data(#"{"command":"status"}"#.utf8), later: { _ in }) ?? Data()
             })
+        records.mqtt = mqtt
     }
 
     private func attach(_ app: Application) {
@@ -302,7 +300,7 @@ final class PlayRunner: SceneCommand {
             panel.takeAssignmentNow()
         }
         overrides.panelConnected(panel)  // OVERRIDE
-        stats?.write([
+        records.write([
             "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
             "height": scene.pixelSize.height,
             "playlist": panel.playlist.name, "rotate": panel.rotate, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
@@ -312,7 +310,7 @@ final class PlayRunner: SceneCommand {
 
     func panelDisconnected(_ panel: PlayPanel) {
         panels[ObjectIdentifier(panel)] = nil
-        stats?.write(["event": "disconnect", "output": panel.outputName])
+        records.write(["event": "disconnect", "output": panel.outputName])
         scheduleTick()
         monitor?.update()
     }
@@ -324,7 +322,7 @@ final class PlayRunner: SceneCommand {
     /// item lines that show when it reached the screen.
     func scheduleSwitched(_ panel: PlayPanel, to entry: String, playlist: String, now: Double) {
         log("\(panel.outputName): the schedule switches to \(entry) (playlist \"\(playlist)\")")
-        stats?.write([
+        records.write([
             "event": "schedule", "output": panel.outputName, "entry": entry, "playlist": playlist,
             "at": iso8601(wallSeconds: now),
         ])
@@ -388,7 +386,7 @@ final class PlayRunner: SceneCommand {
     /// held, which stay flat however many items a playlist loads). Without
     /// it no timer runs: a static item costs nothing.
     private func startStatsTimer() {
-        guard let stats else { return }
+        guard let stats = records.stats else { return }
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         var ticks = 0
@@ -490,7 +488,7 @@ final class PlayRunner: SceneCommand {
         log(
             "the wall clock stepped \(step > 0 ? "forward" : "back") by \(String(format: "%.3f", abs(step))) s; \(config.sync ? "panels move to the clock's item" : "panels keep their timing")"
         )
-        stats?.write(["event": "clock-step", "seconds": step, "ns": monotonicNanoseconds()])
+        records.write(["event": "clock-step", "seconds": step, "ns": monotonicNanoseconds()])
         for panel in panels.values { panel.clockStepped(by: step, sync: config.sync) }
         tickDeadline = nil
         tickTimer?.cancel()
@@ -527,7 +525,7 @@ final class PlayRunner: SceneCommand {
         if let known = failures[item.label], known.stamp == stamp, known.reason == reason { return }
         failures[item.label] = (stamp, reason)
         warn("\(item.label): skipped: \(reason)")
-        stats?.write(["event": "skipped", "source": item.label, "reason": reason])
+        records.write(["event": "skipped", "source": item.label, "reason": reason])
     }
 
     /// Media that failed as it was made or loaded: freed, and its item
@@ -543,7 +541,7 @@ final class PlayRunner: SceneCommand {
         warn(
             "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
         )
-        stats?.write([
+        records.write([
             "event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason,
         ])
     }
@@ -556,28 +554,15 @@ final class PlayRunner: SceneCommand {
         output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool = false,
         region: String? = nil
     ) {
-        // The wall-clock time of the presentation: now, less how long ago it was.
-        let ago = Double(Int64(bitPattern: monotonicNanoseconds() &- shown.monotonicNs)) / 1e9
-        var line: [String: Any] = [
-            "event": "item", "output": output, "playlist": playlist, "index": index, "source": item.label,
-            "presented_ns": shown.monotonicNs, "clock": shown.clock, "at": iso8601(wallSeconds: wallSeconds() - ago),
-        ].merging(override ? ["override": true] : [:]) { own, _ in own }
-        if let region { line["region"] = region }
-        stats?.write(line)
-        proof?.write(line)
-        mqtt?.proof(line)
+        records.itemShown(
+            output: output, playlist: playlist, index: index, item: item, shown: shown, override: override,
+            region: region)
         monitor?.update()
     }
 
     /// OVERRIDE: a line for `--stats` and, with `proof`, the proof-of-play file.
     func record(_ line: [String: Any], proof toProof: Bool) {
-        stats?.write(line)
-        if toProof {
-            proof?.write(line)
-            mqtt?.proof(line)
-        } else {
-            mqtt?.statusChanged()
-        }
+        records.record(line, proof: toProof)
         monitor?.update()
     }
 
@@ -585,16 +570,7 @@ final class PlayRunner: SceneCommand {
     var allPanels: [PlayPanel] { Array(panels.values) }
 
     func probeFrame(output: String, context: DrawingContext, values: [String: Any]) {
-        guard let stats,
-            let rgba = try? context.readPixels(
-                x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
-            rgba.count >= 3
-        else { return }
-        stats.write(
-            [
-                "event": "probe", "output": output, "ns": monotonicNanoseconds(),
-                "rgb": String(format: "%02x%02x%02x", rgba[0], rgba[1], rgba[2]),
-            ].merging(values) { own, _ in own })
+        records.probeFrame(output: output, context: context, values: values)
     }
 
     // MARK: reload
@@ -612,7 +588,7 @@ final class PlayRunner: SceneCommand {
                 log(
                     "loaded \(command.path) (\(reason)); it takes over on every panel at once at \(iso8601(wallSeconds: at)) (activate_at)"
                 )
-                stats?.write(["event": "reload", "ok": true, "path": command.path, "activate_at": at])
+                records.write(["event": "reload", "ok": true, "path": command.path, "activate_at": at])
                 activation = activationTimer(at: at) { [weak self] in
                     self?.activation = nil
                     self?.take(fresh, json, at: at)
@@ -620,12 +596,12 @@ final class PlayRunner: SceneCommand {
                 return nil
             }
             log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
-            stats?.write(["event": "reload", "ok": true, "path": command.path])
+            records.write(["event": "reload", "ok": true, "path": command.path])
             take(fresh, json, at: nil)
             return nil
         } catch {
             warn("reload refused (\(reason)): \(error.description); the previous playlist keeps playing")
-            stats?.write(["event": "reload", "ok": false, "path": command.path, "error": error.description])
+            records.write(["event": "reload", "ok": false, "path": command.path, "error": error.description])
             return error.description
         }
     }
@@ -649,7 +625,7 @@ final class PlayRunner: SceneCommand {
         app?.reevaluateScreens()
         if let activation {
             log("\(command.path) takes over now (activate_at \(iso8601(wallSeconds: activation)))")
-            stats?.write(["event": "activate", "path": command.path, "activate_at": activation])
+            records.write(["event": "activate", "path": command.path, "activate_at": activation])
             let now = self.now()
             for panel in panels.values { panel.takeReloadNow(now: now) }
         } else {
@@ -798,8 +774,7 @@ final class PlayRunner: SceneCommand {
         let rotate = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
         rotate.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
-                self?.proof?.reopen()
-                self?.stats?.reopen()
+                self?.records.reopen()
             }
         }
         rotate.resume()
