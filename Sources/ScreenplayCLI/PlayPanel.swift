@@ -189,7 +189,7 @@ final class PlayPanel: SceneDelegate {
         if let current, !showingPlaceholder, let failure = current.media.failure {
             // A video that failed part-way: skipped like any bad item, and
             // the next good one comes on at once.
-            if let item = item(of: current) { runner.reportBad(item, failure) }
+            if let item = item(of: current) { runner.badItems.reportBad(item, failure) }
         } else if heldSince != nil, showingGoodItem {
             nextEventTime = nil  // held: no boundary until `resume`
             return
@@ -237,7 +237,7 @@ final class PlayPanel: SceneDelegate {
             if offset > 0, showingGoodItem { break }
             let index = (position.index + offset) % count
             let item = playlist.items[index]
-            if runner.knownBad(item) { continue }
+            if runner.badItems.knownBad(item) { continue }
             let media: any PlayMedia
             if let next, next.index == index, next.playlist == playlist.name {
                 media = next.media
@@ -245,7 +245,7 @@ final class PlayPanel: SceneDelegate {
                 dropNext()
                 media = makeMedia(item, synchronously: current == nil, scene: scene)
             }
-            if runner.releaseIfFailed(media, of: item) {
+            if runner.badItems.releaseIfFailed(media, of: item) {
                 if next?.media === media { next = nil }
                 continue
             }
@@ -272,7 +272,8 @@ final class PlayPanel: SceneDelegate {
             // A schedule's switch to another playlist whose every item fails too says so.
             if !showingPlaceholder || current?.playlist != playlist.name {
                 current?.media.release(from: runner.app)
-                let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
+                let reason =
+                    playlist.items.compactMap { runner.badItems.failureReason($0) }.last ?? "no item could be shown"
                 hasShownFirstItem = true
                 runner.placeholderShown(self, reason: reason)
                 current = Shown(
@@ -361,9 +362,11 @@ final class PlayPanel: SceneDelegate {
     private func preloadScheduled(at change: Double) {
         guard next == nil, incoming == nil, let panelSchedule = assigned.schedule, let scene else { return }
         let upcoming = panelSchedule.playlist(panelSchedule.timetable.active(at: change).content)
-        guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.knownBad(item) else { return }
+        guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.badItems.knownBad(item) else {
+            return
+        }
         let media = makeMedia(item, synchronously: false, scene: scene)
-        if runner.releaseIfFailed(media, of: item) { return }
+        if runner.badItems.releaseIfFailed(media, of: item) { return }
         next = (0, upcoming.name, media, false)
         media.onChange = { [weak self] in self?.scene?.setNeedsDisplay() }
         if !media.isReady { scene.setNeedsDisplay() }
@@ -478,9 +481,9 @@ final class PlayPanel: SceneDelegate {
         let following = (index + 1) % playlist.items.count
         guard next == nil, following != index, incoming == nil else { return }
         let item = playlist.items[following]
-        guard !runner.knownBad(item), let scene else { return }
+        guard !runner.badItems.knownBad(item), let scene else { return }
         let media = makeMedia(item, synchronously: false, scene: scene)
-        if runner.releaseIfFailed(media, of: item) { return }
+        if runner.badItems.releaseIfFailed(media, of: item) { return }
         next = (following, playlist.name, media, false)
         media.onChange = { [weak self] in
             guard let self, let scene = self.scene else { return }

@@ -13,6 +13,8 @@ final class PlayRunner: SceneCommand {
     private var signalSources: [any DispatchSourceSignal] = []
     /// `--stats`, `--proof` and the broker's proof of play.
     private let records = PlayRecorder()
+    /// Items that failed or hung the renderer, passed over until their file changes.
+    private(set) lazy var badItems = BadItems(records: records)
     private var panels: [ObjectIdentifier: PlayPanel] = [:]
     private var tickTimer: (any DispatchSourceTimer)?
     private var tickDeadline: Double?
@@ -20,15 +22,8 @@ final class PlayRunner: SceneCommand {
     private var options = ApplicationOptions()
     /// Screens told once that no panel entry matches them.
     private var toldUnmatched: Set<String> = []
-    /// Items that failed, with the file's state when they did: tried again
-    /// only once the file changes, and reported once.
-    private var failures: [String: (stamp: String, reason: String)] = [:]
     /// Stuck draws, off the main thread (`--stall-grace`), and the signals' teardown deadline.
     let hangGuard: HangGuard
-    /// Where items that hung the renderer are remembered; nil without HOME.
-    private let hungItems = HungItems()
-    /// Those items, read at start and at each reload.
-    private var hung: [String: HungItems.Entry] = [:]
     /// `SCREENPLAY_PLAY_PROBE=1` (tests only): a `probe` stats line per frame
     /// drawn, with the colour read back from the middle of the buffer before
     /// it is presented, to check every frame of a crossfade.
@@ -78,7 +73,7 @@ final class PlayRunner: SceneCommand {
         try remote?.prepare()  // fleet
         config = try readConfigurationAtStart()
         try records.open(command)
-        hung = hungItems?.load() ?? [:]
+        badItems.forgetFailures()
         overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame
         options = ApplicationOptions()
         options.drawWatch = hangGuard.watch
@@ -211,6 +206,7 @@ final class PlayRunner: SceneCommand {
 
     private func attach(_ app: Application) {
         self.app = app
+        badItems.app = app
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in
             guard let self, self.command.reconnect else {
@@ -503,40 +499,6 @@ final class PlayRunner: SceneCommand {
 
     // MARK: bad media
 
-    private func stamp(_ item: PlayItem) -> String { fileStamp(item.path) }
-
-    func knownBad(_ item: PlayItem) -> Bool {
-        // A layout fails on a panel too small for it, not everywhere: each panel checks it anew.
-        if case .layout = item.source { return false }
-        if let failure = failures[item.label], failure.stamp == stamp(item) { return true }
-        guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
-        reportBad(
-            item,
-            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)"
-        )
-        return true
-    }
-
-    func failureReason(_ item: PlayItem) -> String? { failures[item.label]?.reason }
-
-    /// One stderr line per failure (not per panel or per cycle).
-    func reportBad(_ item: PlayItem, _ reason: String) {
-        let stamp = stamp(item)
-        if let known = failures[item.label], known.stamp == stamp, known.reason == reason { return }
-        failures[item.label] = (stamp, reason)
-        warn("\(item.label): skipped: \(reason)")
-        records.write(["event": "skipped", "source": item.label, "reason": reason])
-    }
-
-    /// Media that failed as it was made or loaded: freed, and its item
-    /// reported (once); true when it had failed.
-    func releaseIfFailed(_ media: any PlayMedia, of item: PlayItem) -> Bool {
-        guard let failure = media.failure else { return false }
-        media.release(from: app)
-        reportBad(item, failure)
-        return true
-    }
-
     func placeholderShown(_ panel: PlayPanel, reason: String) {
         warn(
             "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
@@ -613,8 +575,7 @@ final class PlayRunner: SceneCommand {
         config = fresh
         keepAsLastGood(json)
         watchFiles()
-        failures.removeAll()
-        hung = hungItems?.load() ?? [:]
+        badItems.forgetFailures()
         toldUnmatched.removeAll()
         for panel in panels.values {
             guard let scene = panel.sceneForReload, let screen = scene.screen,
@@ -779,15 +740,7 @@ final class PlayRunner: SceneCommand {
         }
         rotate.resume()
         signalSources = [source, rotate]
-        hangGuard.start { [hungItems] draw in
-            guard let hungItems, let file = HungItems.file(ofLabel: draw.content),
-                FileManager.default.fileExists(atPath: file)
-            else {
-                return nil
-            }
-            if let failure = hungItems.remember(label: draw.content, output: draw.screen) { return failure }
-            return "\(draw.content) is remembered in \(hungItems.path) and skipped after the restart"
-        }
+        hangGuard.start(onHang: badItems.remembersHungDraw)
     }
 
     var application: Application? { app }
