@@ -97,7 +97,7 @@ final class PlayPanel: SceneDelegate {
         // The boundary timer: a draw schedules it only when an item comes
         // on, so a panel that starts on the placeholder (every item missing,
         // an empty folder) never looked again after the files arrived.
-        runner.scheduleTick()
+        runner.ticker.schedule()
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
@@ -260,7 +260,7 @@ final class PlayPanel: SceneDelegate {
                     )
                 }
                 next = (index, playlist.name, media, true)
-                media.onChange = { [weak self] in self?.runner.tickSoon() }
+                media.onChange = { [weak self] in self?.runner.ticker.tickSoon() }
                 scene.setNeedsDisplay()
                 return
             }
@@ -417,7 +417,7 @@ final class PlayPanel: SceneDelegate {
         currentIsStale = false  // fleet: what comes on is the adopted playlist's
         start(media)
         // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
-        media.onChange = { [weak self] in self?.runner.tickSoon() }
+        media.onChange = { [weak self] in self?.runner.ticker.tickSoon() }
         if let current, showingGoodItem, item.transition > 0,
             current.index != index || current.playlist != playlist.name
         {
@@ -674,7 +674,7 @@ final class PlayPanel: SceneDelegate {
                     self.next = nil
                     current = Shown(index: next.index, playlist: next.playlist, media: next.media, since: elapsedNow)
                     start(next.media)
-                    next.media.onChange = { [weak self] in self?.runner.tickSoon() }
+                    next.media.onChange = { [weak self] in self?.runner.ticker.tickSoon() }
                     justArrived = true
                     scene.displayLink.isPaused = !next.media.isAnimated
                 }
@@ -787,7 +787,7 @@ final class PlayPanel: SceneDelegate {
         if let afterDraw {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    afterDraw(); self.runner.scheduleTick()
+                    afterDraw(); self.runner.ticker.schedule()
                 }
             }
         }

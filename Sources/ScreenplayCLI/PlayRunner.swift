@@ -16,8 +16,16 @@ final class PlayRunner: SceneCommand {
     /// Items that failed or hung the renderer, passed over until their file changes.
     private(set) lazy var badItems = BadItems(records: records)
     private var panels: [ObjectIdentifier: PlayPanel] = [:]
-    private var tickTimer: (any DispatchSourceTimer)?
-    private var tickDeadline: Double?
+    /// The item boundaries, schedule changes and override expiries of every panel.
+    private(set) lazy var ticker = PlayTicker(
+        nextDeadline: { [unowned self] in
+            // OVERRIDE: an expiry is a tick like an item boundary.
+            (panels.values.compactMap(\.nextEventTime) + [overrides.nextExpiry].compactMap { $0 }).min()
+        },
+        fire: { [unowned self] now in
+            overrides.expire(now: now)  // OVERRIDE
+            for panel in panels.values { panel.evaluate(now: now) }
+        })
     private var watcher: FileWatcher?
     private var options = ApplicationOptions()
     /// Screens told once that no panel entry matches them.
@@ -307,7 +315,7 @@ final class PlayRunner: SceneCommand {
     func panelDisconnected(_ panel: PlayPanel) {
         panels[ObjectIdentifier(panel)] = nil
         records.write(["event": "disconnect", "output": panel.outputName])
-        scheduleTick()
+        ticker.schedule()
         monitor?.update()
     }
 
@@ -416,43 +424,8 @@ final class PlayRunner: SceneCommand {
 
     // MARK: the clock
 
-    /// Wall-clock now, a hair ahead so a timer that fires on a boundary
-    /// lands after it.
-    func now() -> Double { wallSeconds() + 0.0005 }
-
-    /// One timer for every panel: panels that switch at the same instant
-    /// switch in the same turn of the main queue, so they draw in the same
-    /// batch and reach their screens on the same refresh.
-    func scheduleTick() {
-        // OVERRIDE: an expiry is a tick like an item boundary.
-        let deadline = (panels.values.compactMap(\.nextEventTime) + [overrides.nextExpiry].compactMap { $0 }).min()
-        guard deadline != tickDeadline else { return }
-        tickDeadline = deadline
-        tickTimer?.cancel()
-        tickTimer = nil
-        guard let deadline else { return }
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        // Armed on the monotonic clock: a wall-clock deadline would wait out
-        // a step back (minutes of a frozen item) before the clock watch
-        // could say anything. A step is the clock watch's to handle.
-        let delay = max(0, deadline - now())
-        timer.schedule(deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .nanoseconds(0))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.tickDeadline = nil
-                self?.tick()
-            }
-        }
-        timer.resume()
-        tickTimer = timer
-    }
-
-    private func tick() {
-        let now = self.now()
-        overrides.expire(now: now)  // OVERRIDE
-        for panel in panels.values { panel.evaluate(now: now) }
-        scheduleTick()
-    }
+    /// Wall-clock now, a hair ahead so a timer that fires on a boundary lands after it.
+    func now() -> Double { PlayTicker.now() }
 
     /// Looks once a second whether the wall clock was stepped (NTP at boot
     /// on a box without a clock battery, an administrator's `date -s`):
@@ -486,15 +459,7 @@ final class PlayRunner: SceneCommand {
         )
         records.write(["event": "clock-step", "seconds": step, "ns": monotonicNanoseconds()])
         for panel in panels.values { panel.clockStepped(by: step, sync: config.sync) }
-        tickDeadline = nil
-        tickTimer?.cancel()
-        tickTimer = nil
-        tick()
-    }
-
-    /// Re-evaluates on the next turn of the main queue (media became ready).
-    func tickSoon() {
-        DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.tick() } }
+        ticker.tickNow()
     }
 
     // MARK: bad media
@@ -597,7 +562,7 @@ final class PlayRunner: SceneCommand {
             // just arrived).
             for panel in panels.values where panel.showsLayout { panel.evaluate(now: now()) }
         }
-        scheduleTick()
+        ticker.schedule()
         if let app { for screen in app.screens { explainUnmatched(screen) } }
     }
 
@@ -700,10 +665,10 @@ final class PlayRunner: SceneCommand {
         case .override:
             // OVERRIDE: `PlayOverrides` answers, after its own checks.
             let result = overrides.handle(request.override ?? .clear, output: request.output, now: now)
-            scheduleTick()
+            ticker.schedule()
             return result
         }
-        scheduleTick()
+        ticker.schedule()
         log(
             "screenplay ctl \(request.command.rawValue)\(request.item.map { " \($0)" } ?? "")\(request.output.map { " --output \($0)" } ?? ""): \(chosen.map(\.outputName).joined(separator: ", "))"
         )
