@@ -51,9 +51,8 @@ final class PlayRunner: SceneCommand {
     /// The last playlist file that parsed, for a start with a broken one.
     private let lastGood: LastGoodPlaylist?
     private var lastGoodComplaints = Throttle(seconds: 60)
-    /// The wall clock less the monotonic one at the last look, to notice a step.
-    private var clockOffset = 0.0
-    private var clockWatch: (any DispatchSourceTimer)?
+    /// Notices a step of the wall clock.
+    private var clockWatch: ClockWatch?
     /// OVERRIDE: `ctl override`'s emergency content (`PlayOverrides.swift`).
     private(set) lazy var overrides = PlayOverrides(runner: self, playlist: command.path)
     /// fleet: `play URL`'s downloads; `command.path` is then its local copy.
@@ -125,7 +124,7 @@ final class PlayRunner: SceneCommand {
         mqtt?.start()
         startNothingShownWarnings()
         startStatsTimer()
-        startClockWatch()
+        clockWatch = ClockWatch { [weak self] step in self?.clockStepped(by: step) }
     }
 
     /// The configuration to start with. A playlist file that does not
@@ -426,29 +425,6 @@ final class PlayRunner: SceneCommand {
 
     /// Wall-clock now, a hair ahead so a timer that fires on a boundary lands after it.
     func now() -> Double { PlayTicker.now() }
-
-    /// Looks once a second whether the wall clock was stepped (NTP at boot
-    /// on a box without a clock battery, an administrator's `date -s`):
-    /// the wall clock less the monotonic one moves by more than NTP's
-    /// slewing could. It costs one comparison a second; timerfd's
-    /// TFD_TIMER_CANCEL_ON_SET would say it without a timer, but a clock
-    /// faked for tests (libfaketime) never sets it off.
-    private func startClockWatch() {
-        clockOffset = wallSeconds() - monotonicSeconds()
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                let offset = wallSeconds() - monotonicSeconds()
-                let step = offset - self.clockOffset
-                self.clockOffset = offset
-                if abs(step) > 0.05 { self.clockStepped(by: step) }
-            }
-        }
-        timer.resume()
-        clockWatch = timer
-    }
 
     /// With `"sync": true` each panel moves to the item the new time says
     /// (switching only to an item that is ready, so no black frame); other
