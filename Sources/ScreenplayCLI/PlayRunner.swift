@@ -26,7 +26,6 @@ final class PlayRunner: SceneCommand {
             overrides.expire(now: now)  // OVERRIDE
             for panel in panels.values { panel.evaluate(now: now) }
         })
-    private var watcher: FileWatcher?
     private var options = ApplicationOptions()
     /// Screens told once that no panel entry matches them.
     private var toldUnmatched: Set<String> = []
@@ -48,9 +47,10 @@ final class PlayRunner: SceneCommand {
     private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
     private var compositorGone = false
-    /// The last playlist file that parsed, for a start with a broken one.
-    private let lastGood: LastGoodPlaylist?
-    private var lastGoodComplaints = Throttle(seconds: 60)
+    /// The playlist file: read, watched and read again.
+    private lazy var reloader = PlaylistReloader(command: command, records: records) { [unowned self] fresh, at in
+        take(fresh, at: at)
+    }
     /// Notices a step of the wall clock.
     private var clockWatch: ClockWatch?
     /// OVERRIDE: `ctl override`'s emergency content (`PlayOverrides.swift`).
@@ -59,8 +59,6 @@ final class PlayRunner: SceneCommand {
     private let remote: RemotePlaylistSource?
     /// `--mqtt`: status, proof of play and commands over a broker (MQTTBox.swift).
     private var mqtt: MQTTBox?
-    /// A reloaded playlist waiting for its `activate_at`.
-    private var activation: (any DispatchSourceTimer)?
 
     init(_ command: PlayCommand) {
         // fleet: a playlist URL plays its local copy in the cache (RemotePlaylistSource.swift).
@@ -70,7 +68,6 @@ final class PlayRunner: SceneCommand {
         self.command = command
         hangGuard = HangGuard(grace: command.stallGrace)
         config = SignageConfig(playlists: [:], panels: [], defaultPlaylist: nil, sync: true, source: command.path)
-        lastGood = LastGoodPlaylist(playlist: command.path)
     }
 
     /// Reads and checks the configuration (exit 65/66 before anything
@@ -78,7 +75,7 @@ final class PlayRunner: SceneCommand {
     /// good one), connects and starts playing.
     func start() throws {
         try remote?.prepare()  // fleet
-        config = try readConfigurationAtStart()
+        config = try reloader.readAtStart()
         try records.open(command)
         badItems.forgetFailures()
         overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame
@@ -111,7 +108,7 @@ final class PlayRunner: SceneCommand {
             throw error
         }
         installSignalHandlers()
-        watchFiles()
+        reloader.watch(config.mediaFiles)
         attach(app)
         let monitor = ServiceMonitor(
             stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
@@ -125,58 +122,6 @@ final class PlayRunner: SceneCommand {
         startNothingShownWarnings()
         startStatsTimer()
         clockWatch = ClockWatch { [weak self] step in self?.clockStepped(by: step) }
-    }
-
-    /// The configuration to start with. A playlist file that does not
-    /// parse (a bad save, a copy cut short) falls back to the last one
-    /// that did, kept under XDG_STATE_HOME, so a restart does not darken
-    /// the screens; only without one does it exit 65.
-    private func readConfigurationAtStart() throws(CommandFailure) -> SignageConfig {
-        do {
-            let (config, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
-            keepAsLastGood(json)
-            return config
-        } catch  where error.code == .dataError {
-            guard let lastGood, let kept = lastGood.load() else {
-                throw CommandFailure(
-                    error.code,
-                    "\(error.description) (no last good playlist to fall back to\(lastGood.map { " in \($0.path)" } ?? ": neither XDG_STATE_HOME nor HOME is set"); fix the file)"
-                )
-            }
-            let old: SignageConfig
-            do {
-                old = try SignageConfigLoader.parse(kept.data, file: command.path, itemSeconds: command.itemSeconds)
-            } catch let keptError {
-                throw CommandFailure(
-                    error.code,
-                    "\(error.description) (the last good playlist in \(lastGood.path) does not parse either: \(keptError.description); fix the file)"
-                )
-            }
-            warn(
-                "\(error.description); playing the last good playlist instead (kept \(iso8601(wallSeconds: kept.saved.timeIntervalSince1970)) in \(lastGood.path)); fix the file and save it, and it reloads"
-            )
-            return old
-        } catch {
-            throw CommandFailure(error.code, error.description)
-        }
-    }
-
-    /// Keeps a playlist file that parsed (nothing for a folder).
-    private func keepAsLastGood(_ json: Data?) {
-        guard let json, let lastGood, let failure = lastGood.save(json) else { return }
-        guard lastGoodComplaints.allows() else { return }
-        warn(
-            "cannot keep the last good playlist: \(failure); playback goes on, but a restart with a broken \(command.path) would exit (free space there; said at most once a minute)"
-        )
-    }
-
-    /// Watches the playlist and every file it names, so a file that
-    /// arrives, is replaced or is fixed plays from its next slot.
-    private func watchFiles() {
-        watcher?.stop()
-        watcher = FileWatcher(path: command.path, files: config.mediaFiles) { [weak self] in
-            _ = self?.reload(because: "\(self?.command.path ?? "") or a file it names changed")
-        }
     }
 
     /// The control socket: `--socket`, or the default under
@@ -478,44 +423,11 @@ final class PlayRunner: SceneCommand {
 
     // MARK: reload
 
-    /// Re-reads the configuration; a valid one takes over at each panel's
-    /// next item boundary, an invalid one is refused and the old one plays on.
-    @discardableResult
-    func reload(because reason: String) -> String? {
-        do {
-            let (fresh, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
-            activation?.cancel()
-            activation = nil
-            if let at = fresh.activateAt, at > now() {
-                // The old playlist plays on until then; its files stay watched.
-                log(
-                    "loaded \(command.path) (\(reason)); it takes over on every panel at once at \(iso8601(wallSeconds: at)) (activate_at)"
-                )
-                records.write(["event": "reload", "ok": true, "path": command.path, "activate_at": at])
-                activation = activationTimer(at: at) { [weak self] in
-                    self?.activation = nil
-                    self?.take(fresh, json, at: at)
-                }
-                return nil
-            }
-            log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
-            records.write(["event": "reload", "ok": true, "path": command.path])
-            take(fresh, json, at: nil)
-            return nil
-        } catch {
-            warn("reload refused (\(reason)): \(error.description); the previous playlist keeps playing")
-            records.write(["event": "reload", "ok": false, "path": command.path, "error": error.description])
-            return error.description
-        }
-    }
-
     /// Makes `fresh` the configuration: at each panel's next item, or
     /// (`activate_at`) on every panel in this one turn of the main queue,
     /// so they draw in one batch and reach their screens on one refresh.
-    private func take(_ fresh: SignageConfig, _ json: Data?, at activation: Double?) {
+    private func take(_ fresh: SignageConfig, at activation: Double?) {
         config = fresh
-        keepAsLastGood(json)
-        watchFiles()
         badItems.forgetFailures()
         toldUnmatched.removeAll()
         for panel in panels.values {
@@ -540,17 +452,6 @@ final class PlayRunner: SceneCommand {
         }
         ticker.schedule()
         if let app { for screen in app.screens { explainUnmatched(screen) } }
-    }
-
-    /// A one-shot timer at wall-clock `at`, armed on the monotonic clock
-    /// like the item timer (a step of the clock is the clock watch's).
-    private func activationTimer(at: Double, _ fire: @escaping @MainActor () -> Void) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        let delay = max(0, at - wallSeconds())
-        timer.schedule(deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .nanoseconds(0))
-        timer.setEventHandler { MainActor.assumeIsolated { fire() } }
-        timer.resume()
-        return timer
     }
 
     // MARK: control (`screenplay ctl`)
@@ -585,7 +486,7 @@ final class PlayRunner: SceneCommand {
                         "asking \(remote.url) now; a new playlist takes over at each panel's next item once every file is downloaded and checked"
                 ])
             }
-            if let error = reload(because: "screenplay ctl reload") {
+            if let error = reloader.reload(because: "screenplay ctl reload") {
                 return .failure(ControlError("reload refused: \(error)"))
             }
             return .success(["message": "reloaded \(command.path); it takes over at each panel's next item"])
@@ -666,7 +567,7 @@ final class PlayRunner: SceneCommand {
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 self?.remote?.askNow()
-                _ = self?.reload(because: "SIGHUP")
+                _ = self?.reloader.reload(because: "SIGHUP")
             }
         }
         source.resume()
