@@ -41,9 +41,8 @@ final class PlayRunner: SceneCommand {
     private var control: ControlServer?
     /// Outputs `ctl pause` holds (kept across replugs and reconnects).
     private var heldOutputs: Set<String> = []
-    private var statsTimer: (any DispatchSourceTimer)?
-    /// Repainted pixels per output since the last frames line.
-    private var redraws: [String: RedrawCounter] = [:]
+    /// `--stats`' lines once a second; nil without it.
+    private var frameStats: PlayFrameStats?
     private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
     private var compositorGone = false
@@ -120,7 +119,10 @@ final class PlayRunner: SceneCommand {
         remote?.start()  // fleet
         mqtt?.start()
         startNothingShownWarnings()
-        startStatsTimer()
+        frameStats = records.stats.map { stats in
+            PlayFrameStats(
+                stats: stats, app: { [weak self] in self?.app }, panels: { [weak self] in self?.allPanels ?? [] })
+        }
         clockWatch = ClockWatch { [weak self] step in self?.clockStepped(by: step) }
     }
 
@@ -326,44 +328,6 @@ final class PlayRunner: SceneCommand {
         }
         timer.resume()
         nothingShownTimer = timer
-    }
-
-    /// With `--stats`: a `frames` line per panel once a second,
-    /// `stalled`/`resumed` lines (also on stderr) when a panel's frames stop
-    /// or come back, and a `graphics` line every ten seconds (the GL objects
-    /// held, which stay flat however many items a playlist loads). Without
-    /// it no timer runs: a static item costs nothing.
-    private func startStatsTimer() {
-        guard let stats = records.stats else { return }
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        var ticks = 0
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                ticks += 1
-                if ticks % 10 == 0, let objects = self.app?.graphicsObjects {
-                    stats.write([
-                        "event": "graphics", "picture_textures": objects.pictureTextures,
-                        "shader_programs": objects.shaderPrograms, "text_blocks": objects.textBlocks,
-                    ])
-                }
-                for panel in self.panels.values {
-                    guard let (presented, draws, videoFrames, change) = panel.drainStatistics() else { continue }
-                    let redrawn = panel.sceneForReload.map { self.redraws[panel.outputName, default: .init()].take($0) }
-                    stats.write([
-                        "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
-                        "redrawn_px": redrawn?.redrawnPixels ?? 0, "as_is": redrawn?.presentedAsIs ?? 0,
-                        "video_frames": videoFrames,
-                    ])
-                    if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
-                    if change == "resumed" { log("\(panel.outputName) shows frames again") }
-                    if let change { stats.write(["event": change, "output": panel.outputName]) }
-                }
-            }
-        }
-        timer.resume()
-        statsTimer = timer
     }
 
     // MARK: the clock
@@ -595,7 +559,7 @@ final class PlayRunner: SceneCommand {
         remote?.stop()  // fleet
         mqtt?.stop()
         control?.close()
-        statsTimer?.cancel()
+        frameStats?.stop()
         if let registration { app?.unregisterSceneAccessory(registration) }
         app?.shutdown()
     }
