@@ -37,17 +37,15 @@ final class PlayRunner: SceneCommand {
     private let probe = ProcessInfo.processInfo.environment["SCREENPLAY_PLAY_PROBE"] == "1"
     /// systemd's notify protocol, when it runs as a service.
     private var monitor: ServiceMonitor?
-    /// `screenplay ctl`'s socket.
-    private var control: ControlServer?
-    /// Outputs `ctl pause` holds (kept across replugs and reconnects).
-    private var heldOutputs: Set<String> = []
+    /// `screenplay ctl`'s socket and `--mqtt`'s broker, and the requests they bring.
+    private lazy var control = PlayControl(runner: self)
     /// `--stats`' lines once a second; nil without it.
     private var frameStats: PlayFrameStats?
     private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
-    private var compositorGone = false
+    private(set) var compositorGone = false
     /// The playlist file: read, watched and read again.
-    private lazy var reloader = PlaylistReloader(command: command, records: records) { [unowned self] fresh, at in
+    private(set) lazy var reloader = PlaylistReloader(command: command, records: records) { [unowned self] fresh, at in
         take(fresh, at: at)
     }
     /// Notices a step of the wall clock.
@@ -55,9 +53,7 @@ final class PlayRunner: SceneCommand {
     /// OVERRIDE: `ctl override`'s emergency content (`PlayOverrides.swift`).
     private(set) lazy var overrides = PlayOverrides(runner: self, playlist: command.path)
     /// fleet: `play URL`'s downloads; `command.path` is then its local copy.
-    private let remote: RemotePlaylistSource?
-    /// `--mqtt`: status, proof of play and commands over a broker (MQTTBox.swift).
-    private var mqtt: MQTTBox?
+    let remote: RemotePlaylistSource?
 
     init(_ command: PlayCommand) {
         // fleet: a playlist URL plays its local copy in the cache (RemotePlaylistSource.swift).
@@ -99,10 +95,10 @@ final class PlayRunner: SceneCommand {
             )
         }
         do {
-            try openControlSocket()
-            try makeMQTTBox()
+            try control.open(command)
+            records.mqtt = control.mqtt
         } catch {
-            control?.close()
+            control.close()
             app.shutdown()
             throw error
         }
@@ -117,45 +113,13 @@ final class PlayRunner: SceneCommand {
         monitor.note = { [weak self] in self?.remote?.statusNote }  // fleet
         monitor.start()
         remote?.start()  // fleet
-        mqtt?.start()
+        control.mqtt?.start()
         startNothingShownWarnings()
         frameStats = records.stats.map { stats in
             PlayFrameStats(
                 stats: stats, app: { [weak self] in self?.app }, panels: { [weak self] in self?.allPanels ?? [] })
         }
         clockWatch = ClockWatch { [weak self] step in self?.clockStepped(by: step) }
-    }
-
-    /// The control socket: `--socket`, or the default under
-    /// `$XDG_RUNTIME_DIR` (none, with a warning, when that is unset).
-    private func openControlSocket() throws(CommandFailure) {
-        guard let path = command.socketPath ?? ControlSocketPath.default else {
-            warn(
-                "XDG_RUNTIME_DIR is not set, so there is no control socket (screenplay ctl); give --socket PATH for one"
-            )
-            return
-        }
-        control = try ControlServer(path: path) { [weak self] line, later in
-            guard let self else { return ControlReply.error("shutting down") }
-            return self.answer(line, later: later)
-        }
-        log("control socket: \(path)")
-    }
-
-    /// `--mqtt`: the same requests as the control socket, from the broker.
-    private func makeMQTTBox() throws(CommandFailure) {
-        guard command.remote.mqtt != nil else { return }
-        mqtt = try MQTTBox(
-            options: command.remote, boxID: RemotePlaylistSource.boxID(command.remote),
-            answer: { [weak self] line, later in
-                // nil is a reply that comes later (a screenshot), not a refusal.
-                guard let self else { return ControlReply.error("shutting down") }
-                return self.answer(line, later: later)
-            },
-            statusLine: { [weak self] in
-                self?.answer(Data(#"{"command":"status"}"#.utf8), later: { _ in }) ?? Data()
-            })
-        records.mqtt = mqtt
     }
 
     private func attach(_ app: Application) {
@@ -168,7 +132,7 @@ final class PlayRunner: SceneCommand {
                     "\(error.description); exiting (--no-reconnect; without it play waits for the compositor to come back)"
                 )
                 self?.monitor?.stopping()
-                self?.control?.close()
+                self?.control.close()
                 exit(ExitCode.unavailable.rawValue)
             }
             // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
@@ -265,7 +229,7 @@ final class PlayRunner: SceneCommand {
         monitor?.update()
     }
 
-    func isHeld(_ output: String) -> Bool { heldOutputs.contains(output) }
+    func isHeld(_ output: String) -> Bool { control.heldOutputs.contains(output) }
 
     /// A schedule's change reached a panel: one log line and a `schedule`
     /// line in `--stats`, so the switch's second is on record beside the
@@ -418,104 +382,6 @@ final class PlayRunner: SceneCommand {
         if let app { for screen in app.screens { explainUnmatched(screen) } }
     }
 
-    // MARK: control (`screenplay ctl`)
-
-    /// One request line in, one reply line out.
-    private func answer(_ line: Data, later: @escaping @MainActor (Data) -> Void) -> Data? {
-        switch ControlRequest.parse(line) {
-        case let .failure(error):
-            return ControlReply.error(error.reason)
-        case let .success(request) where request.command == .screenshot:
-            switch PlayScreenshot.panel(among: Array(panels.values), pattern: request.output) {
-            case let .failure(error): return ControlReply.error(error.reason)
-            case let .success(panel):
-                PlayScreenshot.take(of: panel, reply: later)
-                return nil
-            }
-        case let .success(request):
-            switch execute(request) {
-            case let .success(fields): return ControlReply.encode(fields.merging(["ok": true]) { _, new in new })
-            case let .failure(error): return ControlReply.error(error.reason)
-            }
-        }
-    }
-
-    private func execute(_ request: ControlRequest) -> Result<[String: Any], ControlError> {
-        let now = self.now()
-        if request.command == .reload {
-            if let remote {
-                remote.askNow()
-                return .success([
-                    "message":
-                        "asking \(remote.url) now; a new playlist takes over at each panel's next item once every file is downloaded and checked"
-                ])
-            }
-            if let error = reloader.reload(because: "screenplay ctl reload") {
-                return .failure(ControlError("reload refused: \(error)"))
-            }
-            return .success(["message": "reloaded \(command.path); it takes over at each panel's next item"])
-        }
-        let chosen: [PlayPanel]
-        switch ControlTargets.panels(Array(panels.values), matching: request.output) {
-        case let .success(matched): chosen = matched
-        // status with a pattern that matches nothing reports no panels;
-        // override works out its own panels (an unplugged one's may be cleared).
-        case .failure where request.command == .status || request.command == .override: chosen = []
-        case let .failure(error): return .failure(error)
-        }
-        switch request.command {
-        case .screenshot:
-            return .failure(ControlError("screenshot is answered on its own path"))
-        case .status:
-            var fields: [String: Any] = [
-                "path": command.path, "pid": Int(getpid()), "connected": !compositorGone,
-                "panels": chosen.map { $0.status(now: now) },
-            ]
-            if let reason = nothingShownReason() { fields["nothing_shown"] = reason }
-            fields["overrides"] = overrides.entries.map(\.label)  // OVERRIDE
-            fields["source"] = remote?.status  // fleet
-            fields["mqtt"] = mqtt?.status
-            return .success(fields)
-        case .next, .previous:
-            for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
-        case .pause, .resume:
-            for panel in chosen {
-                if request.command == .pause {
-                    heldOutputs.insert(panel.outputName)
-                } else {
-                    heldOutputs.remove(panel.outputName)
-                }
-                panel.hold(request.command == .pause, now: now)
-            }
-            if request.output == nil, request.command == .resume { heldOutputs = [] }
-        case .show:
-            let item = request.item ?? ""
-            let targets = chosen.compactMap { panel in panel.index(of: item).map { (panel, $0) } }
-            guard targets.count == chosen.count else {
-                let missing = chosen.filter { $0.index(of: item) == nil }.map {
-                    "\($0.outputName) (playlist \"\($0.playlist.name)\", \($0.playlist.items.count) items)"
-                }
-                return .failure(
-                    ControlError(
-                        "no item '\(item)' on \(missing.joined(separator: ", ")): give its position (1 is the first) or its file name"
-                    ))
-            }
-            for (panel, index) in targets { panel.show(index: index, now: now) }
-        case .reload:
-            break
-        case .override:
-            // OVERRIDE: `PlayOverrides` answers, after its own checks.
-            let result = overrides.handle(request.override ?? .clear, output: request.output, now: now)
-            ticker.schedule()
-            return result
-        }
-        ticker.schedule()
-        log(
-            "screenplay ctl \(request.command.rawValue)\(request.item.map { " \($0)" } ?? "")\(request.output.map { " --output \($0)" } ?? ""): \(chosen.map(\.outputName).joined(separator: ", "))"
-        )
-        return .success(["panels": chosen.map { $0.status(now: now) }])
-    }
-
     // MARK: plumbing
 
     /// SIGHUP reloads on the main queue and SIGUSR1 reopens the files
@@ -557,8 +423,8 @@ final class PlayRunner: SceneCommand {
         log("\(signal): tearing down")
         monitor?.stopping()
         remote?.stop()  // fleet
-        mqtt?.stop()
-        control?.close()
+        control.mqtt?.stop()
+        control.close()
         frameStats?.stop()
         if let registration { app?.unregisterSceneAccessory(registration) }
         app?.shutdown()
