@@ -27,8 +27,8 @@ final class PlayRunner: SceneCommand {
             for panel in panels.values { panel.evaluate(now: now) }
         })
     private var options = ApplicationOptions()
-    /// Screens told once that no panel entry matches them.
-    private var toldUnmatched: Set<String> = []
+    /// Which screens play takes, and why another shows nothing.
+    private lazy var screens = PlayScreens(command: command) { [unowned self] in config }
     /// Stuck draws, off the main thread (`--stall-grace`), and the signals' teardown deadline.
     let hangGuard: HangGuard
     /// `SCREENPLAY_PLAY_PROBE=1` (tests only): a `probe` stats line per frame
@@ -77,16 +77,13 @@ final class PlayRunner: SceneCommand {
         options = ApplicationOptions()
         options.drawWatch = hangGuard.watch
         options.builtInPatterns = command.builtinPatterns
-        options.targets = command.allOutputs ? .everyScreen : .everyScreenExceptMarkedBuiltIn
+        options.targets = screens.rule
         if command.fullscreenWindow { options.maxLayerShellVersion = 0 }
         if command.reconnect { options.whenCompositorGoes = .reconnect() }
         let patterns = command.outputPatterns
-        options.screenFilter = { [weak self] screen in
-            guard let self else { return false }
-            return !self.isSkipped(screen) && self.matchesOutputOption(screen) && self.assignment(for: screen) != nil
-        }
+        options.screenFilter = { [weak self] screen in self?.screens.admits(screen) ?? false }
         let app = try ScreenplayTool.connect(options)
-        if !patterns.isEmpty, !app.screens.contains(where: matchesOutputOption) {
+        if !patterns.isEmpty, !app.screens.contains(where: screens.matchesOutputOption) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
             throw CommandFailure(
@@ -149,7 +146,7 @@ final class PlayRunner: SceneCommand {
         }
         app.onScreenConnect = { [weak self] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
-            self?.explainUnmatched(screen)
+            self?.screens.explainUnmatched(screen)
         }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
         let layer: SceneLayer =
@@ -163,7 +160,7 @@ final class PlayRunner: SceneCommand {
             name: "screenplay-play", layer: layer, preferredFramesPerSecond: 0,
             delegateFactory: { [unowned self] in self.makePanel() })
         registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
-        for screen in app.screens { explainUnmatched(screen) }
+        for screen in app.screens { screens.explainUnmatched(screen) }
         if app.externalScreens.isEmpty {
             let why = app.screens.map { "\($0.name): \(app.targetReason($0).reason)" }.joined(separator: "; ")
             log("no screen to play on yet; waiting for one to connect (\(why.isEmpty ? "no screens at all" : why))")
@@ -179,30 +176,8 @@ final class PlayRunner: SceneCommand {
         return PlayPanel(runner: self, playlist: first, rotate: 0, probe: probe)
     }
 
-    private func matchesOutputOption(_ screen: Screen) -> Bool {
-        command.outputPatterns.isEmpty
-            || command.outputPatterns.contains { pattern in
-                ScreenPattern(pattern).matches(screen)
-            }
-    }
-
-    /// Whether `--skip` names `screen`: a screen the box must leave alone.
-    func isSkipped(_ screen: Screen) -> Bool {
-        command.skipPatterns.contains { ScreenPattern($0).matches(screen) }
-    }
-
     func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
         config.assignment(for: screen)
-    }
-
-    private func explainUnmatched(_ screen: Screen) {
-        guard screen.classification.markingPattern == nil || command.allOutputs, !isSkipped(screen),
-            matchesOutputOption(screen), assignment(for: screen) == nil, !toldUnmatched.contains(screen.name)
-        else { return }
-        toldUnmatched.insert(screen.name)
-        warn(
-            "\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing"
-        )
     }
 
     func panelConnected(_ panel: PlayPanel, _ scene: Scene) {
@@ -264,19 +239,7 @@ final class PlayRunner: SceneCommand {
         if compositorGone { return "the compositor is gone; waiting for it to come back" }
         guard let app else { return "not connected to a compositor yet" }
         guard !app.screens.isEmpty else { return "no screen is connected; waiting for one" }
-        let rule: ScreenTargets = command.allOutputs ? .everyScreen : .everyScreenExceptMarkedBuiltIn
-        return app.screens.map { screen in
-            let (isTarget, reason) = app.targetReason(screen)
-            if isTarget { return "\(screen.name): starting" }
-            // The library's rule first (disabled, marked built-in), then
-            // what play's own filter left out, in the order it checks.
-            if !screen.isEnabled || !rule.admits(screen.classification).isTarget {
-                return "\(screen.name): \(reason)"
-            }
-            if isSkipped(screen) { return "\(screen.name): skipped by --skip" }
-            if !matchesOutputOption(screen) { return "\(screen.name): not named by --output" }
-            return "\(screen.name): matches no panel entry of \(config.source) and there is no \"default\""
-        }.joined(separator: "; ")
+        return app.screens.map { screens.whyDark($0, in: app) }.joined(separator: "; ")
     }
 
     /// While nothing shows, a warning 10 s after start and then once a
@@ -357,7 +320,7 @@ final class PlayRunner: SceneCommand {
     private func take(_ fresh: SignageConfig, at activation: Double?) {
         config = fresh
         badItems.forgetFailures()
-        toldUnmatched.removeAll()
+        screens.forgetTold()
         for panel in panels.values {
             guard let scene = panel.sceneForReload, let screen = scene.screen,
                 let assigned = assignment(for: screen)
@@ -379,7 +342,7 @@ final class PlayRunner: SceneCommand {
             for panel in panels.values where panel.showsLayout { panel.evaluate(now: now()) }
         }
         ticker.schedule()
-        if let app { for screen in app.screens { explainUnmatched(screen) } }
+        if let app { for screen in app.screens { screens.explainUnmatched(screen) } }
     }
 
     // MARK: plumbing
