@@ -35,13 +35,12 @@ final class PlayRunner: SceneCommand {
     /// drawn, with the colour read back from the middle of the buffer before
     /// it is presented, to check every frame of a crossfade.
     private let probe = ProcessInfo.processInfo.environment["SCREENPLAY_PLAY_PROBE"] == "1"
-    /// systemd's notify protocol, when it runs as a service.
-    private var monitor: ServiceMonitor?
+    /// What systemd and the log hear of the panels' health.
+    private lazy var health = PlayHealth(runner: self, screens: screens)
     /// `screenplay ctl`'s socket and `--mqtt`'s broker, and the requests they bring.
     private lazy var control = PlayControl(runner: self)
     /// `--stats`' lines once a second; nil without it.
     private var frameStats: PlayFrameStats?
-    private var nothingShownTimer: (any DispatchSourceTimer)?
     /// Between a lost connection and the reconnect.
     private(set) var compositorGone = false
     /// The playlist file: read, watched and read again.
@@ -102,16 +101,10 @@ final class PlayRunner: SceneCommand {
         installSignalHandlers()
         reloader.watch(config.mediaFiles)
         attach(app)
-        let monitor = ServiceMonitor(
-            stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
-            isReady: { [weak self] in self?.everyPanelShowsItsFirstItem() ?? false },
-            nothingShown: { [weak self] in self?.nothingShownReason() })
-        self.monitor = monitor
-        monitor.note = { [weak self] in self?.remote?.statusNote }  // fleet
-        monitor.start()
+        health.startMonitor(stallGrace: command.stallGrace, note: { [weak self] in self?.remote?.statusNote })  // fleet
         remote?.start()  // fleet
         control.mqtt?.start()
-        startNothingShownWarnings()
+        health.startNothingShownWarnings()
         frameStats = records.stats.map { stats in
             PlayFrameStats(
                 stats: stats, app: { [weak self] in self?.app }, panels: { [weak self] in self?.allPanels ?? [] })
@@ -128,7 +121,7 @@ final class PlayRunner: SceneCommand {
                 printError(
                     "\(error.description); exiting (--no-reconnect; without it play waits for the compositor to come back)"
                 )
-                self?.monitor?.stopping()
+                self?.health.stopping()
                 self?.control.close()
                 exit(ExitCode.unavailable.rawValue)
             }
@@ -137,12 +130,12 @@ final class PlayRunner: SceneCommand {
             printError(
                 "\(error.description); waiting for a compositor on the same socket (--no-reconnect exits instead)")
             self.compositorGone = true
-            self.monitor?.update()
+            self.health.update()
         }
         app.onReconnect = { [weak self, weak app] in
             log("reconnected to \(app?.socketDescription ?? "the compositor")")
             self?.compositorGone = false
-            self?.monitor?.update()
+            self?.health.update()
         }
         app.onScreenConnect = { [weak self] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
@@ -201,7 +194,7 @@ final class PlayRunner: SceneCommand {
         panels[ObjectIdentifier(panel)] = nil
         records.write(["event": "disconnect", "output": panel.outputName])
         ticker.schedule()
-        monitor?.update()
+        health.update()
     }
 
     func isHeld(_ output: String) -> Bool { control.heldOutputs.contains(output) }
@@ -217,45 +210,8 @@ final class PlayRunner: SceneCommand {
         ])
     }
 
-    // MARK: health
-
-    private func panelHealth() -> [PanelHealth] { panels.values.map(\.health) }
-
-    /// READY=1: every screen play shows on has shown its first item, and
-    /// there is at least one; false while the compositor is gone (the
-    /// monitor's deadline sends READY=1 anyway, saying why).
-    private func everyPanelShowsItsFirstItem() -> Bool {
-        guard let app, !compositorGone else { return false }
-        let shown = Set(panels.values.filter(\.hasShownFirstItem).map(\.outputName))
-        let targets = app.externalScreens
-        return !targets.isEmpty && targets.allSatisfy { shown.contains($0.name) }
-    }
-
-    /// Why no panel shows content, per screen; nil while one does. A black
-    /// television under a service that reports itself healthy is the worst
-    /// failure signage has, so this reaches STATUS=, `ctl status` and the log.
-    func nothingShownReason() -> String? {
-        if panels.values.contains(where: \.hasShownFirstItem) { return nil }
-        if compositorGone { return "the compositor is gone; waiting for it to come back" }
-        guard let app else { return "not connected to a compositor yet" }
-        guard !app.screens.isEmpty else { return "no screen is connected; waiting for one" }
-        return app.screens.map { screens.whyDark($0, in: app) }.joined(separator: "; ")
-    }
-
-    /// While nothing shows, a warning 10 s after start and then once a
-    /// minute (a log that repeats every second would bury everything else).
-    private func startNothingShownWarnings() {
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + ServiceMonitor.readyDeadline, repeating: 60, leeway: .seconds(1))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, let reason = self.nothingShownReason() else { return }
-                warn("nothing is shown: \(reason)")
-            }
-        }
-        timer.resume()
-        nothingShownTimer = timer
-    }
+    /// Why no panel shows content, per screen; nil while one does.
+    func nothingShownReason() -> String? { health.nothingShownReason() }
 
     // MARK: the clock
 
@@ -296,13 +252,13 @@ final class PlayRunner: SceneCommand {
         records.itemShown(
             output: output, playlist: playlist, index: index, item: item, shown: shown, override: override,
             region: region)
-        monitor?.update()
+        health.update()
     }
 
     /// OVERRIDE: a line for `--stats` and, with `proof`, the proof-of-play file.
     func record(_ line: [String: Any], proof toProof: Bool) {
         records.record(line, proof: toProof)
-        monitor?.update()
+        health.update()
     }
 
     /// OVERRIDE: the connected panels.
@@ -384,7 +340,7 @@ final class PlayRunner: SceneCommand {
     /// the registration back and shuts down; `Application.run` returns.
     func stop(signal: StopSignal) {
         log("\(signal): tearing down")
-        monitor?.stopping()
+        health.stopping()
         remote?.stop()  // fleet
         control.mqtt?.stop()
         control.close()
