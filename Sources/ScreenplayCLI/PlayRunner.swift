@@ -10,7 +10,7 @@ final class PlayRunner: SceneCommand {
     private(set) var config: SignageConfig
     private(set) var app: Application?
     private var registration: SceneAccessoryRegistration?
-    private var signalSources: [any DispatchSourceSignal] = []
+    private var signals: PlaySignals?
     /// `--stats`, `--proof` and the broker's proof of play.
     private let records = PlayRecorder()
     /// Items that failed or hung the renderer, passed over until their file changes.
@@ -303,34 +303,17 @@ final class PlayRunner: SceneCommand {
 
     // MARK: plumbing
 
-    /// SIGHUP reloads on the main queue and SIGUSR1 reopens the files
-    /// (SIGINT and SIGTERM are `Application.run`'s, see `stop(signal:)`);
-    /// the hang guard watches for a draw that never returns and then
-    /// remembers its item before the process exits 70.
+    /// SIGHUP reloads and SIGUSR1 reopens the files (`PlaySignals`; SIGINT
+    /// and SIGTERM are `Application.run`'s, see `stop(signal:)`); the hang
+    /// guard watches for a draw that never returns and then remembers its
+    /// item before the process exits 70.
     private func installSignalHandlers() {
-        signal(SIGHUP, SIG_IGN)
-        // A reader of `--stats -` that goes away must not end playback: the
-        // write fails with EPIPE instead, and that is logged.
-        signal(SIGPIPE, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
+        signals = PlaySignals(
+            hangup: { [weak self] in
                 self?.remote?.askNow()
                 _ = self?.reloader.reload(because: "SIGHUP")
-            }
-        }
-        source.resume()
-        // SIGUSR1: logrotate's postrotate may ask for the files afresh
-        // (each line checks by itself, so this is only for being prompt).
-        signal(SIGUSR1, SIG_IGN)
-        let rotate = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
-        rotate.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.records.reopen()
-            }
-        }
-        rotate.resume()
-        signalSources = [source, rotate]
+            },
+            reopen: { [weak self] in self?.records.reopen() })
         hangGuard.start(onHang: badItems.remembersHungDraw)
     }
 
