@@ -192,7 +192,7 @@ final class PanelOverride {
         announce = false
         let (name, index, item) = (content.name, current.index, content.items[current.index])
         scene.whenNextFrameShown { [weak runner, scene] shown in
-            runner?.itemShown(
+            runner?.records.itemShown(
                 output: scene.screen?.name ?? "window", playlist: name, index: index, item: item, shown: shown,
                 override: true)
         }

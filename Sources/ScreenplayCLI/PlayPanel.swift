@@ -275,7 +275,7 @@ final class PlayPanel: SceneDelegate {
                 let reason =
                     playlist.items.compactMap { runner.badItems.failureReason($0) }.last ?? "no item could be shown"
                 hasShownFirstItem = true
-                runner.placeholderShown(self, reason: reason)
+                runner.records.placeholderShown(self, reason: reason)
                 current = Shown(
                     index: -1, playlist: playlist.name,
                     media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
@@ -340,7 +340,7 @@ final class PlayPanel: SceneDelegate {
         adopt(wanted, rotate: rotate, origin: scheduledOrigin(of: wanted, now: now))
         next = preloaded
         scheduleChange = nil
-        runner.scheduleSwitched(self, to: panelSchedule.name(of: active), playlist: wanted.name, now: now)
+        runner.records.scheduleSwitched(self, to: panelSchedule.name(of: active), playlist: wanted.name, now: now)
     }
 
     /// The schedule's next change after `now`, worked out again only once
@@ -732,7 +732,7 @@ final class PlayPanel: SceneDelegate {
                 scene.whenNextFrameShown { [weak self] shown in
                     guard let self else { return }
                     self.hasShownFirstItem = true
-                    self.runner.itemShown(
+                    self.runner.records.itemShown(
                         output: self.outputName, playlist: name, index: index, item: item, shown: shown)
                 }
                 afterDraw = afterDraw ?? { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
@@ -783,7 +783,9 @@ final class PlayPanel: SceneDelegate {
         // OVERRIDE: an animated override (video, shader) keeps frames coming
         // whatever the item underneath asked for.
         if override?.isAnimated == true { scene.displayLink.isPaused = false }
-        if probe { runner.probeFrame(output: outputName, context: context, values: current?.media.probeValues ?? [:]) }
+        if probe {
+            runner.records.probeFrame(output: outputName, context: context, values: current?.media.probeValues ?? [:])
+        }
         if let afterDraw {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {

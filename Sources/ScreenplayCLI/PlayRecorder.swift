@@ -3,7 +3,8 @@ import Screenplay
 
 /// Where `play`'s record lines go: every event to `--stats`, the items
 /// that reached a screen also to the proof-of-play file (`--proof`) and,
-/// with `--mqtt`, to the broker. Without those options it writes nothing.
+/// with `--mqtt`, to the broker. Without those options it writes nothing
+/// (a schedule's switch and a placeholder are still logged).
 @MainActor
 final class PlayRecorder {
     /// `--stats`: nil without it (then no per-second timer runs either).
@@ -11,6 +12,8 @@ final class PlayRecorder {
     private var proof: StatsWriter?
     /// `--mqtt`: made after the files are open, so set later.
     var mqtt: MQTTBox?
+    /// What a proof-of-play or override line changes is told (systemd's status).
+    var changed: @MainActor () -> Void = {}
 
     /// Opens `--stats` and `--proof` (exit 66 when one cannot be opened).
     func open(_ command: PlayCommand) throws(CommandFailure) {
@@ -26,8 +29,8 @@ final class PlayRecorder {
     /// One proof-of-play line; `region` names the layout's region the item
     /// played in, `override` marks an item an override brought.
     func itemShown(
-        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool,
-        region: String?
+        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool = false,
+        region: String? = nil
     ) {
         // The wall-clock time of the presentation: now, less how long ago it was.
         let ago = Double(Int64(bitPattern: monotonicNanoseconds() &- shown.monotonicNs)) / 1e9
@@ -39,6 +42,7 @@ final class PlayRecorder {
         stats?.write(line)
         proof?.write(line)
         mqtt?.proof(line)
+        changed()
     }
 
     /// A line for `--stats` and, with `proof`, the proof of play (an
@@ -51,6 +55,28 @@ final class PlayRecorder {
         } else {
             mqtt?.statusChanged()
         }
+        changed()
+    }
+
+    /// A schedule's change reached a panel: one log line and a `schedule`
+    /// line in `--stats`, so the switch's second is on record beside the
+    /// item lines that show when it reached the screen.
+    func scheduleSwitched(_ panel: PlayPanel, to entry: String, playlist: String, now: Double) {
+        log("\(panel.outputName): the schedule switches to \(entry) (playlist \"\(playlist)\")")
+        stats?.write([
+            "event": "schedule", "output": panel.outputName, "entry": entry, "playlist": playlist,
+            "at": iso8601(wallSeconds: now),
+        ])
+    }
+
+    /// Every item of a panel's playlist failed: a warning and a `placeholder` line as the placeholder comes on.
+    func placeholderShown(_ panel: PlayPanel, reason: String) {
+        warn(
+            "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
+        )
+        stats?.write([
+            "event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason,
+        ])
     }
 
     /// `SCREENPLAY_PLAY_PROBE=1`: the colour in the middle of the frame

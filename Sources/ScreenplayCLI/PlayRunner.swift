@@ -12,7 +12,7 @@ final class PlayRunner: SceneCommand {
     private var registration: SceneAccessoryRegistration?
     private var signals: PlaySignals?
     /// `--stats`, `--proof` and the broker's proof of play.
-    private let records = PlayRecorder()
+    let records = PlayRecorder()
     /// Items that failed or hung the renderer, passed over until their file changes.
     private(set) lazy var badItems = BadItems(records: records)
     private var panels: [ObjectIdentifier: PlayPanel] = [:]
@@ -71,6 +71,7 @@ final class PlayRunner: SceneCommand {
         try remote?.prepare()  // fleet
         config = try reloader.readAtStart()
         try records.open(command)
+        records.changed = { [weak self] in self?.health.update() }
         badItems.forgetFailures()
         overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame
         options = ApplicationOptions()
@@ -199,17 +200,6 @@ final class PlayRunner: SceneCommand {
 
     func isHeld(_ output: String) -> Bool { control.heldOutputs.contains(output) }
 
-    /// A schedule's change reached a panel: one log line and a `schedule`
-    /// line in `--stats`, so the switch's second is on record beside the
-    /// item lines that show when it reached the screen.
-    func scheduleSwitched(_ panel: PlayPanel, to entry: String, playlist: String, now: Double) {
-        log("\(panel.outputName): the schedule switches to \(entry) (playlist \"\(playlist)\")")
-        records.write([
-            "event": "schedule", "output": panel.outputName, "entry": entry, "playlist": playlist,
-            "at": iso8601(wallSeconds: now),
-        ])
-    }
-
     /// Why no panel shows content, per screen; nil while one does.
     func nothingShownReason() -> String? { health.nothingShownReason() }
 
@@ -230,43 +220,8 @@ final class PlayRunner: SceneCommand {
         ticker.tickNow()
     }
 
-    // MARK: bad media
-
-    func placeholderShown(_ panel: PlayPanel, reason: String) {
-        warn(
-            "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
-        )
-        records.write([
-            "event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason,
-        ])
-    }
-
-    // MARK: proof of play
-
-    /// One proof-of-play line; `region` names the layout's region the item
-    /// played in, `override` marks an item an override brought.
-    func itemShown(
-        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool = false,
-        region: String? = nil
-    ) {
-        records.itemShown(
-            output: output, playlist: playlist, index: index, item: item, shown: shown, override: override,
-            region: region)
-        health.update()
-    }
-
-    /// OVERRIDE: a line for `--stats` and, with `proof`, the proof-of-play file.
-    func record(_ line: [String: Any], proof toProof: Bool) {
-        records.record(line, proof: toProof)
-        health.update()
-    }
-
     /// OVERRIDE: the connected panels.
     var allPanels: [PlayPanel] { Array(panels.values) }
-
-    func probeFrame(output: String, context: DrawingContext, values: [String: Any]) {
-        records.probeFrame(output: output, context: context, values: values)
-    }
 
     // MARK: reload
 

@@ -197,7 +197,7 @@ final class RegionPlayer {
             justArrived = false
             let (item, index, playlist, name) = (items[current.index], current.index, region.playlist.name, region.name)
             scene?.whenNextFrameShown { [weak runner] shown in
-                runner?.itemShown(
+                runner?.records.itemShown(
                     output: output, playlist: playlist, index: index, item: item, shown: shown, region: name)
             }
         }
