@@ -194,13 +194,10 @@ final class PlayPanel: SceneDelegate {
             nextEventTime = nil  // held: no boundary until `resume`
             return
         }
-        if current == nil, let notBefore = firstItemNotBefore {
+        if current == nil, let notBefore = lateFirst.wait(now: now) {
             // A first item passed over as late: nothing starts before its slot's end.
-            if now < notBefore {
-                nextEventTime = notBefore
-                return
-            }
-            firstItemNotBefore = nil
+            nextEventTime = notBefore
+            return
         }
         followSchedule(now: now)
         var position = schedule.position(at: now)
@@ -451,27 +448,8 @@ final class PlayPanel: SceneDelegate {
     /// The web page whose late paint was logged.
     private weak var slowPageNoted: AnyObject?
 
-    /// First items passed over as late: a few at most, so a box too slow
-    /// for any slot still shows something.
-    private var lateFirstItemSkips = 0
-    private var mayPassOverLateFirstItem: Bool { lateFirstItemSkips < 3 }
-    /// The end of the slot of a first item passed over as late.
-    private var firstItemNotBefore: Double?
-
-    /// A first item passed over as late: while its slot lasts nothing
-    /// starts (it would be that item again, as late), then the clock's next.
-    private func holdFirstItem(pastSlotOf index: Int, now: Double) {
-        let position = schedule.position(at: now)
-        guard position.index == index else { return }  // its slot is over already
-        firstItemNotBefore = position.end
-        nextEventTime = position.end
-    }
-
-    /// How long a panel's first frame, drawn now, may take to reach the
-    /// screen: its first paint (shaders compiled, textures uploaded), the
-    /// wait for the compositor's next refresh and its render, with room for
-    /// a loaded machine (seen here: up to 90 ms beside busy cores).
-    private func drawToScreen(_ scene: Scene) -> Double { max(3 * scene.displayLink.duration, 0.1) }
+    /// A first item that would reach the screen after its slot is passed over.
+    private var lateFirst = LateFirstItem()
 
     /// Set when an item's first fully visible frame is being drawn.
     private var justArrived = false
@@ -661,16 +639,13 @@ final class PlayPanel: SceneDelegate {
             if next.media.failure != nil || next.media.isReady, next.due {
                 afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
                 // The very first item: on screen in this same frame, unless
-                // it became ready after its slot (a video's first picture,
-                // a page rendered at a slot's end): shown then, it flashed
-                // for a frame or two into the next item's slot, and proof
-                // of play logged two items in that second. The evaluation
-                // after this draw brings the clock's item instead.
-                let late = schedule.slotEnds(of: next.index, before: now, latency: drawToScreen(scene))
-                if current == nil, next.media.isReady, late, mayPassOverLateFirstItem {
-                    lateFirstItemSkips += 1
-                    holdFirstItem(pastSlotOf: next.index, now: now)
-                } else if current == nil, next.media.isReady, now >= firstItemNotBefore ?? now {
+                // it became ready after its slot (`LateFirstItem`). The
+                // evaluation after this draw brings the clock's item instead.
+                if current == nil, next.media.isReady,
+                    lateFirst.isLate(next.index, in: schedule, now: now, scene: scene)
+                {
+                    if let end = lateFirst.passOver(next.index, in: schedule, now: now) { nextEventTime = end }
+                } else if current == nil, next.media.isReady, lateFirst.allowsStart(now: now) {
                     self.next = nil
                     current = Shown(index: next.index, playlist: next.playlist, media: next.media, since: elapsedNow)
                     start(next.media)
@@ -703,19 +678,17 @@ final class PlayPanel: SceneDelegate {
                 return
             }
         }
-        if let current, justArrived, !hasShownFirstItem, mayPassOverLateFirstItem, !showingPlaceholder,
-            current.playlist == playlist.name,
-            schedule.slotEnds(of: current.index, before: now, latency: drawToScreen(scene))
+        if let current, justArrived, !hasShownFirstItem, !showingPlaceholder, current.playlist == playlist.name,
+            lateFirst.isLate(current.index, in: schedule, now: now, scene: scene)
         {
             // The first item, chosen when the scene connected, is drawn only
             // now that GL is up: its frame would reach the screen after its
             // slot and show it in the next item's. Nothing of it is shown;
             // the clock's next item comes at its boundary.
-            lateFirstItemSkips += 1
             justArrived = false
             current.media.release(from: runner.app)
             self.current = nil
-            holdFirstItem(pastSlotOf: current.index, now: now)
+            if let end = lateFirst.passOver(current.index, in: schedule, now: now) { nextEventTime = end }
             try paint(context) { try $0.clear(RGBColor(hex: 0x404040)) }
             finishFrame(scene, context) {}  // the runner's tick, at the boundary
             return
