@@ -26,20 +26,10 @@ final class PlayPanel: SceneDelegate {
     private(set) var playlist: Playlist
     private(set) var rotate: Int
     private var schedule: PlaySchedule
-    /// A reloaded assignment, taken at the next item boundary.
-    private var pending: Assignment?
-    /// What the panel entry says: its playlist and, with a schedule, the
-    /// other playlists it names and when (`playlist` is what plays now).
-    private var assigned: Assignment
-    /// The schedule's next change as last worked out, and the time it was
-    /// asked at: it holds until then unless the clock steps back.
-    private var scheduleChange: (asked: Double, at: Double?)?
-
-    struct Assignment: Equatable {
-        var playlist: Playlist
-        var rotate: Int
-        var schedule: PanelSchedule?
-    }
+    /// A reloaded panel entry, taken at the next item boundary.
+    private var pending: PanelAssignment.Entry?
+    /// What the panel entry says (`playlist` is what plays now).
+    private var assigned: PanelAssignment
 
     private typealias Shown = ShownItem
 
@@ -79,7 +69,7 @@ final class PlayPanel: SceneDelegate {
         self.playlist = playlist
         self.rotate = rotate
         self.probe = probe
-        assigned = Assignment(playlist: playlist, rotate: rotate, schedule: nil)
+        assigned = PanelAssignment(.init(playlist: playlist, rotate: rotate, schedule: nil))
         schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: 0)
     }
 
@@ -142,8 +132,8 @@ final class PlayPanel: SceneDelegate {
 
     /// A reload changed what this panel plays; it takes over at the next boundary.
     func reassign(playlist: Playlist, rotate: Int, schedule: PanelSchedule?) {
-        let fresh = Assignment(playlist: playlist, rotate: rotate, schedule: schedule)
-        pending = fresh == assigned ? nil : fresh
+        let fresh = PanelAssignment.Entry(playlist: playlist, rotate: rotate, schedule: schedule)
+        pending = fresh == assigned.entry ? nil : fresh
     }
 
     /// At connect: the screen's own assignment applies at once.
@@ -209,7 +199,7 @@ final class PlayPanel: SceneDelegate {
         if let current, current.index == position.index, current.playlist == playlist.name, showingGoodItem, sameSlot,
             !currentIsStale
         {
-            let change = nextScheduleChange(now: now)
+            let change = assigned.nextChange(now: now)
             nextEventTime = min(position.end, change ?? .infinity)
             slotStart = position.start
             if let change, change <= position.end {
@@ -225,7 +215,7 @@ final class PlayPanel: SceneDelegate {
             adopt(pending, now: now)
             position = schedule.position(at: now)
         }
-        nextEventTime = min(position.end, nextScheduleChange(now: now) ?? .infinity)
+        nextEventTime = min(position.end, assigned.nextChange(now: now) ?? .infinity)
         slotStart = position.start
         let count = playlist.items.count
         for offset in 0..<count {
@@ -298,17 +288,15 @@ final class PlayPanel: SceneDelegate {
     /// Takes a panel entry (at connect, or a reload at an item boundary):
     /// without a schedule its playlist keeps the clock it had; with one,
     /// the playlist the schedule says for now.
-    private func adopt(_ assignment: Assignment, now: Double) {
+    private func adopt(_ entry: PanelAssignment.Entry, now: Double) {
         // A schedule's playlist counted from its own start; the plain
         // playlist that replaces it goes back to the epoch (or to now).
-        let plainOrigin = assigned.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
-        assigned = assignment
-        scheduleChange = nil
-        guard let panelSchedule = assignment.schedule else {
-            return adopt(assignment.playlist, rotate: assignment.rotate, origin: plainOrigin)
+        let plainOrigin = assigned.entry.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
+        assigned = PanelAssignment(entry)
+        guard let wanted = assigned.scheduled(at: now)?.playlist else {
+            return adopt(entry.playlist, rotate: entry.rotate, origin: plainOrigin)
         }
-        let wanted = panelSchedule.playlist(panelSchedule.timetable.active(at: now).content)
-        adopt(wanted, rotate: assignment.rotate, origin: scheduledOrigin(of: wanted, now: now))
+        adopt(wanted, rotate: entry.rotate, origin: scheduledOrigin(of: wanted, now: now))
     }
 
     // MARK: schedules
@@ -321,44 +309,29 @@ final class PlayPanel: SceneDelegate {
     /// schedule. Other panels start it when it comes.
     private func scheduledOrigin(of wanted: Playlist, now: Double) -> Double {
         guard runner.config.sync else { return wanted.name == playlist.name ? schedule.origin : now }
-        return assigned.schedule?.timetable.runStart(at: now) ?? 0
+        return assigned.runStart(at: now)
     }
 
     /// At the boundary second of a schedule's change: the playlist it
     /// names from now, its first item coming in with its usual crossfade
     /// (`begin`), preloaded before the change where it could be.
     private func followSchedule(now: Double) {
-        guard let panelSchedule = assigned.schedule else { return }
-        let active = panelSchedule.timetable.active(at: now)
-        let wanted = panelSchedule.playlist(active.content)
-        guard wanted.name != playlist.name else { return }
+        guard let (wanted, entry) = assigned.scheduled(at: now), wanted.name != playlist.name else { return }
         let preloaded = next?.playlist == wanted.name ? next : nil
         if preloaded != nil { next = nil }
         adopt(wanted, rotate: rotate, origin: scheduledOrigin(of: wanted, now: now))
         next = preloaded
-        scheduleChange = nil
-        runner.records.scheduleSwitched(self, to: panelSchedule.name(of: active), playlist: wanted.name, now: now)
-    }
-
-    /// The schedule's next change after `now`, worked out again only once
-    /// it has passed or the clock went back before the time it was asked
-    /// at; with no change in sight, asked again within a day.
-    func nextScheduleChange(now: Double) -> Double? {
-        guard let panelSchedule = assigned.schedule else { return nil }
-        if let known = scheduleChange, known.asked <= now, now < (known.at ?? known.asked + 86400) {
-            return known.at ?? known.asked + 86400
-        }
-        let at = panelSchedule.timetable.nextChange(after: now)?.at
-        scheduleChange = (now, at)
-        return at ?? now + 86400
+        assigned.forgetChange()
+        runner.records.scheduleSwitched(self, to: entry, playlist: wanted.name, now: now)
     }
 
     /// The first item of the playlist a change within this slot brings,
     /// so it is ready at the change (every schedule switch starts its
     /// playlist at item 1: `scheduledOrigin`).
     private func preloadScheduled(at change: Double) {
-        guard next == nil, incoming == nil, let panelSchedule = assigned.schedule, let scene else { return }
-        let upcoming = panelSchedule.playlist(panelSchedule.timetable.active(at: change).content)
+        guard next == nil, incoming == nil, let upcoming = assigned.scheduled(at: change)?.playlist, let scene else {
+            return
+        }
         guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.badItems.knownBad(item) else {
             return
         }
@@ -367,25 +340,6 @@ final class PlayPanel: SceneDelegate {
         next = (0, upcoming.name, media, false)
         media.onChange = { [weak self] in self?.scene?.setNeedsDisplay() }
         if !media.isReady { scene.setNeedsDisplay() }
-    }
-
-    /// This panel's schedule in `ctl status`: the entry playing (by its
-    /// JSON path) and the next change, in the schedule's zone.
-    private func scheduleStatus(now: Double) -> [String: Any]? {
-        guard let panelSchedule = assigned.schedule else { return nil }
-        let timetable = panelSchedule.timetable
-        let active = timetable.active(at: now)
-        var fields: [String: Any] = [
-            "entry": panelSchedule.name(of: active), "playlist": active.content.name,
-            "time_zone": timetable.timeZone.identifier, "next_change": NSNull(),
-        ]
-        if let change = timetable.nextChange(after: now) {
-            fields["next_change"] = timetable.localISO8601(change.at)
-            fields["next_change_unix"] = change.at
-            fields["next_entry"] = panelSchedule.name(of: change.active)
-            fields["next_playlist"] = change.active.content.name
-        }
-        return fields
     }
 
     /// An item's media at the panel's content size; a layout's regions
@@ -509,7 +463,7 @@ final class PlayPanel: SceneDelegate {
     /// that was left.
     func clockStepped(by step: Double, sync: Bool) {
         if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
-        scheduleChange = nil
+        assigned.forgetChange()
         if let since = heldSince { heldSince = since + step }
         for media in [current?.media, incoming?.shown.media].compactMap({ $0 }) { media.wallClockStepped() }
     }
@@ -553,7 +507,7 @@ final class PlayPanel: SceneDelegate {
             "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
             // Whether the panel asks for a frame every refresh now (something animates).
             "display_link_running": scene.map { !$0.displayLink.isPaused } ?? false,
-            "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
+            "items": playlist.items.count, "schedule": assigned.status(now: now) as Any? ?? NSNull(),
             "regions": layout?.status(now: now) as Any? ?? NSNull(),
             "override": override?.status(in: runner.config.timeZone) as Any? ?? NSNull(),  // OVERRIDE
         ]
@@ -728,7 +682,7 @@ final class PlayPanel: SceneDelegate {
     /// schedule's switch the outgoing item belongs to the playlist before.
     private func item(of shown: Shown) -> PlayItem? {
         let items =
-            shown.playlist == playlist.name ? playlist.items : assigned.schedule?.playlists[shown.playlist]?.items
+            shown.playlist == playlist.name ? playlist.items : assigned.items(ofPlaylist: shown.playlist)
         guard let items, items.indices.contains(shown.index) else { return nil }
         return items[shown.index]
     }
