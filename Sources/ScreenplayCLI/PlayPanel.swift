@@ -36,7 +36,7 @@ final class PlayPanel: SceneDelegate {
     private var current: Shown?
     private var showingPlaceholder = false
     /// The item coming in during a crossfade.
-    private var incoming: (shown: Shown, fadeSeconds: Double)?
+    private var incoming: Crossfade?
     /// The next item, loading or ready; `due` once its turn has come.
     private var next: (index: Int, playlist: String, media: any PlayMedia, due: Bool)?
     /// The start of the slot the last evaluation chose its item in (wall clock).
@@ -91,7 +91,7 @@ final class PlayPanel: SceneDelegate {
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
-        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) {
+        for media in [current?.media, incoming?.incoming.media, next?.media].compactMap({ $0 }) {
             media.release(from: runner.app)
         }
         current = nil
@@ -372,7 +372,7 @@ final class PlayPanel: SceneDelegate {
         if let current, showingGoodItem, item.transition > 0,
             current.index != index || current.playlist != playlist.name
         {
-            incoming = (shown, item.transition)
+            incoming = Crossfade(incoming: shown, seconds: item.transition)
             scene.displayLink.isPaused = false
         } else {
             current?.media.release(from: runner.app)
@@ -465,7 +465,7 @@ final class PlayPanel: SceneDelegate {
         if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
         assigned.forgetChange()
         if let since = heldSince { heldSince = since + step }
-        for media in [current?.media, incoming?.shown.media].compactMap({ $0 }) { media.wallClockStepped() }
+        for media in [current?.media, incoming?.incoming.media].compactMap({ $0 }) { media.wallClockStepped() }
     }
 
     /// `pause` (true) holds the item on screen; `resume` (false) lets it
@@ -610,24 +610,17 @@ final class PlayPanel: SceneDelegate {
             }
         }
         if let fade = incoming, let from = current {
-            let progress = (elapsedNow - fade.shown.since) / fade.fadeSeconds
-            if progress >= 1 {
+            if fade.progress(at: elapsedNow) >= 1 {
                 from.media.release(from: runner.app)
-                current = fade.shown
+                current = fade.incoming
                 incoming = nil
                 justArrived = true
-                scene.displayLink.isPaused = !fade.shown.media.isAnimated
+                scene.displayLink.isPaused = !fade.incoming.media.isAnimated
                 afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
             } else {
                 // The item coming in is the one a stuck draw most likely belongs to.
-                scene.contentDescription = describe(fade.shown)
-                try paint(context) { c in
-                    try from.media.draw(in: c, seconds: elapsedNow - from.since, frame: self.frame)
-                    try c.drawLayer(opacity: max(0, progress)) { layer in
-                        try fade.shown.media.draw(
-                            in: layer, seconds: elapsedNow - fade.shown.since, frame: self.frame)
-                    }
-                }
+                scene.contentDescription = describe(fade.incoming)
+                try paint(context) { try fade.draw(over: from, in: $0, at: elapsedNow, frame: self.frame) }
                 finishFrame(scene, context, afterDraw)
                 return
             }
