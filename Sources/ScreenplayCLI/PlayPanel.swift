@@ -163,7 +163,7 @@ final class PlayPanel: SceneDelegate {
         evaluate(now: now)
     }
 
-    /// A layout is on screen (`PlayRunner.reload` brings a reload to it at once).
+    /// A layout is on screen (a reload reaches it at once: `PlayRunner.take`).
     var showsLayout: Bool { current?.media is LayoutMedia }
 
     // MARK: deciding what to show
