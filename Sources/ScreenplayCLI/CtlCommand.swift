@@ -245,7 +245,7 @@ enum CtlRunner {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard ControlServer.withAddress(path, { connect(fd, $0, $1) }) == 0 else {
+        guard ControlSocketFile.withAddress(path, { connect(fd, $0, $1) }) == 0 else {
             throw CommandFailure(
                 .unavailable,
                 "no screenplay play answers on \(path) (\(String(cString: strerror(errno)))); is it running? (give --socket the path play uses)"

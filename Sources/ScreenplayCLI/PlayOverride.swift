@@ -128,7 +128,7 @@ final class PanelOverride {
         let count = content.items.count
         guard
             let index = (0..<count).map({ (start + $0) % count }).first(where: {
-                !runner.knownBad(content.items[$0])
+                !runner.badItems.knownBad(content.items[$0])
             })
         else { return }
         var item = content.items[index]
@@ -153,7 +153,7 @@ final class PanelOverride {
         next.media.prepare(in: context)
         if let failure = next.media.failure {
             // Skipped as a playlist's bad item is; the one after is tried next.
-            runner.reportBad(content.items[next.index], failure)
+            runner.badItems.reportBad(content.items[next.index], failure)
             next.media.release(from: runner.app)
             self.next = nil
             if current == nil { load((next.index + 1) % content.items.count) }
@@ -192,7 +192,7 @@ final class PanelOverride {
         announce = false
         let (name, index, item) = (content.name, current.index, content.items[current.index])
         scene.whenNextFrameShown { [weak runner, scene] shown in
-            runner?.itemShown(
+            runner?.records.itemShown(
                 output: scene.screen?.name ?? "window", playlist: name, index: index, item: item, shown: shown,
                 override: true)
         }

@@ -232,7 +232,7 @@ final class PlayOverrides {
 
     /// An `override` line in `--stats` and in the proof-of-play file.
     private func record(_ action: String, _ entry: OverrideEntry, outputs: [String], now: Double) {
-        runner.record(
+        runner.records.record(
             [
                 "event": "override", "action": action, "kind": entry.kind.rawValue, "what": entry.what,
                 "source": entry.label, "pattern": entry.output ?? NSNull(), "outputs": outputs,

@@ -2,62 +2,43 @@ import Dispatch
 import Foundation
 import Screenplay
 
-/// An item on screen (or fading in) on a panel or in a layout's region.
-struct ShownItem {
-    /// Its place in its playlist; -1 for the placeholder.
-    let index: Int
-    /// The playlist the item belongs to: a schedule's switch may bring
-    /// another playlist's item at the same index.
-    let playlist: String
-    let media: any PlayMedia
-    /// When it came on (CLOCK_MONOTONIC seconds: a shader's time and a
-    /// crossfade's progress, which a step of the wall clock leaves alone).
-    let since: Double
-}
-
 /// One external screen playing a playlist: a scene delegate that shows the
 /// item the schedule says, switches only to an item that is ready (so the
 /// screen never shows a gap), crossfades one blended frame per refresh, and
 /// asks for no frames while a static item stands.
+///
+/// Its state is one item state machine shared by its extensions
+/// (`PlayPanelItems`, `PlayPanelDrawing`, `PlayPanelControl`), so it is not
+/// `private`; outside them the runner, overrides and regions only read it.
 @MainActor
 final class PlayPanel: SceneDelegate {
-    private unowned let runner: PlayRunner
-    private weak var scene: Scene?
-    private(set) var playlist: Playlist
-    private(set) var rotate: Int
-    private var schedule: PlaySchedule
-    /// A reloaded assignment, taken at the next item boundary.
-    private var pending: Assignment?
-    /// What the panel entry says: its playlist and, with a schedule, the
-    /// other playlists it names and when (`playlist` is what plays now).
-    private var assigned: Assignment
-    /// The schedule's next change as last worked out, and the time it was
-    /// asked at: it holds until then unless the clock steps back.
-    private var scheduleChange: (asked: Double, at: Double?)?
+    unowned let runner: PlayRunner
+    weak var scene: Scene?
+    var playlist: Playlist
+    var rotate: Int
+    var schedule: PlaySchedule
+    /// A reloaded panel entry, taken at the next item boundary.
+    var pending: PanelAssignment.Entry?
+    /// What the panel entry says (`playlist` is what plays now).
+    var assigned: PanelAssignment
 
-    struct Assignment: Equatable {
-        var playlist: Playlist
-        var rotate: Int
-        var schedule: PanelSchedule?
-    }
+    typealias Shown = ShownItem
 
-    private typealias Shown = ShownItem
-
-    private var current: Shown?
-    private var showingPlaceholder = false
+    var current: Shown?
+    var showingPlaceholder = false
     /// The item coming in during a crossfade.
-    private var incoming: (shown: Shown, fadeSeconds: Double)?
+    var incoming: Crossfade?
     /// The next item, loading or ready; `due` once its turn has come.
-    private var next: (index: Int, playlist: String, media: any PlayMedia, due: Bool)?
+    var next: (index: Int, playlist: String, media: any PlayMedia, due: Bool)?
     /// The start of the slot the last evaluation chose its item in (wall clock).
     private var slotStart: Double?
     /// fleet: the item on screen belongs to the playlist a reload replaced
     /// (same name, other items), so it is not the item at its index.
-    private var currentIsStale = false
+    var currentIsStale = false
     /// When this panel needs the runner's tick next (wall clock).
-    private(set) var nextEventTime: Double?
-    private var frame = 0
-    private let probe: Bool
+    var nextEventTime: Double?
+    var frame = 0
+    let probe: Bool
 
     var outputName: String { scene?.screen?.name ?? "window" }
     var screen: Screen? { scene?.screen }
@@ -70,16 +51,33 @@ final class PlayPanel: SceneDelegate {
         return true
     }
     /// `ctl pause`: the item on screen stays until `resume`; when it began holding.
-    private var heldSince: Double?
+    var heldSince: Double?
     /// Whether the first item (or the placeholder) has been shown.
-    private(set) var hasShownFirstItem = false
+    var hasShownFirstItem = false
+
+    /// The web page whose late paint was logged.
+    private weak var slowPageNoted: AnyObject?
+
+    /// A first item that would reach the screen after its slot is passed over.
+    var lateFirst = LateFirstItem()
+
+    /// Set when an item's first fully visible frame is being drawn.
+    var justArrived = false
+
+    /// Scene draws already counted in a frames line.
+    var reportedDraws = 0
+
+    /// While it is set and its first item is ready, it is all the panel
+    /// shows (every region); the schedule goes on underneath, so clearing
+    /// it uncovers the item the schedule says now, already on the GPU.
+    var override: PanelOverride?
 
     init(runner: PlayRunner, playlist: Playlist, rotate: Int, probe: Bool) {
         self.runner = runner
         self.playlist = playlist
         self.rotate = rotate
         self.probe = probe
-        assigned = Assignment(playlist: playlist, rotate: rotate, schedule: nil)
+        assigned = PanelAssignment(.init(playlist: playlist, rotate: rotate, schedule: nil))
         schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: 0)
     }
 
@@ -97,11 +95,11 @@ final class PlayPanel: SceneDelegate {
         // The boundary timer: a draw schedules it only when an item comes
         // on, so a panel that starts on the placeholder (every item missing,
         // an empty folder) never looked again after the files arrived.
-        runner.scheduleTick()
+        runner.ticker.schedule()
     }
 
     func sceneDidDisconnect(_ scene: Scene) {
-        for media in [current?.media, incoming?.shown.media, next?.media].compactMap({ $0 }) {
+        for media in [current?.media, incoming?.incoming.media, next?.media].compactMap({ $0 }) {
             media.release(from: runner.app)
         }
         current = nil
@@ -142,8 +140,8 @@ final class PlayPanel: SceneDelegate {
 
     /// A reload changed what this panel plays; it takes over at the next boundary.
     func reassign(playlist: Playlist, rotate: Int, schedule: PanelSchedule?) {
-        let fresh = Assignment(playlist: playlist, rotate: rotate, schedule: schedule)
-        pending = fresh == assigned ? nil : fresh
+        let fresh = PanelAssignment.Entry(playlist: playlist, rotate: rotate, schedule: schedule)
+        pending = fresh == assigned.entry ? nil : fresh
     }
 
     /// At connect: the screen's own assignment applies at once.
@@ -165,19 +163,19 @@ final class PlayPanel: SceneDelegate {
         evaluate(now: now)
     }
 
-    /// A layout is on screen (`PlayRunner.reload` brings a reload to it at once).
+    /// A layout is on screen (a reload reaches it at once: `PlayRunner.take`).
     var showsLayout: Bool { current?.media is LayoutMedia }
 
     // MARK: deciding what to show
 
     /// Size of the content as drawn (turned panels swap width and height).
-    private var contentSize: (Int, Int) {
+    var contentSize: (Int, Int) {
         let size = scene?.pixelSize ?? (width: 1, height: 1)
         return rotate % 180 == 0 ? (size.width, size.height) : (size.height, size.width)
     }
 
     /// Something good is on screen: not the placeholder, not a video that failed part-way.
-    private var showingGoodItem: Bool {
+    var showingGoodItem: Bool {
         guard let current, !showingPlaceholder else { return false }
         return current.media.failure == nil
     }
@@ -189,18 +187,15 @@ final class PlayPanel: SceneDelegate {
         if let current, !showingPlaceholder, let failure = current.media.failure {
             // A video that failed part-way: skipped like any bad item, and
             // the next good one comes on at once.
-            if let item = item(of: current) { runner.reportBad(item, failure) }
+            if let item = item(of: current) { runner.badItems.reportBad(item, failure) }
         } else if heldSince != nil, showingGoodItem {
             nextEventTime = nil  // held: no boundary until `resume`
             return
         }
-        if current == nil, let notBefore = firstItemNotBefore {
+        if current == nil, let notBefore = lateFirst.wait(now: now) {
             // A first item passed over as late: nothing starts before its slot's end.
-            if now < notBefore {
-                nextEventTime = notBefore
-                return
-            }
-            firstItemNotBefore = nil
+            nextEventTime = notBefore
+            return
         }
         followSchedule(now: now)
         var position = schedule.position(at: now)
@@ -212,7 +207,7 @@ final class PlayPanel: SceneDelegate {
         if let current, current.index == position.index, current.playlist == playlist.name, showingGoodItem, sameSlot,
             !currentIsStale
         {
-            let change = nextScheduleChange(now: now)
+            let change = assigned.nextChange(now: now)
             nextEventTime = min(position.end, change ?? .infinity)
             slotStart = position.start
             if let change, change <= position.end {
@@ -228,7 +223,7 @@ final class PlayPanel: SceneDelegate {
             adopt(pending, now: now)
             position = schedule.position(at: now)
         }
-        nextEventTime = min(position.end, nextScheduleChange(now: now) ?? .infinity)
+        nextEventTime = min(position.end, assigned.nextChange(now: now) ?? .infinity)
         slotStart = position.start
         let count = playlist.items.count
         for offset in 0..<count {
@@ -237,7 +232,7 @@ final class PlayPanel: SceneDelegate {
             if offset > 0, showingGoodItem { break }
             let index = (position.index + offset) % count
             let item = playlist.items[index]
-            if runner.knownBad(item) { continue }
+            if runner.badItems.knownBad(item) { continue }
             let media: any PlayMedia
             if let next, next.index == index, next.playlist == playlist.name {
                 media = next.media
@@ -245,7 +240,7 @@ final class PlayPanel: SceneDelegate {
                 dropNext()
                 media = makeMedia(item, synchronously: current == nil, scene: scene)
             }
-            if runner.releaseIfFailed(media, of: item) {
+            if runner.badItems.releaseIfFailed(media, of: item) {
                 if next?.media === media { next = nil }
                 continue
             }
@@ -260,7 +255,7 @@ final class PlayPanel: SceneDelegate {
                     )
                 }
                 next = (index, playlist.name, media, true)
-                media.onChange = { [weak self] in self?.runner.tickSoon() }
+                media.onChange = { [weak self] in self?.runner.ticker.tickSoon() }
                 scene.setNeedsDisplay()
                 return
             }
@@ -272,9 +267,10 @@ final class PlayPanel: SceneDelegate {
             // A schedule's switch to another playlist whose every item fails too says so.
             if !showingPlaceholder || current?.playlist != playlist.name {
                 current?.media.release(from: runner.app)
-                let reason = playlist.items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
+                let reason =
+                    playlist.items.compactMap { runner.badItems.failureReason($0) }.last ?? "no item could be shown"
                 hasShownFirstItem = true
-                runner.placeholderShown(self, reason: reason)
+                runner.records.placeholderShown(self, reason: reason)
                 current = Shown(
                     index: -1, playlist: playlist.name,
                     media: PlaceholderMedia(message: "Every item of playlist \"\(playlist.name)\" failed: \(reason)"),
@@ -286,7 +282,7 @@ final class PlayPanel: SceneDelegate {
         }
     }
 
-    private func adopt(_ playlist: Playlist, rotate: Int, origin: Double) {
+    func adopt(_ playlist: Playlist, rotate: Int, origin: Double) {
         // fleet: a reload that keeps the name but changes the items (one
         // poster replaced by another) must not take the old item on screen
         // for the new one at the same index.
@@ -300,493 +296,14 @@ final class PlayPanel: SceneDelegate {
     /// Takes a panel entry (at connect, or a reload at an item boundary):
     /// without a schedule its playlist keeps the clock it had; with one,
     /// the playlist the schedule says for now.
-    private func adopt(_ assignment: Assignment, now: Double) {
+    func adopt(_ entry: PanelAssignment.Entry, now: Double) {
         // A schedule's playlist counted from its own start; the plain
         // playlist that replaces it goes back to the epoch (or to now).
-        let plainOrigin = assigned.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
-        assigned = assignment
-        scheduleChange = nil
-        guard let panelSchedule = assignment.schedule else {
-            return adopt(assignment.playlist, rotate: assignment.rotate, origin: plainOrigin)
+        let plainOrigin = assigned.entry.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
+        assigned = PanelAssignment(entry)
+        guard let wanted = assigned.scheduled(at: now)?.playlist else {
+            return adopt(entry.playlist, rotate: entry.rotate, origin: plainOrigin)
         }
-        let wanted = panelSchedule.playlist(panelSchedule.timetable.active(at: now).content)
-        adopt(wanted, rotate: assignment.rotate, origin: scheduledOrigin(of: wanted, now: now))
-    }
-
-    // MARK: schedules
-
-    /// Where a playlist the schedule brings starts. Clock-aligned panels
-    /// count from the moment it took over (item 1 at 22:00:00), the same
-    /// instant for every panel and box, and for a panel that comes back
-    /// in the middle; a playlist that has played for longer than the look
-    /// back (`SignageSchedule.horizonDays`) keeps the epoch, as without a
-    /// schedule. Other panels start it when it comes.
-    private func scheduledOrigin(of wanted: Playlist, now: Double) -> Double {
-        guard runner.config.sync else { return wanted.name == playlist.name ? schedule.origin : now }
-        return assigned.schedule?.timetable.runStart(at: now) ?? 0
-    }
-
-    /// At the boundary second of a schedule's change: the playlist it
-    /// names from now, its first item coming in with its usual crossfade
-    /// (`begin`), preloaded before the change where it could be.
-    private func followSchedule(now: Double) {
-        guard let panelSchedule = assigned.schedule else { return }
-        let active = panelSchedule.timetable.active(at: now)
-        let wanted = panelSchedule.playlist(active.content)
-        guard wanted.name != playlist.name else { return }
-        let preloaded = next?.playlist == wanted.name ? next : nil
-        if preloaded != nil { next = nil }
-        adopt(wanted, rotate: rotate, origin: scheduledOrigin(of: wanted, now: now))
-        next = preloaded
-        scheduleChange = nil
-        runner.scheduleSwitched(self, to: panelSchedule.name(of: active), playlist: wanted.name, now: now)
-    }
-
-    /// The schedule's next change after `now`, worked out again only once
-    /// it has passed or the clock went back before the time it was asked
-    /// at; with no change in sight, asked again within a day.
-    func nextScheduleChange(now: Double) -> Double? {
-        guard let panelSchedule = assigned.schedule else { return nil }
-        if let known = scheduleChange, known.asked <= now, now < (known.at ?? known.asked + 86400) {
-            return known.at ?? known.asked + 86400
-        }
-        let at = panelSchedule.timetable.nextChange(after: now)?.at
-        scheduleChange = (now, at)
-        return at ?? now + 86400
-    }
-
-    /// The first item of the playlist a change within this slot brings,
-    /// so it is ready at the change (every schedule switch starts its
-    /// playlist at item 1: `scheduledOrigin`).
-    private func preloadScheduled(at change: Double) {
-        guard next == nil, incoming == nil, let panelSchedule = assigned.schedule, let scene else { return }
-        let upcoming = panelSchedule.playlist(panelSchedule.timetable.active(at: change).content)
-        guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.knownBad(item) else { return }
-        let media = makeMedia(item, synchronously: false, scene: scene)
-        if runner.releaseIfFailed(media, of: item) { return }
-        next = (0, upcoming.name, media, false)
-        media.onChange = { [weak self] in self?.scene?.setNeedsDisplay() }
-        if !media.isReady { scene.setNeedsDisplay() }
-    }
-
-    /// This panel's schedule in `ctl status`: the entry playing (by its
-    /// JSON path) and the next change, in the schedule's zone.
-    private func scheduleStatus(now: Double) -> [String: Any]? {
-        guard let panelSchedule = assigned.schedule else { return nil }
-        let timetable = panelSchedule.timetable
-        let active = timetable.active(at: now)
-        var fields: [String: Any] = [
-            "entry": panelSchedule.name(of: active), "playlist": active.content.name,
-            "time_zone": timetable.timeZone.identifier, "next_change": NSNull(),
-        ]
-        if let change = timetable.nextChange(after: now) {
-            fields["next_change"] = timetable.localISO8601(change.at)
-            fields["next_change_unix"] = change.at
-            fields["next_entry"] = panelSchedule.name(of: change.active)
-            fields["next_playlist"] = change.active.content.name
-        }
-        return fields
-    }
-
-    /// An item's media at the panel's content size; a layout's regions
-    /// play on this panel's runner and report to its proof of play.
-    private func makeMedia(_ item: PlayItem, synchronously: Bool, scene: Scene) -> any PlayMedia {
-        let size = contentSize
-        if case let .layout(layout) = item.source {
-            return LayoutMedia(
-                layout, width: size.0, height: size.1, runner: runner, scene: scene, probe: probe,
-                damagesRegions: rotate == 0)
-        }
-        return item.makeMedia(width: size.0, height: size.1, synchronously: synchronously, scene: scene)
-    }
-
-    private func dropNext() {
-        next?.media.release(from: runner.app)
-        next = nil
-    }
-
-    /// Starts showing a ready item: a crossfade from what is on screen, or a
-    /// cut (the first item, the placeholder going, a 0-second transition).
-    private func begin(index: Int, media: any PlayMedia, now: Double) {
-        guard let scene else { return }
-        let item = playlist.items[index]
-        let shown = Shown(index: index, playlist: playlist.name, media: media, since: monotonicSeconds())
-        currentIsStale = false  // fleet: what comes on is the adopted playlist's
-        start(media)
-        // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
-        media.onChange = { [weak self] in self?.runner.tickSoon() }
-        if let current, showingGoodItem, item.transition > 0,
-            current.index != index || current.playlist != playlist.name
-        {
-            incoming = (shown, item.transition)
-            scene.displayLink.isPaused = false
-        } else {
-            current?.media.release(from: runner.app)
-            current = shown
-            showingPlaceholder = false
-            justArrived = true
-            scene.displayLink.isPaused = !media.isAnimated
-        }
-        scene.setNeedsDisplay()
-    }
-
-    /// Its turn has come. A text item that changes on its own (a file, a
-    /// clock) redraws the panel through `redraw`: one frame per change.
-    private func start(_ media: any PlayMedia) {
-        media.attach { [weak self] in self?.scene?.setNeedsDisplay() }
-        media.attachAnimationChange({ [weak self, weak media] in
-            // Only the item alone on screen decides; a crossfade's end does otherwise.
-            guard let self, let scene = self.scene, self.incoming == nil, let current = self.current,
-                current.media === media
-            else { return }
-            // An animated override over it keeps its frames coming (finishFrame).
-            scene.displayLink.isPaused = !current.media.isAnimated && self.override?.isAnimated != true
-        })
-        media.start()
-    }
-
-    /// The web page whose late paint was logged.
-    private weak var slowPageNoted: AnyObject?
-
-    /// First items passed over as late: a few at most, so a box too slow
-    /// for any slot still shows something.
-    private var lateFirstItemSkips = 0
-    private var mayPassOverLateFirstItem: Bool { lateFirstItemSkips < 3 }
-    /// The end of the slot of a first item passed over as late.
-    private var firstItemNotBefore: Double?
-
-    /// A first item passed over as late: while its slot lasts nothing
-    /// starts (it would be that item again, as late), then the clock's next.
-    private func holdFirstItem(pastSlotOf index: Int, now: Double) {
-        let position = schedule.position(at: now)
-        guard position.index == index else { return }  // its slot is over already
-        firstItemNotBefore = position.end
-        nextEventTime = position.end
-    }
-
-    /// How long a panel's first frame, drawn now, may take to reach the
-    /// screen: its first paint (shaders compiled, textures uploaded), the
-    /// wait for the compositor's next refresh and its render, with room for
-    /// a loaded machine (seen here: up to 90 ms beside busy cores).
-    private func drawToScreen(_ scene: Scene) -> Double { max(3 * scene.displayLink.duration, 0.1) }
-
-    /// Set when an item's first fully visible frame is being drawn.
-    private var justArrived = false
-
-    /// Loads the item after `index` so it is decoded and uploaded before its turn.
-    private func preloadFollowing(after index: Int) {
-        let following = (index + 1) % playlist.items.count
-        guard next == nil, following != index, incoming == nil else { return }
-        let item = playlist.items[following]
-        guard !runner.knownBad(item), let scene else { return }
-        let media = makeMedia(item, synchronously: false, scene: scene)
-        if runner.releaseIfFailed(media, of: item) { return }
-        next = (following, playlist.name, media, false)
-        media.onChange = { [weak self] in
-            guard let self, let scene = self.scene else { return }
-            scene.setNeedsDisplay()  // the upload, in the next draw
-        }
-        if !media.isReady { scene.setNeedsDisplay() }
-    }
-
-    // MARK: control (`screenplay ctl`)
-
-    /// The item on screen, or the one the clock says before the first shows.
-    private func currentIndex(now: Double) -> Int {
-        if let current, current.index >= 0, current.playlist == playlist.name { return current.index }
-        return schedule.position(at: now).index
-    }
-
-    /// `next` (+1) and `previous` (-1): that item now, for its full duration;
-    /// the playlist goes on from it.
-    func skip(by offset: Int, now: Double) {
-        let count = playlist.items.count
-        show(index: ((currentIndex(now: now) + offset) % count + count) % count, now: now)
-    }
-
-    /// Moves the panel's schedule so item `index` starts now. A held panel
-    /// shows it and stays held.
-    func show(index: Int, now: Double) {
-        if let pending {
-            // A reload waiting for a boundary: this is one.
-            self.pending = nil
-            adopt(pending, now: now)
-        }
-        guard playlist.items.indices.contains(index) else { return }
-        let before = schedule.durations.prefix(index).reduce(0, +)
-        schedule = PlaySchedule(durations: schedule.durations, origin: now - before)
-        let held = heldSince
-        heldSince = nil
-        evaluate(now: now)
-        if held != nil { heldSince = now }
-    }
-
-    /// The wall clock was stepped by `step` seconds. A clock-aligned panel
-    /// lets the next evaluation bring the clock's item; one that keeps its
-    /// own timing (`"sync": false`) moves its schedule with the clock. A
-    /// held panel's pause is moved too, so `resume` gives back the time
-    /// that was left.
-    func clockStepped(by step: Double, sync: Bool) {
-        if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
-        scheduleChange = nil
-        if let since = heldSince { heldSince = since + step }
-        for media in [current?.media, incoming?.shown.media].compactMap({ $0 }) { media.wallClockStepped() }
-    }
-
-    /// `pause` (true) holds the item on screen; `resume` (false) lets it
-    /// finish the time it had left and the playlist go on.
-    func hold(_ on: Bool, now: Double) {
-        if on {
-            guard heldSince == nil else { return }
-            heldSince = now
-            nextEventTime = nil
-        } else {
-            guard let since = heldSince else { return }
-            heldSince = nil
-            schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + (now - since))
-            evaluate(now: now)
-        }
-    }
-
-    /// The playlist position `show` means: "3" (1-based) or the end of an
-    /// item's source ("menu.pdf#page=2", "welcome.png").
-    func index(of item: String) -> Int? {
-        if let number = Int(item) { return playlist.items.indices.contains(number - 1) ? number - 1 : nil }
-        return playlist.items.firstIndex { $0.label == item || $0.label.hasSuffix("/" + item) }
-    }
-
-    /// This panel in `ctl status`.
-    func status(now: Double) -> [String: Any] {
-        let index = current.flatMap { $0.playlist == playlist.name ? $0.index : nil }
-        let item = index.flatMap { playlist.items.indices.contains($0) ? playlist.items[$0].label : nil }
-        let position = schedule.position(at: now)
-        // A layout's own slot (an hour) means nothing to a reader: its regions say theirs.
-        let layout = current?.media as? LayoutMedia
-        let left: Any =
-            heldSince != nil || index != position.index || layout != nil ? NSNull() : max(0, position.end - now)
-        let stall = PanelHealth.stall(of: scene)
-        return [
-            "output": outputName, "playlist": playlist.name,
-            "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
-            "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
-            "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
-            // Whether the panel asks for a frame every refresh now (something animates).
-            "display_link_running": scene.map { !$0.displayLink.isPaused } ?? false,
-            "items": playlist.items.count, "schedule": scheduleStatus(now: now) as Any? ?? NSNull(),
-            "regions": layout?.status(now: now) as Any? ?? NSNull(),
-            "override": override?.status(in: runner.config.timeZone) as Any? ?? NSNull(),  // OVERRIDE
-        ]
-    }
-
-    /// This panel for the service manager's status and watchdog.
-    var health: PanelHealth {
-        let label = current.flatMap {
-            $0.playlist == playlist.name && playlist.items.indices.contains($0.index)
-                ? playlist.items[$0.index].label : nil
-        }
-        return PanelHealth(
-            output: outputName,
-            showing: override.map { "\($0.entry.label) (override)" } ?? (showingPlaceholder ? "(placeholder)" : label),
-            stalledSeconds: PanelHealth.stall(of: scene))
-    }
-
-    /// Scene draws already counted in a frames line.
-    private var reportedDraws = 0
-
-    /// The scene's frames since the last call, and its stall events, for `--stats`.
-    /// The change is "stalled" or "resumed" (each reported once). `draws`
-    /// counts every draw, also those of a static item (a clock's minute, a
-    /// text file edited) that the display link, paused then, does not count
-    /// as presented frames.
-    func drainStatistics() -> (presented: Int, draws: Int, videoFrames: Int, stallChange: String?)? {
-        guard let scene else { return nil }
-        let now = monotonicNanoseconds()
-        let presented = scene.displayLink.takeFrameStatistics(nowNs: now).presented
-        let change: String? =
-            switch scene.displayLink.takeStallChange(nowNs: now) {
-            case .stalled: "stalled"
-            case .resumed: "resumed"
-            case nil: nil
-            }
-        let draws = scene.drawCount - reportedDraws
-        reportedDraws = scene.drawCount
-        return (presented, draws, VideoFrameTally.take(scene), change)
-    }
-
-    // MARK: override (`ctl override`, PlayOverride.swift)
-
-    /// While it is set and its first item is ready, it is all the panel
-    /// shows (every region); the schedule goes on underneath, so clearing
-    /// it uncovers the item the schedule says now, already on the GPU.
-    private(set) var override: PanelOverride?
-
-    /// An override of this panel's size; nil without a scene.
-    func makeOverride(entry: OverrideEntry, content: OverrideContent) -> PanelOverride? {
-        guard let scene else { return nil }
-        let size = contentSize
-        return PanelOverride(entry: entry, content: content, runner: runner, scene: scene, size: size)
-    }
-
-    /// Shows `new` from the next refresh (nil: the schedule again); a cut,
-    /// for an emergency does not wait for a crossfade.
-    func setOverride(_ new: PanelOverride?) {
-        let uncovering = override?.isShowing == true && new == nil
-        if let new, let old = override, old.isShowing {
-            new.covering = old  // until the new one's first item is ready
-        } else {
-            override?.release(from: runner.app)
-        }
-        override = new
-        guard let scene else { return }
-        if uncovering {
-            justArrived = current != nil  // its proof-of-play line, now that it shows
-            scene.displayLink.isPaused = incoming == nil && current?.media.isAnimated != true
-        }
-        scene.setNeedsDisplay()
-    }
-
-    // MARK: drawing
-
-    func draw(_ scene: Scene, in context: DrawingContext) throws {
-        frame += 1
-        override?.prepare(in: context)  // OVERRIDE
-        let now = runner.now()
-        let elapsedNow = monotonicSeconds()
-        var afterDraw: (() -> Void)?
-        if let next {
-            next.media.prepare(in: context)
-            if next.media.failure != nil || next.media.isReady, next.due {
-                afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
-                // The very first item: on screen in this same frame, unless
-                // it became ready after its slot (a video's first picture,
-                // a page rendered at a slot's end): shown then, it flashed
-                // for a frame or two into the next item's slot, and proof
-                // of play logged two items in that second. The evaluation
-                // after this draw brings the clock's item instead.
-                let late = schedule.slotEnds(of: next.index, before: now, latency: drawToScreen(scene))
-                if current == nil, next.media.isReady, late, mayPassOverLateFirstItem {
-                    lateFirstItemSkips += 1
-                    holdFirstItem(pastSlotOf: next.index, now: now)
-                } else if current == nil, next.media.isReady, now >= firstItemNotBefore ?? now {
-                    self.next = nil
-                    current = Shown(index: next.index, playlist: next.playlist, media: next.media, since: elapsedNow)
-                    start(next.media)
-                    next.media.onChange = { [weak self] in self?.runner.tickSoon() }
-                    justArrived = true
-                    scene.displayLink.isPaused = !next.media.isAnimated
-                }
-            }
-        }
-        if let fade = incoming, let from = current {
-            let progress = (elapsedNow - fade.shown.since) / fade.fadeSeconds
-            if progress >= 1 {
-                from.media.release(from: runner.app)
-                current = fade.shown
-                incoming = nil
-                justArrived = true
-                scene.displayLink.isPaused = !fade.shown.media.isAnimated
-                afterDraw = { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
-            } else {
-                // The item coming in is the one a stuck draw most likely belongs to.
-                scene.contentDescription = describe(fade.shown)
-                try paint(context) { c in
-                    try from.media.draw(in: c, seconds: elapsedNow - from.since, frame: self.frame)
-                    try c.drawLayer(opacity: max(0, progress)) { layer in
-                        try fade.shown.media.draw(
-                            in: layer, seconds: elapsedNow - fade.shown.since, frame: self.frame)
-                    }
-                }
-                finishFrame(scene, context, afterDraw)
-                return
-            }
-        }
-        if let current, justArrived, !hasShownFirstItem, mayPassOverLateFirstItem, !showingPlaceholder,
-            current.playlist == playlist.name,
-            schedule.slotEnds(of: current.index, before: now, latency: drawToScreen(scene))
-        {
-            // The first item, chosen when the scene connected, is drawn only
-            // now that GL is up: its frame would reach the screen after its
-            // slot and show it in the next item's. Nothing of it is shown;
-            // the clock's next item comes at its boundary.
-            lateFirstItemSkips += 1
-            justArrived = false
-            current.media.release(from: runner.app)
-            self.current = nil
-            holdFirstItem(pastSlotOf: current.index, now: now)
-            try paint(context) { try $0.clear(RGBColor(hex: 0x404040)) }
-            finishFrame(scene, context) {}  // the runner's tick, at the boundary
-            return
-        }
-        if let current {
-            scene.contentDescription = describe(current)
-            try paint(context) { c in
-                try current.media.draw(in: c, seconds: elapsedNow - current.since, frame: self.frame)
-            }
-            // OVERRIDE: an item hidden by an override is logged once it is uncovered.
-            if justArrived, override?.isShowing != true, current.index >= 0, let item = item(of: current) {
-                justArrived = false
-                let (name, index) = (current.playlist, current.index)
-                scene.whenNextFrameShown { [weak self] shown in
-                    guard let self else { return }
-                    self.hasShownFirstItem = true
-                    self.runner.itemShown(
-                        output: self.outputName, playlist: name, index: index, item: item, shown: shown)
-                }
-                afterDraw = afterDraw ?? { [weak self] in self?.evaluate(now: self?.runner.now() ?? now) }
-            }
-        } else {
-            // Nothing ready yet (never black: a neutral grey).
-            try paint(context) { try $0.clear(RGBColor(hex: 0x404040)) }
-        }
-        finishFrame(scene, context, afterDraw)
-    }
-
-    /// Names what is drawn for messages about the draw (a stuck one is
-    /// remembered by this label: `HungItems`).
-    private func describe(_ shown: Shown) -> String {
-        guard shown.index >= 0 else { return "the placeholder" }
-        return item(of: shown)?.label ?? "an item of playlist \"\(shown.playlist)\""
-    }
-
-    /// The item a shown one is, looked up in its own playlist: during a
-    /// schedule's switch the outgoing item belongs to the playlist before.
-    private func item(of shown: Shown) -> PlayItem? {
-        let items =
-            shown.playlist == playlist.name ? playlist.items : assigned.schedule?.playlists[shown.playlist]?.items
-        guard let items, items.indices.contains(shown.index) else { return nil }
-        return items[shown.index]
-    }
-
-    /// Draws through a turned layer on a panel mounted rotated; while an
-    /// override shows, it is drawn instead of `body`.
-    private func paint(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
-        if let override, override.isShowing {
-            // OVERRIDE: the whole panel shows it; the schedule goes on underneath.
-            hasShownFirstItem = true
-            scene?.contentDescription = "the override \(override.entry.label)"
-            return try turned(context) { try override.draw(in: $0, frame: frame) }
-        }
-        try turned(context, body)
-    }
-
-    /// Turns the content back on a panel mounted rotated.
-    private func turned(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
-        if rotate == 0 { return try body(context) }
-        // The panel hangs turned clockwise: the content turns back.
-        try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), body)
-    }
-
-    private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
-        // OVERRIDE: an animated override (video, shader) keeps frames coming
-        // whatever the item underneath asked for.
-        if override?.isAnimated == true { scene.displayLink.isPaused = false }
-        if probe { runner.probeFrame(output: outputName, context: context, values: current?.media.probeValues ?? [:]) }
-        if let afterDraw {
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    afterDraw(); self.runner.scheduleTick()
-                }
-            }
-        }
+        adopt(wanted, rotate: entry.rotate, origin: scheduledOrigin(of: wanted, now: now))
     }
 }

@@ -10,55 +10,49 @@ final class PlayRunner: SceneCommand {
     private(set) var config: SignageConfig
     private(set) var app: Application?
     private var registration: SceneAccessoryRegistration?
-    private var signalSources: [any DispatchSourceSignal] = []
-    private var stats: StatsWriter?
-    private var proof: StatsWriter?
+    private var signals: PlaySignals?
+    /// `--stats`, `--proof` and the broker's proof of play.
+    let records = PlayRecorder()
+    /// Items that failed or hung the renderer, passed over until their file changes.
+    private(set) lazy var badItems = BadItems(records: records)
     private var panels: [ObjectIdentifier: PlayPanel] = [:]
-    private var tickTimer: (any DispatchSourceTimer)?
-    private var tickDeadline: Double?
-    private var watcher: FileWatcher?
+    /// The item boundaries, schedule changes and override expiries of every panel.
+    private(set) lazy var ticker = PlayTicker(
+        nextDeadline: { [unowned self] in
+            // OVERRIDE: an expiry is a tick like an item boundary.
+            (panels.values.compactMap(\.nextEventTime) + [overrides.nextExpiry].compactMap { $0 }).min()
+        },
+        fire: { [unowned self] now in
+            overrides.expire(now: now)  // OVERRIDE
+            for panel in panels.values { panel.evaluate(now: now) }
+        })
     private var options = ApplicationOptions()
-    /// Screens told once that no panel entry matches them.
-    private var toldUnmatched: Set<String> = []
-    /// Items that failed, with the file's state when they did: tried again
-    /// only once the file changes, and reported once.
-    private var failures: [String: (stamp: String, reason: String)] = [:]
+    /// Which screens play takes, and why another shows nothing.
+    private lazy var screens = PlayScreens(command: command) { [unowned self] in config }
     /// Stuck draws, off the main thread (`--stall-grace`), and the signals' teardown deadline.
     let hangGuard: HangGuard
-    /// Where items that hung the renderer are remembered; nil without HOME.
-    private let hungItems = HungItems()
-    /// Those items, read at start and at each reload.
-    private var hung: [String: HungItems.Entry] = [:]
     /// `SCREENPLAY_PLAY_PROBE=1` (tests only): a `probe` stats line per frame
     /// drawn, with the colour read back from the middle of the buffer before
     /// it is presented, to check every frame of a crossfade.
     private let probe = ProcessInfo.processInfo.environment["SCREENPLAY_PLAY_PROBE"] == "1"
-    /// systemd's notify protocol, when it runs as a service.
-    private var monitor: ServiceMonitor?
-    /// `screenplay ctl`'s socket.
-    private var control: ControlServer?
-    /// Outputs `ctl pause` holds (kept across replugs and reconnects).
-    private var heldOutputs: Set<String> = []
-    private var statsTimer: (any DispatchSourceTimer)?
-    /// Repainted pixels per output since the last frames line.
-    private var redraws: [String: RedrawCounter] = [:]
-    private var nothingShownTimer: (any DispatchSourceTimer)?
+    /// What systemd and the log hear of the panels' health.
+    private lazy var health = PlayHealth(runner: self, screens: screens)
+    /// `screenplay ctl`'s socket and `--mqtt`'s broker, and the requests they bring.
+    private lazy var control = PlayControl(runner: self)
+    /// `--stats`' lines once a second; nil without it.
+    private var frameStats: PlayFrameStats?
     /// Between a lost connection and the reconnect.
-    private var compositorGone = false
-    /// The last playlist file that parsed, for a start with a broken one.
-    private let lastGood: LastGoodPlaylist?
-    private var lastGoodComplaints = Throttle(seconds: 60)
-    /// The wall clock less the monotonic one at the last look, to notice a step.
-    private var clockOffset = 0.0
-    private var clockWatch: (any DispatchSourceTimer)?
+    private(set) var compositorGone = false
+    /// The playlist file: read, watched and read again.
+    private(set) lazy var reloader = PlaylistReloader(command: command, records: records) { [unowned self] fresh, at in
+        take(fresh, at: at)
+    }
+    /// Notices a step of the wall clock.
+    private var clockWatch: ClockWatch?
     /// OVERRIDE: `ctl override`'s emergency content (`PlayOverrides.swift`).
     private(set) lazy var overrides = PlayOverrides(runner: self, playlist: command.path)
     /// fleet: `play URL`'s downloads; `command.path` is then its local copy.
-    private let remote: RemotePlaylistSource?
-    /// `--mqtt`: status, proof of play and commands over a broker (MQTTBox.swift).
-    private var mqtt: MQTTBox?
-    /// A reloaded playlist waiting for its `activate_at`.
-    private var activation: (any DispatchSourceTimer)?
+    let remote: RemotePlaylistSource?
 
     init(_ command: PlayCommand) {
         // fleet: a playlist URL plays its local copy in the cache (RemotePlaylistSource.swift).
@@ -68,7 +62,6 @@ final class PlayRunner: SceneCommand {
         self.command = command
         hangGuard = HangGuard(grace: command.stallGrace)
         config = SignageConfig(playlists: [:], panels: [], defaultPlaylist: nil, sync: true, source: command.path)
-        lastGood = LastGoodPlaylist(playlist: command.path)
     }
 
     /// Reads and checks the configuration (exit 65/66 before anything
@@ -76,26 +69,21 @@ final class PlayRunner: SceneCommand {
     /// good one), connects and starts playing.
     func start() throws {
         try remote?.prepare()  // fleet
-        config = try readConfigurationAtStart()
-        stats = try StatsWriter.open(command.stats)
-        if let path = command.proofPath {
-            proof = try StatsWriter(appendingTo: path, role: "the proof-of-play file")
-        }
-        hung = hungItems?.load() ?? [:]
+        config = try reloader.readAtStart()
+        try records.open(command)
+        records.changed = { [weak self] in self?.health.update() }
+        badItems.forgetFailures()
         overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame
         options = ApplicationOptions()
         options.drawWatch = hangGuard.watch
         options.builtInPatterns = command.builtinPatterns
-        options.targets = command.allOutputs ? .everyScreen : .everyScreenExceptMarkedBuiltIn
+        options.targets = screens.rule
         if command.fullscreenWindow { options.maxLayerShellVersion = 0 }
         if command.reconnect { options.whenCompositorGoes = .reconnect() }
         let patterns = command.outputPatterns
-        options.screenFilter = { [weak self] screen in
-            guard let self else { return false }
-            return !self.isSkipped(screen) && self.matchesOutputOption(screen) && self.assignment(for: screen) != nil
-        }
+        options.screenFilter = { [weak self] screen in self?.screens.admits(screen) ?? false }
         let app = try ScreenplayTool.connect(options)
-        if !patterns.isEmpty, !app.screens.contains(where: matchesOutputOption) {
+        if !patterns.isEmpty, !app.screens.contains(where: screens.matchesOutputOption) {
             let list = app.screens.map { "  \($0.name) \"\($0.displayDescription)\"" }.joined(separator: "\n")
             app.shutdown()
             throw CommandFailure(
@@ -104,123 +92,38 @@ final class PlayRunner: SceneCommand {
             )
         }
         do {
-            try openControlSocket()
-            try makeMQTTBox()
+            try control.open(command)
+            records.mqtt = control.mqtt
         } catch {
-            control?.close()
+            control.close()
             app.shutdown()
             throw error
         }
         installSignalHandlers()
-        watchFiles()
+        reloader.watch(config.mediaFiles)
         attach(app)
-        let monitor = ServiceMonitor(
-            stallGrace: command.stallGrace, panels: { [weak self] in self?.panelHealth() ?? [] },
-            isReady: { [weak self] in self?.everyPanelShowsItsFirstItem() ?? false },
-            nothingShown: { [weak self] in self?.nothingShownReason() })
-        self.monitor = monitor
-        monitor.note = { [weak self] in self?.remote?.statusNote }  // fleet
-        monitor.start()
+        health.startMonitor(stallGrace: command.stallGrace, note: { [weak self] in self?.remote?.statusNote })  // fleet
         remote?.start()  // fleet
-        mqtt?.start()
-        startNothingShownWarnings()
-        startStatsTimer()
-        startClockWatch()
-    }
-
-    /// The configuration to start with. A playlist file that does not
-    /// parse (a bad save, a copy cut short) falls back to the last one
-    /// that did, kept under XDG_STATE_HOME, so a restart does not darken
-    /// the screens; only without one does it exit 65.
-    private func readConfigurationAtStart() throws(CommandFailure) -> SignageConfig {
-        do {
-            let (config, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
-            keepAsLastGood(json)
-            return config
-        } catch  where error.code == .dataError {
-            guard let lastGood, let kept = lastGood.load() else {
-                throw CommandFailure(
-                    error.code,
-                    "\(error.description) (no last good playlist to fall back to\(lastGood.map { " in \($0.path)" } ?? ": neither XDG_STATE_HOME nor HOME is set"); fix the file)"
-                )
-            }
-            let old: SignageConfig
-            do {
-                old = try SignageConfigLoader.parse(kept.data, file: command.path, itemSeconds: command.itemSeconds)
-            } catch let keptError {
-                throw CommandFailure(
-                    error.code,
-                    "\(error.description) (the last good playlist in \(lastGood.path) does not parse either: \(keptError.description); fix the file)"
-                )
-            }
-            warn(
-                "\(error.description); playing the last good playlist instead (kept \(iso8601(wallSeconds: kept.saved.timeIntervalSince1970)) in \(lastGood.path)); fix the file and save it, and it reloads"
-            )
-            return old
-        } catch {
-            throw CommandFailure(error.code, error.description)
+        control.mqtt?.start()
+        health.startNothingShownWarnings()
+        frameStats = records.stats.map { stats in
+            PlayFrameStats(
+                stats: stats, app: { [weak self] in self?.app }, panels: { [weak self] in self?.allPanels ?? [] })
         }
-    }
-
-    /// Keeps a playlist file that parsed (nothing for a folder).
-    private func keepAsLastGood(_ json: Data?) {
-        guard let json, let lastGood, let failure = lastGood.save(json) else { return }
-        guard lastGoodComplaints.allows() else { return }
-        warn(
-            "cannot keep the last good playlist: \(failure); playback goes on, but a restart with a broken \(command.path) would exit (free space there; said at most once a minute)"
-        )
-    }
-
-    /// Watches the playlist and every file it names, so a file that
-    /// arrives, is replaced or is fixed plays from its next slot.
-    private func watchFiles() {
-        watcher?.stop()
-        watcher = FileWatcher(path: command.path, files: config.mediaFiles) { [weak self] in
-            _ = self?.reload(because: "\(self?.command.path ?? "") or a file it names changed")
-        }
-    }
-
-    /// The control socket: `--socket`, or the default under
-    /// `$XDG_RUNTIME_DIR` (none, with a warning, when that is unset).
-    private func openControlSocket() throws(CommandFailure) {
-        guard let path = command.socketPath ?? ControlSocketPath.default else {
-            warn(
-                "XDG_RUNTIME_DIR is not set, so there is no control socket (screenplay ctl); give --socket PATH for one"
-            )
-            return
-        }
-        control = try ControlServer(path: path) { [weak self] line, later in
-            guard let self else { return ControlReply.error("shutting down") }
-            return self.answer(line, later: later)
-        }
-        log("control socket: \(path)")
-    }
-
-    /// `--mqtt`: the same requests as the control socket, from the broker.
-    private func makeMQTTBox() throws(CommandFailure) {
-        guard command.remote.mqtt != nil else { return }
-        mqtt = try MQTTBox(
-            options: command.remote, boxID: RemotePlaylistSource.boxID(command.remote),
-            answer: { [weak self] line, later in
-                // nil is a reply that comes later (a screenshot), not a refusal.
-                guard let self else { return ControlReply.error("shutting down") }
-                return self.answer(line, later: later)
-            },
-            statusLine: { [weak self] in
-                self?.answer(Data(#"{"command":"status"}"#.utf8), later: { _ in }) ?? Data()
-            })
+        clockWatch = ClockWatch { [weak self] step in self?.clockStepped(by: step) }
     }
 
     private func attach(_ app: Application) {
         self.app = app
+        badItems.app = app
         app.onSceneError = { error in printError("\(error)") }
         app.onConnectionLost = { [weak self] error in
             guard let self, self.command.reconnect else {
                 printError(
                     "\(error.description); exiting (--no-reconnect; without it play waits for the compositor to come back)"
                 )
-                self?.monitor?.stopping()
-                self?.control?.close()
+                self?.health.stopping()
+                self?.control.close()
                 exit(ExitCode.unavailable.rawValue)
             }
             // The application reconnects itself (ApplicationOptions.whenCompositorGoes)
@@ -228,16 +131,16 @@ final class PlayRunner: SceneCommand {
             printError(
                 "\(error.description); waiting for a compositor on the same socket (--no-reconnect exits instead)")
             self.compositorGone = true
-            self.monitor?.update()
+            self.health.update()
         }
         app.onReconnect = { [weak self, weak app] in
             log("reconnected to \(app?.socketDescription ?? "the compositor")")
             self?.compositorGone = false
-            self?.monitor?.update()
+            self?.health.update()
         }
         app.onScreenConnect = { [weak self] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
-            self?.explainUnmatched(screen)
+            self?.screens.explainUnmatched(screen)
         }
         app.onScreenDisconnect = { screen in log("screen disconnected: \(screen.name)") }
         let layer: SceneLayer =
@@ -251,7 +154,7 @@ final class PlayRunner: SceneCommand {
             name: "screenplay-play", layer: layer, preferredFramesPerSecond: 0,
             delegateFactory: { [unowned self] in self.makePanel() })
         registration = app.registerSceneAccessory(.externalNonInteractive(sceneConfiguration: configuration))
-        for screen in app.screens { explainUnmatched(screen) }
+        for screen in app.screens { screens.explainUnmatched(screen) }
         if app.externalScreens.isEmpty {
             let why = app.screens.map { "\($0.name): \(app.targetReason($0).reason)" }.joined(separator: "; ")
             log("no screen to play on yet; waiting for one to connect (\(why.isEmpty ? "no screens at all" : why))")
@@ -267,30 +170,8 @@ final class PlayRunner: SceneCommand {
         return PlayPanel(runner: self, playlist: first, rotate: 0, probe: probe)
     }
 
-    private func matchesOutputOption(_ screen: Screen) -> Bool {
-        command.outputPatterns.isEmpty
-            || command.outputPatterns.contains { pattern in
-                ScreenPattern(pattern).matches(screen)
-            }
-    }
-
-    /// Whether `--skip` names `screen`: a screen the box must leave alone.
-    func isSkipped(_ screen: Screen) -> Bool {
-        command.skipPatterns.contains { ScreenPattern($0).matches(screen) }
-    }
-
     func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
         config.assignment(for: screen)
-    }
-
-    private func explainUnmatched(_ screen: Screen) {
-        guard screen.classification.markingPattern == nil || command.allOutputs, !isSkipped(screen),
-            matchesOutputOption(screen), assignment(for: screen) == nil, !toldUnmatched.contains(screen.name)
-        else { return }
-        toldUnmatched.insert(screen.name)
-        warn(
-            "\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config.source) and there is no \"default\": it shows nothing"
-        )
     }
 
     func panelConnected(_ panel: PlayPanel, _ scene: Scene) {
@@ -302,7 +183,7 @@ final class PlayRunner: SceneCommand {
             panel.takeAssignmentNow()
         }
         overrides.panelConnected(panel)  // OVERRIDE
-        stats?.write([
+        records.write([
             "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
             "height": scene.pixelSize.height,
             "playlist": panel.playlist.name, "rotate": panel.rotate, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
@@ -312,176 +193,20 @@ final class PlayRunner: SceneCommand {
 
     func panelDisconnected(_ panel: PlayPanel) {
         panels[ObjectIdentifier(panel)] = nil
-        stats?.write(["event": "disconnect", "output": panel.outputName])
-        scheduleTick()
-        monitor?.update()
+        records.write(["event": "disconnect", "output": panel.outputName])
+        ticker.schedule()
+        health.update()
     }
 
-    func isHeld(_ output: String) -> Bool { heldOutputs.contains(output) }
+    func isHeld(_ output: String) -> Bool { control.heldOutputs.contains(output) }
 
-    /// A schedule's change reached a panel: one log line and a `schedule`
-    /// line in `--stats`, so the switch's second is on record beside the
-    /// item lines that show when it reached the screen.
-    func scheduleSwitched(_ panel: PlayPanel, to entry: String, playlist: String, now: Double) {
-        log("\(panel.outputName): the schedule switches to \(entry) (playlist \"\(playlist)\")")
-        stats?.write([
-            "event": "schedule", "output": panel.outputName, "entry": entry, "playlist": playlist,
-            "at": iso8601(wallSeconds: now),
-        ])
-    }
-
-    // MARK: health
-
-    private func panelHealth() -> [PanelHealth] { panels.values.map(\.health) }
-
-    /// READY=1: every screen play shows on has shown its first item, and
-    /// there is at least one; false while the compositor is gone (the
-    /// monitor's deadline sends READY=1 anyway, saying why).
-    private func everyPanelShowsItsFirstItem() -> Bool {
-        guard let app, !compositorGone else { return false }
-        let shown = Set(panels.values.filter(\.hasShownFirstItem).map(\.outputName))
-        let targets = app.externalScreens
-        return !targets.isEmpty && targets.allSatisfy { shown.contains($0.name) }
-    }
-
-    /// Why no panel shows content, per screen; nil while one does. A black
-    /// television under a service that reports itself healthy is the worst
-    /// failure signage has, so this reaches STATUS=, `ctl status` and the log.
-    func nothingShownReason() -> String? {
-        if panels.values.contains(where: \.hasShownFirstItem) { return nil }
-        if compositorGone { return "the compositor is gone; waiting for it to come back" }
-        guard let app else { return "not connected to a compositor yet" }
-        guard !app.screens.isEmpty else { return "no screen is connected; waiting for one" }
-        let rule: ScreenTargets = command.allOutputs ? .everyScreen : .everyScreenExceptMarkedBuiltIn
-        return app.screens.map { screen in
-            let (isTarget, reason) = app.targetReason(screen)
-            if isTarget { return "\(screen.name): starting" }
-            // The library's rule first (disabled, marked built-in), then
-            // what play's own filter left out, in the order it checks.
-            if !screen.isEnabled || !rule.admits(screen.classification).isTarget {
-                return "\(screen.name): \(reason)"
-            }
-            if isSkipped(screen) { return "\(screen.name): skipped by --skip" }
-            if !matchesOutputOption(screen) { return "\(screen.name): not named by --output" }
-            return "\(screen.name): matches no panel entry of \(config.source) and there is no \"default\""
-        }.joined(separator: "; ")
-    }
-
-    /// While nothing shows, a warning 10 s after start and then once a
-    /// minute (a log that repeats every second would bury everything else).
-    private func startNothingShownWarnings() {
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + ServiceMonitor.readyDeadline, repeating: 60, leeway: .seconds(1))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, let reason = self.nothingShownReason() else { return }
-                warn("nothing is shown: \(reason)")
-            }
-        }
-        timer.resume()
-        nothingShownTimer = timer
-    }
-
-    /// With `--stats`: a `frames` line per panel once a second,
-    /// `stalled`/`resumed` lines (also on stderr) when a panel's frames stop
-    /// or come back, and a `graphics` line every ten seconds (the GL objects
-    /// held, which stay flat however many items a playlist loads). Without
-    /// it no timer runs: a static item costs nothing.
-    private func startStatsTimer() {
-        guard let stats else { return }
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        var ticks = 0
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                ticks += 1
-                if ticks % 10 == 0, let objects = self.app?.graphicsObjects {
-                    stats.write([
-                        "event": "graphics", "picture_textures": objects.pictureTextures,
-                        "shader_programs": objects.shaderPrograms, "text_blocks": objects.textBlocks,
-                    ])
-                }
-                for panel in self.panels.values {
-                    guard let (presented, draws, videoFrames, change) = panel.drainStatistics() else { continue }
-                    let redrawn = panel.sceneForReload.map { self.redraws[panel.outputName, default: .init()].take($0) }
-                    stats.write([
-                        "event": "frames", "output": panel.outputName, "presented": presented, "draws": draws,
-                        "redrawn_px": redrawn?.redrawnPixels ?? 0, "as_is": redrawn?.presentedAsIs ?? 0,
-                        "video_frames": videoFrames,
-                    ])
-                    if change == "stalled" { warn("\(panel.outputName) shows no frames (stalled)") }
-                    if change == "resumed" { log("\(panel.outputName) shows frames again") }
-                    if let change { stats.write(["event": change, "output": panel.outputName]) }
-                }
-            }
-        }
-        timer.resume()
-        statsTimer = timer
-    }
+    /// Why no panel shows content, per screen; nil while one does.
+    func nothingShownReason() -> String? { health.nothingShownReason() }
 
     // MARK: the clock
 
-    /// Wall-clock now, a hair ahead so a timer that fires on a boundary
-    /// lands after it.
-    func now() -> Double { wallSeconds() + 0.0005 }
-
-    /// One timer for every panel: panels that switch at the same instant
-    /// switch in the same turn of the main queue, so they draw in the same
-    /// batch and reach their screens on the same refresh.
-    func scheduleTick() {
-        // OVERRIDE: an expiry is a tick like an item boundary.
-        let deadline = (panels.values.compactMap(\.nextEventTime) + [overrides.nextExpiry].compactMap { $0 }).min()
-        guard deadline != tickDeadline else { return }
-        tickDeadline = deadline
-        tickTimer?.cancel()
-        tickTimer = nil
-        guard let deadline else { return }
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        // Armed on the monotonic clock: a wall-clock deadline would wait out
-        // a step back (minutes of a frozen item) before the clock watch
-        // could say anything. A step is the clock watch's to handle.
-        let delay = max(0, deadline - now())
-        timer.schedule(deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .nanoseconds(0))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.tickDeadline = nil
-                self?.tick()
-            }
-        }
-        timer.resume()
-        tickTimer = timer
-    }
-
-    private func tick() {
-        let now = self.now()
-        overrides.expire(now: now)  // OVERRIDE
-        for panel in panels.values { panel.evaluate(now: now) }
-        scheduleTick()
-    }
-
-    /// Looks once a second whether the wall clock was stepped (NTP at boot
-    /// on a box without a clock battery, an administrator's `date -s`):
-    /// the wall clock less the monotonic one moves by more than NTP's
-    /// slewing could. It costs one comparison a second; timerfd's
-    /// TFD_TIMER_CANCEL_ON_SET would say it without a timer, but a clock
-    /// faked for tests (libfaketime) never sets it off.
-    private func startClockWatch() {
-        clockOffset = wallSeconds() - monotonicSeconds()
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                let offset = wallSeconds() - monotonicSeconds()
-                let step = offset - self.clockOffset
-                self.clockOffset = offset
-                if abs(step) > 0.05 { self.clockStepped(by: step) }
-            }
-        }
-        timer.resume()
-        clockWatch = timer
-    }
+    /// Wall-clock now, a hair ahead so a timer that fires on a boundary lands after it.
+    func now() -> Double { PlayTicker.now() }
 
     /// With `"sync": true` each panel moves to the item the new time says
     /// (switching only to an item that is ready, so no black frame); other
@@ -490,156 +215,23 @@ final class PlayRunner: SceneCommand {
         log(
             "the wall clock stepped \(step > 0 ? "forward" : "back") by \(String(format: "%.3f", abs(step))) s; \(config.sync ? "panels move to the clock's item" : "panels keep their timing")"
         )
-        stats?.write(["event": "clock-step", "seconds": step, "ns": monotonicNanoseconds()])
+        records.write(["event": "clock-step", "seconds": step, "ns": monotonicNanoseconds()])
         for panel in panels.values { panel.clockStepped(by: step, sync: config.sync) }
-        tickDeadline = nil
-        tickTimer?.cancel()
-        tickTimer = nil
-        tick()
-    }
-
-    /// Re-evaluates on the next turn of the main queue (media became ready).
-    func tickSoon() {
-        DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.tick() } }
-    }
-
-    // MARK: bad media
-
-    private func stamp(_ item: PlayItem) -> String { fileStamp(item.path) }
-
-    func knownBad(_ item: PlayItem) -> Bool {
-        // A layout fails on a panel too small for it, not everywhere: each panel checks it anew.
-        if case .layout = item.source { return false }
-        if let failure = failures[item.label], failure.stamp == stamp(item) { return true }
-        guard let entry = hung[item.label], entry.stamp == stamp(item), let hungItems else { return false }
-        reportBad(
-            item,
-            "it hung the renderer on \(entry.output) at \(entry.at) (remembered in \(hungItems.path); change the file or delete its entry there to try it again)"
-        )
-        return true
-    }
-
-    func failureReason(_ item: PlayItem) -> String? { failures[item.label]?.reason }
-
-    /// One stderr line per failure (not per panel or per cycle).
-    func reportBad(_ item: PlayItem, _ reason: String) {
-        let stamp = stamp(item)
-        if let known = failures[item.label], known.stamp == stamp, known.reason == reason { return }
-        failures[item.label] = (stamp, reason)
-        warn("\(item.label): skipped: \(reason)")
-        stats?.write(["event": "skipped", "source": item.label, "reason": reason])
-    }
-
-    /// Media that failed as it was made or loaded: freed, and its item
-    /// reported (once); true when it had failed.
-    func releaseIfFailed(_ media: any PlayMedia, of item: PlayItem) -> Bool {
-        guard let failure = media.failure else { return false }
-        media.release(from: app)
-        reportBad(item, failure)
-        return true
-    }
-
-    func placeholderShown(_ panel: PlayPanel, reason: String) {
-        warn(
-            "\(panel.outputName): every item of playlist \"\(panel.playlist.name)\" failed (\(reason)); showing a placeholder"
-        )
-        stats?.write([
-            "event": "placeholder", "output": panel.outputName, "playlist": panel.playlist.name, "reason": reason,
-        ])
-    }
-
-    // MARK: proof of play
-
-    /// One proof-of-play line; `region` names the layout's region the item
-    /// played in, `override` marks an item an override brought.
-    func itemShown(
-        output: String, playlist: String, index: Int, item: PlayItem, shown: FrameShown, override: Bool = false,
-        region: String? = nil
-    ) {
-        // The wall-clock time of the presentation: now, less how long ago it was.
-        let ago = Double(Int64(bitPattern: monotonicNanoseconds() &- shown.monotonicNs)) / 1e9
-        var line: [String: Any] = [
-            "event": "item", "output": output, "playlist": playlist, "index": index, "source": item.label,
-            "presented_ns": shown.monotonicNs, "clock": shown.clock, "at": iso8601(wallSeconds: wallSeconds() - ago),
-        ].merging(override ? ["override": true] : [:]) { own, _ in own }
-        if let region { line["region"] = region }
-        stats?.write(line)
-        proof?.write(line)
-        mqtt?.proof(line)
-        monitor?.update()
-    }
-
-    /// OVERRIDE: a line for `--stats` and, with `proof`, the proof-of-play file.
-    func record(_ line: [String: Any], proof toProof: Bool) {
-        stats?.write(line)
-        if toProof {
-            proof?.write(line)
-            mqtt?.proof(line)
-        } else {
-            mqtt?.statusChanged()
-        }
-        monitor?.update()
+        ticker.tickNow()
     }
 
     /// OVERRIDE: the connected panels.
     var allPanels: [PlayPanel] { Array(panels.values) }
 
-    func probeFrame(output: String, context: DrawingContext, values: [String: Any]) {
-        guard let stats,
-            let rgba = try? context.readPixels(
-                x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1),
-            rgba.count >= 3
-        else { return }
-        stats.write(
-            [
-                "event": "probe", "output": output, "ns": monotonicNanoseconds(),
-                "rgb": String(format: "%02x%02x%02x", rgba[0], rgba[1], rgba[2]),
-            ].merging(values) { own, _ in own })
-    }
-
     // MARK: reload
-
-    /// Re-reads the configuration; a valid one takes over at each panel's
-    /// next item boundary, an invalid one is refused and the old one plays on.
-    @discardableResult
-    func reload(because reason: String) -> String? {
-        do {
-            let (fresh, json) = try SignageConfigLoader.read(path: command.path, itemSeconds: command.itemSeconds)
-            activation?.cancel()
-            activation = nil
-            if let at = fresh.activateAt, at > now() {
-                // The old playlist plays on until then; its files stay watched.
-                log(
-                    "loaded \(command.path) (\(reason)); it takes over on every panel at once at \(iso8601(wallSeconds: at)) (activate_at)"
-                )
-                stats?.write(["event": "reload", "ok": true, "path": command.path, "activate_at": at])
-                activation = activationTimer(at: at) { [weak self] in
-                    self?.activation = nil
-                    self?.take(fresh, json, at: at)
-                }
-                return nil
-            }
-            log("reloaded \(command.path) (\(reason)); it takes over at each panel's next item")
-            stats?.write(["event": "reload", "ok": true, "path": command.path])
-            take(fresh, json, at: nil)
-            return nil
-        } catch {
-            warn("reload refused (\(reason)): \(error.description); the previous playlist keeps playing")
-            stats?.write(["event": "reload", "ok": false, "path": command.path, "error": error.description])
-            return error.description
-        }
-    }
 
     /// Makes `fresh` the configuration: at each panel's next item, or
     /// (`activate_at`) on every panel in this one turn of the main queue,
     /// so they draw in one batch and reach their screens on one refresh.
-    private func take(_ fresh: SignageConfig, _ json: Data?, at activation: Double?) {
+    private func take(_ fresh: SignageConfig, at activation: Double?) {
         config = fresh
-        keepAsLastGood(json)
-        watchFiles()
-        failures.removeAll()
-        hung = hungItems?.load() ?? [:]
-        toldUnmatched.removeAll()
+        badItems.forgetFailures()
+        screens.forgetTold()
         for panel in panels.values {
             guard let scene = panel.sceneForReload, let screen = scene.screen,
                 let assigned = assignment(for: screen)
@@ -649,7 +241,7 @@ final class PlayRunner: SceneCommand {
         app?.reevaluateScreens()
         if let activation {
             log("\(command.path) takes over now (activate_at \(iso8601(wallSeconds: activation)))")
-            stats?.write(["event": "activate", "path": command.path, "activate_at": activation])
+            records.write(["event": "activate", "path": command.path, "activate_at": activation])
             let now = self.now()
             for panel in panels.values { panel.takeReloadNow(now: now) }
         } else {
@@ -660,159 +252,24 @@ final class PlayRunner: SceneCommand {
             // just arrived).
             for panel in panels.values where panel.showsLayout { panel.evaluate(now: now()) }
         }
-        scheduleTick()
-        if let app { for screen in app.screens { explainUnmatched(screen) } }
-    }
-
-    /// A one-shot timer at wall-clock `at`, armed on the monotonic clock
-    /// like the item timer (a step of the clock is the clock watch's).
-    private func activationTimer(at: Double, _ fire: @escaping @MainActor () -> Void) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        let delay = max(0, at - wallSeconds())
-        timer.schedule(deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .nanoseconds(0))
-        timer.setEventHandler { MainActor.assumeIsolated { fire() } }
-        timer.resume()
-        return timer
-    }
-
-    // MARK: control (`screenplay ctl`)
-
-    /// One request line in, one reply line out.
-    private func answer(_ line: Data, later: @escaping @MainActor (Data) -> Void) -> Data? {
-        switch ControlRequest.parse(line) {
-        case let .failure(error):
-            return ControlReply.error(error.reason)
-        case let .success(request) where request.command == .screenshot:
-            switch PlayScreenshot.panel(among: Array(panels.values), pattern: request.output) {
-            case let .failure(error): return ControlReply.error(error.reason)
-            case let .success(panel):
-                PlayScreenshot.take(of: panel, reply: later)
-                return nil
-            }
-        case let .success(request):
-            switch execute(request) {
-            case let .success(fields): return ControlReply.encode(fields.merging(["ok": true]) { _, new in new })
-            case let .failure(error): return ControlReply.error(error.reason)
-            }
-        }
-    }
-
-    private func execute(_ request: ControlRequest) -> Result<[String: Any], ControlError> {
-        let now = self.now()
-        if request.command == .reload {
-            if let remote {
-                remote.askNow()
-                return .success([
-                    "message":
-                        "asking \(remote.url) now; a new playlist takes over at each panel's next item once every file is downloaded and checked"
-                ])
-            }
-            if let error = reload(because: "screenplay ctl reload") {
-                return .failure(ControlError("reload refused: \(error)"))
-            }
-            return .success(["message": "reloaded \(command.path); it takes over at each panel's next item"])
-        }
-        let chosen: [PlayPanel]
-        switch ControlTargets.panels(Array(panels.values), matching: request.output) {
-        case let .success(matched): chosen = matched
-        // status with a pattern that matches nothing reports no panels;
-        // override works out its own panels (an unplugged one's may be cleared).
-        case .failure where request.command == .status || request.command == .override: chosen = []
-        case let .failure(error): return .failure(error)
-        }
-        switch request.command {
-        case .screenshot:
-            return .failure(ControlError("screenshot is answered on its own path"))
-        case .status:
-            var fields: [String: Any] = [
-                "path": command.path, "pid": Int(getpid()), "connected": !compositorGone,
-                "panels": chosen.map { $0.status(now: now) },
-            ]
-            if let reason = nothingShownReason() { fields["nothing_shown"] = reason }
-            fields["overrides"] = overrides.entries.map(\.label)  // OVERRIDE
-            fields["source"] = remote?.status  // fleet
-            fields["mqtt"] = mqtt?.status
-            return .success(fields)
-        case .next, .previous:
-            for panel in chosen { panel.skip(by: request.command == .next ? 1 : -1, now: now) }
-        case .pause, .resume:
-            for panel in chosen {
-                if request.command == .pause {
-                    heldOutputs.insert(panel.outputName)
-                } else {
-                    heldOutputs.remove(panel.outputName)
-                }
-                panel.hold(request.command == .pause, now: now)
-            }
-            if request.output == nil, request.command == .resume { heldOutputs = [] }
-        case .show:
-            let item = request.item ?? ""
-            let targets = chosen.compactMap { panel in panel.index(of: item).map { (panel, $0) } }
-            guard targets.count == chosen.count else {
-                let missing = chosen.filter { $0.index(of: item) == nil }.map {
-                    "\($0.outputName) (playlist \"\($0.playlist.name)\", \($0.playlist.items.count) items)"
-                }
-                return .failure(
-                    ControlError(
-                        "no item '\(item)' on \(missing.joined(separator: ", ")): give its position (1 is the first) or its file name"
-                    ))
-            }
-            for (panel, index) in targets { panel.show(index: index, now: now) }
-        case .reload:
-            break
-        case .override:
-            // OVERRIDE: `PlayOverrides` answers, after its own checks.
-            let result = overrides.handle(request.override ?? .clear, output: request.output, now: now)
-            scheduleTick()
-            return result
-        }
-        scheduleTick()
-        log(
-            "screenplay ctl \(request.command.rawValue)\(request.item.map { " \($0)" } ?? "")\(request.output.map { " --output \($0)" } ?? ""): \(chosen.map(\.outputName).joined(separator: ", "))"
-        )
-        return .success(["panels": chosen.map { $0.status(now: now) }])
+        ticker.schedule()
+        if let app { for screen in app.screens { screens.explainUnmatched(screen) } }
     }
 
     // MARK: plumbing
 
-    /// SIGHUP reloads on the main queue and SIGUSR1 reopens the files
-    /// (SIGINT and SIGTERM are `Application.run`'s, see `stop(signal:)`);
-    /// the hang guard watches for a draw that never returns and then
-    /// remembers its item before the process exits 70.
+    /// SIGHUP reloads and SIGUSR1 reopens the files (`PlaySignals`; SIGINT
+    /// and SIGTERM are `Application.run`'s, see `stop(signal:)`); the hang
+    /// guard watches for a draw that never returns and then remembers its
+    /// item before the process exits 70.
     private func installSignalHandlers() {
-        signal(SIGHUP, SIG_IGN)
-        // A reader of `--stats -` that goes away must not end playback: the
-        // write fails with EPIPE instead, and that is logged.
-        signal(SIGPIPE, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
+        signals = PlaySignals(
+            hangup: { [weak self] in
                 self?.remote?.askNow()
-                _ = self?.reload(because: "SIGHUP")
-            }
-        }
-        source.resume()
-        // SIGUSR1: logrotate's postrotate may ask for the files afresh
-        // (each line checks by itself, so this is only for being prompt).
-        signal(SIGUSR1, SIG_IGN)
-        let rotate = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
-        rotate.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.proof?.reopen()
-                self?.stats?.reopen()
-            }
-        }
-        rotate.resume()
-        signalSources = [source, rotate]
-        hangGuard.start { [hungItems] draw in
-            guard let hungItems, let file = HungItems.file(ofLabel: draw.content),
-                FileManager.default.fileExists(atPath: file)
-            else {
-                return nil
-            }
-            if let failure = hungItems.remember(label: draw.content, output: draw.screen) { return failure }
-            return "\(draw.content) is remembered in \(hungItems.path) and skipped after the restart"
-        }
+                _ = self?.reloader.reload(because: "SIGHUP")
+            },
+            reopen: { [weak self] in self?.records.reopen() })
+        hangGuard.start(onHang: badItems.remembersHungDraw)
     }
 
     var application: Application? { app }
@@ -821,11 +278,11 @@ final class PlayRunner: SceneCommand {
     /// the registration back and shuts down; `Application.run` returns.
     func stop(signal: StopSignal) {
         log("\(signal): tearing down")
-        monitor?.stopping()
+        health.stopping()
         remote?.stop()  // fleet
-        mqtt?.stop()
-        control?.close()
-        statsTimer?.cancel()
+        control.mqtt?.stop()
+        control.close()
+        frameStats?.stop()
         if let registration { app?.unregisterSceneAccessory(registration) }
         app?.shutdown()
     }

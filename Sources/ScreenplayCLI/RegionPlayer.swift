@@ -67,7 +67,7 @@ final class RegionPlayer {
         needsEvaluation = false
         guard let scene, incoming == nil else { return }
         if let current, !showingPlaceholder, let failure = current.media.failure {
-            runner.reportBad(items[current.index], failure)
+            runner.badItems.reportBad(items[current.index], failure)
         }
         let position = schedule.position(at: now)
         nextEventTime = position.end
@@ -78,7 +78,7 @@ final class RegionPlayer {
             if offset > 0, showingGoodItem { break }
             let index = (position.index + offset) % items.count
             let item = items[index]
-            if runner.knownBad(item) { continue }
+            if runner.badItems.knownBad(item) { continue }
             let media: any PlayMedia
             if let next, next.index == index {
                 media = next.media
@@ -87,7 +87,7 @@ final class RegionPlayer {
                 media = item.makeMedia(
                     width: size.width, height: size.height, synchronously: current == nil, scene: scene)
             }
-            if runner.releaseIfFailed(media, of: item) {
+            if runner.badItems.releaseIfFailed(media, of: item) {
                 if next?.media === media { next = nil }
                 continue
             }
@@ -102,7 +102,7 @@ final class RegionPlayer {
         }
         if !showingGoodItem, !showingPlaceholder {
             current?.media.release(from: runner.app)
-            let reason = items.compactMap { runner.failureReason($0) }.last ?? "no item could be shown"
+            let reason = items.compactMap { runner.badItems.failureReason($0) }.last ?? "no item could be shown"
             current = ShownItem(
                 index: -1, playlist: region.playlist.name,
                 media: PlaceholderMedia(message: "Every item of region \"\(region.name)\" failed: \(reason)"),
@@ -133,9 +133,9 @@ final class RegionPlayer {
         let following = (index + 1) % items.count
         guard next == nil, following != index, incoming == nil, let scene else { return }
         let item = items[following]
-        guard !runner.knownBad(item) else { return }
+        guard !runner.badItems.knownBad(item) else { return }
         let media = item.makeMedia(width: size.width, height: size.height, synchronously: false, scene: scene)
-        if runner.releaseIfFailed(media, of: item) { return }
+        if runner.badItems.releaseIfFailed(media, of: item) { return }
         next = (following, media, false)
         media.onChange = { [weak self] in self?.changed() }
         // One frame uploads it now, not at its turn (a frame late then).
@@ -197,7 +197,7 @@ final class RegionPlayer {
             justArrived = false
             let (item, index, playlist, name) = (items[current.index], current.index, region.playlist.name, region.name)
             scene?.whenNextFrameShown { [weak runner] shown in
-                runner?.itemShown(
+                runner?.records.itemShown(
                     output: output, playlist: playlist, index: index, item: item, shown: shown, region: name)
             }
         }

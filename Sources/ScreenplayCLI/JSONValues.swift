@@ -1,0 +1,55 @@
+import Foundation
+
+/// JSON values read strictly: an object, a number that is not a boolean,
+/// a whole number, and a value described for an error message
+/// (`JSONSerialization` gives booleans as numbers).
+extension SignageConfigLoader {
+    static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> [String: Any]
+    {
+        guard let object = value as? [String: Any] else { throw fail(at, "expected an object, got \(describe(value))") }
+        return object
+    }
+
+    static func rejectUnknownKeys(
+        _ object: [String: Any], allowed: Set<String>, at: String, _ fail: (String, String) -> PlaylistError
+    ) throws(PlaylistError) {
+        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw fail(
+                at.isEmpty ? unknown : "\(at).\(unknown)",
+                "unknown key \"\(unknown)\" (expected \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    /// A JSON `true` or `false`; nil for anything else (1 and 0 too).
+    static func boolean(_ value: Any) -> Bool? {
+        isBoolean(value) ? (value as? NSNumber)?.boolValue : nil
+    }
+
+    static func number(_ value: Any) -> Double? {
+        guard !isBoolean(value), let number = value as? NSNumber else { return nil }
+        return number.doubleValue
+    }
+
+    static func integer(_ value: Any) -> Int? {
+        guard let double = number(value), double == double.rounded(), abs(double) < 1e9 else { return nil }
+        return Int(double)
+    }
+
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case is String: "a string"
+        case _ where isBoolean(value): "\((value as? NSNumber)?.boolValue == true ? "true" : "false")"
+        case let number as NSNumber: "\(number)"
+        case is [Any]: "a list"
+        case is [String: Any]: "an object"
+        case is NSNull: "null"
+        default: "\(type(of: value))"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Screenplay
+
+/// A panel's first item that would reach the screen only after its slot
+/// (drawn once GL is up, or ready after its slot: a video's first picture,
+/// a page rendered at a slot's end). Shown then, it flashed for a frame or
+/// two into the next item's slot, and proof of play logged two items in
+/// that second; so it is passed over, and nothing starts until its slot
+/// ends (it would be that item again, as late), then the clock's next.
+@MainActor
+struct LateFirstItem {
+    /// First items passed over as late: a few at most, so a box too slow
+    /// for any slot still shows something.
+    private var skips = 0
+    /// The end of the slot of a first item passed over as late.
+    private var notBefore: Double?
+
+    /// Whether item `index`, drawn now on `scene`, would reach the screen
+    /// after its slot ends, and may still be passed over.
+    func isLate(_ index: Int, in schedule: PlaySchedule, now: Double, scene: Scene) -> Bool {
+        skips < 3 && schedule.slotEnds(of: index, before: now, latency: Self.drawToScreen(scene))
+    }
+
+    /// Passes over item `index`; the end of its slot, when the panel looks
+    /// again, or nil when that slot is over already.
+    mutating func passOver(_ index: Int, in schedule: PlaySchedule, now: Double) -> Double? {
+        skips += 1
+        let position = schedule.position(at: now)
+        guard position.index == index else { return nil }
+        notBefore = position.end
+        return position.end
+    }
+
+    /// While a passed-over item's slot lasts, its end; nil once it is over.
+    mutating func wait(now: Double) -> Double? {
+        guard let notBefore else { return nil }
+        if now < notBefore { return notBefore }
+        self.notBefore = nil
+        return nil
+    }
+
+    /// Whether a first item may start now (no passed-over slot lasts).
+    func allowsStart(now: Double) -> Bool { now >= notBefore ?? now }
+
+    /// How long a panel's first frame, drawn now, may take to reach the
+    /// screen: its first paint (shaders compiled, textures uploaded), the
+    /// wait for the compositor's next refresh and its render, with room for
+    /// a loaded machine (seen here: up to 90 ms beside busy cores).
+    private static func drawToScreen(_ scene: Scene) -> Double { max(3 * scene.displayLink.duration, 0.1) }
+}

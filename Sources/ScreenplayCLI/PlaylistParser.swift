@@ -1,0 +1,149 @@
+import Foundation
+import Screenplay
+
+/// A JSON playlist file's top level: its playlists, layouts, panels,
+/// schedule, transition, `sync`, `timezone` and `activate_at`.
+extension SignageConfigLoader {
+    /// `"$schema"` names the JSON Schema an editor validates the file with
+    /// (docs/playlist.schema.json); `play` ignores it.
+    static let topKeys: Set<String> = [
+        "$schema", "playlists", "layouts", "panels", "default", "transition", "sync", "timezone",
+        "activate_at", "web",
+    ]
+    static let itemKeys: Set<String> = Set(["file", "color", "web", "duration", "pages", "transition"])
+        .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
+    static let panelKeys: Set<String> = ["match", "playlist", "layout", "rotate", "schedule"]
+    static let transitionKeys: Set<String> = ["seconds"]
+
+    static func parse(_ data: Data, file: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
+        func fail(_ jsonPath: String, _ reason: String) -> PlaylistError { .data(file, jsonPath, reason) }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw fail(
+                "",
+                "not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"))")
+        }
+        let object = try dictionary(root, at: "", fail)
+        try rejectUnknownKeys(object, allowed: topKeys, at: "", fail)
+        let folder = (file as NSString).deletingLastPathComponent
+        if let value = object["$schema"], !(value is String) {
+            throw fail("$schema", "expected the schema's path or URL as a string, got \(describe(value))")
+        }
+
+        var transition = 0.0
+        if let value = object["transition"] { transition = try transitionSeconds(value, at: "transition", fail) }
+        var sync = true
+        if let value = object["sync"] {
+            guard let flag = boolean(value) else {
+                throw fail("sync", "expected true or false, got \(describe(value))")
+            }
+            sync = flag
+        }
+        let timeZone = try parseTimeZone(object["timezone"], fail)
+        let web = try WebRules(object["web"], fail)
+        let activateAt = try object["activate_at"].map { value throws(PlaylistError) in
+            guard let text = value as? String, let seconds = activationTime(text) else {
+                throw fail(
+                    "activate_at",
+                    "expected a time with its zone, e.g. \"2026-12-24T18:00:00Z\" or \"2026-12-24T19:00:00+01:00\" (ISO 8601), got \(describe(value))"
+                )
+            }
+            return seconds
+        }
+        // A file of layouts whose regions hold their own items needs no playlists.
+        guard let playlistsValue = object["playlists"] ?? (object["layouts"] != nil ? [String: Any]() : nil) else {
+            throw fail("", "missing \"playlists\": an object of playlist names to lists of items")
+        }
+        let playlistsObject = try dictionary(playlistsValue, at: "playlists", fail)
+        guard !playlistsObject.isEmpty || object["playlists"] == nil else {
+            throw fail("playlists", "no playlists; add at least one")
+        }
+        var playlists: [String: Playlist] = [:]
+        for name in playlistsObject.keys.sorted() {
+            let at = "playlists.\(name)"
+            guard let list = playlistsObject[name] as? [Any] else {
+                throw fail(at, "expected a list of items, got \(describe(playlistsObject[name]!))")
+            }
+            guard !list.isEmpty else { throw fail(at, "the playlist is empty; add items or remove it") }
+            var items: [PlayItem] = []
+            for (index, element) in list.enumerated() {
+                items += try parseItem(
+                    element, at: "\(at)[\(index)]", folder: folder, itemSeconds: itemSeconds, transition: transition,
+                    web: web, fail)
+            }
+            playlists[name] = Playlist(name: name, items: items)
+        }
+        let layouts = try parseLayouts(
+            object["layouts"], playlists: playlists, folder: folder, itemSeconds: itemSeconds, transition: transition,
+            web: web, fail)
+        var panels: [PanelRule] = []
+        if let value = object["panels"] {
+            guard let list = value as? [Any] else {
+                throw fail("panels", "expected a list of panel entries, got \(describe(value))")
+            }
+            for (index, element) in list.enumerated() {
+                let at = "panels[\(index)]"
+                let entry = try dictionary(element, at: at, fail)
+                try rejectUnknownKeys(entry, allowed: panelKeys, at: at, fail)
+                guard let matchValue = entry["match"] else {
+                    throw fail(at, "missing \"match\": a screen name, description or glob")
+                }
+                guard let match = matchValue as? String else {
+                    throw fail("\(at).match", "expected a string, got \(describe(matchValue))")
+                }
+                if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
+                let playlist = try contentName(in: entry, at: at, playlists: playlists, layouts: layouts, fail)
+                var rotate = 0
+                if let rotateValue = entry["rotate"] {
+                    guard let number = integer(rotateValue), [0, 90, 180, 270].contains(number) else {
+                        throw fail("\(at).rotate", "expected 0, 90, 180 or 270, got \(describe(rotateValue))")
+                    }
+                    rotate = number
+                }
+                let schedule = try parseSchedule(
+                    entry["schedule"], at: at, playlists: playlists, layouts: layouts, fail)
+                panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate, schedule: schedule))
+            }
+        }
+        // A layout plays as a playlist of its name (the names cannot clash: parseLayouts).
+        for layout in layouts.values { playlists[layout.name] = layoutPlaylist(layout, transition: transition) }
+        var defaultPlaylist: String?
+        if let value = object["default"] {
+            guard let name = value as? String else {
+                throw fail("default", "expected a playlist name, got \(describe(value))")
+            }
+            guard playlists[name] != nil else {
+                throw fail(
+                    "default",
+                    "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))"
+                )
+            }
+            defaultPlaylist = name
+        }
+        if panels.isEmpty, defaultPlaylist == nil {
+            throw fail("", "no \"panels\" and no \"default\": no screen would play anything")
+        }
+        return SignageConfig(
+            playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync,
+            activateAt: activateAt, source: file, timeZone: timeZone)
+    }
+
+    /// `"activate_at"`'s text as wall-clock seconds: ISO 8601 with a zone
+    /// (a time without one would mean another instant on each box), and
+    /// optional fractions of a second.
+    static func activationTime(_ text: String) -> Double? {
+        // The schema's pattern: Foundation alone would also take "+0100" and others.
+        guard
+            text.range(
+                of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"#,
+                options: .regularExpression) != nil
+        else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)?.timeIntervalSince1970
+    }
+}
