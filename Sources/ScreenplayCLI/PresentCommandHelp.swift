@@ -1,3 +1,5 @@
+import Presenter
+
 /// `screenplay present --help`: every option, the keys and examples.
 extension PresentCommand {
     public static let usage = """

@@ -1,3 +1,4 @@
+import Presenter
 import Screenplay
 
 /// `screenplay present`'s arguments read and checked: a bad value exits 64
