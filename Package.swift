@@ -8,7 +8,7 @@ import PackageDescription
 //                              ScreenplayCLI -> Presenter -> Screenplay, Documents (a talk on an app's Application)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //                              ScreenplayCLI -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
-//                              ScreenplayCLI -> CMosquitto (libmosquitto: only MQTTConnection.swift)
+//                              ScreenplayCLI -> CMosquitto (libmosquitto: only MQTTConnection.swift and MQTTConnectionGlue.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)

@@ -137,19 +137,37 @@ final class SmallPartsTests: XCTestCase {
     /// folders (Talk, Console, Audience, Input, Drawing) show its parts: no
     /// folder holds more than 20 files.
     func testPresenterPartsStayUnderAboutThreeHundredLinesInFoldersByConcept() throws {
-        let root = sources.deletingLastPathComponent().appendingPathComponent("Presenter")
+        try assertSmallFilesInFoldersByConcept("Presenter", minimumFolders: 4)
+    }
+
+    /// The tool's module is sorted the same way: its commands, the signage
+    /// player (playlist, items, panel, player, overrides), the fleet client,
+    /// the control socket, the presenter's wiring and the process's services
+    /// each in a folder, every file under 340 lines.
+    func testTheToolsPartsStayInFoldersByConcept() throws {
+        try assertSmallFilesInFoldersByConcept("ScreenplayCLI", minimumFolders: 8)
+    }
+
+    private func assertSmallFilesInFoldersByConcept(
+        _ module: String, minimumFolders: Int, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let root = sources.deletingLastPathComponent().appendingPathComponent(module)
         let paths = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }
-        XCTAssertGreaterThan(paths.count, 20, "Sources/Presenter: \(paths)")
+        XCTAssertGreaterThan(paths.count, 20, "Sources/\(module): \(paths)", file: file, line: line)
         for path in paths {
             let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
-            XCTAssertLessThanOrEqual(lines, 340, "Presenter/\(path) has \(lines) lines: split it along its jobs")
+            XCTAssertLessThanOrEqual(
+                lines, 340, "\(module)/\(path) has \(lines) lines: split it along its jobs", file: file, line: line)
         }
         let byFolder = Dictionary(grouping: paths) { ($0 as NSString).deletingLastPathComponent }
-        XCTAssertGreaterThanOrEqual(byFolder.count, 4, "Presenter's files by folder: \(byFolder.keys.sorted())")
+        XCTAssertGreaterThanOrEqual(
+            byFolder.count, minimumFolders, "\(module)'s files by folder: \(byFolder.keys.sorted())", file: file,
+            line: line)
         for (folder, files) in byFolder {
             XCTAssertLessThanOrEqual(
-                files.count, 20, "Presenter/\(folder) holds \(files.count) files: sort them by concept")
+                files.count, 20, "\(module)/\(folder) holds \(files.count) files: sort them by concept", file: file,
+                line: line)
         }
     }
 

@@ -150,7 +150,9 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             ]
             for (module, copy) in renamed {
                 try files.copyItem(atPath: root + "/Sources/" + module, toPath: consumer + "/Sources/" + copy)
-                for file in try files.contentsOfDirectory(atPath: consumer + "/Sources/" + copy) {
+                // Sub-folders by concept: every file below the module's folder.
+                for file in try files.subpathsOfDirectory(atPath: consumer + "/Sources/" + copy)
+                where file.hasSuffix(".swift") || file.hasSuffix(".h") || file.hasSuffix(".modulemap") {
                     let path = consumer + "/Sources/" + copy + "/" + file
                     var text = try String(contentsOfFile: path, encoding: .utf8)
                     text = text.replacingOccurrences(of: "import ScreenplayCLI", with: "import ToolCLI")
