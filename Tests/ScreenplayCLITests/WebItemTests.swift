@@ -68,4 +68,30 @@ final class WebItemTests: ScreenplayTestCase {
             return XCTFail("\(String(describing: missing.playlists["a"]?.items.first?.source))")
         }
     }
+
+    /// `play p.json` from the playlist's own folder (or `play sub/p.json`
+    /// from above it): a local page is inside the folder, not "outside" an
+    /// empty one.
+    func testALocalPageOfAPlaylistNamedRelativeToTheWorkingDirectory() throws {
+        let folder = (NSTemporaryDirectory() as NSString).standardizingPath + "/web-relative-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<html></html>".write(toFile: folder + "/sub/board.html", atomically: true, encoding: .utf8)
+        let before = FileManager.default.currentDirectoryPath
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(before) }
+        let json = Data(#"{"playlists": {"a": [{"web": "board.html"}]}, "default": "a"}"#.utf8)
+        for (directory, file) in [(folder + "/sub", "p.json"), (folder, "sub/p.json"), (folder + "/sub", "./p.json")] {
+            XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(directory))
+            let config = try SignageConfigLoader.parse(json, file: file, itemSeconds: 10)
+            let item = try XCTUnwrap(webItem(config), "\(file) from \(directory)")
+            XCTAssertEqual(item.fileRoot, folder + "/sub", "\(file) from \(directory)")
+            XCTAssertEqual(item.url, URL(fileURLWithPath: folder + "/sub/board.html").absoluteString)
+        }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder + "/sub"))
+        XCTAssertThrowsError(
+            try SignageConfigLoader.parse(
+                Data(#"{"playlists": {"a": [{"web": "../outside.html"}]}, "default": "a"}"#.utf8), file: "p.json",
+                itemSeconds: 10)
+        ) { error in XCTAssertTrue("\(error)".contains("outside the playlist's folder \(folder)/sub"), "\(error)") }
+    }
 }

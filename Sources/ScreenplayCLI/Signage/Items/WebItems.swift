@@ -89,9 +89,15 @@ struct WebItem: Equatable {
                 at,
                 "\"\(text)\": give a local page as a path relative to the playlist (\"board.html\"), or an http(s) URL")
         }
-        let path = ((text.hasPrefix("/") ? text : (folder as NSString).appendingPathComponent(text)) as NSString)
+        // `play p.json` names the playlist relative to the working directory:
+        // its folder is then "" or relative, and the page's root must be a
+        // whole path for the prefix check and for file:// alike.
+        let base =
+            folder.hasPrefix("/")
+            ? folder : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(folder)
+        let path = ((text.hasPrefix("/") ? text : (base as NSString).appendingPathComponent(text)) as NSString)
             .standardizingPath
-        let root = (folder as NSString).standardizingPath
+        let root = (base as NSString).standardizingPath
         guard path.hasPrefix(root + "/") else {
             throw fail(at, "\(path) is outside the playlist's folder \(root); pages may read files only inside it")
         }
