@@ -8,125 +8,12 @@ import CEGL
 /// blend the output with whatever is below it).
 package final class QuadRenderer {
     package let context: GraphicsContext
-    private let textured: ShaderProgram
-    /// Copies texels as they are: for textures drawn at their own size.
-    private let blit: ShaderProgram
-    /// The same for parts of a texture, each with its own position.
-    private let regions: ShaderProgram
-    private let solid: ShaderProgram
-    /// A colour inside or outside a circle, its edge anti-aliased.
-    private let disc: ShaderProgram
-    /// Writes one opaque colour, unblended: what `clear` draws.
-    private let opaque: ShaderProgram
+    private let programs: QuadPrograms
     private var quad: GLuint = 0
-
-    /// Texels as they are, for the blit and the regions programs.
-    private static let copyFragment = """
-        #version 100
-        precision mediump float;
-        uniform sampler2D image;
-        varying vec2 uv;
-        void main() { gl_FragColor = texture2D(image, uv); }
-        """
 
     package init(context: GraphicsContext) throws {
         self.context = context
-        // The unit square; the viewport maps it onto the destination rectangle.
-        let vertex = """
-            #version 100
-            attribute vec2 position;
-            // Where the quad's corners sample the texture: uv = origin +
-            // x * across + y * up. An image's row 0 is its top and the
-            // viewport's bottom is y = 0, hence the default (0,1) (1,0) (0,-1);
-            // a rendered layer (row 0 at the bottom) or a turned panel
-            // passes its own mapping (QuadRenderer.TextureMapping).
-            uniform vec2 uvOrigin;
-            uniform vec2 uvAcross;
-            uniform vec2 uvUp;
-            varying vec2 uv;
-            void main() {
-                uv = uvOrigin + position.x * uvAcross + position.y * uvUp;
-                gl_Position = vec4(position * 2.0 - 1.0, 0.0, 1.0);
-            }
-            """
-        textured = try ShaderProgram(
-            context: context, vertexSource: vertex,
-            fragmentSource: """
-                #version 100
-                precision mediump float;
-                uniform sampler2D image;
-                uniform float opacity;
-                varying vec2 uv;
-                void main() { gl_FragColor = texture2D(image, uv) * opacity; }
-                """,
-            attributeBindings: ["position": 0], sourceName: "QuadRenderer texture shader")
-        blit = try ShaderProgram(
-            context: context, vertexSource: vertex,
-            fragmentSource: Self.copyFragment,
-            attributeBindings: ["position": 0], sourceName: "QuadRenderer blit shader")
-        regions = try ShaderProgram(
-            context: context,
-            vertexSource: """
-                #version 100
-                attribute vec2 position;
-                attribute vec2 texcoord;
-                varying vec2 uv;
-                void main() {
-                    uv = texcoord;
-                    gl_Position = vec4(position, 0.0, 1.0);
-                }
-                """,
-            fragmentSource: Self.copyFragment,
-            attributeBindings: ["position": 0, "texcoord": 1], sourceName: "QuadRenderer regions shader")
-        solid = try ShaderProgram(
-            context: context, vertexSource: vertex,
-            fragmentSource: """
-                #version 100
-                precision mediump float;
-                uniform vec4 color;
-                varying vec2 uv;
-                // step(0, x) is 1 on every fragment, but llvmpipe cannot
-                // know that: a constant colour would take its whole-tile
-                // shortcuts, which lose tiles on the Wayland path and, in
-                // the linear path for BGRX buffers, scale the red channel
-                // (0x33 came out 0x0a in a 2560-px-wide window).
-                void main() { gl_FragColor = vec4(color.rgb * color.a, color.a) * step(0.0, gl_FragCoord.x); }
-                """,
-            attributeBindings: ["position": 0], sourceName: "QuadRenderer colour shader")
-        disc = try ShaderProgram(
-            context: context, vertexSource: vertex,
-            fragmentSource: """
-                #version 100
-                // Distances across a 4K screen need more than mediump's
-                // 11-bit mantissa where a GPU has it.
-                #ifdef GL_FRAGMENT_PRECISION_HIGH
-                precision highp float;
-                #else
-                precision mediump float;
-                #endif
-                uniform vec4 color;
-                // Centre (window coordinates, origin bottom left) and radius, in pixels.
-                uniform vec3 circle;
-                // 0: colour the disc; 1: colour everything but the disc.
-                uniform float outside;
-                varying vec2 uv;
-                void main() {
-                    // Coverage of this pixel by the disc: a one-pixel ramp at the edge.
-                    float inside = clamp(circle.z - distance(gl_FragCoord.xy, circle.xy) + 0.5, 0.0, 1.0);
-                    float a = color.a * mix(inside, 1.0 - inside, outside);
-                    gl_FragColor = vec4(color.rgb * a, a);
-                }
-                """,
-            attributeBindings: ["position": 0], sourceName: "QuadRenderer disc shader")
-        opaque = try ShaderProgram(
-            context: context, vertexSource: vertex,
-            fragmentSource: """
-                #version 100
-                precision mediump float;
-                uniform vec4 color;
-                void main() { gl_FragColor = color; }
-                """,
-            attributeBindings: ["position": 0], sourceName: "QuadRenderer clear shader")
+        programs = try QuadPrograms(context: context)
         try context.ensureCurrent()
         let corners: [GLfloat] = [0, 0, 1, 0, 0, 1, 1, 1]
         glGenBuffers(1, &quad)
@@ -155,8 +42,8 @@ package final class QuadRenderer {
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
             return
         }
-        try opaque.use()
-        glUniform4f(opaque.uniformLocation("color"), GLfloat(red), GLfloat(green), GLfloat(blue), 1)
+        try programs.opaque.use()
+        glUniform4f(programs.opaque.uniformLocation("color"), GLfloat(red), GLfloat(green), GLfloat(blue), 1)
         glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
         glDisable(GLenum(GL_BLEND))
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
@@ -193,34 +80,6 @@ package final class QuadRenderer {
         try draw(textureName: texture.name, mapping: .image, in: rect, on: target, opacity: opacity, blitting: exact)
     }
 
-    /// How a quad samples its texture: an image (row 0 on top) or a
-    /// rendered layer (row 0 at the bottom), turned by quarter turns.
-    package struct TextureMapping: Equatable, Sendable {
-        var origin: (Float, Float)
-        var across: (Float, Float)
-        var up: (Float, Float)
-        package static let image = TextureMapping(origin: (0, 1), across: (1, 0), up: (0, -1))
-        package static let layer = TextureMapping(origin: (0, 0), across: (1, 0), up: (0, 1))
-
-        /// A layer shown turned clockwise by `quarterTurns` × 90° (the
-        /// layer was drawn at the turned size: width and height swapped for
-        /// odd turns).
-        package static func layer(turnedClockwise quarterTurns: Int) -> TextureMapping {
-            switch ((quarterTurns % 4) + 4) % 4 {
-            // Destination (x right, y up); the layer's content turned
-            // clockwise means its "up" points along the destination's +x.
-            case 1: TextureMapping(origin: (1, 0), across: (0, 1), up: (-1, 0))
-            case 2: TextureMapping(origin: (1, 1), across: (-1, 0), up: (0, -1))
-            case 3: TextureMapping(origin: (0, 1), across: (0, -1), up: (1, 0))
-            default: .layer
-            }
-        }
-
-        package static func == (a: TextureMapping, b: TextureMapping) -> Bool {
-            a.origin == b.origin && a.across == b.across && a.up == b.up
-        }
-    }
-
     /// Copies all of `layer` (its size is the target's) onto `target`
     /// unblended, texel for pixel, alpha included: a scene's retained copy
     /// drawn into a new window buffer. Measured on llvmpipe at 1280x720, the
@@ -249,14 +108,14 @@ package final class QuadRenderer {
             try checkGL("glBlitFramebuffer(copy)")
             return
         }
-        try blit.use()
+        try programs.blit.use()
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), layer.textureName)
-        glUniform1i(blit.uniformLocation("image"), 0)
+        glUniform1i(programs.blit.uniformLocation("image"), 0)
         let mapping = TextureMapping.layer
-        glUniform2f(blit.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
-        glUniform2f(blit.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
-        glUniform2f(blit.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
+        glUniform2f(programs.blit.uniformLocation("uvOrigin"), mapping.origin.0, mapping.origin.1)
+        glUniform2f(programs.blit.uniformLocation("uvAcross"), mapping.across.0, mapping.across.1)
+        glUniform2f(programs.blit.uniformLocation("uvUp"), mapping.up.0, mapping.up.1)
         glViewport(0, 0, GLsizei(target.pixelWidth), GLsizei(target.pixelHeight))
         applyClip(target)
         glDisable(GLenum(GL_BLEND))
@@ -283,7 +142,7 @@ package final class QuadRenderer {
     ) throws {
         guard rect.width > 0, rect.height > 0 else { return }
         try target.makeCurrent()
-        let program = blitting ? blit : textured
+        let program = blitting ? programs.blit : programs.textured
         try program.use()
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), name)
@@ -310,11 +169,11 @@ package final class QuadRenderer {
         guard texture.name != 0 else { throw RenderingError.destroyed(what: "Texture") }
         guard !parts.isEmpty else { return }
         try target.makeCurrent()
-        try regions.use()
+        try programs.regions.use()
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
         texture.setNearestFiltering(x == x.rounded() && y == y.rounded())
-        glUniform1i(regions.uniformLocation("image"), 0)
+        glUniform1i(programs.regions.uniformLocation("image"), 0)
         let (w, h) = (Float(target.pixelWidth), Float(target.pixelHeight))
         let (tw, th) = (Float(texture.width), Float(texture.height))
         var vertices: [GLfloat] = []
@@ -352,9 +211,9 @@ package final class QuadRenderer {
     package func fill(_ rect: PixelRect, color: Color, on target: any RenderTarget) throws {
         guard rect.width > 0, rect.height > 0 else { return }
         try target.makeCurrent()
-        try solid.use()
+        try programs.solid.use()
         glUniform4f(
-            solid.uniformLocation("color"), GLfloat(color.red), GLfloat(color.green), GLfloat(color.blue),
+            programs.solid.uniformLocation("color"), GLfloat(color.red), GLfloat(color.green), GLfloat(color.blue),
             GLfloat(color.alpha))
         try drawQuad(rect, on: target)
     }
@@ -369,14 +228,14 @@ package final class QuadRenderer {
     ) throws {
         guard rect.width > 0, rect.height > 0 else { return }
         try target.makeCurrent()
-        try disc.use()
+        try programs.disc.use()
         glUniform4f(
-            disc.uniformLocation("color"), GLfloat(color.red), GLfloat(color.green), GLfloat(color.blue),
+            programs.disc.uniformLocation("color"), GLfloat(color.red), GLfloat(color.green), GLfloat(color.blue),
             GLfloat(color.alpha))
         glUniform3f(
-            disc.uniformLocation("circle"), GLfloat(centerX), GLfloat(Double(target.pixelHeight) - centerY),
+            programs.disc.uniformLocation("circle"), GLfloat(centerX), GLfloat(Double(target.pixelHeight) - centerY),
             GLfloat(max(0, radius)))
-        glUniform1f(disc.uniformLocation("outside"), outside ? 1 : 0)
+        glUniform1f(programs.disc.uniformLocation("outside"), outside ? 1 : 0)
         try drawQuad(rect, on: target)
     }
 
@@ -396,12 +255,7 @@ package final class QuadRenderer {
 
     /// Frees the GL objects. Idempotent; also run by deinit.
     package func destroy() {
-        textured.destroy()
-        blit.destroy()
-        regions.destroy()
-        solid.destroy()
-        disc.destroy()
-        opaque.destroy()
+        programs.destroy()
         guard quad != 0 else { return }
         if (try? context.ensureCurrent()) != nil { glDeleteBuffers(1, &quad) }
         quad = 0

@@ -10,7 +10,7 @@ package final class Texture {
 
     /// Uploads `width * height` RGBA pixels (rows top to bottom).
     /// - Parameter premultiplied: whether colour is already multiplied by
-    ///   alpha; straight alpha (as from `ImageLoader`) is converted, because
+    ///   alpha; straight alpha (as from `ImageSource`) is converted, because
     ///   linear filtering of straight alpha leaves dark fringes.
     package init(context: GraphicsContext, width: Int, height: Int, rgba: [UInt8], premultiplied: Bool = false) throws {
         self.context = context

@@ -1,42 +1,6 @@
-internal import CEGL
 internal import CMpv
-internal import Dispatch
 internal import FrameTiming
 package import Rendering
-
-/// How a player plays.
-package struct PlaybackOptions: Sendable, Equatable {
-    package var loops = true
-    package var audio = false
-    /// Decode the first frame, then wait for `play()` (a playlist's next item).
-    package var startsPaused = false
-    package init(loops: Bool = true, audio: Bool = false, startsPaused: Bool = false) {
-        self.loops = loops
-        self.audio = audio
-        self.startsPaused = startsPaused
-    }
-}
-
-/// What the display link should do this refresh.
-package enum FrameStep: Equatable {
-    /// mpv has a new picture: draw it (and report the swap).
-    case draw
-    /// mpv wants the picture on screen kept for this refresh too (display
-    /// sync repeats a 30 fps frame on a 60 Hz output); it has been told.
-    case keep
-    /// Nothing from mpv yet (decoding behind, or between files).
-    case wait
-}
-
-/// Where playback is.
-package enum PlaybackState: Equatable, Sendable {
-    case loading
-    /// The first frame is decoded.
-    case playing
-    /// Played to the end without looping (the last frame stays drawable).
-    case ended
-    case failed(String)
-}
 
 /// One libmpv core plus its OpenGL render context on the app's own EGL/GLES
 /// context, driven from the thread that owns that context (main).
@@ -93,8 +57,7 @@ package final class MpvPlayer {
     package var hasNewPicture: Bool { hasPendingFrame }
 
     private let core: MpvCore
-    private var render: OpaquePointer?
-    private let context: GraphicsContext
+    private var render: MpvRenderContext?
     private var wakeup: MainWakeup?
     private var hasPendingFrame = false
     /// mpv reported it has nothing loaded (its video output is closed).
@@ -120,7 +83,6 @@ package final class MpvPlayer {
     ) throws(VideoError) {
         self.path = path
         self.options = options
-        self.context = context
         var settings: [(String, String)] = [
             ("vo", "libmpv"), ("video-sync", "display-resample"),
             // The scene's display link is the clock; mpv must not sleep
@@ -135,29 +97,18 @@ package final class MpvPlayer {
         // Silent by default: no audio track, so no audio output is opened.
         settings += options.audio ? [("aid", "auto")] : [("aid", "no"), ("ao", "null")]
         core = try MpvCore(path: path, options: settings)
-        do {
-            try context.ensureCurrent()
+        let render: MpvRenderContext
+        do throws(VideoError) {
+            render = try MpvRenderContext(core: core, context: context, wlDisplay: wlDisplay, path: path)
         } catch {
             core.destroy()
-            throw VideoError(path: path, isUnreadable: false, reason: "the GL context cannot be made current: \(error)")
+            throw error
         }
-        var created: OpaquePointer?
-        let status = withRenderCreateParams(wlDisplay: wlDisplay) {
-            mpv_render_context_create(&created, core.handle, $0)
-        }
-        guard status >= 0, let created else {
-            core.destroy()
-            throw VideoError(
-                path: path, isUnreadable: false,
-                reason:
-                    "mpv_render_context_create (OpenGL) failed: \(MpvCore.errorString(status)); see `screenplay doctor`"
-            )
-        }
-        render = created
+        self.render = render
         let wakeup = MainWakeup { [weak self] in self?.wake() }
         self.wakeup = wakeup
         core.setWakeup(wakeup)
-        mpv_render_context_set_update_callback(created, mainWakeupThunk, Unmanaged.passUnretained(wakeup).toOpaque())
+        render.setUpdateCallback(wakeup)
         mpv_request_log_messages(core.handle, "error")
         for name in ["hwdec-current", "current-ao", "aid", "video-codec"] { core.observe(name, as: MPV_FORMAT_STRING) }
         for name in ["time-pos", "duration", "container-fps"] { core.observe(name, as: MPV_FORMAT_DOUBLE) }
@@ -205,32 +156,15 @@ package final class MpvPlayer {
 
     private func nextStep() -> FrameStep {
         guard let render else { return .wait }
-        if !hasPendingFrame {
-            hasPendingFrame = mpv_render_context_update(render) & UInt64(MPV_RENDER_UPDATE_FRAME.rawValue) != 0
-        }
+        if !hasPendingFrame { hasPendingFrame = render.hasNewFrame() }
         guard hasPendingFrame else {
             refreshesWaiting += 1
             return .wait
         }
-        var info = mpv_render_frame_info()
-        let status = withUnsafeMutablePointer(to: &info) { pointer in
-            mpv_render_context_get_info(render, mpv_render_param(type: MPV_RENDER_PARAM_NEXT_FRAME_INFO, data: pointer))
-        }
-        let flags = status >= 0 ? info.flags : 0
-        if hasDrawn, flags & UInt64(MPV_RENDER_FRAME_INFO_REPEAT.rawValue) != 0 {
-            // The picture on screen is the one mpv wants repeated: hand the
-            // repeat back without GL work and count the refresh as shown.
+        let isRepeat = render.nextFrameIsRepeat()
+        if hasDrawn, isRepeat {
             hasPendingFrame = false
-            try? context.ensureCurrent()
-            var skip: Int32 = 1
-            withUnsafeMutablePointer(to: &skip) { skipPointer in
-                var params = [
-                    mpv_render_param(type: MPV_RENDER_PARAM_SKIP_RENDERING, data: skipPointer),
-                    mpv_render_param(type: MPV_RENDER_PARAM_INVALID, data: nil),
-                ]
-                _ = mpv_render_context_render(render, &params)
-            }
-            mpv_render_context_report_swap(render)
+            render.keepRepeat()
             refreshesKept += 1
             return .keep
         }
@@ -249,92 +183,22 @@ package final class MpvPlayer {
         if hasPendingFrame, state != .ended { framesDrawn += 1 }
         hasPendingFrame = false
         hasDrawn = true
-        var target = mpv_opengl_fbo(fbo: Int32(fbo), w: Int32(width), h: Int32(height), internal_format: 0)
-        // Every Screenplay target, the window and offscreen layers alike,
-        // keeps GL's bottom-up rows (layers are composited that way).
-        var flip: Int32 = 1
-        var block: Int32 = 0
-        withUnsafeMutablePointer(to: &target) { targetPointer in
-            withUnsafeMutablePointer(to: &flip) { flipPointer in
-                withUnsafeMutablePointer(to: &block) { blockPointer in
-                    var params = [
-                        mpv_render_param(type: MPV_RENDER_PARAM_OPENGL_FBO, data: targetPointer),
-                        mpv_render_param(type: MPV_RENDER_PARAM_FLIP_Y, data: flipPointer),
-                        mpv_render_param(type: MPV_RENDER_PARAM_BLOCK_FOR_TARGET_TIME, data: blockPointer),
-                        mpv_render_param(type: MPV_RENDER_PARAM_INVALID, data: nil),
-                    ]
-                    _ = mpv_render_context_render(render, &params)
-                }
-            }
-        }
-        // mpv leaves its own GL state behind (render_gl.h: viewport,
-        // scissor, blending, bound objects); Screenplay's other drawing in
-        // the shared context sets what it needs but expects these unbound.
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glDisable(GLenum(GL_BLEND))
-        glUseProgram(0)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(fbo))
+        render.draw(framebuffer: fbo, width: width, height: height)
         return isNew
     }
 
     /// The drawn buffer was swapped (committed to the compositor).
     package func reportSwap() {
-        guard let render else { return }
-        mpv_render_context_report_swap(render)
+        render?.reportSwap()
     }
 
     /// Frees the render context (GL context current), then the core.
     package func destroy() {
         guard let render else { return }
-        try? context.ensureCurrent()
-        mpv_render_context_set_update_callback(render, nil, nil)
-        stopVideoOutput(render)
-        mpv_render_context_free(render)
+        render.free(stopping: core, coreIsIdle: isIdle)
         self.render = nil
         core.destroy()
         wakeup = nil
-    }
-
-    /// Closes mpv's video output before the render context is freed.
-    ///
-    /// mpv's video output thread waits up to 200 ms for a queued frame to
-    /// be rendered and its swap reported (vo_libmpv's `flip_page`), and
-    /// freeing the render context waits for that thread. A video cut off
-    /// while it played (the next item's turn) queued one more frame as it
-    /// stopped and held the main thread for those 200 ms, so the next item
-    /// came on late. Here playback is stopped and each frame queued until
-    /// the core goes idle is handed back unrendered, which takes a few ms.
-    private func stopVideoOutput(_ render: OpaquePointer) {
-        guard !isIdle else { return }
-        core.command(async: ["stop"])
-        // Past mpv's own 200 ms wait nothing is gained by waiting longer.
-        let deadline = DispatchTime.now() + .milliseconds(250)
-        while DispatchTime.now() < deadline {
-            handBackQueuedFrame(render)
-            if case .idle = core.nextEvent(timeout: 0.002) { return }
-        }
-    }
-
-    private func handBackQueuedFrame(_ render: OpaquePointer) {
-        mpv_render_context_report_swap(render)
-        guard mpv_render_context_update(render) & UInt64(MPV_RENDER_UPDATE_FRAME.rawValue) != 0 else { return }
-        var skip: Int32 = 1
-        var block: Int32 = 0
-        withUnsafeMutablePointer(to: &skip) { skipPointer in
-            withUnsafeMutablePointer(to: &block) { blockPointer in
-                var params = [
-                    mpv_render_param(type: MPV_RENDER_PARAM_SKIP_RENDERING, data: skipPointer),
-                    mpv_render_param(type: MPV_RENDER_PARAM_BLOCK_FOR_TARGET_TIME, data: blockPointer),
-                    mpv_render_param(type: MPV_RENDER_PARAM_INVALID, data: nil),
-                ]
-                _ = mpv_render_context_render(render, &params)
-            }
-        }
-        mpv_render_context_report_swap(render)
     }
 
     // MARK: events
@@ -345,7 +209,7 @@ package final class MpvPlayer {
         if !hasDrawn, !hasPendingFrame, self.render != nil {
             // Before the first draw, the update callback is the news that
             // the first picture is there (a preloaded item is ready).
-            hasPendingFrame = mpv_render_context_update(render) & UInt64(MPV_RENDER_UPDATE_FRAME.rawValue) != 0
+            hasPendingFrame = render.hasNewFrame()
             if hasPendingFrame { onPicture?() }
         }
     }
@@ -446,28 +310,5 @@ package final class MpvPlayer {
     private func setState(_ next: PlaybackState) {
         state = next
         onStateChange?(next)
-    }
-}
-
-/// Calls `body` with the parameters of `mpv_render_context_create`: the
-/// OpenGL API, GL entry points from eglGetProcAddress, and the Wayland
-/// display (hardware decoding interop needs it on some drivers).
-func withRenderCreateParams(
-    wlDisplay: OpaquePointer?, _ body: (UnsafeMutablePointer<mpv_render_param>) -> Int32
-) -> Int32 {
-    var glInit = mpv_opengl_init_params(get_proc_address: screenplay_mpv_get_proc_address, get_proc_address_ctx: nil)
-    return MPV_RENDER_API_TYPE_OPENGL.withCString { apiType in
-        withUnsafeMutablePointer(to: &glInit) { glInitPointer in
-            var params = [
-                mpv_render_param(type: MPV_RENDER_PARAM_API_TYPE, data: UnsafeMutableRawPointer(mutating: apiType)),
-                mpv_render_param(type: MPV_RENDER_PARAM_OPENGL_INIT_PARAMS, data: glInitPointer),
-            ]
-            if let wlDisplay {
-                params.append(
-                    mpv_render_param(type: MPV_RENDER_PARAM_WL_DISPLAY, data: UnsafeMutableRawPointer(wlDisplay)))
-            }
-            params.append(mpv_render_param(type: MPV_RENDER_PARAM_INVALID, data: nil))
-            return params.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-        }
     }
 }

@@ -1,30 +1,6 @@
 import CWayland
 import CWaylandProtocols
 
-/// A global the compositor announced: interface name and version.
-public struct GlobalInfo: Hashable, Sendable {
-    public var name: UInt32
-    public var interface: String
-    public var version: UInt32
-}
-
-/// What happened on the compositor's side, recorded by the listeners and
-/// handed to the owner after the batch (`Compositor.takeEvents()`).
-package enum CompositorEvent {
-    /// An output sent its first complete description (`done`).
-    case outputReady(Output)
-    /// A reported output's description changed (mode, scale, transform, ...).
-    case outputChanged(Output)
-    /// A reported output's global went away. Its proxies live until
-    /// `releaseRemovedOutputs()`, so the owner can still tear down what
-    /// refers to it.
-    case outputRemoved(Output)
-    /// A global the scenes rely on (layer shell, xdg_wm_base, ...) went away.
-    case globalRemoved(GlobalInfo)
-    /// The output manager published a new state of its heads (`done`).
-    case headsChanged
-}
-
 /// What the compositor offers, bound at the versions Screenplay speaks, and
 /// the outputs it announced. Listeners only record (`CompositorEvent`s, the
 /// keyboard's own queue); the owner takes the events after each batch and
@@ -69,9 +45,7 @@ package final class Compositor {
     private var events: [CompositorEvent] = []
     /// Outputs whose global went away, kept until the owner has handled it.
     private var removedOutputs: [Output] = []
-    /// Live surfaces by protocol object id, so an event naming a wl_surface
-    /// (keyboard focus) finds the Surface without comparing pointers.
-    private var surfaces: [UInt32: WeakSurface] = [:]
+    private var surfaces = SurfaceRegistry()
 
     /// Highest versions bound; lower ones offered still work.
     package struct VersionLimits: Sendable {
@@ -269,14 +243,11 @@ package final class Compositor {
         removedOutputs.removeAll()
     }
 
-    func register(_ surface: Surface) { surfaces[surface.objectID] = WeakSurface(surface) }
-    func unregister(_ surface: Surface) { surfaces[surface.objectID] = nil }
+    func register(_ surface: Surface) { surfaces.register(surface) }
+    func unregister(_ surface: Surface) { surfaces.unregister(surface) }
 
     /// The live Surface whose `wl_surface*` is `proxy`, if it is one of ours.
-    func surface(forProxy proxy: OpaquePointer?) -> Surface? {
-        guard let proxy else { return nil }
-        return surfaces[wl_proxy_get_id(proxy)]?.surface
-    }
+    func surface(forProxy proxy: OpaquePointer?) -> Surface? { surfaces.surface(forProxy: proxy) }
 
     /// The output whose `wl_output*` is `proxy`, if it is still known.
     package func output(forProxy proxy: OpaquePointer?) -> Output? {
@@ -340,9 +311,3 @@ private nonisolated(unsafe) var registryListener = wl_registry_listener(
 private nonisolated(unsafe) var wmBaseListener = xdg_wm_base_listener(
     ping: { _, base, serial in xdg_wm_base_pong(base, serial) }
 )
-
-/// A surface held without keeping it alive.
-private struct WeakSurface {
-    weak var surface: Surface?
-    init(_ surface: Surface) { self.surface = surface }
-}

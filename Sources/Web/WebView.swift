@@ -3,24 +3,6 @@ import EventLoop
 import Glibc
 package import Rendering
 
-/// How a page's frames reach Screenplay's GL context.
-package enum WebExport: Sendable, Equatable {
-    /// EGLImages from the web process, bound as textures: no CPU copy.
-    case eglImage
-    /// wl_shm buffers: copied once into the window's own wl_shm buffer
-    /// when the page fills it, else uploaded once per frame. Chosen where
-    /// GL renders in software and windows present through wl_shm (an
-    /// EGLImage would be drawn and read back, costing more than the copy),
-    /// and where EGL cannot bind Wayland buffers (EGL_WL_bind_wayland_display).
-    case sharedMemory
-}
-
-/// WebKit could not start: what and why.
-package struct WebSetupError: Error, CustomStringConvertible, Sendable {
-    package let reason: String
-    package var description: String { reason }
-}
-
 /// One WPE WebKit view: a page in its own web process, laid out at a size
 /// and scale, whose frames arrive as a texture on Rendering's context. All
 /// of it runs on the main thread through `GLibLoop`.
@@ -30,61 +12,6 @@ package final class WebView {
     package enum Termination: Sendable, Equatable {
         case crashed, exceededMemoryLimit, terminatedByRequest
     }
-
-    /// The export in use, once `initialize` ran.
-    package private(set) static var export: WebExport?
-    private static var setupError: WebSetupError?
-    /// Whether the SHM export was chosen because windows present through
-    /// wl_shm (a page filling one is copied once into its buffer), not
-    /// for want of EGL.
-    package private(set) static var staysInSharedMemory = false
-
-    /// Loads wpebackend-fdo and binds it to `context`'s EGL display, or
-    /// starts its SHM export where that cannot be done or where windows
-    /// present through wl_shm (software GL). Once per process; later calls
-    /// answer the first one's outcome.
-    /// `context` is asked for only where GL may be a GPU's: with software
-    /// GL certain, the SHM export needs no EGL display, and the process
-    /// loads no GL driver for a page that fills its scene.
-    package static func initialize(context: () throws -> GraphicsContext) throws(WebSetupError) -> WebExport {
-        if let export { return export }
-        if let setupError { throw setupError }
-        var message = [CChar](repeating: 0, count: 256)
-        var display: UnsafeMutableRawPointer?
-        var preferSharedMemory = WindowSurface.presentsThroughShmWithoutGL()
-        if !preferSharedMemory {
-            do {
-                let made = try context()
-                display = made.eglDisplayHandle
-                preferSharedMemory = WindowSurface.presentsThroughShm(with: made)
-            } catch {
-                throw WebSetupError(reason: "no graphics context: \(error)")
-            }
-        }
-        switch sp_web_initialize(display, preferSharedMemory, &message, Int32(message.count)) {
-        case Int32(SP_WEB_EXPORT_EGL.rawValue): export = .eglImage
-        case Int32(SP_WEB_EXPORT_SHM.rawValue):
-            export = .sharedMemory
-            staysInSharedMemory = preferSharedMemory
-        default:
-            let error = WebSetupError(
-                reason: String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
-            setupError = error
-            throw error
-        }
-        return export!
-    }
-
-    /// Settings for every web process of this process; only before the
-    /// first view. False when a view already exists (the first settings stay).
-    @discardableResult
-    package static func configure(sandbox: Bool, memoryLimitMB: Int, readablePath: String?) -> Bool {
-        defer { GLibLoop.shared.kick() }
-        return sp_web_context_configure(sandbox, UInt32(clamping: max(0, memoryLimitMB)), readablePath)
-    }
-
-    /// Whether web processes run in WebKit's bubblewrap sandbox.
-    package static var isSandboxed: Bool { sp_web_context_sandboxed() }
 
     /// A new frame arrived (and is the texture now).
     package var onFrame: (() -> Void)?
@@ -137,31 +64,7 @@ package final class WebView {
         self.context = context
         let box = Unmanaged.passRetained(CallbackBox())
         self.box = box
-        var callbacks = sp_web_callbacks()
-        callbacks.data = box.toOpaque()
-        callbacks.egl_frame = { data, image, width, height, handle in
-            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.received(image: image, width, height, handle) }
-        }
-        callbacks.shm_frame = { data, pixels, stride, width, height, opaque in
-            MainActor.assumeIsolated {
-                CallbackBox.of(data)?.view?.received(pixels: pixels, stride: stride, width, height, opaque: opaque)
-            }
-        }
-        callbacks.load_changed = { data, event in
-            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.onLoadEvent?(Int(event)) }
-        }
-        callbacks.load_failed = { data, uri, reason in
-            let uri = uri.map { String(cString: $0) } ?? ""
-            let reason = reason.map { String(cString: $0) } ?? "unknown"
-            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.onFailure?(uri, reason) }
-        }
-        callbacks.terminated = { data, reason in
-            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.terminated(reason) }
-        }
-        callbacks.blocked = { data, uri in
-            let uri = uri.map { String(cString: $0) } ?? ""
-            MainActor.assumeIsolated { CallbackBox.of(data)?.view?.onBlocked?(uri) }
-        }
+        var callbacks = CallbackBox.callbacks(for: box)
         let origins = allowedOrigins.map { strdup($0) } + [nil]
         defer { for origin in origins { free(origin) } }
         view = origins.withUnsafeBufferPointer { list in
@@ -267,7 +170,7 @@ package final class WebView {
         GLibLoop.shared.kick()
     }
 
-    private func received(
+    func received(
         image: UnsafeMutableRawPointer?, _ width: UInt32, _ height: UInt32, _ handle: UnsafeMutableRawPointer?
     ) {
         guard let view, let handle else { return }
@@ -306,7 +209,7 @@ package final class WebView {
         return texture
     }
 
-    private func received(
+    func received(
         pixels: UnsafeRawPointer?, stride: Int32, _ width: UInt32, _ height: UInt32, opaque: Bool
     ) {
         guard let pixels else { return }
@@ -371,7 +274,7 @@ package final class WebView {
         onFrame?()
     }
 
-    private func terminated(_ reason: Int32) {
+    func terminated(_ reason: Int32) {
         // The old process's images die with it; a new one starts from scratch.
         retiredImages.removeAll()
         currentImage = nil
@@ -383,14 +286,5 @@ package final class WebView {
             default: .crashed
             }
         onTerminated?(why)
-    }
-}
-
-/// What the C callbacks' `data` points at: a weak way back to the view, so
-/// a callback after `close()` finds nothing.
-private final class CallbackBox {
-    weak var view: WebView?
-    nonisolated static func of(_ data: UnsafeMutableRawPointer?) -> CallbackBox? {
-        data.map { Unmanaged<CallbackBox>.fromOpaque($0).takeUnretainedValue() }
     }
 }
