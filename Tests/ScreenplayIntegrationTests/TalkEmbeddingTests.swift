@@ -43,6 +43,13 @@ final class TalkEmbeddingTests: ScreenplayTestCase {
         let second = RGB(hex: SampleDeck.backgrounds[1])
         try await waitForPage(rig, showing: first, notShowing: second, "page 1 on the external screen", said)
         XCTAssertEqual(talk.audienceScenes.map { $0.screen?.name }, ["HEADLESS-2"], "the audience only there")
+        // The console is a window: its screen is known when the compositor
+        // says the surface entered an output, which may come after the
+        // audience's first frame.
+        let consoleDeadline = Date().addingTimeInterval(10)
+        while talk.console?.screen == nil, Date() < consoleDeadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
         XCTAssertEqual(talk.console?.screen?.name, "HEADLESS-1", "the console on the built-in screen")
 
         talk.next()
