@@ -123,6 +123,46 @@ package final class MainEventLoop {
     /// none is set.
     package var nextDeadlineNs: UInt64? { timers.values.map(\.deadlineNs).min() }
 
+    // MARK: running
+
+    /// Runs the loop on the main thread until `done()` is true: blocks in
+    /// poll(2) on the loop's descriptor and on libdispatch's main-queue
+    /// handle, then processes whichever is ready. Blocks posted to the main
+    /// queue and main-queue dispatch sources run as under `RunLoop.main`.
+    ///
+    /// Why not `RunLoop.main` with the read source: on Linux libdispatch
+    /// watches the descriptor from its manager thread and re-arms the source
+    /// through that thread after every handler, so each wake-up of the loop
+    /// (two or three a frame) cost the manager thread two more. Here one
+    /// poll on the main thread wakes once. The read source is suspended
+    /// meanwhile and resumed on return, for apps that drain the main queue
+    /// themselves.
+    package func run(until done: () -> Bool) {
+        mainQueueSource?.suspend()
+        defer { mainQueueSource?.resume() }
+        let queueHandle = _dispatch_get_main_queue_handle_4CF()
+        var fds = [
+            pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: queueHandle, events: Int16(POLLIN), revents: 0),
+        ]
+        // Work found before the first poll (posted while nobody polled).
+        process()
+        while !done() {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else {
+                // Only EFAULT, EINVAL or ENOMEM: nothing this loop can mend.
+                fatalError("poll on the main event loop failed: \(String(cString: strerror(errno)))")
+            }
+            if fds[1].revents != 0 {
+                var counter: UInt64 = 0
+                _ = read(queueHandle, &counter, 8)
+                _dispatch_main_queue_callback_4CF(nil)
+            }
+            if fds[0].revents != 0 { process() }
+        }
+    }
+
     // MARK: processing
 
     /// Does everything that is ready, without blocking: posted work, due
