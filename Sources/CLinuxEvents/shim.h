@@ -7,10 +7,9 @@
 #include <sys/timerfd.h>
 #include <poll.h>
 
-// libdispatch's main queue as a run loop drives it (CoreFoundation's
-// RunLoop does the same on Linux): an eventfd that turns readable when
-// blocks wait on the main queue, and the call that runs them. Exported by
-// the toolchain's libdispatch.so for swift-corelibs-foundation.
+// libdispatch's main queue as a run loop sees it: an eventfd that turns
+// readable when blocks wait on the main queue (RunLoop.main drains them and
+// reads it). Exported by the toolchain's libdispatch.so for
+// swift-corelibs-foundation's CFRunLoop, which polls it the same way.
 extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *message);
 #endif

@@ -117,8 +117,9 @@ final class ApplicationRunTests: ScreenplayTestCase {
     }
 
     /// `run()` polls Screenplay's loop itself: blocks posted to the main
-    /// queue from another thread, a main-queue timer source and a
-    /// main-actor task still run while it drives the scenes, each once.
+    /// queue from another thread, a main-queue timer source, a main-actor
+    /// task and a Foundation timer on `RunLoop.main` still run while it
+    /// drives the scenes, each once.
     @MainActor
     private static func mainQueueWorkRuns() throws {
         let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600)])
@@ -135,8 +136,11 @@ final class ApplicationRunTests: ScreenplayTestCase {
             timer.setEventHandler { MainActor.assumeIsolated { ran.events.append("timer source") } }
             timer.resume()
             Task { @MainActor in ran.events.append("main-actor task") }
+            _ = Timer.scheduledTimer(withTimeInterval: 0.1, repeats: false) { _ in
+                MainActor.assumeIsolated { ran.events.append("Foundation timer") }
+            }
         }
-        when({ ran.events.count >= 3 }) {
+        when({ ran.events.count >= 4 }) {
             // A frame after all three: the scenes still draw.
             model.tvScenes.first?.setNeedsDisplay()
             model.tvScenes.first?.whenNextFrameShown { _ in app.shutdown() }
@@ -146,8 +150,9 @@ final class ApplicationRunTests: ScreenplayTestCase {
         timer.cancel()
         XCTAssertFalse(
             watchdog.fired, "run() returned because of the watchdog: ran \(ran.events), events \(model.events)")
-        XCTAssertEqual(Set(ran.events), ["block from a thread", "timer source", "main-actor task"])
-        XCTAssertEqual(ran.events.count, 3, "each ran once: \(ran.events)")
+        XCTAssertEqual(
+            Set(ran.events), ["block from a thread", "timer source", "main-actor task", "Foundation timer"])
+        XCTAssertEqual(ran.events.count, 4, "each ran once: \(ran.events)")
     }
 
     @MainActor
