@@ -8,11 +8,11 @@ import Synchronization
 /// reconnect), "handle a batch soon", and wake-ups from other threads
 /// (mpv's). Its whole state is one pollable file descriptor (an epoll set
 /// holding the watched sockets, a timerfd armed to the next deadline and
-/// an eventfd for wake-ups), so any loop can drive it: `run(until:other:)`
-/// does for `Application.run()`, libdispatch's main queue does for apps
-/// that drain it themselves (a read source calls `process()`), and so does
-/// an app's own loop (SDL, a fixed-step simulation) that polls the
-/// descriptor and calls `process()`. Modelled on foot's `fdm`: nothing blocks, nothing
+/// an eventfd for wake-ups), so any loop can drive it: libdispatch's main
+/// queue does (a read source calls `process()`; `Application.run()` and
+/// apps that drain the main queue need nothing more), and so does an app's
+/// own loop (SDL, a fixed-step simulation) that polls the descriptor and
+/// calls `process()`. Modelled on foot's `fdm`: nothing blocks, nothing
 /// nests a second loop.
 @MainActor
 package final class MainEventLoop {
@@ -122,51 +122,6 @@ package final class MainEventLoop {
     /// The earliest timer's deadline (CLOCK_MONOTONIC nanoseconds), nil when
     /// none is set.
     package var nextDeadlineNs: UInt64? { timers.values.map(\.deadlineNs).min() }
-
-    // MARK: running
-
-    /// Runs the loop on the main thread until `done()` is true: blocks in
-    /// poll(2) on the loop's descriptor and on libdispatch's main-queue
-    /// handle, processes the loop when its descriptor is readable, and
-    /// calls `other` after every wake-up. `other` runs what else waits on
-    /// the main thread (`Application.run` gives it one pass of
-    /// `RunLoop.main`: main-queue blocks, Foundation timers) and returns
-    /// the CLOCK_MONOTONIC deadline by which it must run again, or nil.
-    ///
-    /// Why not `RunLoop.main` with the read source: on Linux libdispatch
-    /// watches the descriptor from its manager thread and re-arms the source
-    /// through that thread after every handler, so each wake-up of the loop
-    /// (two or three a frame) cost the manager thread two more. Here one
-    /// poll on the main thread wakes once. The read source is suspended
-    /// meanwhile and resumed on return, for apps that drain the main queue
-    /// themselves.
-    package func run(until done: () -> Bool, other: () -> UInt64?) {
-        mainQueueSource?.suspend()
-        defer { mainQueueSource?.resume() }
-        var fds = [
-            pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: _dispatch_get_main_queue_handle_4CF(), events: Int16(POLLIN), revents: 0),
-        ]
-        // Work found before the first poll (posted while nobody polled).
-        process()
-        var otherDeadline = other()
-        while !done() {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            var timeout: Int32 = -1
-            if let deadline = otherDeadline {
-                let now = Self.nowNs()
-                timeout = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
-            }
-            guard poll(&fds, 2, timeout) >= 0 || errno == EINTR else {
-                // Only EFAULT, EINVAL or ENOMEM: nothing this loop can mend.
-                fatalError("poll on the main event loop failed: \(String(cString: strerror(errno)))")
-            }
-            if fds[0].revents != 0 { process() }
-            if done() { break }
-            otherDeadline = other()
-        }
-    }
 
     // MARK: processing
 

@@ -1,13 +1,11 @@
 import Dispatch
-import EventLoop
 import Foundation
 
 extension Application {
-    /// Runs the app, as `UIApplicationMain`: runs Screenplay's event loop,
-    /// the main queue and `RunLoop.main`'s timers on the main thread
-    /// (`dispatchMain()` would hand the main queue to pool threads on Linux,
-    /// and an EGL context is current on one thread only) until the app is
-    /// done, then returns.
+    /// Runs the app, as `UIApplicationMain`: drains the main queue on the
+    /// main thread (`RunLoop.main`; `dispatchMain()` would hand the main
+    /// queue to pool threads on Linux, and an EGL context is current on one
+    /// thread only) until the app is done, then returns.
     ///
     /// It returns when SIGINT or SIGTERM arrives (every scene is torn down
     /// and the connection closed, as by `shutdown()`), or when the app calls
@@ -37,14 +35,8 @@ extension Application {
             signals.restore()
             isRunning = false
         }
-        MainEventLoop.shared.run(until: { [unowned self] in isShutDown }) {
-            // One pass of RunLoop.main: main-queue blocks, main-actor tasks
-            // and Foundation timers an app scheduled run as they did when
-            // run() was RunLoop.main.run; the next timer's date says when
-            // to pass again.
-            guard let limit = RunLoop.main.limitDate(forMode: .default), limit != .distantFuture else { return nil }
-            let seconds = max(0, limit.timeIntervalSinceNow)
-            return monotonicNanoseconds() &+ UInt64(min(seconds, 86_400) * 1e9)
+        while !isShutDown {
+            _ = RunLoop.main.run(mode: .default, before: .distantFuture)
         }
         if let runError {
             self.runError = nil
