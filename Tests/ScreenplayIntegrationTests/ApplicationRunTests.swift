@@ -112,6 +112,49 @@ final class ApplicationRunTests: ScreenplayTestCase {
         try MainActor.assumeIsolated { try Self.stopSignalHandlerTearsDownFirst() }
     }
 
+    func testWorkPostedToTheMainQueueRunsWhileRunDrivesTheApp() throws {
+        try MainActor.assumeIsolated { try Self.mainQueueWorkRuns() }
+    }
+
+    /// `run()` polls Screenplay's loop itself: blocks posted to the main
+    /// queue from another thread, a main-queue timer source, a main-actor
+    /// task and a Foundation timer on `RunLoop.main` still run while it
+    /// drives the scenes, each once.
+    @MainActor
+    private static func mainQueueWorkRuns() throws {
+        let rig = try SwayRig.start(outputs: [.init(width: 800, height: 600), .init(width: 800, height: 600)])
+        defer { rig.stop() }
+        let model = RunModel()
+        let app = try start(rig, model)
+        let ran = RunModel()
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        when({ model.events.count == 2 }) {
+            Thread.detachNewThread {
+                DispatchQueue.main.async { MainActor.assumeIsolated { ran.events.append("block from a thread") } }
+            }
+            timer.schedule(deadline: .now() + .milliseconds(50))
+            timer.setEventHandler { MainActor.assumeIsolated { ran.events.append("timer source") } }
+            timer.resume()
+            Task { @MainActor in ran.events.append("main-actor task") }
+            _ = Timer.scheduledTimer(withTimeInterval: 0.1, repeats: false) { _ in
+                MainActor.assumeIsolated { ran.events.append("Foundation timer") }
+            }
+        }
+        when({ ran.events.count >= 4 }) {
+            // A frame after all three: the scenes still draw.
+            model.tvScenes.first?.setNeedsDisplay()
+            model.tvScenes.first?.whenNextFrameShown { _ in app.shutdown() }
+        }
+        let watchdog = Watchdog(app)
+        try app.run()
+        timer.cancel()
+        XCTAssertFalse(
+            watchdog.fired, "run() returned because of the watchdog: ran \(ran.events), events \(model.events)")
+        XCTAssertEqual(
+            Set(ran.events), ["block from a thread", "timer source", "main-actor task", "Foundation timer"])
+        XCTAssertEqual(ran.events.count, 4, "each ran once: \(ran.events)")
+    }
+
     @MainActor
     private static func runReturnsOnSIGTERM() throws {
         let rig = try SwayRig.start(outputs: [
