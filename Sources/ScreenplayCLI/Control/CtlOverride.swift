@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// `screenplay ctl override`'s request: start an override (a playlist name,
 /// a media file's absolute path, or a text; for some seconds or until
