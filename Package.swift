@@ -6,6 +6,7 @@ import PackageDescription
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Web, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo, Geometry (the one aspect-fit; Rendering uses it too)
 //                              ScreenplayCLI -> Presenter -> Screenplay, Documents (a talk on an app's Application)
+//                              ScreenplayCLI -> Signage -> Screenplay, Documents (the playlist file of `play`)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //                              ScreenplayCLI -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
 //                              ScreenplayCLI -> CMosquitto (libmosquitto: only MQTTConnection.swift and MQTTConnectionGlue.swift)
@@ -39,6 +40,9 @@ let package = Package(
         // A talk (PDF, notes, pdfpc files) with its console and audience
         // scenes, on an app's own Application: `screenplay present FILE.pdf`.
         .library(name: "Presenter", targets: ["Presenter"]),
+        // Signage: the playlist file of `screenplay play` (model, parser,
+        // layouts, schedules, clock alignment), for any app.
+        .library(name: "Signage", targets: ["Signage"]),
         // libscreenplay.so.0 for C, C++, Rust and Python (the C interface of
         // Sources/CScreenplay/include/screenplay/screenplay.h); built as
         // libScreenplayC.so (a product name must differ from the tool's),
@@ -172,10 +176,14 @@ let package = Package(
         // timer, drawing and notes. It reports through closures (messages,
         // events) and leaves stats files, watchdogs and systemd to the app.
         .target(name: "Presenter", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
+        // Signage: the playlist file's model and parser (errors with JSON
+        // paths), layouts, items' settings, schedules and clock alignment. It
+        // writes no file and no stderr of its own.
+        .target(name: "Signage", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         // BuildCommit writes the git commit into ScreenplayCLI for `--version`.
         .target(
             name: "ScreenplayCLI",
-            dependencies: ["Screenplay", "Documents", "Presenter", "CSystemd", "CCurl", "CMosquitto"],
+            dependencies: ["Screenplay", "Documents", "Presenter", "Signage", "CSystemd", "CCurl", "CMosquitto"],
             swiftSettings: strict,
             plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
@@ -230,12 +238,18 @@ let package = Package(
         .testTarget(
             name: "ScreenplayTests",
             dependencies: [
-                "TestHarness", "Screenplay", "ScreenplayCLI", "ScriptedCompositor", "TestSupport", "EventLoop",
+                "TestHarness", "Screenplay", "ScreenplayCLI", "Signage", "ScriptedCompositor", "TestSupport",
+                "EventLoop",
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "ScreenplayCLITests", dependencies: ["TestHarness", "ScreenplayCLI", "Presenter", "Screenplay"],
+            name: "ScreenplayCLITests",
+            dependencies: ["TestHarness", "ScreenplayCLI", "Presenter", "Signage", "Screenplay"],
             swiftSettings: strict),
+        // The playlist file's parser, schedules and clock alignment; python3's
+        // jsonschema checks docs/playlist.schema.json against the parser.
+        .testTarget(
+            name: "SignageTests", dependencies: ["TestHarness", "Signage", "Screenplay"], swiftSettings: strict),
         .testTarget(
             name: "PresenterTests", dependencies: ["TestHarness", "Presenter", "Screenplay", "Documents"],
             swiftSettings: strict),

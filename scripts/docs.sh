@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Screenplay module's API documentation as static HTML, built with the
 # toolchain's docc from the symbol graph of a build, and the check that every
-# public symbol of Screenplay and Presenter has a documentation comment
+# public symbol of Screenplay, Presenter and Signage has a documentation comment
 # (fails and lists those without).
 #
 #   scripts/docs.sh                   HTML in .build/docs/html
@@ -34,28 +34,32 @@ docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
 # invalidate the everyday .build; every Swift module of the closure writes a
 # graph, and DocC gets only Screenplay's (Screenplay.symbols.json and
 # Screenplay@Other.symbols.json for extensions of other modules' types).
-# Presenter's graph (the build's target; Screenplay is in its closure) is
-# checked for comments too.
+# Presenter's and Signage's graphs (the build's targets; Screenplay is in
+# their closure) are checked for comments too.
 # The compiler writes the graphs only when it compiles a module, so "all" is
 # kept between runs (an up-to-date build writes nothing).
 all="$graphs/all"
-rm -rf "$graphs/Screenplay" "$graphs/Presenter"
-mkdir -p "$all" "$graphs/Screenplay" "$graphs/Presenter"
-swift build --scratch-path "$scratch" --target Presenter \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(readlink -f "$all")" \
-  -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+rm -rf "$graphs/Screenplay" "$graphs/Presenter" "$graphs/Signage"
+mkdir -p "$all" "$graphs/Screenplay" "$graphs/Presenter" "$graphs/Signage"
+for target in Presenter Signage; do
+  swift build --scratch-path "$scratch" --target "$target" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(readlink -f "$all")" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+done
 [ -f "$all"/Screenplay.symbols.json ] || {
   echo "docs.sh: the build wrote no $all/Screenplay.symbols.json; remove $scratch and run again" >&2
   exit 70
 }
 cp "$all"/Screenplay.symbols.json "$graphs/Screenplay/"
 cp "$all"/Screenplay@*.symbols.json "$graphs/Screenplay/" 2>/dev/null || true
-[ -f "$all"/Presenter.symbols.json ] || {
-  echo "docs.sh: the build wrote no $all/Presenter.symbols.json; remove $scratch and run again" >&2
-  exit 70
-}
-cp "$all"/Presenter.symbols.json "$graphs/Presenter/"
-cp "$all"/Presenter@*.symbols.json "$graphs/Presenter/" 2>/dev/null || true
+for module in Presenter Signage; do
+  [ -f "$all/$module.symbols.json" ] || {
+    echo "docs.sh: the build wrote no $all/$module.symbols.json; remove $scratch and run again" >&2
+    exit 70
+  }
+  cp "$all/$module.symbols.json" "$graphs/$module/"
+  cp "$all/$module"@*.symbols.json "$graphs/$module/" 2>/dev/null || true
+done
 
 # Members the compiler makes carry "::SYNTHESIZED::" in their identifier
 # (hash(into:) of a raw-value enum) or have no source location
@@ -67,9 +71,10 @@ undocumented=$(jq -r '
   | select(.location != null)
   | select(.docComment == null)
   | "\(.location.uri // "?" | sub("^file://"; "")):\((.location.position.line // -1) + 1): \(.kind.displayName) \(.pathComponents | join("."))"
-  ' "$graphs"/Screenplay/*.symbols.json "$graphs"/Presenter/*.symbols.json | sort -u)
+  ' "$graphs"/Screenplay/*.symbols.json "$graphs"/Presenter/*.symbols.json \
+  "$graphs"/Signage/*.symbols.json | sort -u)
 if [ -n "$undocumented" ]; then
-  echo "docs.sh: these public symbols of Screenplay and Presenter have no documentation comment (add a /// comment that says what it is for):" >&2
+  echo "docs.sh: these public symbols of Screenplay, Presenter and Signage have no documentation comment (add a /// comment that says what it is for):" >&2
   echo "$undocumented" >&2
   exit 65
 fi

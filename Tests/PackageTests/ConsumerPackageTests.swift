@@ -127,7 +127,8 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                         dependencies: [
                             .product(name: "Screenplay", package: "\(identity)"),
                             .product(name: "Documents", package: "\(identity)"),
-                            .product(name: "Presenter", package: "\(identity)"), "ToolSystemd", "ToolCurl", "ToolMosquitto",
+                            .product(name: "Presenter", package: "\(identity)"),
+                            .product(name: "Signage", package: "\(identity)"), "ToolSystemd", "ToolCurl", "ToolMosquitto",
                         ],
                         swiftSettings: strict),
                     .executableTarget(name: "tool", dependencies: ["ToolCLI"], swiftSettings: strict),

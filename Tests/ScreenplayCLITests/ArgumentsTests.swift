@@ -4,6 +4,7 @@ import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
+@testable import Signage
 
 final class ArgumentsTests: ScreenplayTestCase {
     typealias Present = PresentCommand

@@ -3,6 +3,7 @@ import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
+@testable import Signage
 
 /// `ctl override` without a compositor: durations, the command line, the
 /// request on the socket, the state file and what an override resolves to.

@@ -3,6 +3,7 @@ import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
+@testable import Signage
 
 /// The parts of `play URL` that need no server: options, the playlist's
 /// file URLs and their integrity, the local copy, the backoff.

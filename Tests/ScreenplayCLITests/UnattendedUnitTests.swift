@@ -3,6 +3,7 @@ import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
+@testable import Signage
 
 /// The control protocol, `ctl`'s and `play`'s new options, the log line
 /// format and systemd's status line, without a compositor.

@@ -5,6 +5,7 @@ import TestHarness
 import XCTest
 
 @testable import ScreenplayCLI
+@testable import Signage
 
 /// Two identical panels told apart by serial number, which only the
 /// output-management head carries: a playlist's panel rule, `--builtin` and

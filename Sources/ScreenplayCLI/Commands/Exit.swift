@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// Exit statuses, as sysexits.h: scripts and tests rely on them.
 enum ExitCode: Int32 {
@@ -11,6 +12,16 @@ enum ExitCode: Int32 {
     case software = 70
     /// An output file cannot be written (EX_CANTCREAT).
     case cannotCreate = 73
+}
+
+extension ExitCode {
+    /// A playlist that cannot be used: 65 for bad data, 66 for a file that cannot be read.
+    init(_ code: PlaylistError.Code) {
+        switch code {
+        case .dataError: self = .dataError
+        case .noInput: self = .noInput
+        }
+    }
 }
 
 /// A failure that ends the command: a one-line reason and its status.

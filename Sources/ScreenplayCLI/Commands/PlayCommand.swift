@@ -1,4 +1,5 @@
 public import Screenplay
+import Signage
 
 /// `screenplay play [options] PATH`: playlists on external screens,
 /// unattended (signage).

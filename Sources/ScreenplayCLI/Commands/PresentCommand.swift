@@ -1,5 +1,6 @@
 public import Presenter
 public import Screenplay
+import Signage
 
 /// `screenplay present [options] CONTENT`: shows content on external outputs.
 public struct PresentCommand: CLICommand {
@@ -28,15 +29,14 @@ public struct PresentCommand: CLICommand {
         /// an existing file by its content (`ContentRecognition`), a missing
         /// one by an image or PDF extension; `nil` for an unsupported kind.
         public static func file(_ path: String) -> Content? {
-            let fileName = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
-            // A leading dot marks a hidden file, not an extension.
-            let dot = fileName.dropFirst().lastIndex(of: ".")
-            let fileExtension = dot.map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
-            if fileExtension == "frag" || fileExtension == "glsl" { return .shader(path: path) }
-            let lowered = path.lowercased()
-            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .web(url: path) }
-            if fileExtension == "html" || fileExtension == "htm" { return .web(url: path) }
-            return ContentRecognition.classify(path: path, fileName: String(fileName), fileExtension: fileExtension)
+            switch MediaKind.of(path) {
+            case .shader?: .shader(path: path)
+            case .web?: .web(url: path)
+            case .image?: .image(path: path)
+            case .pdf?: .pdf(path: path)
+            case .video?: .video(path: path)
+            case nil: nil
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// The control socket of `play`: a Unix stream socket (never a network
 /// one), served on the main queue without ever blocking it. Every fd is

@@ -62,3 +62,12 @@ enum ControlSocketFile {
         }
     }
 }
+
+/// Where `play` listens and `ctl` connects unless `--socket` says otherwise.
+enum ControlSocketPath {
+    /// `$XDG_RUNTIME_DIR/screenplay/play.sock`; nil without `XDG_RUNTIME_DIR`.
+    static var `default`: String? {
+        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
+        return runtime + "/screenplay/play.sock"
+    }
+}

@@ -1,4 +1,5 @@
 import Screenplay
+import Signage
 
 /// The panels a control request's `output` names: every panel without a
 /// pattern, else those the pattern matches, sorted by output name. One rule

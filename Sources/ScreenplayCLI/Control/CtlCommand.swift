@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// `screenplay ctl COMMAND`: controls a running `play` through its local
 /// control socket.

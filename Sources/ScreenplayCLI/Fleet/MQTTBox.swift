@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Signage
 
 /// `play --mqtt`: the box on a broker, under `screenplay/BOX-ID/`:
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// The cache of `play URL`, laid out so that a power cut at any moment
 /// leaves something the next start can use:

@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// One verified file in `media/`, as eviction sees it.
 struct CachedFile: Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// `play URL`'s options: where the cache is, how often the server is
 /// asked, how the box proves who it is and trusts the server, and how much

@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// `play URL`: the playlist and its files come from a web server into a
 /// cache, and `play` plays the local copy (`localPath`) through its

@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// What one look at the playlist URL came to, for the main actor.
 struct RemoteReport: Sendable {

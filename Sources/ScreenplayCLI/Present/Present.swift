@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// `screenplay present`: content on every external screen until a signal.
 @MainActor
@@ -218,16 +219,6 @@ final class PresentRunner: SceneCommand {
         }
     }
 
-}
-
-/// Why a path cannot be read, in words (errno of open(2)).
-func readReason(_ path: String) -> String {
-    let fd = open(path, O_RDONLY)
-    if fd >= 0 {
-        close(fd)
-        return "not a readable text file"
-    }
-    return String(cString: strerror(errno))
 }
 
 extension PresentCommand {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Presenter
 import Screenplay
+import Signage
 
 /// `present FILE.pdf` and `demo`: a `Talk` on the tool's application, with
 /// what the tool adds around it: the `--stats` lines (and each scene's
@@ -127,8 +128,7 @@ extension PresentCommand {
             let url = URL(fileURLWithPath: path)
             let kind = ContentRecognition.classify(
                 path: path, fileName: url.lastPathComponent, fileExtension: url.pathExtension.lowercased())
-            if case .video? = kind { return true }
-            return false
+            return kind == .video
         }
         return options
     }

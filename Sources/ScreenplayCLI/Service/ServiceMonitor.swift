@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// What the service manager and `ctl status` learn about one panel.
 struct PanelHealth: Equatable {

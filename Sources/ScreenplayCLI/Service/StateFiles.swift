@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// `play`'s memory across restarts: `$XDG_STATE_HOME/screenplay/`
 /// (`~/.local/state/screenplay/` by default).

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// A layout on one panel, played as the panel's one item: every region
 /// draws into its rectangle of the panel's frame (one scene, one display

@@ -2,6 +2,7 @@ import Dispatch
 import Documents
 import Foundation
 import Screenplay
+import Signage
 
 /// One playlist item loaded for one panel. A panel switches to an item only
 /// once it is ready (decoded and on the GPU; a video, once its first frame

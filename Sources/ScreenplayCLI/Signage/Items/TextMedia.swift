@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// A text item on a panel. The text is laid out and uploaded only when it
 /// changes (the library keeps the laid-out block), and the panel asks for

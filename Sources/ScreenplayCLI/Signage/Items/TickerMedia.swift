@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// A ticker: one line of text scrolling from the right edge of the panel
 /// to the left until it has gone, then again from the right. It moves by

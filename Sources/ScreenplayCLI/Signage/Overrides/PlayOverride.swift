@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// The items an override shows, worked out from its entry: a playlist of
 /// the running configuration, the items of one media file, or one text.

@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// `play`'s overrides (`screenplay ctl override`): which are in force, on
 /// which panels, until when; kept in the state folder (`OverrideStore`) so

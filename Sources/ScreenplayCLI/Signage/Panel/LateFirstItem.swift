@@ -1,4 +1,5 @@
 import Screenplay
+import Signage
 
 /// A panel's first item that would reach the screen only after its slot
 /// (drawn once GL is up, or ready after its slot: a video's first picture,

@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// What a panel entry says a panel plays: its playlist and, with a
 /// schedule, the other playlists it names and when. It keeps the

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// One external screen playing a playlist: a scene delegate that shows the
 /// item the schedule says, switches only to an item that is ready (so the

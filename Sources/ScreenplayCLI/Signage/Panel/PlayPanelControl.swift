@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// What `screenplay ctl` does to a panel (next, previous, show, pause,
 /// resume, override) and what it reports of it (status, health, the

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// A panel's frame: the item on screen, a crossfade's blend, or the
 /// override over them, turned for a panel mounted rotated.

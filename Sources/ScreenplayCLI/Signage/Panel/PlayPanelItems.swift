@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// A panel's items coming and going: the media made at the panel's
 /// size, preloaded before their turn, started with or without a crossfade,

@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// One region of a layout on one panel: the item its playlist's clock says,
 /// switched to only once the next one is ready (the region never shows a

@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// The items `play` passes over: those that failed to load or play, and
 /// those that hung the renderer in an earlier run (`HungItems`). Each is

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// Looks once a second whether the wall clock was stepped (NTP at boot
 /// on a box without a clock battery, an administrator's `date -s`):

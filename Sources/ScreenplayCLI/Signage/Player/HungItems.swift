@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// Playlist items that hung the renderer, remembered across restarts so
 /// `play` skips them instead of hanging again after systemd restarts it.

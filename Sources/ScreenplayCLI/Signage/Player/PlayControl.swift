@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// The requests `play` answers, from `screenplay ctl`'s socket and from
 /// `--mqtt`'s broker alike: one request line in, one reply line out

@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// Where `play`'s record lines go: every event to `--stats`, the items
 /// that reached a screen also to the proof-of-play file (`--proof`) and,

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// `screenplay play`: playlists on external screens until a signal;
 /// SIGHUP or a change to the playlist file reloads it.

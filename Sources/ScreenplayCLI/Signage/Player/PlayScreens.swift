@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// Which screens `play` takes: those the library's rule admits
 /// (`--all-outputs` or not), less those `--skip` names, of those

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// `screenplay ctl screenshot`: what one panel shows now, read back from
 /// its scene's own buffer at the panel's pixel size when it next draws

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// `play`'s one timer for every panel: panels that switch at the same
 /// instant switch in the same turn of the main queue, so they draw in the

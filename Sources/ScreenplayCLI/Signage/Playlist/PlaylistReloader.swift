@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// `play`'s playlist file over time: read at start (falling back to the
 /// last one that parsed), watched with every file it names, and read again
@@ -37,13 +38,13 @@ final class PlaylistReloader {
     /// the screens; only without one does it exit 65.
     func readAtStart() throws(CommandFailure) -> SignageConfig {
         do {
-            let (config, json) = try SignageConfigLoader.read(path: path, itemSeconds: itemSeconds)
+            let (config, json) = try SignageConfigLoader.read(path: path, itemSeconds: itemSeconds, warn: warn)
             keepAsLastGood(json)
             return config
         } catch  where error.code == .dataError {
             guard let lastGood, let kept = lastGood.load() else {
                 throw CommandFailure(
-                    error.code,
+                    ExitCode(error.code),
                     "\(error.description) (no last good playlist to fall back to\(lastGood.map { " in \($0.path)" } ?? ": neither XDG_STATE_HOME nor HOME is set"); fix the file)"
                 )
             }
@@ -52,7 +53,7 @@ final class PlaylistReloader {
                 old = try SignageConfigLoader.parse(kept.data, file: path, itemSeconds: itemSeconds)
             } catch let keptError {
                 throw CommandFailure(
-                    error.code,
+                    ExitCode(error.code),
                     "\(error.description) (the last good playlist in \(lastGood.path) does not parse either: \(keptError.description); fix the file)"
                 )
             }
@@ -61,7 +62,7 @@ final class PlaylistReloader {
             )
             return old
         } catch {
-            throw CommandFailure(error.code, error.description)
+            throw CommandFailure(ExitCode(error.code), error.description)
         }
     }
 
@@ -88,7 +89,7 @@ final class PlaylistReloader {
     @discardableResult
     func reload(because reason: String) -> String? {
         do {
-            let (fresh, json) = try SignageConfigLoader.read(path: path, itemSeconds: itemSeconds)
+            let (fresh, json) = try SignageConfigLoader.read(path: path, itemSeconds: itemSeconds, warn: warn)
             activation?.cancel()
             activation = nil
             if let at = fresh.activateAt, at > PlayTicker.now() {

@@ -1,11 +1,12 @@
 import Foundation
 
 /// What a clock shows: strftime in a time zone of the tz database.
-struct ClockFace {
+public struct ClockFace {
     let format: String
     let zone: TimeZone
 
-    init(format: String, zoneName: String?) {
+    /// A clock of strftime `format` in the tz zone `zoneName` (nil, or a name the tz database lacks: the box's own).
+    public init(format: String, zoneName: String?) {
         self.format = format
         zone = zoneName.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
     }
@@ -13,7 +14,7 @@ struct ClockFace {
     /// How often the shown text can change: every second when the format
     /// shows seconds, else every minute (hours and dates change on minute
     /// boundaries too: every zone in use is a whole number of minutes off UTC).
-    var granularity: Double {
+    public var granularity: Double {
         var percent = false
         for character in format {
             if percent {
@@ -33,7 +34,7 @@ struct ClockFace {
     /// %Z. The process's TZ is left alone, so clocks in several zones can
     /// show side by side. %s is filled in here: glibc makes it with mktime,
     /// which would read the shifted time as the box's local time.
-    func text(at seconds: Double) -> String {
+    public func text(at seconds: Double) -> String {
         let whole = seconds.rounded(.down)
         let date = Date(timeIntervalSince1970: whole)
         let offset = zone.secondsFromGMT(for: date)

@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// `web` items as the loader reads them: origins, the allow list, local
 /// pages held to the playlist's folder.

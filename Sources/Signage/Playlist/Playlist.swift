@@ -1,17 +1,21 @@
-import Foundation
-import Screenplay
+public import Foundation
+public import Screenplay
 
 // The signage configuration of `screenplay play`: a folder or a JSON
 // playlist file, read strictly (unknown keys and wrong types are errors
 // naming the JSON path) so a typo never silently plays the wrong thing.
 
 /// One thing a playlist shows.
-struct PlayItem: Equatable {
-    enum Source: Equatable {
+public struct PlayItem: Equatable {
+    /// What the item shows.
+    public enum Source: Equatable {
+        /// A solid colour.
         case color(RGBColor)
+        /// An image file.
         case image(path: String)
         /// A page of a PDF, 0-based.
         case pdfPage(path: String, page: Int)
+        /// A GLSL ES fragment shader file.
         case shader(path: String)
         /// A video: `loops` when the item gives its own duration (looped to
         /// fill it, or cut); `problem` when libmpv could not open it as the
@@ -29,14 +33,22 @@ struct PlayItem: Equatable {
         case web(WebItem)
     }
 
-    var source: Source
+    /// What it shows.
+    public var source: Source
     /// Seconds on screen, counting its crossfade in.
-    var duration: Double
+    public var duration: Double
     /// Seconds of the crossfade from the item before into this one (0: a cut).
-    var transition: Double
+    public var transition: Double
+
+    /// An item showing `source` for `duration` seconds, faded in over `transition`.
+    public init(source: Source, duration: Double, transition: Double) {
+        self.source = source
+        self.duration = duration
+        self.transition = transition
+    }
 
     /// For logs and proof of play: the file (with `#page=N` for PDFs) or the colour.
-    var label: String {
+    public var label: String {
         switch source {
         case let .color(color): "#" + String(format: "%06X", color.hex)
         case let .image(path), let .shader(path), let .video(path, _, _), let .missing(path, _): path
@@ -48,7 +60,7 @@ struct PlayItem: Equatable {
     }
 
     /// The file the item reads, if any.
-    var path: String? {
+    public var path: String? {
         switch source {
         case .color, .layout: nil
         case let .web(page): page.localFile
@@ -60,14 +72,16 @@ struct PlayItem: Equatable {
 }
 
 /// A named list of items.
-struct Playlist: Equatable {
-    var name: String
-    var items: [PlayItem]
+public struct Playlist: Equatable {
+    /// Its name in the file (a folder's: the folder's name).
+    public var name: String
+    /// Its items, in playing order.
+    public var items: [PlayItem]
     var totalSeconds: Double { items.reduce(0) { $0 + $1.duration } }
 }
 
 /// Which screens play which playlist.
-struct PanelRule: Equatable {
+public struct PanelRule: Equatable {
     var match: String
     var playlist: String
     /// How the panel hangs: turned this many degrees clockwise (0, 90, 180, 270).
@@ -77,24 +91,42 @@ struct PanelRule: Equatable {
 }
 
 /// The whole configuration of one `play` run.
-struct SignageConfig: Equatable {
-    var playlists: [String: Playlist]
+public struct SignageConfig: Equatable {
+    /// Every playlist (and layout, as a one-item playlist), by name.
+    public var playlists: [String: Playlist]
     var panels: [PanelRule]
-    var defaultPlaylist: String?
-    var sync: Bool
+    /// What screens no panel entry matches play; nil: they show nothing.
+    public var defaultPlaylist: String?
+    /// `"sync"`: the wall clock places every panel in its playlist.
+    public var sync: Bool
     /// `"activate_at"` (wall-clock seconds): a reload takes over at this
     /// instant on every panel at once, not at each panel's next item.
-    var activateAt: Double?
+    public var activateAt: Double?
     /// The folder or file it was read from.
-    var source: String
+    public var source: String
     /// The zone schedules read their days and times in (`"timezone"`).
-    var timeZone: TimeZone = .current
+    public var timeZone: TimeZone = .current
+
+    /// A configuration of `playlists`, matched to screens by `panels`
+    /// (else `defaultPlaylist`), read from `source`.
+    public init(
+        playlists: [String: Playlist], panels: [PanelRule], defaultPlaylist: String?, sync: Bool,
+        activateAt: Double? = nil, source: String, timeZone: TimeZone = .current
+    ) {
+        self.playlists = playlists
+        self.panels = panels
+        self.defaultPlaylist = defaultPlaylist
+        self.sync = sync
+        self.activateAt = activateAt
+        self.source = source
+        self.timeZone = timeZone
+    }
 
     /// Every file the items read, to watch for a file that arrives or
     /// changes. A text file is left out: its item re-reads it itself and
     /// redraws, where a reload would re-read (and re-probe) every item of
     /// every playlist each time a news file is edited.
-    var mediaFiles: Set<String> {
+    public var mediaFiles: Set<String> {
         Set(
             playlists.values.flatMap {
                 $0.items.flatMap(\.playedItems).filter { !$0.watchesItsFile }.compactMap(\.path)
@@ -118,7 +150,7 @@ struct SignageConfig: Equatable {
     /// output-management head where the compositor has one (the wl_output
     /// itself carries no serial number).
     @MainActor
-    func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
+    public func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
         assignment(
             name: screen.name, description: screen.displayDescription, make: screen.make, model: screen.model,
             serial: screen.serial)
@@ -127,7 +159,9 @@ struct SignageConfig: Equatable {
 
 /// A panel pattern matches as `--output` does (`ScreenPattern`: name,
 /// description, make, model or serial, glob, case-insensitive).
-func panelMatches(_ pattern: String, name: String, description: String, make: String, model: String, serial: String?)
+public func panelMatches(
+    _ pattern: String, name: String, description: String, make: String, model: String, serial: String?
+)
     -> Bool
 {
     ScreenPattern(pattern).matches(name: name, description: description, make: make, model: model, serial: serial)
@@ -135,18 +169,35 @@ func panelMatches(_ pattern: String, name: String, description: String, make: St
 
 /// A whole number written in ASCII digits alone ("07", not "+7" or "٧"),
 /// as docs/playlist.schema.json's patterns say; `Int("+7")` would take it.
-func decimalNumber(_ text: some StringProtocol) -> Int? {
+public func decimalNumber(_ text: some StringProtocol) -> Int? {
     guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
     return Int(text)
 }
 
 /// A configuration that cannot be used: exit 65 (bad data) or 66 (a media
 /// file missing), with the file and the JSON path named.
-struct PlaylistError: Error, Equatable, CustomStringConvertible {
-    var code: ExitCode
-    var description: String
+public struct PlaylistError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong, which decides a tool's exit status.
+    public enum Code: Equatable, Sendable {
+        /// The file says something the player cannot use (sysexits' EX_DATAERR, 65).
+        case dataError
+        /// The file or folder cannot be read (EX_NOINPUT, 66).
+        case noInput
+    }
 
-    static func data(_ file: String, _ jsonPath: String, _ reason: String) -> PlaylistError {
+    /// What is wrong.
+    public var code: Code
+    /// One line: the file, the JSON path, the reason.
+    public var description: String
+
+    /// An error of `code` saying `description`.
+    public init(code: Code, description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// Bad data (65) in `file` at `jsonPath` ("playlists.lobby[2].file"; empty for the whole file).
+    public static func data(_ file: String, _ jsonPath: String, _ reason: String) -> PlaylistError {
         PlaylistError(code: .dataError, description: "\(file): \(jsonPath.isEmpty ? "" : "\(jsonPath): ")\(reason)")
     }
 }

@@ -3,7 +3,7 @@ import Screenplay
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// The playlist file is read strictly: each mistake is refused with exit 65
 /// naming the file and the JSON path (a missing media file is no mistake:
@@ -22,13 +22,13 @@ final class PlaylistConfigTests: ScreenplayTestCase {
     func load(_ json: String) throws -> SignageConfig {
         let path = folder + "/p.json"
         try json.write(toFile: path, atomically: true, encoding: .utf8)
-        let config = try SignageConfigLoader.load(path: path, itemSeconds: 10)
+        let config = try SignageConfigLoader.load(path: path, itemSeconds: 10, warn: { _ in })
         // What the loader accepts, docs/playlist.schema.json accepts too.
         PlaylistSchema.assertMeets(json)
         return config
     }
 
-    func assertRefused(_ json: String, code: ExitCode = .dataError, mentions: [String], line: UInt = #line) {
+    func assertRefused(_ json: String, code: PlaylistError.Code = .dataError, mentions: [String], line: UInt = #line) {
         do {
             _ = try load(json)
             XCTFail("accepted: \(json)", line: line)

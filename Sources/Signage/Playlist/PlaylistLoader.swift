@@ -1,25 +1,31 @@
 import Documents
-import Foundation
+public import Foundation
 import Screenplay
 
 /// Reads `play`'s configuration: a folder of media, or a JSON playlist
 /// file (parsed in `PlaylistParser.swift`).
-enum SignageConfigLoader {
-    /// Reads a folder or a `.json` playlist file.
-    static func load(path: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
-        try read(path: path, itemSeconds: itemSeconds).config
+public enum SignageConfigLoader {
+    /// Reads a folder or a `.json` playlist file; `warn` hears of each file
+    /// of a folder that is skipped (not an image, PDF, shader or video).
+    public static func load(path: String, itemSeconds: Double, warn: (String) -> Void) throws(PlaylistError)
+        -> SignageConfig
+    {
+        try read(path: path, itemSeconds: itemSeconds, warn: warn).config
     }
 
     /// Reads a folder or a `.json` playlist file; for a file, also the
     /// bytes that parsed (kept as the last good playlist).
-    static func read(path: String, itemSeconds: Double) throws(PlaylistError) -> (config: SignageConfig, json: Data?) {
+    /// `warn` hears of each file of a folder that is skipped.
+    public static func read(path: String, itemSeconds: Double, warn: (String) -> Void) throws(PlaylistError) -> (
+        config: SignageConfig, json: Data?
+    ) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw PlaylistError(
                 code: .noInput,
                 description: "\(path): no such file or folder; give a folder of media or a .json playlist")
         }
-        if isDirectory.boolValue { return (try folder(path, itemSeconds: itemSeconds), nil) }
+        if isDirectory.boolValue { return (try folder(path, itemSeconds: itemSeconds, warn: warn), nil) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PlaylistError(code: .noInput, description: "cannot read \(path): \(readReason(path))")
         }
@@ -28,7 +34,9 @@ enum SignageConfigLoader {
 
     // MARK: folders
 
-    static func folder(_ path: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
+    static func folder(_ path: String, itemSeconds: Double, warn: (String) -> Void) throws(PlaylistError)
+        -> SignageConfig
+    {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }
@@ -44,7 +52,7 @@ enum SignageConfigLoader {
                 continue
             }
             // Recognised as `present` recognises a file; anything else is libmpv's to judge.
-            switch PresentCommand.Content.file(file) {
+            switch MediaKind.of(file) {
             case .pdf?:
                 items += pdfPages(file, pages: nil).map { PlayItem(source: $0, duration: itemSeconds, transition: 0) }
             case .image?:
@@ -86,7 +94,7 @@ enum SignageConfigLoader {
     /// playlist gives a `duration`; then it loops to fill it or is cut. A
     /// file libmpv cannot play keeps its reason and is skipped when its
     /// turn comes; one without a known length lasts `itemSeconds`, looping.
-    static func videoItem(_ file: String, duration: Double?, itemSeconds: Double) -> (PlayItem.Source, Double) {
+    public static func videoItem(_ file: String, duration: Double?, itemSeconds: Double) -> (PlayItem.Source, Double) {
         do {
             let info = try VideoPlayer.probe(path: file)
             if let duration { return (.video(path: file, loops: true, problem: nil), duration) }
@@ -99,7 +107,7 @@ enum SignageConfigLoader {
 
     /// A PDF's pages as items; one page-0 item when the document cannot be
     /// opened (it is skipped at run time with the reason, as corrupt media is).
-    static func pdfPages(_ file: String, pages: [Int]?) -> [PlayItem.Source] {
+    public static func pdfPages(_ file: String, pages: [Int]?) -> [PlayItem.Source] {
         if let pages { return pages.map { .pdfPage(path: file, page: $0) } }
         guard let document = try? PDFDocument.open(path: file) else { return [.pdfPage(path: file, page: 0)] }
         return (0..<document.pageCount).map { .pdfPage(path: file, page: $0) }

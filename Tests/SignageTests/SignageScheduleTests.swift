@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// Which playlist a schedule plays at an instant, and when that changes:
 /// the nights the clocks change in Europe/Berlin and America/New_York

@@ -3,7 +3,7 @@ import Screenplay
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// `"layouts"`: regions are read strictly (exit 65 naming the JSON path),
 /// and a layout plays as a one-item playlist of its name, so panels,

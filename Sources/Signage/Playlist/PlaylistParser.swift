@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Screenplay
 
 /// A JSON playlist file's top level: its playlists, layouts, panels,
@@ -15,7 +15,8 @@ extension SignageConfigLoader {
     static let panelKeys: Set<String> = ["match", "playlist", "layout", "rotate", "schedule"]
     static let transitionKeys: Set<String> = ["seconds"]
 
-    static func parse(_ data: Data, file: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
+    /// Parses the JSON playlist `data` read from `file`; items without a duration last `itemSeconds`.
+    public static func parse(_ data: Data, file: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
         func fail(_ jsonPath: String, _ reason: String) -> PlaylistError { .data(file, jsonPath, reason) }
         let root: Any
         do {
@@ -133,7 +134,7 @@ extension SignageConfigLoader {
     /// `"activate_at"`'s text as wall-clock seconds: ISO 8601 with a zone
     /// (a time without one would mean another instant on each box), and
     /// optional fractions of a second.
-    static func activationTime(_ text: String) -> Double? {
+    public static func activationTime(_ text: String) -> Double? {
         // The schema's pattern: Foundation alone would also take "+0100" and others.
         guard
             text.range(

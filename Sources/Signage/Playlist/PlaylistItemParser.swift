@@ -67,7 +67,7 @@ extension SignageConfigLoader {
                         reason: "cannot read it (\(at).file): \(readReason(path)); it plays once it is readable")
                 ]
             } else if let pagesValue = entry["pages"] {
-                guard case .pdf? = PresentCommand.Content.file(path) else {
+                guard case .pdf? = MediaKind.of(path) else {
                     throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF")
                 }
                 guard let text = pagesValue as? String, let pages = parsePages(text) else {
@@ -80,7 +80,7 @@ extension SignageConfigLoader {
                 }
                 sources = pdfPages(path, pages: pages)
             } else {
-                switch PresentCommand.Content.file(path) {
+                switch MediaKind.of(path) {
                 case .pdf?: sources = pdfPages(path, pages: nil)
                 case .shader?: sources = [.shader(path: path)]
                 case .image?: sources = [.image(path: path)]

@@ -3,7 +3,7 @@ import Screenplay
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// Text, text-file and clock items of a playlist: read strictly (each
 /// mistake exits 65 naming the JSON path), and a clock's text in its own
@@ -122,10 +122,6 @@ extension PlaylistConfigTests {
         assertTextItemRefused(
             #"{"text": "Hi", "duration": 2, "transition": {"seconds": 3}}"#, path: "playlists.lobby[0]",
             mentions: ["crossfade"])
-    }
-
-    func testATickersLinesRunOnAsOneLine() {
-        XCTAssertEqual(TickerMedia.oneLine("one\ntwo\r\nthree"), "one two three")
     }
 
     func testATextFileLosesOnlyItsLastNewlines() {

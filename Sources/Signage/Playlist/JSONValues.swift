@@ -4,7 +4,8 @@ import Foundation
 /// a whole number, and a value described for an error message
 /// (`JSONSerialization` gives booleans as numbers).
 extension SignageConfigLoader {
-    static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+    /// `value` as a JSON object, or the error `fail` makes for the JSON path `at`.
+    public static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> [String: Any]
     {
         guard let object = value as? [String: Any] else { throw fail(at, "expected an object, got \(describe(value))") }
@@ -31,7 +32,8 @@ extension SignageConfigLoader {
         isBoolean(value) ? (value as? NSNumber)?.boolValue : nil
     }
 
-    static func number(_ value: Any) -> Double? {
+    /// `value` as a JSON number (not a boolean); nil for anything else.
+    public static func number(_ value: Any) -> Double? {
         guard !isBoolean(value), let number = value as? NSNumber else { return nil }
         return number.doubleValue
     }
@@ -41,7 +43,8 @@ extension SignageConfigLoader {
         return Int(double)
     }
 
-    static func describe(_ value: Any) -> String {
+    /// What `value` is, for messages: a string, a number, a list, an object, null.
+    public static func describe(_ value: Any) -> String {
         switch value {
         case is String: "a string"
         case _ where isBoolean(value): "\((value as? NSNumber)?.boolValue == true ? "true" : "false")"
@@ -52,4 +55,15 @@ extension SignageConfigLoader {
         default: "\(type(of: value))"
         }
     }
+}
+
+/// Why a path cannot be read, in words (errno of open(2)), for messages
+/// that name the file and the reason.
+public func readReason(_ path: String) -> String {
+    let fd = open(path, O_RDONLY)
+    if fd >= 0 {
+        close(fd)
+        return "not a readable text file"
+    }
+    return String(cString: strerror(errno))
 }

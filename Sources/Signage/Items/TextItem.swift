@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Screenplay
+public import Screenplay
 
 // Text items of `screenplay play`: a string, a UTF-8 file or a clock, laid
 // out by pango through the library's text drawing. They are static: drawn
@@ -8,8 +8,9 @@ import Screenplay
 // never every refresh.
 
 /// A text item as the playlist gives it.
-struct TextItem: Equatable {
-    enum Content: Equatable {
+public struct TextItem: Equatable {
+    /// What the item writes.
+    public enum Content: Equatable {
         /// Text written in the playlist.
         case string(String)
         /// A UTF-8 file, re-read when it changes.
@@ -22,24 +23,34 @@ struct TextItem: Equatable {
     }
 
     /// Where lines of text sit across the box.
-    enum VerticalAlign: String, Equatable, CaseIterable {
+    public enum VerticalAlign: String, Equatable, CaseIterable {
+        /// Lines at the top, in the middle or at the bottom of the box.
         case top, center, bottom
     }
 
-    var content: Content
+    /// What it writes.
+    public var content: Content
     /// A pango family and style ("Sans Bold", "DejaVu Serif Italic"), without a size.
-    var font = "Sans"
+    public var font = "Sans"
     /// Pixels; nil: a tenth of the panel's height (as drawn, after a turn).
-    var size: Int?
-    var color = RGBColor.white
-    var background = RGBColor.black
+    public var size: Int?
+    /// The text's colour.
+    public var color = RGBColor.white
+    /// The colour behind the text, over the whole panel or region.
+    public var background = RGBColor.black
     /// Where lines sit across the box. pango lays out a paragraph in a
     /// right-to-left script from the right, so `.left` (`"start"`) puts
     /// Hebrew and Arabic at the right edge: the start of their lines.
-    var align = TextAlign.center
-    var verticalAlign = VerticalAlign.center
+    public var align = TextAlign.center
+    /// Where the block of lines sits, top to bottom.
+    public var verticalAlign = VerticalAlign.center
     /// Pixels kept clear on each side of the panel.
-    var padding = 0
+    public var padding = 0
+
+    /// A text item of `content` in the default font, white on black, centred.
+    public init(content: Content) {
+        self.content = content
+    }
 
     /// For logs, proof of play and `ctl show`: the file, or the kind and its text.
     var label: String {
@@ -224,7 +235,7 @@ extension SignageConfigLoader {
     }
 
     /// The text of a UTF-8 file, without the newline editors end a file with.
-    static func readTextFile(_ path: String) -> Result<String, TextFileProblem> {
+    public static func readTextFile(_ path: String) -> Result<String, TextFileProblem> {
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(TextFileProblem("no such file; create it, or give the text itself as \"text\""))
         }
@@ -240,7 +251,8 @@ extension SignageConfigLoader {
 }
 
 /// Why a text file cannot be shown.
-struct TextFileProblem: Error, CustomStringConvertible {
-    var description: String
+public struct TextFileProblem: Error, CustomStringConvertible {
+    /// The file and the reason, for messages.
+    public var description: String
     init(_ description: String) { self.description = description }
 }

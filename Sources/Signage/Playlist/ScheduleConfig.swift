@@ -7,20 +7,23 @@ import Foundation
 /// A panel entry's schedule with the playlists it names: a panel keeps its
 /// own copy, so after a reload it plays on unchanged until it takes the new
 /// file at an item boundary.
-struct PanelSchedule: Equatable {
-    var timetable: SignageSchedule
-    var playlists: [String: Playlist]
+public struct PanelSchedule: Equatable {
+    /// When each entry plays.
+    public var timetable: SignageSchedule
+    /// The playlists the entries and the fallback name.
+    public var playlists: [String: Playlist]
     /// The panel entry's JSON path (`panels[0]`): entries are named by
     /// their place in the file, in `ctl status` and in the log.
     var path: String
 
-    func playlist(_ content: ScheduledContent) -> Playlist {
+    /// The playlist `content` names.
+    public func playlist(_ content: ScheduledContent) -> Playlist {
         // The loader refused every name that is not a playlist.
         playlists[content.name]!
     }
 
     /// `panels[0].schedule[1]`, or `panels[0].playlist` for the entry's own playlist.
-    func name(of active: SignageSchedule.Active) -> String {
+    public func name(of active: SignageSchedule.Active) -> String {
         active.entry.map { "\(path).schedule[\($0)]" } ?? "\(path).playlist"
     }
 }

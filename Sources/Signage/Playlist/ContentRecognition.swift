@@ -7,31 +7,40 @@ import Foundation
 /// reason. An existing file that is neither a PDF nor an image by its first
 /// bytes and not named as an image goes to libmpv, which probes it before
 /// anything shows (a file that is no video then exits 65 with its reason).
-enum ContentRecognition {
+public enum ContentRecognition {
     /// Extensions of the formats the image loader reads, for missing files.
     static let imageExtensions: Set<String> = [
         "png", "jpg", "jpeg", "jpe", "gif", "webp", "svg", "svgz", "bmp", "tif", "tiff", "ico",
     ]
 
-    static func classify(path: String, fileName: String, fileExtension: String) -> PresentCommand.Content? {
+    /// Extensions taken for video without looking inside (libmpv still
+    /// probes the file before anything shows).
+    static let videoExtensions: Set<String> = [
+        "mp4", "m4v", "mkv", "webm", "mov", "avi", "ogv", "ogg", "mpg", "mpeg", "ts", "m2ts", "wmv", "flv", "3gp",
+    ]
+
+    /// What the file at `path` holds (`fileName` its last path component,
+    /// `fileExtension` lower case): an image, a PDF or, failing both, a
+    /// video; nil for no name or a folder.
+    public static func classify(path: String, fileName: String, fileExtension: String) -> MediaKind? {
         guard !fileName.isEmpty else { return nil }
         // A damaged file named .pdf gets poppler's reason, as before.
-        if fileExtension == "pdf" { return .pdf(path: path) }
+        if fileExtension == "pdf" { return .pdf }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            if imageExtensions.contains(fileExtension) { return .image(path: path) }
-            if PresentCommand.Content.videoExtensions.contains(fileExtension) { return .video(path: path) }
+            if imageExtensions.contains(fileExtension) { return .image }
+            if videoExtensions.contains(fileExtension) { return .video }
             return nil
         }
         if isDirectory.boolValue { return nil }
         // An unreadable file is an image to the loader, which says why it cannot be read.
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .image(path: path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .image }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 1024)) ?? Data()
         // PDF readers accept the signature anywhere in the first kilobyte.
-        if head.range(of: Data("%PDF-".utf8)) != nil { return .pdf(path: path) }
-        if looksLikeImage(head) || imageExtensions.contains(fileExtension) { return .image(path: path) }
-        return .video(path: path)
+        if head.range(of: Data("%PDF-".utf8)) != nil { return .pdf }
+        if looksLikeImage(head) || imageExtensions.contains(fileExtension) { return .image }
+        return .video
     }
 
     /// The signatures of the formats the image loader reads (gdk-pixbuf's

@@ -3,7 +3,7 @@ import Screenplay
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// docs/playlist.schema.json says what `SignageConfigLoader` accepts: every
 /// example playlist under Examples/ and every playlist in README.md and docs/ meets
@@ -39,7 +39,7 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             XCTAssertNil(problem, "\(file) does not meet the schema")
         }
         for file in files {
-            XCTAssertNoThrow(try SignageConfigLoader.load(path: file, itemSeconds: 10), file)
+            XCTAssertNoThrow(try SignageConfigLoader.load(path: file, itemSeconds: 10, warn: { _ in }), file)
             // The "$schema" key leads an editor to the schema.
             let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
             let schema = try XCTUnwrap((object as? [String: Any])?["$schema"] as? String, "\(file) has no $schema")
@@ -69,7 +69,8 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             XCTAssertNil(problem, "a playlist of \(page) does not meet the schema:\n\(block)")
             let path = "\(folder)/shown-\(index).json"
             try block.write(toFile: path, atomically: true, encoding: .utf8)
-            XCTAssertNoThrow(try SignageConfigLoader.load(path: path, itemSeconds: 10), "\(page):\n\(block)")
+            XCTAssertNoThrow(
+                try SignageConfigLoader.load(path: path, itemSeconds: 10, warn: { _ in }), "\(page):\n\(block)")
         }
         // The menu board is Examples/Signage/menu-board.json, but for its "$schema".
         let signage = try String(
@@ -96,7 +97,7 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
             let text = try String(contentsOf: tests.appendingPathComponent(source), encoding: .utf8)
             for json in PlaylistSchema.staticPlaylists(in: text) {
                 let path = try writeBesideItsTextFiles(json)
-                if (try? SignageConfigLoader.load(path: path, itemSeconds: 10)) != nil {
+                if (try? SignageConfigLoader.load(path: path, itemSeconds: 10, warn: { _ in })) != nil {
                     accepted.append((source, json))
                 }
             }

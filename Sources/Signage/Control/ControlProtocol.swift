@@ -1,26 +1,53 @@
-import Foundation
+public import Foundation
 
 /// One request to a running `play` over its control socket: a JSON object
 /// on one line, `{"command": "next", "output": "HDMI-*"}`; the reply is one
 /// JSON object on one line, `{"ok": true, ...}` or `{"ok": false, "error": "..."}`.
-struct ControlRequest: Equatable, Sendable {
-    enum Command: String, CaseIterable, Sendable {
-        case status, next, previous, pause, resume, reload, show, screenshot, override
+public struct ControlRequest: Equatable, Sendable {
+    /// What the player is asked to do.
+    public enum Command: String, CaseIterable, Sendable {
+        /// The panels, their items, overrides and the source, as one reply.
+        case status
+        /// Each chosen panel moves to its next item.
+        case next
+        /// Each chosen panel moves to its item before.
+        case previous
+        /// Each chosen panel holds its item.
+        case pause
+        /// Each chosen panel plays on from its hold.
+        case resume
+        /// The playlist is read again.
+        case reload
+        /// Each chosen panel shows `item`.
+        case show
+        /// A PNG of one panel's frame (its reply comes later).
+        case screenshot
+        /// Emergency content on the chosen panels, or its end.
+        case override
     }
 
-    var command: Command
+    /// What is asked.
+    public var command: Command
     /// A `ScreenPattern` limiting the request to matching panels.
-    var output: String?
+    public var output: String?
     /// `show`: a 1-based position in the panel's playlist, or a file name
     /// (or the end of an item's source, such as `menu.pdf#page=2`).
-    var item: String?
+    public var item: String?
     /// `override`: what to show and for how long, or clear (`CtlOverride.swift`).
-    var override: OverrideRequest?
+    public var override: OverrideRequest?
+
+    /// A request of `command` to every panel.
+    public init(command: Command, output: String? = nil, item: String? = nil, override: OverrideRequest? = nil) {
+        self.command = command
+        self.output = output
+        self.item = item
+        self.override = override
+    }
 
     static let keys: Set<String> = Set(["command", "output", "item"]).union(OverrideRequest.keys)
 
     /// Parses one request line; the error is the reply's one-line reason.
-    static func parse(_ line: some Collection<UInt8>) -> Result<ControlRequest, ControlError> {
+    public static func parse(_ line: some Collection<UInt8>) -> Result<ControlRequest, ControlError> {
         let data = Data(line)
         let object: Any
         do {
@@ -74,7 +101,7 @@ struct ControlRequest: Equatable, Sendable {
     }
 
     /// The request as one line (what `screenplay ctl` sends).
-    var line: Data {
+    public var line: Data {
         var fields: [String: Any] = ["command": command.rawValue]
         if let output { fields["output"] = output }
         if let item { fields["item"] = item }
@@ -84,14 +111,17 @@ struct ControlRequest: Equatable, Sendable {
 }
 
 /// Why a request was refused; `ok: false` with this as `error`.
-struct ControlError: Error, Equatable, Sendable {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
+public struct ControlError: Error, Equatable, Sendable {
+    /// One line, for the reply's `error`.
+    public let reason: String
+    /// A refusal saying `reason`.
+    public init(_ reason: String) { self.reason = reason }
 }
 
-enum ControlReply {
+/// A reply line: one JSON object, keys sorted.
+public enum ControlReply {
     /// One JSON line (newline included).
-    static func encode(_ fields: [String: Any]) -> Data {
+    public static func encode(_ fields: [String: Any]) -> Data {
         var data =
             (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data(#"{"error":"the reply could not be encoded","ok":false}"#.utf8)
@@ -99,14 +129,6 @@ enum ControlReply {
         return data
     }
 
-    static func error(_ reason: String) -> Data { encode(["ok": false, "error": reason]) }
-}
-
-/// Where `play` listens and `ctl` connects unless `--socket` says otherwise.
-enum ControlSocketPath {
-    /// `$XDG_RUNTIME_DIR/screenplay/play.sock`; nil without `XDG_RUNTIME_DIR`.
-    static var `default`: String? {
-        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
-        return runtime + "/screenplay/play.sock"
-    }
+    /// `{"error": reason, "ok": false}` as one line.
+    public static func error(_ reason: String) -> Data { encode(["ok": false, "error": reason]) }
 }

@@ -8,12 +8,14 @@ import Screenplay
 /// panel (and every box with a set clock) playing the same playlist agrees
 /// on the item and on when it changes, and a panel that comes back resumes
 /// at the clock's item. Without it the origin is when the panel appeared.
-struct PlaySchedule: Equatable {
-    let durations: [Double]
+public struct PlaySchedule: Equatable {
+    /// The items' durations in seconds, in playing order.
+    public let durations: [Double]
     /// Wall-clock seconds (since 1970) at which a cycle starts.
-    let origin: Double
+    public let origin: Double
 
-    init(durations: [Double], origin: Double) {
+    /// A cycle of `durations` (each more than 0) starting at `origin`.
+    public init(durations: [Double], origin: Double) {
         precondition(
             !durations.isEmpty && durations.allSatisfy { $0 > 0 }, "a schedule needs items with positive durations")
         self.durations = durations
@@ -23,7 +25,7 @@ struct PlaySchedule: Equatable {
     var total: Double { durations.reduce(0, +) }
 
     /// The item on at wall-clock time `t`, with the times its slot starts and ends.
-    func position(at t: Double) -> (index: Int, start: Double, end: Double) {
+    public func position(at t: Double) -> (index: Int, start: Double, end: Double) {
         let total = self.total
         let cycle = ((t - origin) / total).rounded(.down)
         var start = origin + cycle * total
@@ -41,14 +43,14 @@ struct PlaySchedule: Equatable {
     /// only after that item's slot has ended, given that a frame takes up to
     /// `latency` seconds from the draw to the screen. Such a frame would show
     /// the item in the next item's slot (proof of play saying the wrong item).
-    func slotEnds(of index: Int, before t: Double, latency: Double) -> Bool {
+    public func slotEnds(of index: Int, before t: Double, latency: Double) -> Bool {
         guard durations.count > 1 else { return false }
         return position(at: t + latency).index != index
     }
 }
 
 /// Wall-clock seconds since 1970 (CLOCK_REALTIME).
-func wallSeconds() -> Double {
+public func wallSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_REALTIME, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
@@ -56,10 +58,10 @@ func wallSeconds() -> Double {
 
 /// CLOCK_MONOTONIC in seconds: for how long things last (a crossfade, a
 /// shader's time, timers), which a step of the wall clock must not change.
-func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
+public func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
 
 /// ISO 8601 UTC with milliseconds, for proof-of-play lines.
-func iso8601(wallSeconds seconds: Double) -> String {
+public func iso8601(wallSeconds seconds: Double) -> String {
     var time = time_t(seconds.rounded(.down))
     var parts = tm()
     gmtime_r(&time, &parts)

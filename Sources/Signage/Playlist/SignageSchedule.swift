@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // Which content a panel plays at a wall-clock instant: pure arithmetic over
 // a panel entry's schedule, its time zone and the instant, so every rule
@@ -8,10 +8,12 @@ import Foundation
 
 /// What a schedule entry puts on a panel. A layout is the
 /// second case; the arithmetic below only compares these values.
-enum ScheduledContent: Hashable, Sendable {
+public enum ScheduledContent: Hashable, Sendable {
+    /// A playlist (or layout) by name.
     case playlist(String)
 
-    var name: String {
+    /// The playlist's name.
+    public var name: String {
         switch self {
         case let .playlist(name): name
         }
@@ -21,7 +23,7 @@ enum ScheduledContent: Hashable, Sendable {
 /// One line of a schedule. Times are local wall-clock times in the
 /// schedule's zone; an occurrence belongs to the day it starts on, so
 /// `days` and `dates` name the evening of an entry that runs past midnight.
-struct ScheduleEntry: Equatable, Sendable {
+public struct ScheduleEntry: Equatable, Sendable {
     var content: ScheduledContent
     /// ISO weekdays an occurrence may start on (1 Monday ... 7 Sunday); empty: every day.
     var days: Set<Int> = []
@@ -48,28 +50,38 @@ struct ScheduleEntry: Equatable, Sendable {
 /// A panel entry's schedule: the highest-priority entry active at an
 /// instant wins (the first listed among equals), and `fallback`, the panel
 /// entry's own playlist, plays when none is.
-struct SignageSchedule: Equatable, Sendable {
+public struct SignageSchedule: Equatable, Sendable {
     var entries: [ScheduleEntry]
     var fallback: ScheduledContent
-    var timeZone: TimeZone
+    /// The zone whose days and times the entries name.
+    public var timeZone: TimeZone
+
+    /// A timetable of `entries` over `fallback`, read in `timeZone`.
+    public init(entries: [ScheduleEntry], fallback: ScheduledContent, timeZone: TimeZone) {
+        self.entries = entries
+        self.fallback = fallback
+        self.timeZone = timeZone
+    }
 
     /// What plays: `entry` indexes `entries`, nil for the fallback.
-    struct Active: Equatable, Sendable {
+    public struct Active: Equatable, Sendable {
         var entry: Int?
-        var content: ScheduledContent
+        /// What the entry plays.
+        public var content: ScheduledContent
     }
 
     /// How far ahead and back a change is looked for. Beyond it a schedule
     /// says "no change"; a panel asks again every day (`PlayPanel`).
     static let horizonDays = 400
 
-    func active(at t: Double) -> Active {
+    /// What plays at wall-clock second `t`.
+    public func active(at t: Double) -> Active {
         let today = localDay(t)
         return active(at: t, among: occurrences(startingOn: (today - 2)...(today + 1)))
     }
 
     /// The first instant after `t` at which different content plays, and what.
-    func nextChange(after t: Double) -> (at: Double, active: Active)? {
+    public func nextChange(after t: Double) -> (at: Double, active: Active)? {
         let now = active(at: t).content
         var low = localDay(t) - 2
         while low <= localDay(t) + Self.horizonDays {
@@ -93,7 +105,7 @@ struct SignageSchedule: Equatable, Sendable {
 
     /// When what plays at `t` began: the last change at or before `t`; nil
     /// when none is within the horizon (the content has always played).
-    func runStart(at t: Double) -> Double? {
+    public func runStart(at t: Double) -> Double? {
         let now = active(at: t).content
         var high = localDay(t) + 1
         while high >= localDay(t) - Self.horizonDays {
@@ -114,7 +126,8 @@ struct SignageSchedule: Equatable, Sendable {
 
     // MARK: occurrences
 
-    struct Occurrence: Equatable {
+    /// One stretch of time an entry is active.
+    public struct Occurrence: Equatable {
         var entry: Int
         var range: Range<Double>
     }
@@ -185,7 +198,7 @@ struct SignageSchedule: Equatable, Sendable {
 
     /// `t` as local ISO 8601 with its offset (`2026-03-29T03:00:00+02:00`):
     /// unambiguous on the night the clocks change.
-    func localISO8601(_ t: Double) -> String {
+    public func localISO8601(_ t: Double) -> String {
         let whole = Int(t.rounded(.down))
         let zone = offset(whole)
         let local = whole + zone
@@ -201,7 +214,7 @@ struct SignageSchedule: Equatable, Sendable {
 /// Proleptic Gregorian day arithmetic on day numbers (days since
 /// 1970-01-01), after Howard Hinnant's `days_from_civil`: no Calendar, so
 /// nothing depends on a locale or on Foundation's matching policies.
-enum LocalCalendar {
+public enum LocalCalendar {
     static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
     /// 1 Monday ... 7 Sunday; day 0 was a Thursday.

@@ -1,5 +1,5 @@
 import Foundation
-import Screenplay
+public import Screenplay
 
 // The `"layouts"` part of the playlist file: named regions of a panel, each
 // playing its own playlist. Read as strictly as the rest (each mistake names
@@ -8,8 +8,10 @@ import Screenplay
 
 /// A coordinate or size of a region: pixels of the panel as the viewer sees
 /// it, or a fraction of its width or height ("62.5%").
-enum LayoutLength: Equatable {
+public enum LayoutLength: Equatable {
+    /// Pixels of the panel as seen.
     case pixels(Int)
+    /// A percentage of the panel's width or height.
     case percent(Double)
 
     /// The pixels this length is on an axis `total` pixels long.
@@ -22,8 +24,9 @@ enum LayoutLength: Equatable {
 }
 
 /// One named rectangle of a layout with its own playlist.
-struct LayoutRegion: Equatable {
-    var name: String
+public struct LayoutRegion: Equatable {
+    /// Unique in its layout: proof of play and status name it.
+    public var name: String
     var x: LayoutLength
     var y: LayoutLength
     var width: LayoutLength
@@ -31,17 +34,17 @@ struct LayoutRegion: Equatable {
     /// Higher draws on top; equal z in file order (the regions are kept sorted).
     var z: Int
     /// Drawn behind its items; nil: the layout's background.
-    var background: RGBColor?
+    public var background: RGBColor?
     /// The region's items: a named playlist, or its inline items (named
     /// `layout.region`).
-    var playlist: Playlist
+    public var playlist: Playlist
     /// `layouts.menu.regions[1]`: how errors and `--stats` name it.
     var path: String
 
     /// The region's pixels on a panel of `width` x `height` (viewer's
     /// pixels). Both edges are rounded, so regions that meet in the file
     /// meet on screen, without a gap or an overlap.
-    func rect(width panelWidth: Int, height panelHeight: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+    public func rect(width panelWidth: Int, height panelHeight: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         let left = x.pixels(of: panelWidth), top = y.pixels(of: panelHeight)
         let right = left + width.pixels(of: panelWidth), bottom = top + height.pixels(of: panelHeight)
         let (l, t) = (Int(left.rounded()), Int(top.rounded()))
@@ -50,17 +53,19 @@ struct LayoutRegion: Equatable {
 }
 
 /// A panel's content split into regions.
-struct Layout: Equatable {
-    var name: String
-    var background: RGBColor
+public struct Layout: Equatable {
+    /// Its name in the file's "layouts".
+    public var name: String
+    /// The colour behind the regions.
+    public var background: RGBColor
     /// In drawing order: by `z`, then as in the file.
-    var regions: [LayoutRegion]
+    public var regions: [LayoutRegion]
 
     /// Why this layout cannot be shown on a panel of `width` x `height`
     /// (after rotation), or nil: the first region that reaches past an
     /// edge, by how much, and what to change. Clipping it silently would
     /// cut a menu's prices off without anyone noticing.
-    func misfit(width: Int, height: Int) -> String? {
+    public func misfit(width: Int, height: Int) -> String? {
         for region in regions {
             let rect = region.rect(width: width, height: height)
             let over = [

@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// A panel entry's `"schedule"` and the file's `"timezone"` are read as
 /// strictly as the rest of the playlist file: each mistake exits 65 naming
