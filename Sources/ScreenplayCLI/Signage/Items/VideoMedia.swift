@@ -2,6 +2,7 @@ import Dispatch
 import Documents
 import Foundation
 import Screenplay
+import Signage
 
 /// A video, decoded and drawn by libmpv on the panel's own context. It is
 /// made paused: ready once its first picture is decoded, it waits for its

@@ -79,7 +79,7 @@ final class PlaylistReloader {
     /// arrives, is replaced or is fixed plays from its next slot.
     func watch(_ files: Set<String>) {
         watcher?.stop()
-        watcher = FileWatcher(path: path, files: files) { [weak self] in
+        watcher = FileWatcher(path: path, files: files, messages: .log) { [weak self] in
             _ = self?.reload(because: "\(self?.path ?? "") or a file it names changed")
         }
     }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Screenplay
-import Signage
 
 /// A text item on a panel. The text is laid out and uploaded only when it
 /// changes (the library keeps the laid-out block), and the panel asks for
@@ -10,6 +9,7 @@ import Signage
 @MainActor
 final class TextMedia: PlayMedia {
     private let item: TextItem
+    private let messages: SignageMessages
     private let clock: ClockFace?
     /// The text of a string or file item (a clock's is computed when drawn).
     private var text: String
@@ -27,8 +27,9 @@ final class TextMedia: PlayMedia {
     /// A file that became unreadable is said once, until it reads again.
     private var toldFileProblem = false
 
-    init(_ item: TextItem) {
+    init(_ item: TextItem, messages: SignageMessages) {
         self.item = item
+        self.messages = messages
         text = ""
         if case let .clock(format, zone) = item.content {
             clock = ClockFace(format: format, zoneName: zone)
@@ -44,7 +45,7 @@ final class TextMedia: PlayMedia {
             case let .failure(problem): failure = problem.description
             }
             // Watched from the start, so a preloaded item is current when its turn comes.
-            watcher = FileWatcher(path: path) { [weak self] in self?.fileChanged(path) }
+            watcher = FileWatcher(path: path, messages: messages) { [weak self] in self?.fileChanged(path) }
         }
     }
 
@@ -110,7 +111,9 @@ final class TextMedia: PlayMedia {
             redraw?()
         case let .failure(problem):
             // Mid-save or removed: the text on screen stays.
-            if !toldFileProblem { warn("\(path): \(problem); the text on screen stays until it reads again") }
+            if !toldFileProblem {
+                messages.warning("\(path): \(problem); the text on screen stays until it reads again")
+            }
             toldFileProblem = true
         }
     }

@@ -1,8 +1,7 @@
 import Dispatch
 import Documents
 import Foundation
-import Screenplay
-import Signage
+public import Screenplay
 
 /// One playlist item loaded for one panel. A panel switches to an item only
 /// once it is ready (decoded and on the GPU; a video, once its first frame
@@ -10,7 +9,7 @@ import Signage
 /// stays. Media that load asynchronously call `onChange` when they become
 /// ready or fail.
 @MainActor
-protocol PlayMedia: AnyObject {
+public protocol PlayMedia: AnyObject {
     /// The first frame can be drawn now.
     var isReady: Bool { get }
     /// Why it cannot be shown, once known.
@@ -54,14 +53,22 @@ protocol PlayMedia: AnyObject {
 }
 
 extension PlayMedia {
-    var ownDuration: Double? { nil }
-    func start() {}
-    func refreshIsDue() -> Bool { true }
-    func attach(redraw: @escaping @MainActor () -> Void) {}
-    func attachAnimationChange(_ animationChanged: @escaping @MainActor () -> Void) {}
-    func wallClockStepped() {}
-    var probeValues: [String: Any] { [:] }
-    func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool { false }
+    /// None: the playlist's duration.
+    public var ownDuration: Double? { nil }
+    /// Nothing to start.
+    public func start() {}
+    /// Every refresh draws.
+    public func refreshIsDue() -> Bool { true }
+    /// Its content does not change on its own.
+    public func attach(redraw: @escaping @MainActor () -> Void) {}
+    /// Its need for frames does not change.
+    public func attachAnimationChange(_ animationChanged: @escaping @MainActor () -> Void) {}
+    /// It shows no time.
+    public func wallClockStepped() {}
+    /// Nothing to probe.
+    public var probeValues: [String: Any] { [:] }
+    /// No such way: drawn through a layer.
+    public func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool { false }
 }
 
 /// A solid colour.
@@ -232,21 +239,30 @@ final class ShaderMedia: PlayMedia {
 /// Shown when every item of a panel's playlist failed: a neutral grey
 /// panel that says what is wrong (never black, never the desktop behind).
 @MainActor
-final class PlaceholderMedia: PlayMedia {
-    let message: String
-    init(message: String) { self.message = message }
-    var isReady: Bool { true }
-    var failure: String? { nil }
-    var isAnimated: Bool { false }
-    var onChange: (() -> Void)?
-    func prepare(in context: DrawingContext) {}
-    func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
+public final class PlaceholderMedia: PlayMedia {
+    /// What is wrong, under "Nothing to play".
+    public let message: String
+    /// A placeholder saying `message`.
+    public init(message: String) { self.message = message }
+    /// Always.
+    public var isReady: Bool { true }
+    /// Never: it is what shows when the rest failed.
+    public var failure: String? { nil }
+    /// It does not move.
+    public var isAnimated: Bool { false }
+    /// Never called: it is ready from the start.
+    public var onChange: (() -> Void)?
+    /// Nothing to upload: text is drawn as it comes.
+    public func prepare(in context: DrawingContext) {}
+    /// Grey, the title and the message.
+    public func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
         try context.clear(RGBColor(hex: 0x404040))
         let h = context.pixelHeight
         try context.drawText(
             lines: [("Nothing to play", max(12, h / 14)), (message, max(10, h / 36))], color: RGBColor(hex: 0xe0e0e0))
     }
-    func release(from app: Application?) {}
+    /// Holds nothing of the GPU's.
+    public func release(from app: Application?) {}
 }
 
 /// An item that is known to be unusable before it is loaded (a file libmpv
@@ -261,26 +277,4 @@ final class FailedMedia: PlayMedia {
     func prepare(in context: DrawingContext) {}
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {}
     func release(from app: Application?) {}
-}
-
-extension PlayItem {
-    /// Loads the item for a panel of `width`x`height` pixels (as drawn,
-    /// after any turn); a video decodes into `scene`'s context.
-    @MainActor
-    func makeMedia(width: Int, height: Int, synchronously: Bool, scene: Scene) -> any PlayMedia {
-        switch source {
-        case let .color(color): ColorMedia(color)
-        case let .image(path): PictureMedia(path: path)
-        case let .pdfPage(path, page):
-            PDFPageMedia(path: path, page: page, width: width, height: height, synchronously: synchronously)
-        case let .shader(path): ShaderMedia(path: path)
-        case let .video(_, _, problem?), let .missing(_, problem): FailedMedia(problem)
-        case let .video(path, loops, nil): VideoMedia(path: path, loops: loops, scene: scene)
-        case let .text(item):
-            if case .ticker = item.content { TickerMedia(item, scene: scene) } else { TextMedia(item) }
-        // The loader lets a layout be a panel's content only; PlayPanel makes its media.
-        case let .layout(layout): FailedMedia("layout \"\(layout.name)\" can only be a panel's content")
-        case let .web(page): WebMedia(page, width: width, height: height, scene: scene)
-        }
-    }
 }

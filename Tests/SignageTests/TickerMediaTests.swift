@@ -1,7 +1,7 @@
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// A ticker's text file, whatever its line breaks, scrolls as one line.
 final class TickerMediaTests: ScreenplayTestCase {

@@ -1,10 +1,10 @@
-import Screenplay
+public import Screenplay
 
 extension SceneRect {
     /// Whether `others` together cover all of this rectangle (an empty one
     /// is covered): a layout's region hidden, within a repaint, by the
     /// opaque regions drawn above it need not be drawn.
-    func isCovered(by others: some Sequence<SceneRect>) -> Bool {
+    public func isCovered(by others: some Sequence<SceneRect>) -> Bool {
         var uncovered = isEmpty ? [] : [self]
         for cover in others where !cover.isEmpty {
             uncovered = uncovered.flatMap { $0.subtracting(cover) }

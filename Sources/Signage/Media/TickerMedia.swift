@@ -1,6 +1,5 @@
 import Foundation
 import Screenplay
-import Signage
 
 /// A ticker: one line of text scrolling from the right edge of the panel
 /// to the left until it has gone, then again from the right. It moves by
@@ -16,6 +15,7 @@ import Signage
 @MainActor
 final class TickerMedia: PlayMedia {
     private let item: TextItem
+    private let messages: SignageMessages
     private let speed: Double
     private let path: String?
     private weak var scene: Scene?
@@ -37,8 +37,9 @@ final class TickerMedia: PlayMedia {
     /// position and the line's width, which changes only as a pass starts).
     private var lastStep = 0.0
 
-    init(_ item: TextItem, scene: Scene) {
+    init(_ item: TextItem, scene: Scene, messages: SignageMessages) {
         self.item = item
+        self.messages = messages
         self.scene = scene
         guard case let .ticker(text, path, speed) = item.content else {
             preconditionFailure("TickerMedia is made for ticker items only")
@@ -116,7 +117,9 @@ final class TickerMedia: PlayMedia {
             toldFileProblem = false
             text = Self.oneLine(read)
         case let .failure(problem):
-            if !toldFileProblem { warn("\(path): \(problem); the ticker runs its last text until it reads again") }
+            if !toldFileProblem {
+                messages.warning("\(path): \(problem); the ticker runs its last text until it reads again")
+            }
             toldFileProblem = true
         }
     }

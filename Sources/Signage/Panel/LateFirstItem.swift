@@ -1,5 +1,4 @@
-import Screenplay
-import Signage
+public import Screenplay
 
 /// A panel's first item that would reach the screen only after its slot
 /// (drawn once GL is up, or ready after its slot: a video's first picture,
@@ -8,7 +7,7 @@ import Signage
 /// that second; so it is passed over, and nothing starts until its slot
 /// ends (it would be that item again, as late), then the clock's next.
 @MainActor
-struct LateFirstItem {
+public struct LateFirstItem {
     /// First items passed over as late: a few at most, so a box too slow
     /// for any slot still shows something.
     private var skips = 0
@@ -17,13 +16,13 @@ struct LateFirstItem {
 
     /// Whether item `index`, drawn now on `scene`, would reach the screen
     /// after its slot ends, and may still be passed over.
-    func isLate(_ index: Int, in schedule: PlaySchedule, now: Double, scene: Scene) -> Bool {
+    public func isLate(_ index: Int, in schedule: PlaySchedule, now: Double, scene: Scene) -> Bool {
         skips < 3 && schedule.slotEnds(of: index, before: now, latency: Self.drawToScreen(scene))
     }
 
     /// Passes over item `index`; the end of its slot, when the panel looks
     /// again, or nil when that slot is over already.
-    mutating func passOver(_ index: Int, in schedule: PlaySchedule, now: Double) -> Double? {
+    public mutating func passOver(_ index: Int, in schedule: PlaySchedule, now: Double) -> Double? {
         skips += 1
         let position = schedule.position(at: now)
         guard position.index == index else { return nil }
@@ -32,7 +31,7 @@ struct LateFirstItem {
     }
 
     /// While a passed-over item's slot lasts, its end; nil once it is over.
-    mutating func wait(now: Double) -> Double? {
+    public mutating func wait(now: Double) -> Double? {
         guard let notBefore else { return nil }
         if now < notBefore { return notBefore }
         self.notBefore = nil
@@ -40,11 +39,14 @@ struct LateFirstItem {
     }
 
     /// Whether a first item may start now (no passed-over slot lasts).
-    func allowsStart(now: Double) -> Bool { now >= notBefore ?? now }
+    public func allowsStart(now: Double) -> Bool { now >= notBefore ?? now }
 
     /// How long a panel's first frame, drawn now, may take to reach the
     /// screen: its first paint (shaders compiled, textures uploaded), the
     /// wait for the compositor's next refresh and its render, with room for
     /// a loaded machine (seen here: up to 90 ms beside busy cores).
+    /// None passed over yet.
+    public init() {}
+
     private static func drawToScreen(_ scene: Scene) -> Double { max(3 * scene.displayLink.duration, 0.1) }
 }

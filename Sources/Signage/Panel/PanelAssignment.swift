@@ -1,49 +1,58 @@
 import Foundation
-import Signage
-
 /// What a panel entry says a panel plays: its playlist and, with a
 /// schedule, the other playlists it names and when. It keeps the
 /// schedule's next change as last worked out, so a panel's every
 /// evaluation does not search the timetable again.
-struct PanelAssignment {
+public struct PanelAssignment {
     /// A panel entry: its playlist, how the panel hangs, its schedule.
-    struct Entry: Equatable {
-        var playlist: Playlist
-        var rotate: Int
-        var schedule: PanelSchedule?
+    public struct Entry: Equatable {
+        /// The playlist it plays without a schedule (or the schedule's default).
+        public var playlist: Playlist
+        /// How the panel hangs: degrees clockwise (0, 90, 180, 270).
+        public var rotate: Int
+        /// When it plays which of its playlists; nil: `playlist` always.
+        public var schedule: PanelSchedule?
+
+        /// A panel entry playing `playlist`, hung `rotate` degrees, on `schedule`.
+        public init(playlist: Playlist, rotate: Int, schedule: PanelSchedule?) {
+            self.playlist = playlist
+            self.rotate = rotate
+            self.schedule = schedule
+        }
     }
 
     /// The entry in force.
-    let entry: Entry
+    public let entry: Entry
     private var schedule: PanelSchedule? { entry.schedule }
     /// The schedule's next change as last worked out, and the time it was
     /// asked at: it holds until then unless the clock steps back.
     private var change: (asked: Double, at: Double?)?
 
-    init(_ entry: Entry) {
+    /// The assignment of `entry`, its schedule's next change not yet worked out.
+    public init(_ entry: Entry) {
         self.entry = entry
     }
 
     /// The schedule's next change is worked out afresh (the clock stepped, a switch came).
-    mutating func forgetChange() { change = nil }
+    public mutating func forgetChange() { change = nil }
 
     /// The playlist the schedule says at `time`, and its entry's name; nil without a schedule.
-    func scheduled(at time: Double) -> (playlist: Playlist, entry: String)? {
+    public func scheduled(at time: Double) -> (playlist: Playlist, entry: String)? {
         guard let schedule else { return nil }
         let active = schedule.timetable.active(at: time)
         return (schedule.playlist(active.content), schedule.name(of: active))
     }
 
     /// When the schedule's playlist now took over (`SignageSchedule.runStart`); the epoch without a schedule.
-    func runStart(at now: Double) -> Double { schedule?.timetable.runStart(at: now) ?? 0 }
+    public func runStart(at now: Double) -> Double { schedule?.timetable.runStart(at: now) ?? 0 }
 
     /// The items of one of the schedule's playlists.
-    func items(ofPlaylist name: String) -> [PlayItem]? { schedule?.playlists[name]?.items }
+    public func items(ofPlaylist name: String) -> [PlayItem]? { schedule?.playlists[name]?.items }
 
     /// The schedule's next change after `now`, worked out again only once
     /// it has passed or the clock went back before the time it was asked
     /// at; with no change in sight, asked again within a day.
-    mutating func nextChange(now: Double) -> Double? {
+    public mutating func nextChange(now: Double) -> Double? {
         guard let schedule else { return nil }
         if let known = change, known.asked <= now, now < (known.at ?? known.asked + 86400) {
             return known.at ?? known.asked + 86400
@@ -55,7 +64,7 @@ struct PanelAssignment {
 
     /// The schedule in `ctl status`: the entry playing (by its JSON path)
     /// and the next change, in the schedule's zone.
-    func status(now: Double) -> [String: Any]? {
+    public func status(now: Double) -> [String: Any]? {
         guard let schedule else { return nil }
         let timetable = schedule.timetable
         let active = timetable.active(at: now)

@@ -1,7 +1,6 @@
 import Screenplay
+import Signage
 import XCTest
-
-@testable import ScreenplayCLI
 
 /// The cover test behind skipping a layout's hidden regions: a mistake
 /// here would leave a stale region on screen, so it is checked against

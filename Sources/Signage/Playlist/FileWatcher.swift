@@ -9,23 +9,29 @@ import Foundation
 /// after the last event. A folder that does not exist yet is looked for
 /// every 2 s (on the main queue) and reported when it appears.
 @MainActor
-final class FileWatcher {
+public final class FileWatcher {
     private let fd: Int32
     private var source: (any DispatchSourceRead)?
     private var debounce: DispatchWorkItem?
     private var poll: (any DispatchSourceTimer)?
     private let onChange: @MainActor () -> Void
+    private let messages: SignageMessages
     /// Per watch descriptor, the names in its folder that matter; nil: every
     /// name but hidden ones (a watched playlist folder, where rsync writes
     /// `.name.XXXXXX` before renaming it in).
     private var names: [Int32: Set<String>?] = [:]
 
-    /// Watches `path` (a playlist file or folder) and `files`.
-    init?(path: String, files: Set<String> = [], onChange: @escaping @MainActor () -> Void) {
+    /// Watches `path` (a playlist file or folder) and `files`; nil when
+    /// inotify is refused (told to `messages`: a reload then needs SIGHUP).
+    public init?(
+        path: String, files: Set<String> = [], messages: SignageMessages,
+        onChange: @escaping @MainActor () -> Void
+    ) {
         self.onChange = onChange
+        self.messages = messages
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
-            warn(
+            messages.warning(
                 "cannot watch \(path) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload"
             )
             return nil
@@ -52,7 +58,7 @@ final class FileWatcher {
             } else if errno == ENOENT {
                 absent.append(folder)
             } else {
-                warn(
+                messages.warning(
                     "cannot watch \(folder) for changes (inotify: \(String(cString: strerror(errno)))); send SIGHUP to reload after changing files there"
                 )
             }
@@ -66,7 +72,7 @@ final class FileWatcher {
     }
 
     /// Stops watching (a reload makes a new watcher for the new files).
-    func stop() {
+    public func stop() {
         source?.cancel()
         source = nil
         poll?.cancel()
