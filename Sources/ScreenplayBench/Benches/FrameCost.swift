@@ -75,8 +75,9 @@ extension BenchRunner {
 
     var frameCostSeconds: Double { settings.quick ? 4 : 6 }
     /// Rounds of every case in turn: a drift in machine load hits all alike,
-    /// and each figure is the median of its rounds.
-    var frameCostRounds: Int { settings.quick ? 1 : 3 }
+    /// each figure is the median of its rounds, and each ratio the median of
+    /// the rounds' own ratios.
+    var frameCostRounds: Int { settings.quick ? 1 : 5 }
 
     /// Every case on one sway with one 1280x720@60 output, one after
     /// another, in rounds; perf samples the last round.

@@ -3,25 +3,38 @@ import Foundation
 
 extension BenchRunner {
     func computeFrameCostRatios() {
-        func cost(_ scene: String) -> Double? { results.frameCost.first { $0.scene == scene }?.cpuMsPerFrame }
+        func run(_ scene: String) -> FrameCostRun? { results.frameCost.first { $0.scene == scene } }
+        func cost(_ scene: String) -> Double? { run(scene)?.cpuMsPerFrame }
         func ratio(_ a: Double?, _ b: Double?) -> Double? {
             guard let a, let b, b > 0 else { return nil }
             return a / b
         }
-        let clear = cost("clear"), egl = cost("simple-egl"), solid = cost("solid-shader"), plasma = cost("plasma")
+        // Two scenes measured one after the other in each round share that
+        // round's load: the median of the rounds' own ratios drifts less than
+        // the ratio of two medians taken from different rounds.
+        func pairedRatio(_ a: String, _ b: String) -> Double? {
+            guard let x = run(a)?.roundsMsPerFrame, let y = run(b)?.roundsMsPerFrame, x.count == y.count, !x.isEmpty
+            else { return ratio(cost(a), cost(b)) }
+            let ratios = zip(x, y).filter { $0.1 > 0 }.map { $0.0 / $0.1 }.sorted()
+            guard !ratios.isEmpty else { return nil }
+            let middle = ratios.count / 2
+            return ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+        }
+        let clear = cost("clear"), plasma = cost("plasma")
         results.frameCostRatios = [
             FrameCostRatio(
-                name: "clear-only ÷ weston-simple-egl", value: ratio(clear, egl), goal: 1.0,
+                name: "clear-only ÷ weston-simple-egl", value: pairedRatio("clear", "simple-egl"), goal: 1.0,
                 method:
                     "CPU ms per presented frame, same sway output, same run; simple-egl clears and draws a triangle each frame"
             ),
             FrameCostRatio(
-                name: "clear-only, wl_shm ÷ EGL swap", value: ratio(clear, cost("clear-egl")), goal: 1.05,
+                name: "clear-only, wl_shm ÷ EGL swap", value: pairedRatio("clear", "clear-egl"), goal: 1.05,
                 method:
                     "the clear-only scene on the default path (Screenplay's own wl_shm buffers) against the same scene with SCREENPLAY_SHM_PRESENT=0 (Mesa's eglSwapBuffers), same run: what the copy into wl_shm costs a frame that changes everywhere"
             ),
             FrameCostRatio(
-                name: "shader writing the colour, wl_shm ÷ EGL swap", value: ratio(solid, cost("solid-shader-egl")),
+                name: "shader writing the colour, wl_shm ÷ EGL swap",
+                value: pairedRatio("solid-shader", "solid-shader-egl"),
                 goal: 1.0,
                 method: "the full-screen solid shader, default path against SCREENPLAY_SHM_PRESENT=0, same run"
             ),
@@ -33,12 +46,12 @@ extension BenchRunner {
                     "pixel work = the plasma drawn into a 1280x720 offscreen target in the benchmark's own process (llvmpipe, no Wayland, no swap, glFinish per frame); at most 1 means presenting the shader adds nothing beyond its pixels to the clear-only scene"
             ),
             FrameCostRatio(
-                name: "clear ÷ shader writing the same colour", value: ratio(clear, solid), goal: 1.1,
+                name: "clear ÷ shader writing the same colour", value: pairedRatio("clear", "solid-shader"), goal: 1.1,
                 method: "`present color` redrawn every refresh against `present solid.frag`, CPU ms per presented frame"
             ),
             FrameCostRatio(
                 name: "text scene ÷ same scene without text (30 fps)",
-                value: ratio(cost("text-30fps"), cost("clear-30fps")), goal: 1.2,
+                value: pairedRatio("text-30fps", "clear-30fps"), goal: 1.2,
                 method:
                     "clear plus one unchanging line of text at --fps 30 against the clear alone at --fps 30, CPU ms per presented frame"
             ),
@@ -58,7 +71,7 @@ extension Report {
         let clear = frameCost("clear")?.cpuMsPerFrame
         let plasmaAboveClear = frameCost("plasma")?.cpuMsPerFrame.flatMap { p in clear.map { p - $0 } }
         var md =
-            "| CPU per frame, clear-only scene | \(ms(clear)) | simple-egl: \(ms(frameCost("simple-egl")?.cpuMsPerFrame)) | \(goal("clear-only ÷ weston-simple-egl")) | one output, same run, thread CPU over whole stats windows, median of rounds |\n"
+            "| CPU per frame, clear-only scene | \(ms(clear)) | simple-egl: \(ms(frameCost("simple-egl")?.cpuMsPerFrame)) | \(goal("clear-only ÷ weston-simple-egl")) | one output, same run, thread CPU over whole stats windows; the ratio is the median of each round's own ratio |\n"
         md +=
             "| CPU per frame, clear-only scene, wl_shm against the EGL swap | \(ms(clear)) | SCREENPLAY_SHM_PRESENT=0: \(ms(frameCost("clear-egl")?.cpuMsPerFrame)) | \(goal("clear-only, wl_shm ÷ EGL swap")) | as above |\n"
         md +=
@@ -82,7 +95,8 @@ extension Report {
             "frames presented in them (Screenplay: the `--stats` frames lines, frame-callback counts, CPU read as each line "
         md += "arrives; weston-simple-egl: its own 5-second reports, CPU read as each arrives).\n\n"
         md += "The cases run in rounds, each in turn, so a drift in machine load hits all alike; a row is the median "
-        md += "round, with every round's figure beside it.\n\n"
+        md += "round, with every round's figure beside it. A ratio is the median of the rounds' own ratios: the two "
+        md += "scenes it compares run one after the other in each round, under that round's load.\n\n"
         md +=
             "| scene | what | window s | frames | CPU ms / frame | rounds | CPU % |\n|---|---|---:|---:|---:|---|---:|\n"
         for run in r.frameCost {
