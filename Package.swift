@@ -8,8 +8,9 @@ import PackageDescription
 //                              ScreenplayCLI -> Presenter -> Screenplay, Documents (a talk on an app's Application)
 //                              ScreenplayCLI -> Signage -> Screenplay, Documents (the playlist file of `play`)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
-//                              ScreenplayCLI -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
-//                              ScreenplayCLI -> CMosquitto (libmosquitto: only MQTTConnection.swift and MQTTConnectionGlue.swift)
+//                              ScreenplayCLI -> Fleet -> Signage (`play URL`'s cache, `play --mqtt`)
+//                                               Fleet -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
+//                                               Fleet -> CMosquitto (libmosquitto: only MQTTConnection.swift and MQTTConnectionGlue.swift)
 //   WaylandClient -> CWaylandProtocols, CWayland, CXkb;  Rendering -> CEGL, CCairo, CPixbuf, CRsvg, CWayland
 //   (CCairo, CPixbuf, CRsvg find pango/gdk-pixbuf/librsvg headers through CSystemHeaders)
 //   Video -> CMpv, Rendering, FrameTiming (every mpv C type stays inside Video)
@@ -43,6 +44,9 @@ let package = Package(
         // Signage: the playlist file of `screenplay play` (model, parser,
         // layouts, schedules, clock alignment), for any app.
         .library(name: "Signage", targets: ["Signage"]),
+        // Fleet: a box's playlist from a web server (a cache that survives
+        // power cuts), and its status, proof of play and commands over MQTT.
+        .library(name: "Fleet", targets: ["Fleet"]),
         // libscreenplay.so.0 for C, C++, Rust and Python (the C interface of
         // Sources/CScreenplay/include/screenplay/screenplay.h); built as
         // libScreenplayC.so (a product name must differ from the tool's),
@@ -180,10 +184,15 @@ let package = Package(
         // paths), layouts, items' settings, schedules and clock alignment. It
         // writes no file and no stderr of its own.
         .target(name: "Signage", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
+        // Fleet: `play URL`'s downloads (libcurl, SHA-256) into a cache and
+        // `play --mqtt`'s broker (libmosquitto), on Signage's playlist model.
+        // Its messages go to the SignageMessages it is given; the state
+        // files and the exit statuses are the app's.
+        .target(name: "Fleet", dependencies: ["Signage", "CCurl", "CMosquitto"], swiftSettings: strict),
         // BuildCommit writes the git commit into ScreenplayCLI for `--version`.
         .target(
             name: "ScreenplayCLI",
-            dependencies: ["Screenplay", "Documents", "Presenter", "Signage", "CSystemd", "CCurl", "CMosquitto"],
+            dependencies: ["Screenplay", "Documents", "Presenter", "Signage", "Fleet", "CSystemd"],
             swiftSettings: strict,
             plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
@@ -244,8 +253,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ScreenplayCLITests",
-            dependencies: ["TestHarness", "ScreenplayCLI", "Presenter", "Signage", "Screenplay"],
+            dependencies: ["TestHarness", "ScreenplayCLI", "Presenter", "Signage", "Fleet", "Screenplay"],
             swiftSettings: strict),
+        // The fleet client's parts that need no server or broker: the remote
+        // playlist, the cache's budget, the proof outbox's journal, MQTT's checks.
+        .testTarget(name: "FleetTests", dependencies: ["TestHarness", "Fleet", "Signage"], swiftSettings: strict),
         // The playlist file's parser, schedules and clock alignment; python3's
         // jsonschema checks docs/playlist.schema.json against the parser.
         .testTarget(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Screenplay module's API documentation as static HTML, built with the
 # toolchain's docc from the symbol graph of a build, and the check that every
-# public symbol of Screenplay, Presenter and Signage has a documentation comment
+# public symbol of Screenplay, Presenter, Signage and Fleet has a documentation comment
 # (fails and lists those without).
 #
 #   scripts/docs.sh                   HTML in .build/docs/html
@@ -34,14 +34,14 @@ docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
 # invalidate the everyday .build; every Swift module of the closure writes a
 # graph, and DocC gets only Screenplay's (Screenplay.symbols.json and
 # Screenplay@Other.symbols.json for extensions of other modules' types).
-# Presenter's and Signage's graphs (the build's targets; Screenplay is in
-# their closure) are checked for comments too.
+# Presenter's, Signage's and Fleet's graphs (the build's targets; Screenplay
+# is in their closure) are checked for comments too.
 # The compiler writes the graphs only when it compiles a module, so "all" is
 # kept between runs (an up-to-date build writes nothing).
 all="$graphs/all"
-rm -rf "$graphs/Screenplay" "$graphs/Presenter" "$graphs/Signage"
-mkdir -p "$all" "$graphs/Screenplay" "$graphs/Presenter" "$graphs/Signage"
-for target in Presenter Signage; do
+rm -rf "$graphs/Screenplay" "$graphs/Presenter" "$graphs/Signage" "$graphs/Fleet"
+mkdir -p "$all" "$graphs/Screenplay" "$graphs/Presenter" "$graphs/Signage" "$graphs/Fleet"
+for target in Presenter Signage Fleet; do
   swift build --scratch-path "$scratch" --target "$target" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(readlink -f "$all")" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
@@ -52,7 +52,7 @@ done
 }
 cp "$all"/Screenplay.symbols.json "$graphs/Screenplay/"
 cp "$all"/Screenplay@*.symbols.json "$graphs/Screenplay/" 2>/dev/null || true
-for module in Presenter Signage; do
+for module in Presenter Signage Fleet; do
   [ -f "$all/$module.symbols.json" ] || {
     echo "docs.sh: the build wrote no $all/$module.symbols.json; remove $scratch and run again" >&2
     exit 70
@@ -72,9 +72,9 @@ undocumented=$(jq -r '
   | select(.docComment == null)
   | "\(.location.uri // "?" | sub("^file://"; "")):\((.location.position.line // -1) + 1): \(.kind.displayName) \(.pathComponents | join("."))"
   ' "$graphs"/Screenplay/*.symbols.json "$graphs"/Presenter/*.symbols.json \
-  "$graphs"/Signage/*.symbols.json | sort -u)
+  "$graphs"/Signage/*.symbols.json "$graphs"/Fleet/*.symbols.json | sort -u)
 if [ -n "$undocumented" ]; then
-  echo "docs.sh: these public symbols of Screenplay, Presenter and Signage have no documentation comment (add a /// comment that says what it is for):" >&2
+  echo "docs.sh: these public symbols of Screenplay, Presenter, Signage and Fleet have no documentation comment (add a /// comment that says what it is for):" >&2
   echo "$undocumented" >&2
   exit 65
 fi

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The test targets that start no compositor (Package.swift lists them first).
-unit_targets="FrameTimingTests|EventLoopTests|WebTests|DocumentsTests|RenderingTests|WaylandClientTests|ScreenplayTests|ScreenplayCLITests|SignageTests|PresenterTests"
+unit_targets="FrameTimingTests|EventLoopTests|WebTests|DocumentsTests|RenderingTests|WaylandClientTests|ScreenplayTests|ScreenplayCLITests|SignageTests|FleetTests|PresenterTests"
 if [ "${1:-}" = "--unit" ]; then
   shift
   scripts/setup.sh

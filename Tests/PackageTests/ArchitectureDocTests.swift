@@ -144,7 +144,7 @@ final class SmallPartsTests: XCTestCase {
     }
 
     /// The tool's module is sorted the same way: its commands, the signage
-    /// player (playlist, items, panel, player, overrides), the fleet client,
+    /// player (playlist, items, panel, player, overrides), the fleet options,
     /// the control socket, the presenter's wiring and the process's services
     /// each in a folder, every file under 340 lines.
     func testTheToolsPartsStayInFoldersByConcept() throws {

@@ -54,7 +54,8 @@ final class ConsumerPackageTests: ScreenplayTestCase {
     /// The CLI is an app like any other: its sources build in a package that
     /// reaches Screenplay through its `Screenplay` product, where no
     /// `package` symbol is visible, so everything the tool does any app can
-    /// do with the public API. PDFs come from the `Documents` product;
+    /// do with the public API. PDFs come from the `Documents` product, the
+    /// fleet client (with libcurl and libmosquitto inside it) from `Fleet`;
     /// sd_notify from the outside package's own system library (a copy of
     /// CSystemd's module map), since it is no part of Screenplay.
     func testCLISourcesBuildAgainstThePublicAPIAlone() throws {
@@ -120,15 +121,14 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                             .product(name: "ScreenplayGLES", package: "\(identity)"),
                         ]),
                     .systemLibrary(name: "ToolSystemd", pkgConfig: "libsystemd"),
-                    .systemLibrary(name: "ToolCurl"),
-                    .systemLibrary(name: "ToolMosquitto", pkgConfig: "libmosquitto"),
                     .target(
                         name: "ToolCLI",
                         dependencies: [
                             .product(name: "Screenplay", package: "\(identity)"),
                             .product(name: "Documents", package: "\(identity)"),
                             .product(name: "Presenter", package: "\(identity)"),
-                            .product(name: "Signage", package: "\(identity)"), "ToolSystemd", "ToolCurl", "ToolMosquitto",
+                            .product(name: "Signage", package: "\(identity)"),
+                            .product(name: "Fleet", package: "\(identity)"), "ToolSystemd",
                         ],
                         swiftSettings: strict),
                     .executableTarget(name: "tool", dependencies: ["ToolCLI"], swiftSettings: strict),
@@ -143,12 +143,9 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             try example.write(toFile: consumer + "/Sources/ReadmeExample/main.swift", atomically: true, encoding: .utf8)
             try ownGL.write(toFile: consumer + "/Sources/ReadmeExample/OwnGL.swift", atomically: true, encoding: .utf8)
             // SwiftPM wants target names unique across the package graph, and
-            // Screenplay's package has these four: the copies get other names,
+            // Screenplay's package has these three: the copies get other names,
             // and the one change to their files is the module names they import.
-            let renamed = [
-                "ScreenplayCLI": "ToolCLI", "screenplay": "tool", "CSystemd": "ToolSystemd", "CCurl": "ToolCurl",
-                "CMosquitto": "ToolMosquitto",
-            ]
+            let renamed = ["ScreenplayCLI": "ToolCLI", "screenplay": "tool", "CSystemd": "ToolSystemd"]
             for (module, copy) in renamed {
                 try files.copyItem(atPath: root + "/Sources/" + module, toPath: consumer + "/Sources/" + copy)
                 // Sub-folders by concept: every file below the module's folder.
@@ -159,10 +156,6 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                     text = text.replacingOccurrences(of: "import ScreenplayCLI", with: "import ToolCLI")
                         .replacingOccurrences(of: "import CSystemd", with: "import ToolSystemd")
                         .replacingOccurrences(of: "module CSystemd", with: "module ToolSystemd")
-                        .replacingOccurrences(of: "import CCurl", with: "import ToolCurl")
-                        .replacingOccurrences(of: "module CCurl", with: "module ToolCurl")
-                        .replacingOccurrences(of: "import CMosquitto", with: "import ToolMosquitto")
-                        .replacingOccurrences(of: "module CMosquitto", with: "module ToolMosquitto")
                     try text.write(toFile: path, atomically: true, encoding: .utf8)
                 }
             }

@@ -35,7 +35,7 @@ enum DocsBuild {
 }
 
 /// The API documentation builds with the toolchain's docc, and every public
-/// symbol of Screenplay, Presenter and Signage has a documentation comment (scripts/docs.sh fails otherwise).
+/// symbol of Screenplay, Presenter, Signage and Fleet has a documentation comment (scripts/docs.sh fails otherwise).
 final class DocumentationTests: ScreenplayTestCase {
     func testDocsScriptBuildsHTMLWithEveryPublicSymbolDocumented() throws {
         let docs = try DocsBuild.outcome.get()

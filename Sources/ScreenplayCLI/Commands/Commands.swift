@@ -1,4 +1,5 @@
 import Dispatch
+import Fleet
 import Foundation
 import Screenplay
 
@@ -49,6 +50,9 @@ public enum ScreenplayTool {
             }
         } catch let failure as CommandFailure {
             exitWith(failure)
+        } catch let failure as FleetFailure {
+            // `play URL`'s cache or token, `--mqtt`'s credentials: the same statuses as the tool's own.
+            exitWith(CommandFailure(failure))
         } catch {
             exitWith(CommandFailure(.software, "\(error)"))
         }

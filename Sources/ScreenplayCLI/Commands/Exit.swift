@@ -1,3 +1,4 @@
+import Fleet
 import Foundation
 import Signage
 
@@ -42,5 +43,6 @@ func exitWith(_ failure: CommandFailure) -> Never {
 /// Ends the command for `error`: its own status for a `CommandFailure`, 70 otherwise.
 func exitWith(_ error: any Error) -> Never {
     if let failure = error as? CommandFailure { exitWith(failure) }
+    if let failure = error as? FleetFailure { exitWith(CommandFailure(failure)) }
     exitWith(CommandFailure(.software, "\(error)"))
 }

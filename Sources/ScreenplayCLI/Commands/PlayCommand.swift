@@ -1,3 +1,4 @@
+public import Fleet
 public import Screenplay
 import Signage
 

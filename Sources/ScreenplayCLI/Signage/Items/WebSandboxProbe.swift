@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// Whether WebKit's sandbox can start here, asked once before the first
 /// page. WebKit runs each web process under bubblewrap, which makes new

@@ -1,3 +1,4 @@
+import Fleet
 import Foundation
 import Screenplay
 import Signage

@@ -1,4 +1,5 @@
 import Dispatch
+import Fleet
 import Foundation
 import Screenplay
 import Signage

@@ -38,12 +38,12 @@ struct MediaCache {
     func mediaPath(sha256: String, name: String) -> String { media + "/" + sha256 + "-" + name }
 
     /// Makes the folders; the error names the folder and the fix.
-    func create() throws(CommandFailure) {
+    func create() throws(FleetFailure) {
         for folder in [media, partial, urls, playlists] {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw CommandFailure(
+                throw FleetFailure(
                     .cannotCreate,
                     "cannot make the cache folder \(folder): \(readReason(folder)); give a writable --cache DIR")
             }

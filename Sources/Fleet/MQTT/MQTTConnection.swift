@@ -63,18 +63,18 @@ final class MQTTConnection {
     /// Makes the client (libmosquitto's handle with the credentials, TLS and
     /// will set); `start()` connects.
     /// - Throws: what libmosquitto refused, such as a CA file it cannot read.
-    init(_ settings: Settings) throws(CommandFailure) {
+    init(_ settings: Settings) throws(FleetFailure) {
         Self.libraryReady()
         self.settings = settings
         let user = Unmanaged.passUnretained(inbox).toOpaque()
         guard let pointer = mosquitto_new(settings.clientID, true, user) else {
-            throw CommandFailure(.unavailable, "MQTT: libmosquitto could not make a client (out of memory?)")
+            throw FleetFailure(.unavailable, "MQTT: libmosquitto could not make a client (out of memory?)")
         }
         handle = Handle(pointer: pointer)
-        func check(_ rc: Int32, _ what: String) throws(CommandFailure) {
+        func check(_ rc: Int32, _ what: String) throws(FleetFailure) {
             guard rc == MOSQ_ERR_SUCCESS.rawValue else {
                 mosquitto_destroy(pointer)
-                throw CommandFailure(.dataError, "MQTT: \(what): \(Self.reason(rc))")
+                throw FleetFailure(.dataError, "MQTT: \(what): \(Self.reason(rc))")
             }
         }
         try check(

@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Fleet
 
 /// Proof-of-play lines waiting for the MQTT broker are kept on disk: they
 /// come back in order after a restart, acknowledged ones never do, the
@@ -22,7 +22,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
     func testALineIsInTheFileWhenAppendReturns() {
         let path = path
         MainActor.assumeIsolated {
-            let outbox = ProofOutbox(path: path)
+            let outbox = ProofOutbox(path: path, host: .test)
             outbox.append(line(7))
             XCTAssertEqual(FileManager.default.contents(atPath: path), line(7) + Data("\n".utf8))
         }
@@ -31,7 +31,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
     func testWaitingLinesComeBackInOrderAfterARestartAndAcknowledgedOnesDoNot() {
         let path = path
         MainActor.assumeIsolated {
-            var first: ProofOutbox? = ProofOutbox(path: path)
+            var first: ProofOutbox? = ProofOutbox(path: path, host: .test)
             for n in 0..<5 { first?.append(line(n)) }
             // Lines 0 and 1 reach the broker; 3's acknowledgement arrives before 2's.
             for (id, _) in first?.unsent().prefix(4) ?? [] { first?.handed(id: id, mid: Int32(10 + id)) }
@@ -43,7 +43,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
             // A kill: nothing more is written.
             first?.flush(seconds: 5)
             first = nil
-            let second = ProofOutbox(path: path)
+            let second = ProofOutbox(path: path, host: .test)
             // 3 was acknowledged out of order behind 2: at least once, it goes again.
             XCTAssertEqual(waiting(second), [line(2), line(3), line(4)])
             second.append(line(5))
@@ -54,7 +54,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
     func testEverythingAcknowledgedLeavesAnEmptyJournal() throws {
         let path = path
         try MainActor.assumeIsolated {
-            let outbox = ProofOutbox(path: path)
+            let outbox = ProofOutbox(path: path, host: .test)
             for n in 0..<3 {
                 outbox.append(line(n))
                 outbox.handed(id: outbox.unsent()[0].id, mid: Int32(n + 1))
@@ -70,7 +70,8 @@ final class ProofOutboxTests: ScreenplayTestCase {
     func testTheJournalIsRewrittenOnceEnoughIsDone() throws {
         let path = path
         try MainActor.assumeIsolated {
-            let outbox = ProofOutbox(path: path, limits: .init(lines: 100, bytes: 1 << 20, doneBeforeRewrite: 8))
+            let outbox = ProofOutbox(
+                path: path, host: .test, limits: .init(lines: 100, bytes: 1 << 20, doneBeforeRewrite: 8))
             outbox.append(line(0))
             // The broker always one line behind: the journal never empties.
             for n in 1...50 {
@@ -91,13 +92,14 @@ final class ProofOutboxTests: ScreenplayTestCase {
     func testBeyondTheLimitTheOldestAreDroppedOnDiskToo() {
         let path = path, folder = folder
         MainActor.assumeIsolated {
-            let outbox = ProofOutbox(path: path, limits: .init(lines: 3, bytes: 1 << 20, doneBeforeRewrite: 1024))
+            let outbox = ProofOutbox(
+                path: path, host: .test, limits: .init(lines: 3, bytes: 1 << 20, doneBeforeRewrite: 1024))
             for n in 0..<7 { outbox.append(line(n)) }
             XCTAssertEqual(waiting(outbox), [line(4), line(5), line(6)])
             XCTAssertEqual(outbox.dropped, 4)
             XCTAssertEqual(outbox.replayed(), [line(4), line(5), line(6)])
             let bytes = ProofOutbox(
-                path: folder + "/bytes.jsonl",
+                path: folder + "/bytes.jsonl", host: .test,
                 limits: .init(lines: 100, bytes: 2 * line(0).count, doneBeforeRewrite: 1024))
             for n in 0..<4 { bytes.append(line(n)) }
             XCTAssertEqual(waiting(bytes), [line(2), line(3)])
@@ -115,7 +117,7 @@ final class ProofOutboxTests: ScreenplayTestCase {
             }
             journal.append(line(3).prefix(9))  // cut mid-append: never published
             try journal.write(to: URL(fileURLWithPath: path))
-            let outbox = ProofOutbox(path: path)
+            let outbox = ProofOutbox(path: path, host: .test)
             XCTAssertEqual(waiting(outbox), [line(1), line(2)])
             XCTAssertEqual(
                 FileManager.default.contents(atPath: path + ".unreadable"), journal, "the damaged file is kept")
@@ -128,9 +130,9 @@ final class ProofOutboxTests: ScreenplayTestCase {
     func testASecondPlayerOnTheSameBoxKeepsItsLinesInMemory() {
         let path = path
         MainActor.assumeIsolated {
-            let first = ProofOutbox(path: path)
+            let first = ProofOutbox(path: path, host: .test)
             first.append(line(0))
-            let second = ProofOutbox(path: path)
+            let second = ProofOutbox(path: path, host: .test)
             XCTAssertNil(second.path, "two players must not write one journal")
             second.append(line(1))
             XCTAssertEqual(waiting(second), [line(1)])
@@ -148,7 +150,7 @@ extension ProofOutbox {
         let copy = path + ".replay"
         try? FileManager.default.removeItem(atPath: copy)
         try? FileManager.default.copyItem(atPath: path, toPath: copy)
-        return ProofOutbox(path: copy).unsent().map(\.line)
+        return ProofOutbox(path: copy, host: .test).unsent().map(\.line)
     }
 }
 

@@ -2,29 +2,12 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Fleet
 
-/// `--cache-size`: its syntax, and which files eviction takes and never takes.
+/// `--cache-size`: which files eviction takes and never takes.
 final class MediaCacheBudgetTests: ScreenplayTestCase {
     func file(_ name: String, _ bytes: Int64, at modified: Double) -> CachedFile {
         CachedFile(path: "/c/media/" + name, bytes: bytes, modified: modified)
-    }
-
-    func testCacheSizeTakesSuffixesAndRefusesNonsenseNamingTheOption() throws {
-        XCTAssertEqual(try PlayCommand.parse(["https://h/p.json"]).remote.cacheBytes, 16 << 30)
-        XCTAssertEqual(
-            try PlayCommand.parse(["--cache-size", "500M", "https://h/p.json"]).remote.cacheBytes, 500 << 20)
-        XCTAssertEqual(try PlayCommand.parse(["--cache-size", "2G", "https://h/p.json"]).remote.cacheBytes, 2 << 30)
-        XCTAssertEqual(RemoteOptions.byteCount("1t"), 1 << 40)
-        XCTAssertEqual(RemoteOptions.byteCount("64k"), 64 << 10)
-        for bad in ["0", "2X", "G", "1.5G", "99999999999T", "5MB"] {
-            XCTAssertThrowsError(try PlayCommand.parse(["--cache-size", bad, "https://h/p.json"]), bad) { error in
-                XCTAssertTrue("\(error)".contains("'--cache-size': expected bytes, e.g. 500M or 2G"), "\(error)")
-            }
-        }
-        XCTAssertThrowsError(try PlayCommand.parse(["--cache-size", "2G", "/srv/signage.json"])) { error in
-            XCTAssertTrue("\(error)".contains("'--cache-size' applies to a playlist URL"), "\(error)")
-        }
     }
 
     /// Oldest first, only as many as needed, never a protected file.

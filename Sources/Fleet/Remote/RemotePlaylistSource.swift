@@ -14,12 +14,15 @@ import Signage
 /// an SD card, which block whatever drives them. The thread only reports;
 /// the main actor logs and answers `ctl status` and `STATUS=`.
 @MainActor
-final class RemotePlaylistSource {
-    let url: String
+public final class RemotePlaylistSource {
+    /// The playlist's URL.
+    public let url: String
     let options: RemoteOptions
     let cache: MediaCache?
-    /// The local copy `play` reads.
-    let localPath: String
+    let host: FleetHost
+    /// The local copy the player reads: a playlist file like any other,
+    /// replaced whole when a new playlist is complete.
+    public let localPath: String
     private let wakeup = Wakeup()
     private var worker: Thread?
     private var settings: HTTPSettings?
@@ -30,40 +33,30 @@ final class RemotePlaylistSource {
     private var nextTry: Double?
     private var lastWarning: String?
 
-    /// A source when `command.path` is a URL, else nil.
-    static func make(for command: PlayCommand) -> RemotePlaylistSource? {
-        RemoteOptions.isURL(command.path) ? RemotePlaylistSource(url: command.path, options: command.remote) : nil
-    }
-
-    private init(url: String, options: RemoteOptions) {
+    /// The source of the playlist at `url` (see `RemoteOptions.isURL`), its
+    /// cache in `options.cacheFolder` or the default; `prepare()` makes it.
+    public init(url: String, options: RemoteOptions, host: FleetHost) {
         self.url = url
         self.options = options
+        self.host = host
         cache = (options.cacheFolder ?? MediaCache.defaultRoot()).map(MediaCache.init)
         localPath = cache?.playlistPath(url) ?? "/nonexistent/screenplay-cache/playlist.json"
-    }
-
-    /// `command` reading the local copy instead of the URL.
-    func localCommand(_ command: PlayCommand) -> PlayCommand {
-        var local = command
-        local.path = localPath
-        return local
     }
 
     /// Before anything shows: the cache folders, the token and CA files
     /// (errors exit naming the file and the fix), and a local copy to
     /// start with: the last complete playlist, or with none a playlist
     /// whose one missing file makes the panels show the placeholder.
-    func prepare() throws(CommandFailure) {
+    public func prepare() throws(FleetFailure) {
         guard let cache else {
-            throw CommandFailure(
+            throw FleetFailure(
                 .usage, "neither XDG_CACHE_HOME nor HOME is set, so there is no cache for \(url); give --cache DIR")
         }
         try cache.create()
-        var settings = HTTPSettings(
-            userAgent: "screenplay/\(ScreenplayCommandLine.version) (box \(Self.boxID(options)))")
+        var settings = HTTPSettings(userAgent: "screenplay/\(host.version) (box \(Self.boxID(options)))")
         if let caFile = options.caFile {
             guard access(caFile, R_OK) == 0 else {
-                throw CommandFailure(
+                throw FleetFailure(
                     .noInput, "cannot read --ca-file \(caFile): \(readReason(caFile)); give a PEM file")
             }
             settings.caFile = caFile
@@ -73,7 +66,7 @@ final class RemotePlaylistSource {
                 let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
                 !text.isEmpty, !text.contains(where: \.isNewline)
             else {
-                throw CommandFailure(
+                throw FleetFailure(
                     .noInput,
                     "cannot read a token from --token-file \(tokenFile) (\(readReason(tokenFile))); it must hold one line"
                 )
@@ -82,7 +75,8 @@ final class RemotePlaylistSource {
         }
         self.settings = settings
         if MediaCache.readRecord(cache.sourcePath(url)) != nil, FileManager.default.fileExists(atPath: localPath) {
-            log("\(url): starting with the playlist cached at \(cachedAt ?? "an unknown time") (\(localPath))")
+            host.messages.info(
+                "\(url): starting with the playlist cached at \(cachedAt ?? "an unknown time") (\(localPath))")
             return
         }
         let name = "waiting for \(url)"
@@ -92,13 +86,14 @@ final class RemotePlaylistSource {
         ]
         let data = (try? JSONSerialization.data(withJSONObject: waiting, options: [.sortedKeys])) ?? Data()
         if let failure = MediaCache.writeAtomically(data, to: localPath) {
-            throw CommandFailure(.cannotCreate, "cannot write \(localPath): \(failure); give a writable --cache DIR")
+            throw FleetFailure(.cannotCreate, "cannot write \(localPath): \(failure); give a writable --cache DIR")
         }
-        log("\(url): nothing cached yet; the panels show a placeholder until the first download is complete")
+        host.messages.info(
+            "\(url): nothing cached yet; the panels show a placeholder until the first download is complete")
     }
 
     /// Starts the thread that polls the URL.
-    func start() {
+    public func start() {
         guard let cache, let settings else { return }
         let (url, localPath, options, wakeup) = (self.url, self.localPath, self.options, self.wakeup)
         let report: @Sendable (RemoteReport) -> Void = { [weak self] report in
@@ -120,21 +115,21 @@ final class RemotePlaylistSource {
     }
 
     /// Ends the thread's sleep and any transfer at its next progress callback.
-    func stop() { wakeup.stop() }
+    public func stop() { wakeup.stop() }
 
     /// Asks the server now instead of at the next poll (`ctl reload`,
     /// SIGHUP): an operator who just published wants it taken up at once.
     /// A look under way is not interrupted; the next one follows it.
-    func askNow() { wakeup.askNow() }
+    public func askNow() { wakeup.askNow() }
 
     private func handle(_ report: RemoteReport) {
         nextTry = report.nextTry
         let retry = String(format: "%.0f", report.nextTry)
         switch report.outcome {
         case .unchanged, .complete:
-            if state == "unreachable" || state == "refused" { log("\(url): reachable again") }
+            if state == "unreachable" || state == "refused" { host.messages.info("\(url): reachable again") }
             if case let .complete(files, bytes, changed) = report.outcome, changed {
-                log(
+                host.messages.info(
                     "\(url): new playlist complete (\(files) files, \(bytes) bytes, each checked); it takes over at each panel's next item"
                 )
             }
@@ -150,7 +145,7 @@ final class RemotePlaylistSource {
                 ?? "nothing cached yet: the placeholder stays"
             let line = "\(message); \(playing); trying again in \(retry) s"
             // The same failure again is said again only when the wait grew past a minute.
-            if message != lastWarning || report.nextTry >= 60 { warn(line) }
+            if message != lastWarning || report.nextTry >= 60 { host.messages.warning(line) }
             lastWarning = message
         }
     }
@@ -160,8 +155,10 @@ final class RemotePlaylistSource {
         cache.flatMap { MediaCache.readRecord($0.sourcePath(url)) }?["fetched_at"]
     }
 
-    /// `ctl status`'s "source".
-    var status: [String: Any] {
+    /// `ctl status`'s "source": the URL, the state ("starting", "up to
+    /// date", "unreachable", "refused"), the local copy, what plays, the last
+    /// error and success, and the seconds until the next try.
+    public var status: [String: Any] {
         var fields: [String: Any] = [
             "url": url, "state": state, "local_copy": localPath,
             "playing": cachedAt.map { "the playlist cached at \($0)" } ?? "a placeholder (nothing cached yet)",
@@ -173,7 +170,7 @@ final class RemotePlaylistSource {
     }
 
     /// A note for systemd's `STATUS=` while the server fails; nil while it answers.
-    var statusNote: String? {
+    public var statusNote: String? {
         guard state == "unreachable" || state == "refused" else { return nil }
         let playing = cachedAt.map { "playing the copy cached at \($0)" } ?? "nothing cached yet"
         return "\(url) \(state == "unreachable" ? "unreachable" : "refused"): \(playing)"
@@ -181,7 +178,7 @@ final class RemotePlaylistSource {
 
     /// `--box-id`, else the first 12 hex digits of a hash of /etc/machine-id
     /// (systemd asks that the id itself not be sent out), else the host name.
-    static func boxID(_ options: RemoteOptions) -> String {
+    public static func boxID(_ options: RemoteOptions) -> String {
         if let id = options.boxID { return id }
         if let data = FileManager.default.contents(atPath: "/etc/machine-id"),
             let id = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !id.isEmpty

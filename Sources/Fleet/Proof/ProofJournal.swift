@@ -7,7 +7,7 @@ import Synchronization
 /// which a SIGKILL does not lose) before anything is published; their
 /// fsync, which can take a second on an SD card or a busy machine, runs
 /// on a queue of its own so that it never holds back a frame. A rewrite
-/// (StateDirectory.writeAtomically: temporary file, fsync, rename) runs
+/// (the host's `writeAtomically`: temporary file, fsync, rename) runs
 /// on the main thread too: it is rare (at start, after a thousand lines
 /// went, after a failure) and must not race the appends that follow it.
 ///
@@ -23,9 +23,14 @@ final class ProofJournal {
     private let syncAsked = Atomic<Bool>(false)
     /// An fsync on the queue failed (its reason), for the main thread.
     private let report: @Sendable (String) -> Void
+    private let writeAtomically: @Sendable (Data, String) -> String?
 
-    init(path: String, report: @escaping @Sendable (String) -> Void) {
+    init(
+        path: String, writeAtomically: @escaping @Sendable (Data, String) -> String?,
+        report: @escaping @Sendable (String) -> Void
+    ) {
         self.path = path
+        self.writeAtomically = writeAtomically
         self.report = report
     }
 
@@ -53,7 +58,7 @@ final class ProofJournal {
     /// Replaces the file with `contents` and opens it again for
     /// appending; the reason when it could not.
     func replace(with contents: Data) -> String? {
-        if let reason = StateDirectory.writeAtomically(contents, to: path) {
+        if let reason = writeAtomically(contents, path) {
             behind = true
             return reason
         }

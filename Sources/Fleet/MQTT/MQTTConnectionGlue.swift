@@ -1,5 +1,6 @@
 internal import CMosquitto
 import Foundation
+import Signage
 import Synchronization
 
 /// What `MQTTConnection` shares with libmosquitto: its error words, and the

@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+import Signage
 
 /// Blocking HTTP(S) transfers with libcurl's easy interface, for the
 /// playlist source's own thread (never the main thread: see

@@ -9,7 +9,7 @@ import Foundation
 /// WebKit report these as "Couldn't connect", "Could not resolve host" or
 /// a bare "Address family not supported by protocol"; a failed fetch, MQTT
 /// connect or page load appends this hint to its log line.
-enum NetworkSandbox {
+public enum NetworkSandbox {
     /// The hint for a failed connection, or nil when nothing points at a
     /// sandbox. `error` is the system error the library kept, when it kept one.
     static func hint(error: Int32?) -> String? {
@@ -19,7 +19,7 @@ enum NetworkSandbox {
     }
 
     /// `text` with the hint appended (unchanged when there is none).
-    static func explained(_ text: String, error: Int32?) -> String {
+    public static func explained(_ text: String, error: Int32?) -> String {
         guard let hint = hint(error: error) else { return text }
         return text + "; " + hint
     }
@@ -55,7 +55,7 @@ enum NetworkSandbox {
     }
 
     /// The commands that link `dropIn` into the unit's drop-in folder as `name`.
-    static func enableCommand(unit: String?, dropIn: String, name: String = "network.conf") -> String {
+    public static func enableCommand(unit: String?, dropIn: String, name: String = "network.conf") -> String {
         let unit = unit ?? "screenplay-kiosk@USER.service"
         let folder = "/etc/systemd/system/\(unit).d"
         return "mkdir -p \(folder) && ln -s \(dropIn) \(folder)/\(name) && systemctl daemon-reload "
@@ -64,9 +64,12 @@ enum NetworkSandbox {
 
     /// The service this process runs in: the last `.service` in its control
     /// group path (/proc/self/cgroup), nil outside one.
-    static func unitName(cgroups: String? = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8))
-        -> String?
-    {
+    public static func unitName() -> String? {
+        unitName(cgroups: try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8))
+    }
+
+    /// The last `.service` in the control group path `cgroups` (/proc/self/cgroup's text).
+    static func unitName(cgroups: String?) -> String? {
         guard let cgroups else { return nil }
         for line in cgroups.split(separator: "\n") {
             // "0::/system.slice/system-screenplay\x2dkiosk.slice/screenplay-kiosk@signage.service"
@@ -78,7 +81,7 @@ enum NetworkSandbox {
 
     /// The drop-in as installed beside this binary (PREFIX/share/screenplay,
     /// where install.sh and the .deb put it); the .deb's path otherwise.
-    static func dropInPath(_ file: String = "kiosk-network.conf") -> String {
+    public static func dropInPath(_ file: String = "kiosk-network.conf") -> String {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/screenplay/\(file)").path

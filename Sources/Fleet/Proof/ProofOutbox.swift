@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// `play --mqtt`'s proof-of-play lines from the moment they are made until
 /// the broker acknowledged them (QoS 1 PUBACK), oldest first, kept in
@@ -9,7 +10,7 @@ import Foundation
 /// is a journal, only ever appended to: each waiting
 /// line as published, and `done N` when the N oldest went (acknowledged,
 /// or dropped to stay within `Limits`). Reading it again replays those
-/// records; it is rewritten atomically (StateDirectory.writeAtomically)
+/// records; it is rewritten atomically (the host's `writeAtomically`)
 /// once enough lines are done, and emptied in place when nothing waits.
 /// A kill mid-append leaves at most one cut line at the end, which was
 /// never published; anything else unreadable is kept aside (`.unreadable`)
@@ -41,6 +42,7 @@ final class ProofOutbox {
     /// The journal, or nil when the lines wait in memory only.
     let path: String?
     let limits: Limits
+    private let host: FleetHost
     private var entries: [Entry] = []
     /// The number of `entries[0]`: lines are numbered in order, for `handed`.
     private var headID = 0
@@ -61,11 +63,12 @@ final class ProofOutbox {
     /// Opens (or makes) `path`'s journal and takes what it holds; nil keeps
     /// the lines in memory only (no state folder). Never throws: a journal
     /// that cannot be used costs a warning, not playback.
-    init(path: String?, limits: Limits = Limits()) {
+    init(path: String?, host: FleetHost, limits: Limits = Limits()) {
         self.limits = limits
+        self.host = host
         guard let path else {
             self.path = nil
-            warn(
+            host.messages.warning(
                 "MQTT: neither XDG_STATE_HOME nor HOME is set: proof-of-play lines waiting for the broker are kept in memory only and a restart loses them; set XDG_STATE_HOME"
             )
             return
@@ -80,13 +83,13 @@ final class ProofOutbox {
             if lockFD >= 0 { close(lockFD) }
             lockFD = -1
             self.path = nil
-            warn(
+            host.messages.warning(
                 "MQTT: cannot use \(path) for proof-of-play lines waiting for the broker (\(reason)); they are kept in memory only; give each box its own --box-id or XDG_STATE_HOME"
             )
             return
         }
         self.path = path
-        journal = ProofJournal(path: path) { [weak self] failure in
+        journal = ProofJournal(path: path, writeAtomically: host.writeAtomically) { [weak self] failure in
             DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.failed(failure) } }
         }
         load(path)
@@ -115,7 +118,7 @@ final class ProofOutbox {
             donePending += over
             droppedUnsaid += over
             if drops.allows() {
-                warn(
+                host.messages.warning(
                     "MQTT: dropped the \(droppedUnsaid) oldest proof-of-play line\(droppedUnsaid == 1 ? "" : "s") waiting for the broker, to keep at most \(limits.lines) lines and \(limits.bytes >> 20) MiB (\(dropped) in all; the --proof file keeps every line; said at most once a minute)"
                 )
                 droppedUnsaid = 0
@@ -205,15 +208,16 @@ final class ProofOutbox {
                 lines.removeFirst(min(count, lines.count))
             } else if index == records.count - 1, data.last != 0x0A {
                 // Cut short by a kill mid-append: it was never published.
-                log("MQTT: \(path) ended in a line cut short (a kill while it was written); it was never sent")
+                host.messages.info(
+                    "MQTT: \(path) ended in a line cut short (a kill while it was written); it was never sent")
             } else {
                 unreadable += 1
             }
         }
         if unreadable > 0 {
             let aside = path + ".unreadable"
-            let kept = StateDirectory.writeAtomically(data, to: aside)
-            warn(
+            let kept = host.writeAtomically(data, aside)
+            host.messages.warning(
                 "MQTT: \(path) held \(unreadable) unreadable line\(unreadable == 1 ? "" : "s") (neither a proof-of-play line nor a done record); "
                     + (kept == nil ? "the file as it was is kept in \(aside)" : "could not keep it aside: \(kept!)"))
         }
@@ -222,13 +226,13 @@ final class ProofOutbox {
             byteCount += line.count
         }
         if !entries.isEmpty {
-            log(
+            host.messages.info(
                 "MQTT: \(entries.count) proof-of-play line\(entries.count == 1 ? "" : "s") from before this start wait for the broker (\(path))"
             )
         }
         let over = trimToLimits()
         if over > 0 {
-            warn(
+            host.messages.warning(
                 "MQTT: dropped the \(over) oldest proof-of-play lines kept from before this start, to keep at most \(limits.lines) lines and \(limits.bytes >> 20) MiB"
             )
         }
@@ -265,7 +269,7 @@ final class ProofOutbox {
         if let failure = journal.replace(with: data) { return failed(failure) }
         if diskBehind {
             diskBehind = false
-            log("MQTT: writing \(journal.path) again")
+            host.messages.info("MQTT: writing \(journal.path) again")
         }
     }
 
@@ -275,7 +279,7 @@ final class ProofOutbox {
         guard let failure else { return }
         diskBehind = true
         guard complaints.allows() else { return }
-        warn(
+        host.messages.warning(
             "MQTT: \(failure); proof-of-play lines waiting for the broker are kept in memory and written whole once it works (free space or fix the folder's permissions; said at most once a minute)"
         )
     }

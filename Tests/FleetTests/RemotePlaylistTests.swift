@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Fleet
 @testable import Signage
 
 /// The parts of `play URL` that need no server: options, the playlist's
@@ -63,26 +63,6 @@ final class RemotePlaylistTests: ScreenplayTestCase {
         let good =
             #"{"playlists": {"a": [{"file": "/nonexistent/a.png", "sha256": "\#(sha)", "bytes": 0}]}, "default": "a"}"#
         XCTAssertNoThrow(try SignageConfigLoader.parse(Data(good.utf8), file: "/srv/p.json", itemSeconds: 10))
-    }
-
-    func testOptionsApplyToURLsOnly() throws {
-        func parse(_ words: [String]) throws -> PlayCommand { try PlayCommand.parse(words) }
-        let command = try parse([
-            "--poll", "5", "--cache", "/c", "--token-file", "/t", "--max-file-size", "64M", "--box-id", "lobby-3",
-            "https://example.com/p.json",
-        ])
-        XCTAssertEqual(command.remote.pollSeconds, 5)
-        XCTAssertEqual(command.remote.maxFileBytes, 64 << 20)
-        XCTAssertEqual(command.remote.boxID, "lobby-3")
-        XCTAssertThrowsError(try parse(["--poll", "5", "/srv/signage.json"])) { error in
-            XCTAssertTrue("\(error)".contains("'--poll' applies to a playlist URL"), "\(error)")
-        }
-        for bad in [["--poll", "0"], ["--max-file-size", "12X"], ["--box-id", "a b"]] {
-            XCTAssertThrowsError(try parse(bad + ["http://h/p.json"]), "\(bad)")
-        }
-        XCTAssertEqual(RemoteOptions.byteCount("1500"), 1500)
-        XCTAssertEqual(RemoteOptions.byteCount("2g"), 2 << 30)
-        XCTAssertNil(RemoteOptions.byteCount("-1"))
     }
 
     /// Failures wait longer each time, up to the cap; never less than a poll's worth at the cap.

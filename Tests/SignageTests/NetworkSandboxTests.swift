@@ -2,7 +2,7 @@ import Foundation
 import TestHarness
 import XCTest
 
-@testable import ScreenplayCLI
+@testable import Signage
 
 /// The hint a refused connection's log line carries: it names the kiosk
 /// unit's setting and the command that enables its network drop-in. That a

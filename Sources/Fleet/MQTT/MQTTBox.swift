@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+public import Foundation
 import Signage
 
 /// `play --mqtt`: the box on a broker, under `screenplay/BOX-ID/`:
@@ -22,7 +22,7 @@ import Signage
 /// the main queue, commands are answered one per turn of the queue, and a
 /// broker that is down, slow or sends garbage costs a log line and a retry.
 @MainActor
-final class MQTTBox {
+public final class MQTTBox {
     enum Limits {
         /// A command larger than this is refused (the socket's line limit).
         static let commandBytes = 64 * 1024
@@ -36,10 +36,12 @@ final class MQTTBox {
         static let flushSeconds = 0.3
     }
 
-    let boxID: String
+    /// The box's name: its topics are `screenplay/BOX-ID/...`.
+    public let boxID: String
     let prefix: String
+    private let host: FleetHost
     private let connection: MQTTConnection
-    private let answer: ControlHandler
+    private let answer: CommandHandler
     private let statusLine: () -> Data
     private let outbox: ProofOutbox
     /// Acknowledgements arrived and are recorded at the end of this turn of the main queue.
@@ -51,31 +53,36 @@ final class MQTTBox {
     private var complaints = Throttle(seconds: 10)
     private var complaintsHeld = 0
 
-    /// Reads the credentials (a missing or unreadable file exits 66, a
-    /// malformed one 65) and makes the client; `start()` connects.
-    init(
-        options: RemoteOptions, boxID: String, answer: @escaping ControlHandler,
+    /// Reads the credentials (a missing or unreadable file is `.noInput`, a
+    /// malformed one `.dataError`) and makes the client; `start()` connects.
+    /// `answer` answers a command (the control socket's JSON line) now, or
+    /// returns nil and answers through its completion later; `statusLine` is
+    /// the status request's reply, published retained.
+    public init(
+        options: RemoteOptions, boxID: String, host: FleetHost,
+        answer: @escaping (Data, @escaping @MainActor (Data) -> Void) -> Data?,
         statusLine: @escaping () -> Data
-    ) throws(CommandFailure) {
+    ) throws(FleetFailure) {
         guard let url = options.mqtt, let broker = MQTTBroker(url: url) else {
-            throw CommandFailure(.usage, "--mqtt needs mqtts://HOST[:PORT] or mqtt://HOST[:PORT]")
+            throw FleetFailure(.usage, "--mqtt needs mqtts://HOST[:PORT] or mqtt://HOST[:PORT]")
         }
         self.boxID = boxID
         prefix = "screenplay/\(boxID)/"
+        self.host = host
         self.answer = answer
         self.statusLine = statusLine
         var settings = MQTTConnection.Settings(broker: broker, clientID: "screenplay-\(boxID)")
         if let file = options.mqttCredentialsFile {
-            (settings.username, settings.password) = try Self.credentials(file)
+            (settings.username, settings.password) = try Self.credentials(file, messages: host.messages)
             if !broker.secure, !Self.isLoopback(broker.host) {
-                warn(
+                host.messages.warning(
                     "--mqtt \(url) sends the user and password of \(file) unencrypted; use mqtts:// for a broker beyond this machine"
                 )
             }
         }
         if let ca = options.mqttCAFile {
             guard FileManager.default.isReadableFile(atPath: ca) else {
-                throw CommandFailure(
+                throw FleetFailure(
                     .noInput, "--mqtt-ca-file \(ca) cannot be read; give a PEM file of CA certificates")
             }
             settings.caFile = ca
@@ -83,12 +90,14 @@ final class MQTTBox {
         settings.will = (prefix + "online", "false")
         settings.subscriptions = [prefix + "command"]
         connection = try MQTTConnection(settings)
-        outbox = ProofOutbox(path: StateDirectory.path().map { "\($0)/mqtt-proof/\(boxID).jsonl" })
+        outbox = ProofOutbox(path: host.stateFolder.map { "\($0)/mqtt-proof/\(boxID).jsonl" }, host: host)
         connection.onEvent = { [weak self] event in self?.handle(event) }
     }
 
-    func start() {
-        log("MQTT: connecting to \(connection.settings.broker.description) as \(prefix)...")
+    /// Connects in the background (and again whenever the connection goes)
+    /// and publishes the status every minute.
+    public func start() {
+        host.messages.info("MQTT: connecting to \(connection.settings.broker.description) as \(prefix)...")
         connection.start()
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(
@@ -99,7 +108,7 @@ final class MQTTBox {
     }
 
     /// A clean stop: says offline (the will is dropped on a goodbye) and disconnects.
-    func stop() {
+    public func stop() {
         heartbeat?.cancel()
         heartbeat = nil
         connection.publish(prefix + "online", Data("false".utf8), retain: true)
@@ -112,7 +121,7 @@ final class MQTTBox {
 
     /// A proof-of-play line: on disk first, then sent when connected; it
     /// leaves the disk once the broker acknowledged it.
-    func proof(_ line: [String: Any]) {
+    public func proof(_ line: [String: Any]) {
         var data = ControlReply.encode(line)
         data.removeLast()  // the newline
         outbox.append(data)
@@ -136,7 +145,7 @@ final class MQTTBox {
     }
 
     /// Something `ctl status` shows changed: published within a second.
-    func statusChanged() {
+    public func statusChanged() {
         guard !statusPending else { return }
         statusPending = true
         DispatchQueue.main.asyncAfter(deadline: .now() + 1) { [weak self] in
@@ -147,8 +156,9 @@ final class MQTTBox {
         }
     }
 
-    /// For `ctl status` (`mqtt`).
-    var status: [String: Any] {
+    /// For `ctl status` (`mqtt`): the broker, the topic, the connection's
+    /// state and error, and the proof-of-play lines waiting and dropped.
+    public var status: [String: Any] {
         var fields: [String: Any] = [
             "broker": connection.settings.broker.description, "topic": prefix, "state": connection.state.rawValue,
             "waiting_proof": outbox.count, "dropped_proof": outbox.dropped,
@@ -162,14 +172,14 @@ final class MQTTBox {
     private func handle(_ event: MQTTConnection.Event) {
         switch event {
         case .connected:
-            log("MQTT: connected to \(connection.settings.broker.description) as \(prefix)")
+            host.messages.info("MQTT: connected to \(connection.settings.broker.description) as \(prefix)")
             connection.publish(prefix + "online", Data("true".utf8), retain: true)
             lastStatus = nil
             publishStatus(force: true)
             // Lines handed over before the connection went are libmosquitto's to send again, first.
             let sent = sendWaiting()
             if sent > 0 {
-                log("MQTT: sent \(sent) proof-of-play lines kept while the broker could not be reached")
+                host.messages.info("MQTT: sent \(sent) proof-of-play lines kept while the broker could not be reached")
             }
         case let .published(mid):
             guard outbox.acknowledged(mid: mid), !savePending else { return }
@@ -182,7 +192,8 @@ final class MQTTBox {
                 }
             }
         case let .lost(reason, retryIn):
-            warn("MQTT: \(reason); playback goes on; trying again in \(String(format: "%.0f", retryIn)) s")
+            host.messages.warning(
+                "MQTT: \(reason); playback goes on; trying again in \(String(format: "%.0f", retryIn)) s")
         case let .message(topic, payload, retained):
             // An empty payload is how a retained message is cleared: nothing to answer.
             guard topic == prefix + "command", !payload.isEmpty else { return }
@@ -243,7 +254,7 @@ final class MQTTBox {
             reply(now, to: replyTopic, id: id)
         }
         if let object = fields["command"] as? String, object != "status" {
-            log("MQTT: command \(object) from \(prefix)command")
+            host.messages.info("MQTT: command \(object) from \(prefix)command")
             statusChanged()
         }
     }
@@ -273,41 +284,9 @@ final class MQTTBox {
         }
         let held = complaintsHeld > 0 ? " (and \(complaintsHeld) more since the last such line)" : ""
         complaintsHeld = 0
-        warn("MQTT: \(text)\(held)")
-    }
-
-    // MARK: checks
-
-    nonisolated static func isPublishableTopic(_ topic: String) -> Bool {
-        !topic.isEmpty && topic.utf8.count <= 256 && !topic.contains("+") && !topic.contains("#")
-            && !topic.contains("\0")
-    }
-
-    nonisolated static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1"
-    }
-
-    /// The user name on the first line, the password on the second.
-    nonisolated static func credentials(_ file: String) throws(CommandFailure) -> (String, String?) {
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
-        else {
-            throw CommandFailure(
-                .noInput,
-                "--mqtt-credentials \(file) cannot be read; give a file with the user on one line and the password on the next"
-            )
-        }
-        var info = stat()
-        if stat(file, &info) == 0, info.st_mode & 0o004 != 0 {
-            warn("--mqtt-credentials \(file) is readable by every user; chmod 600 it")
-        }
-        // "\r\n" is one Character in Swift, and a newline like "\n".
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        guard let user = lines.first, !user.isEmpty else {
-            throw CommandFailure(
-                .dataError,
-                "--mqtt-credentials \(file): the first line is empty; it holds the user name, the next the password")
-        }
-        let password = lines.count > 1 && !lines[1].isEmpty ? lines[1] : nil
-        return (user, password)
+        host.messages.warning("MQTT: \(text)\(held)")
     }
 }
+
+/// A command from the broker answered now, or nil and answered through the completion later.
+typealias CommandHandler = (Data, @escaping @MainActor (Data) -> Void) -> Data?

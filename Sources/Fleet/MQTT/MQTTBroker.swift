@@ -1,14 +1,17 @@
 /// Where a box's broker is: `mqtt://HOST[:PORT]` (1883) or
 /// `mqtts://HOST[:PORT]` (8883, TLS verified against the system's
 /// certificates or `--mqtt-ca-file`).
-struct MQTTBroker: Equatable, Sendable {
-    var secure: Bool
-    var host: String
-    var port: Int
+public struct MQTTBroker: Equatable, Sendable, CustomStringConvertible {
+    /// `mqtts://`: TLS, the broker's certificate verified.
+    public var secure: Bool
+    /// The broker's host name or address (an IPv6 address without its brackets).
+    public var host: String
+    /// The port: the URL's, else 8883 for `mqtts://` and 1883 for `mqtt://`.
+    public var port: Int
 
     /// Nil for anything else than one of the two forms above (no path, no
     /// user in the URL: credentials come from a file).
-    init?(url: String) {
+    public init?(url: String) {
         let lower = url.lowercased()
         let rest: Substring
         if lower.hasPrefix("mqtts://") {
@@ -42,7 +45,8 @@ struct MQTTBroker: Equatable, Sendable {
         self.port = port
     }
 
-    var description: String {
+    /// The URL with its port: `mqtts://broker.example.com:8883`.
+    public var description: String {
         "\(secure ? "mqtts" : "mqtt")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 }

@@ -1,41 +1,9 @@
-import Foundation
+import Fleet
 import Signage
 
-/// `play URL`'s options: where the cache is, how often the server is
-/// asked, how the box proves who it is and trusts the server, and how much
-/// it downloads at most. Kept apart from `PlayCommand`'s own fields so the
-/// fleet part is one field there.
-public struct RemoteOptions: Equatable, Sendable {
-    /// `--cache DIR` (default `$XDG_CACHE_HOME/screenplay`, else `~/.cache/screenplay`).
-    public var cacheFolder: String?
-    /// `--poll SECONDS`: how often the playlist URL is asked for a change.
-    public var pollSeconds: Double = 60
-    /// `--ca-file FILE`: a private CA's certificates, instead of the system store.
-    public var caFile: String?
-    /// `--token-file FILE`: the Authorization token (a file, since argv is public in `ps`).
-    public var tokenFile: String?
-    /// `--box-id ID` (default: a hash of /etc/machine-id).
-    public var boxID: String?
-    /// `--max-file-size BYTES`: one file at most this large.
-    public var maxFileBytes: Int64 = 2 << 30
-    /// `--max-playlist-size BYTES`: every file of one playlist together.
-    public var maxPlaylistBytes: Int64 = 8 << 30
-    /// `--cache-size BYTES`: the cache's media at most this large. The
-    /// default holds two playlists of the default `--max-playlist-size`
-    /// (the one playing and the one coming).
-    public var cacheBytes: Int64 = 16 << 30
-
-    /// `--mqtt URL`: the broker (`mqtt://HOST[:PORT]` or `mqtts://...`) the
-    /// box reports to and takes commands from (MQTTBox.swift).
-    public var mqtt: String?
-    /// `--mqtt-credentials FILE`: the user name on its first line, the password on the second.
-    public var mqttCredentialsFile: String?
-    /// `--mqtt-ca-file FILE`: a private CA for `mqtts://` instead of the system store.
-    public var mqttCAFile: String?
-
-    /// Play's defaults.
-    public init() {}
-
+/// `play`'s words for the fleet options (`RemoteOptions`, Fleet's): their
+/// names, their help and their checks, which name the option and what it takes.
+extension RemoteOptions {
     static let names = [
         "cache", "poll", "ca-file", "token-file", "box-id", "max-file-size", "max-playlist-size", "cache-size",
     ]
@@ -79,6 +47,7 @@ public struct RemoteOptions: Equatable, Sendable {
 
     /// Reads the options; `isURL` says whether PATH is a URL (they mean nothing otherwise).
     init(parsing arguments: ParsedArguments, isURL: Bool, usage: String) throws(UsageError) {
+        self.init()
         func fail(_ message: String) -> UsageError { UsageError(message: message, usage: usage) }
         mqtt = arguments.last("mqtt")
         mqttCredentialsFile = arguments.last("mqtt-credentials")
@@ -138,11 +107,5 @@ public struct RemoteOptions: Equatable, Sendable {
         guard let number = decimalNumber(digits) else { return nil }
         let (product, overflow) = Int64(number).multipliedReportingOverflow(by: scale)
         return overflow ? nil : product
-    }
-
-    /// Whether `path` is a playlist URL rather than a file or folder.
-    static func isURL(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 }
