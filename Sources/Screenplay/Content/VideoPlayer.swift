@@ -115,6 +115,7 @@ public final class VideoPlayer {
         player.onPicture = { [weak self] in self?.onPicture?() }
         player.setDisplayRefresh(hz: 1 / scene.displayLink.duration)
         if !startsPaused { scene.displayLink.isPaused = false }
+        MemoryTrimmer.videoStarted()
     }
 
     /// Starts a player made with `startsPaused`.
@@ -157,6 +158,7 @@ public final class VideoPlayer {
             player.destroy()
         }
         still = nil
+        MemoryTrimmer.videoEnded()
         scene?.host.sceneFreedMemory()
     }
 
