@@ -138,7 +138,7 @@ extension BenchRunner {
             median.roundsMsPerFrame = runs.filter { $0.scene == scene }.compactMap(\.cpuMsPerFrame)
             results.frameCost.append(median)
         }
-        computeFrameCostRatios()
+        results.frameCostRatios = FrameCostRatio.all(results.frameCost, pixelWork: results.pixelWork)
     }
 
     /// CPU per frame over whole `--stats` windows: the CPU clock is read as

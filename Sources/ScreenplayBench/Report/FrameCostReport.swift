@@ -1,27 +1,34 @@
 // The frame-cost benchmark's ratios and its part of the summary.
 import Foundation
 
-extension BenchRunner {
-    func computeFrameCostRatios() {
-        func run(_ scene: String) -> FrameCostRun? { results.frameCost.first { $0.scene == scene } }
+/// Two scenes measured one after the other in each round share that round's
+/// load: the median of the rounds' own ratios drifts less than the ratio of
+/// two medians taken from different rounds.
+enum RoundRatios {
+    /// The median of `a[i] / b[i]`; nil unless both have the same rounds.
+    static func median(_ a: [Double]?, over b: [Double]?) -> Double? {
+        guard let a, let b, a.count == b.count else { return nil }
+        let ratios = zip(a, b).filter { $0.1 > 0 }.map { $0.0 / $0.1 }.sorted()
+        guard !ratios.isEmpty else { return nil }
+        let middle = ratios.count / 2
+        return ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+    }
+}
+
+extension FrameCostRatio {
+    /// The ratios the frame-cost goals are set for, from one run's rows.
+    static func all(_ runs: [FrameCostRun], pixelWork: PixelWork?) -> [FrameCostRatio] {
+        func run(_ scene: String) -> FrameCostRun? { runs.first { $0.scene == scene } }
         func cost(_ scene: String) -> Double? { run(scene)?.cpuMsPerFrame }
         func ratio(_ a: Double?, _ b: Double?) -> Double? {
             guard let a, let b, b > 0 else { return nil }
             return a / b
         }
-        // Two scenes measured one after the other in each round share that
-        // round's load: the median of the rounds' own ratios drifts less than
-        // the ratio of two medians taken from different rounds.
         func pairedRatio(_ a: String, _ b: String) -> Double? {
-            guard let x = run(a)?.roundsMsPerFrame, let y = run(b)?.roundsMsPerFrame, x.count == y.count, !x.isEmpty
-            else { return ratio(cost(a), cost(b)) }
-            let ratios = zip(x, y).filter { $0.1 > 0 }.map { $0.0 / $0.1 }.sorted()
-            guard !ratios.isEmpty else { return nil }
-            let middle = ratios.count / 2
-            return ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+            RoundRatios.median(run(a)?.roundsMsPerFrame, over: run(b)?.roundsMsPerFrame) ?? ratio(cost(a), cost(b))
         }
         let clear = cost("clear"), plasma = cost("plasma")
-        results.frameCostRatios = [
+        return [
             FrameCostRatio(
                 name: "clear-only ÷ weston-simple-egl", value: pairedRatio("clear", "simple-egl"), goal: 1.0,
                 method:
@@ -40,7 +47,7 @@ extension BenchRunner {
             ),
             FrameCostRatio(
                 name: "(plasma − clear-only) ÷ plasma's pixel work",
-                value: ratio(plasma.flatMap { p in clear.map { p - $0 } }, results.pixelWork?.cpuMsPerFrame),
+                value: ratio(plasma.flatMap { p in clear.map { p - $0 } }, pixelWork?.cpuMsPerFrame),
                 goal: 1.0,
                 method:
                     "pixel work = the plasma drawn into a 1280x720 offscreen target in the benchmark's own process (llvmpipe, no Wayland, no swap, glFinish per frame); at most 1 means presenting the shader adds nothing beyond its pixels to the clear-only scene"
@@ -94,9 +101,8 @@ extension Report {
         md +=
             "frames presented in them (Screenplay: the `--stats` frames lines, frame-callback counts, CPU read as each line "
         md += "arrives; weston-simple-egl: its own 5-second reports, CPU read as each arrives).\n\n"
-        md += "The cases run in rounds, each in turn, so a drift in machine load hits all alike; a row is the median "
-        md += "round, with every round's figure beside it. A ratio is the median of the rounds' own ratios: the two "
-        md += "scenes it compares run one after the other in each round, under that round's load.\n\n"
+        md += "The cases run in rounds, each in turn, so a drift in load hits all alike; a row is the median round "
+        md += "(every round beside it), a ratio the median of the rounds' own ratios (its scenes run in turn).\n\n"
         md +=
             "| scene | what | window s | frames | CPU ms / frame | rounds | CPU % |\n|---|---|---:|---:|---:|---|---:|\n"
         for run in r.frameCost {
