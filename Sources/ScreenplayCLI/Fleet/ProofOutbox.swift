@@ -1,4 +1,5 @@
 import Foundation
+import Signage
 
 /// `play --mqtt`'s proof-of-play lines from the moment they are made until
 /// the broker acknowledged them (QoS 1 PUBACK), oldest first, kept in

@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// Writes `--stats` and `--proof` JSON Lines.
 ///
@@ -144,20 +145,5 @@ final class StatsWriter {
         warn(
             "cannot write \(role)\(path.map { " \($0)" } ?? ""): \(reason); playback goes on without these lines until it can write again (\(fix); said at most once a minute)"
         )
-    }
-}
-
-/// Lets a repeated warning through at most once per period (CLOCK_MONOTONIC,
-/// so a clock step neither silences nor floods it).
-struct Throttle {
-    let seconds: Double
-    private var last: UInt64?
-
-    init(seconds: Double) { self.seconds = seconds }
-
-    mutating func allows(nowNs: UInt64 = monotonicNanoseconds()) -> Bool {
-        if let last, Double(nowNs &- last) / 1e9 < seconds { return false }
-        last = nowNs
-        return true
     }
 }
