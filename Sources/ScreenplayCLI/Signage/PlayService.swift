@@ -82,7 +82,8 @@ final class PlayService: SceneCommand {
         installSignalHandlers()
         self.app = app
         app.onSceneError = { error in printError("\(error)") }
-        player.start(on: app)
+        // Loaded above: this throws nothing.
+        try player.start(on: app)
         startMonitor()
         remote?.start()  // fleet
         mqtt?.start()

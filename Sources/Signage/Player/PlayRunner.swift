@@ -64,7 +64,11 @@ final class PlayRunner: PlayHost {
     /// parse falls back to the last good one).
     func load() throws(PlaylistError) {
         config = try reloader.readAtStart()
+        loaded = true
     }
+
+    /// A configuration was read: a panel has a playlist to start with.
+    private(set) var loaded = false
 
     /// The screens play takes: the library's rule, then play's own filter.
     func configure(_ applicationOptions: inout ApplicationOptions) {
@@ -72,8 +76,9 @@ final class PlayRunner: PlayHost {
         applicationOptions.screenFilter = { [weak self] screen in self?.screens.admits(screen) ?? false }
     }
 
-    /// Starts playing on `app`.
-    func start(on app: Application) {
+    /// Starts playing on `app`, reading the playlist first if `load()` was not called.
+    func start(on app: Application) throws(PlaylistError) {
+        if !loaded { try load() }
         records.changed = { [weak self] in self?.health.update() }
         badItems.forgetFailures()
         overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame

@@ -15,7 +15,7 @@ public import Screenplay
 /// var options = ApplicationOptions()
 /// player.configure(&options)
 /// let app = try Application(options: options)
-/// player.start(on: app)
+/// try player.start(on: app)
 /// try app.run()
 /// ```
 @MainActor
@@ -38,10 +38,11 @@ public final class SignagePlayer {
     /// screen rule and filter) on the options it is to be made with.
     public func configure(_ options: inout ApplicationOptions) { runner.configure(&options) }
 
-    /// Plays on `app` (made with `configure(_:)`'s options) after `load()`:
-    /// overrides kept from an earlier run come back, the playlist and its
-    /// files are watched, and a panel starts on each screen taken.
-    public func start(on app: Application) { runner.start(on: app) }
+    /// Plays on `app` (made with `configure(_:)`'s options): overrides kept
+    /// from an earlier run come back, the playlist and its files are
+    /// watched, and a panel starts on each screen taken. Without an earlier
+    /// `load()` it loads first, and throws as that does.
+    public func start(on app: Application) throws(PlaylistError) { try runner.start(on: app) }
 
     /// Takes the panels off the screens and stops the player's timers; the
     /// application goes on.
