@@ -6,7 +6,7 @@ import PackageDescription
 //   screenplay (main.swift) -> ScreenplayCLI -> Screenplay -> Video, Web, Rendering, WaylandClient, FrameTiming
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo, Geometry (the one aspect-fit; Rendering uses it too)
 //                              ScreenplayCLI -> Presenter -> Screenplay, Documents (a talk on an app's Application)
-//                              ScreenplayCLI -> Signage -> Screenplay, Documents (the playlist file of `play`)
+//                              ScreenplayCLI -> Signage -> Screenplay, Documents (the signage player of `play`)
 //                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //                              ScreenplayCLI -> Fleet -> Signage (`play URL`'s cache, `play --mqtt`)
 //                                               Fleet -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
@@ -41,8 +41,8 @@ let package = Package(
         // A talk (PDF, notes, pdfpc files) with its console and audience
         // scenes, on an app's own Application: `screenplay present FILE.pdf`.
         .library(name: "Presenter", targets: ["Presenter"]),
-        // Signage: the playlist file of `screenplay play` (model, parser,
-        // layouts, schedules, clock alignment), for any app.
+        // Signage: the signage player of `screenplay play` (SignagePlayer) on
+        // an app's own Application, with the playlist file's model and parser.
         .library(name: "Signage", targets: ["Signage"]),
         // Fleet: a box's playlist from a web server (a cache that survives
         // power cuts), and its status, proof of play and commands over MQTT.
@@ -180,9 +180,10 @@ let package = Package(
         // timer, drawing and notes. It reports through closures (messages,
         // events) and leaves stats files, watchdogs and systemd to the app.
         .target(name: "Presenter", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
-        // Signage: the playlist file's model and parser (errors with JSON
-        // paths), layouts, items' settings, schedules and clock alignment. It
-        // writes no file and no stderr of its own.
+        // Signage: the signage player (panels, layouts, overrides, reloads,
+        // control requests) and the playlist file's model and parser (errors
+        // with JSON paths). It writes no stderr of its own and no file but its
+        // state; the tool's services reach it through options and hooks.
         .target(name: "Signage", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
         // Fleet: `play URL`'s downloads (libcurl, SHA-256) into a cache and
         // `play --mqtt`'s broker (libmosquitto), on Signage's playlist model.

@@ -144,11 +144,38 @@ final class SmallPartsTests: XCTestCase {
     }
 
     /// The tool's module is sorted the same way: its commands, the signage
-    /// player (playlist, items, panel, player, overrides), the fleet options,
-    /// the control socket, the presenter's wiring and the process's services
-    /// each in a folder, every file under 340 lines.
+    /// player's wiring, the fleet options, the control socket, the
+    /// presenter's wiring and the process's services each in a folder,
+    /// every file under 340 lines.
     func testTheToolsPartsStayInFoldersByConcept() throws {
-        try assertSmallFilesInFoldersByConcept("ScreenplayCLI", minimumFolders: 8)
+        try assertSmallFilesInFoldersByConcept("ScreenplayCLI", minimumFolders: 6)
+    }
+
+    /// The signage player's module too: the player, the playlist, items'
+    /// settings, the clock, control, overrides, panels, media and state,
+    /// each in a folder of at most 20 files, every file under 340 lines.
+    func testTheSignagePlayersPartsStayInFoldersByConcept() throws {
+        try assertSmallFilesInFoldersByConcept("Signage", minimumFolders: 8)
+    }
+
+    /// Any module of more than 20 files shows its parts as folders: none
+    /// holds more than 20 files, so a newcomer sees the concepts first.
+    func testEveryModuleOfMoreThanTwentyFilesIsSortedIntoFolders() throws {
+        let root = sources.deletingLastPathComponent()
+        var sorted = 0
+        for module in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+            let folder = root.appendingPathComponent(module)
+            let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            guard paths.count > 20 else { continue }
+            sorted += 1
+            let byFolder = Dictionary(grouping: paths) { ($0 as NSString).deletingLastPathComponent }
+            for (subfolder, files) in byFolder {
+                XCTAssertLessThanOrEqual(
+                    files.count, 20, "\(module)/\(subfolder) holds \(files.count) files: sort them by concept")
+            }
+        }
+        // Screenplay, Rendering, WaylandClient, Presenter, Signage, the tool and the bench at least.
+        XCTAssertGreaterThanOrEqual(sorted, 6, "modules of more than 20 files under \(root.path)")
     }
 
     private func assertSmallFilesInFoldersByConcept(

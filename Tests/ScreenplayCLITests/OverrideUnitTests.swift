@@ -5,9 +5,9 @@ import XCTest
 @testable import ScreenplayCLI
 @testable import Signage
 
-/// `ctl override` without a compositor: the command line, the request on
-/// the socket and the state file (durations and what an override resolves
-/// to are SignageTests' OverrideEntryTests).
+/// `ctl override` without a compositor: the command line and the request
+/// on the socket (durations, what an override resolves to and the state
+/// file are SignageTests' OverrideEntryTests and OverrideStoreTests).
 final class OverrideUnitTests: ScreenplayTestCase {
     func ctl(_ words: [String]) throws(UsageError) -> CtlCommand {
         guard case let .ctl(command) = try ScreenplayCommandLine.parse(["ctl"] + words) else {
@@ -76,27 +76,5 @@ final class OverrideUnitTests: ScreenplayTestCase {
             guard case let .failure(error) = parse(line) else { return XCTFail("\(line) was taken") }
             XCTAssertTrue(error.reason.hasPrefix(reason), "\(line): \(error.reason)")
         }
-    }
-
-    func testTheStateFileIsKeptPerPlaylistAndDeletedWhenEmpty() throws {
-        let folder = NSTemporaryDirectory() + "screenplay-override-\(getpid())-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try XCTUnwrap(
-            OverrideStore(playlist: "/srv/a%b/signage.json", environment: ["XDG_STATE_HOME": folder]))
-        XCTAssertEqual(store.path, folder + "/screenplay/override/%2Fsrv%2Fa%25b%2Fsignage.json.json")
-        XCTAssertTrue(store.load().entries.isEmpty)
-        let entries = [
-            OverrideEntry(kind: .text, what: "FIRE", output: nil, since: 1000, until: 2200),
-            OverrideEntry(
-                kind: .file, what: "/srv/closed.png", output: "DP-*", except: ["DP-2"], since: 1100, until: nil),
-        ]
-        XCTAssertNil(store.save(entries, playlist: "/srv/a%b/signage.json"))
-        XCTAssertEqual(store.load().entries, entries)
-        XCTAssertNil(store.save([], playlist: "/srv/a%b/signage.json"))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path))
-        try "{broken".write(toFile: store.path, atomically: true, encoding: .utf8)
-        let (kept, problem) = store.load()
-        XCTAssertTrue(kept.isEmpty)
-        XCTAssertTrue(problem?.contains("delete it to start without overrides") == true, problem ?? "")
     }
 }

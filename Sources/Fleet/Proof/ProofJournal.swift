@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Signage
 import Synchronization
 
 /// The file under ProofOutbox. Appends and truncations are written on the

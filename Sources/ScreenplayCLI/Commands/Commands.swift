@@ -44,7 +44,7 @@ public enum ScreenplayTool {
             case let .present(command):
                 try run(PresentRunner(command))
             case let .play(command):
-                try run(PlayRunner(command))
+                try run(PlayService(command))
             case let .demo(command):
                 try run(DemoRunner(command))
             }

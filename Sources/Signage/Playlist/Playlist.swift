@@ -159,7 +159,7 @@ public struct SignageConfig: Equatable {
 
 /// A panel pattern matches as `--output` does (`ScreenPattern`: name,
 /// description, make, model or serial, glob, case-insensitive).
-public func panelMatches(
+func panelMatches(
     _ pattern: String, name: String, description: String, make: String, model: String, serial: String?
 )
     -> Bool
