@@ -8,7 +8,9 @@
 // overrides. The window on the counter has three buttons, also on keys:
 // Next (n) shows the next item now, Special (o) puts today's special over
 // the playlist for a minute, Schedule (s) goes back to the playlist.
-// Escape or q quits; so does SIGTERM, with exit status 0.
+// Escape or q quits; so does SIGTERM, with exit status 0. With
+// `--socket PATH` the app also answers `screenplay ctl --socket PATH`
+// (status, next, override), as `screenplay play` does.
 import Foundation
 import Screenplay
 import Signage
@@ -175,9 +177,14 @@ func fail(_ message: String, _ status: Int32) -> Never {
     exit(status)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+var socketPath: String?
+if let index = arguments.firstIndex(of: "--socket"), index + 1 < arguments.count {
+    socketPath = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+}
 guard arguments.count == 1, let path = arguments.first, !path.hasPrefix("-") else {
-    fail("usage: screenplay-lobby PLAYLIST.json (for example Examples/Lobby/cafe.json)", 64)
+    fail("usage: screenplay-lobby PLAYLIST.json [--socket PATH] (for example Examples/Lobby/cafe.json)", 64)
 }
 
 let player = SignagePlayer(options: PlayerOptions(path: path))
@@ -197,6 +204,17 @@ do {
 }
 let counter = Counter(player: player, special: "Today's special: pear tart")
 player.start(on: app)
+var server: ControlServer?
+if let socketPath {
+    do {
+        let naming = ControlServer.Naming(program: "screenplay-lobby", shortName: "lobby", pathSetting: "--socket")
+        server = try ControlServer(path: socketPath, naming: naming, messages: .standardError) { line, later in
+            player.answer(line, later: later)
+        }
+    } catch {
+        fail(error.description, error.kind == .usage ? 64 : 69)
+    }
+}
 _ = try app.openWindow(
     configuration: SceneConfiguration(name: "Lobby counter") {
         CounterWindow(counter: counter, onQuit: { [weak app] in app?.shutdown() })
@@ -208,4 +226,5 @@ do {
 } catch {
     fail("\(error)", 69)
 }
+server?.close()
 player.stop()

@@ -86,6 +86,48 @@ final class LobbyExampleTests: ScreenplayTestCase {
         XCTAssertFalse(p.stderr.contains("refused"), p.stderr)
     }
 
+    /// With `--socket`, the app's player answers `screenplay ctl` as
+    /// `play` does: the same requests reach it from outside.
+    func testScreenplayCtlReachesTheAppsPlayerThroughItsSocket() throws {
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw RigError("\(binary) is missing: run `swift build` before `swift test`")
+        }
+        let folder = NSTemporaryDirectory() + "lobby-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let playlist = folder + "/counter.json"
+        try #"""
+        {"playlists": {"menu": [{"color": "1f6f3f", "duration": 900}, {"color": "204080", "duration": 900}]},
+         "default": "menu", "transition": {"seconds": 0}}
+        """#.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)])
+        var environment = env(rig, builtin: "HEADLESS-1")
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let socket = folder + "/lobby.sock"
+        let p = try RunningProcess(binary, [playlist, "--socket", socket], environment: environment)
+        addTeardownBlock { p.kill() }
+        var shown: RGB?
+        XCTAssertTrue(
+            waitUntil(timeout: 10) {
+                shown = self.tvPixel(rig)
+                return shown == Self.first || shown == Self.second
+            }, "the TV shows neither of the playlist's colours: \(String(describing: shown))\n\(p.stderr)")
+
+        let status = try CLI.run(["ctl", "--socket", socket, "status"], environment: environment)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.contains("HEADLESS-2"), status.stdout)
+        let next = try CLI.run(["ctl", "--socket", socket, "next"], environment: environment)
+        XCTAssertEqual(next.status, 0, next.stderr)
+        let other = shown == Self.first ? Self.second : Self.first
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { self.tvPixel(rig) == other },
+            "after ctl next the TV shows \(String(describing: tvPixel(rig))), not \(other)\n\(p.stderr)")
+
+        p.terminate()
+        XCTAssertEqual(p.wait(timeout: 5), 0, p.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "the socket file outlived the app")
+    }
+
     func testABadPlaylistIsNamedWithItsPathAndExits65() throws {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw RigError("\(binary) is missing: run `swift build` before `swift test`")
