@@ -90,7 +90,8 @@ public final class ControlServer {
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            throw ControlSocketError(.unavailable, "cannot make the control socket: \(String(cString: strerror(errno)))")
+            throw ControlSocketError(
+                .unavailable, "cannot make the control socket: \(String(cString: strerror(errno)))")
         }
         // The socket is born 0600: no moment where another user may connect.
         let previous = umask(0o177)
@@ -100,7 +101,8 @@ public final class ControlServer {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
             throw ControlSocketError(
-                .unavailable, "cannot listen on the control socket \(path): \(reason); give another \(naming.pathSetting)")
+                .unavailable,
+                "cannot listen on the control socket \(path): \(reason); give another \(naming.pathSetting)")
         }
         listenFD = fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)

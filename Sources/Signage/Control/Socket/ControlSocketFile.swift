@@ -35,14 +35,16 @@ public enum ControlSocketFile {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
-            throw ControlSocketError(.unavailable, "\(path) exists and is not a socket; remove it or give another \(naming.pathSetting)")
+            throw ControlSocketError(
+                .unavailable, "\(path) exists and is not a socket; remove it or give another \(naming.pathSetting)")
         }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { Glibc.close(probe) }
         if withAddress(path, { connect(probe, $0, $1) }) == 0 {
             throw ControlSocketError(
                 .unavailable,
-                "another \(naming.program) is listening on \(path); stop it, or give this one another \(naming.pathSetting)")
+                "another \(naming.program) is listening on \(path); stop it, or give this one another \(naming.pathSetting)"
+            )
         }
         unlink(path)
     }
