@@ -55,6 +55,7 @@ let package = Package(
         .executable(name: "screenplay", targets: ["screenplay"]),
         .executable(name: "screenplay-bench", targets: ["ScreenplayBench"]),
         .executable(name: "screenplay-scoreboard", targets: ["screenplay-scoreboard"]),
+        .executable(name: "screenplay-lobby", targets: ["screenplay-lobby"]),
         .executable(name: "screenplay-sdl-game", targets: ["screenplay-sdl-game"]),
     ],
     targets: [
@@ -202,6 +203,11 @@ let package = Package(
         .executableTarget(
             name: "screenplay-scoreboard", dependencies: ["Screenplay"], path: "Examples/Scoreboard",
             swiftSettings: strict),
+        // A café's counter window with three buttons while the TV plays a
+        // playlist through the Signage library's player.
+        .executableTarget(
+            name: "screenplay-lobby", dependencies: ["Screenplay", "Signage"], path: "Examples/Lobby",
+            exclude: ["cafe.json"], swiftSettings: strict),
         // A game with its own SDL window and loop on the laptop; Screenplay,
         // driven from SDL's loop, draws the same state with raw GLES on every
         // external screen (Application.processEvents, DrawingContext.withGL).

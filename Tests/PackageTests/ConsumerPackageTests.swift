@@ -66,6 +66,17 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             "no tool binary after the build:\n\(log)")
     }
 
+    /// The lobby example, an app that plays a playlist through the Signage
+    /// library while its own window takes the counter's buttons, builds from
+    /// the `Screenplay` and `Signage` products alone.
+    func testTheLobbyExampleBuildsFromTheProductsAlone() throws {
+        let directory = try Self.consumerPackage()
+        let log = try Self.build(product: "Lobby", in: directory, what: "the lobby example")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: directory + "/.build/debug/Lobby"),
+            "no Lobby binary after the build:\n\(log)")
+    }
+
     /// Builds `product` in the consumer package and checks the log: exit 0,
     /// no warning, no error. Names the `package` symbols used, when that is
     /// why it failed.
@@ -86,7 +97,7 @@ final class ConsumerPackageTests: ScreenplayTestCase {
     }
 
     /// The scratch package, made once: the README example as one executable,
-    /// the CLI's sources as another.
+    /// the lobby example as another, the CLI's sources as a third.
     static func consumerPackage() throws -> String {
         if let consumer { return try consumer.get() }
         let made = Result { try makeConsumerPackage() }
@@ -120,6 +131,13 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                             .product(name: "Screenplay", package: "\(identity)"),
                             .product(name: "ScreenplayGLES", package: "\(identity)"),
                         ]),
+                    .executableTarget(
+                        name: "Lobby",
+                        dependencies: [
+                            .product(name: "Screenplay", package: "\(identity)"),
+                            .product(name: "Signage", package: "\(identity)"),
+                        ],
+                        swiftSettings: strict),
                     .systemLibrary(name: "ToolSystemd", pkgConfig: "libsystemd"),
                     .target(
                         name: "ToolCLI",
@@ -142,6 +160,9 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             try manifest.write(toFile: consumer + "/Package.swift", atomically: true, encoding: .utf8)
             try example.write(toFile: consumer + "/Sources/ReadmeExample/main.swift", atomically: true, encoding: .utf8)
             try ownGL.write(toFile: consumer + "/Sources/ReadmeExample/OwnGL.swift", atomically: true, encoding: .utf8)
+            try files.createDirectory(atPath: consumer + "/Sources/Lobby", withIntermediateDirectories: true)
+            try files.copyItem(
+                atPath: root + "/Examples/Lobby/main.swift", toPath: consumer + "/Sources/Lobby/main.swift")
             // SwiftPM wants target names unique across the package graph, and
             // Screenplay's package has these three: the copies get other names,
             // and the one change to their files is the module names they import.

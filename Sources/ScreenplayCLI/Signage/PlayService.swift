@@ -136,9 +136,13 @@ final class PlayService: SceneCommand {
             )
             return
         }
-        server = try ControlServer(path: path) { [weak self] line, later in
-            guard let self else { return ControlReply.error("shutting down") }
-            return self.player.answer(line, later: later)
+        do {
+            server = try ControlServer(path: path, naming: .tool, messages: .log) { [weak self] line, later in
+                guard let self else { return ControlReply.error("shutting down") }
+                return self.player.answer(line, later: later)
+            }
+        } catch {
+            throw CommandFailure(error.kind == .usage ? .usage : .unavailable, error.description)
         }
         log("control socket: \(path)")
     }

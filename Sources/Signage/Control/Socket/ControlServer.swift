@@ -1,16 +1,34 @@
 import Dispatch
-import Foundation
-import Screenplay
-import Signage
+public import Foundation
 
-/// The control socket of `play`: a Unix stream socket (never a network
-/// one), served on the main queue without ever blocking it. Every fd is
+/// A player's control socket (`screenplay play`'s, or an app's, which
+/// `screenplay ctl --socket PATH` then reaches the same way): a Unix stream
+/// socket (never a network one), served on the main queue without ever
+/// blocking it. Every fd is
 /// non-blocking and watched by DispatchSources; each client has bounded
 /// buffers and deadlines, so a client that sends garbage, a huge line,
 /// one byte a second, or never reads its replies costs a bounded amount
 /// and is answered with an error or dropped, while playback goes on.
 @MainActor
-final class ControlServer {
+public final class ControlServer {
+    /// How the socket's messages name its owner, so that each names the
+    /// fix in the owner's own terms.
+    public struct Naming: Sendable {
+        /// The program, as in "another screenplay play is listening on ...".
+        public var program: String
+        /// What a peer of another user may not control: "this play".
+        public var shortName: String
+        /// The setting that gives another path: "--socket".
+        public var pathSetting: String
+
+        /// Names for messages.
+        public init(program: String, shortName: String, pathSetting: String) {
+            self.program = program
+            self.shortName = shortName
+            self.pathSetting = pathSetting
+        }
+    }
+
     /// The bounds every client lives within.
     enum Limits {
         /// Clients served at once; more get an error reply and are closed.
@@ -33,7 +51,10 @@ final class ControlServer {
         static let idleSeconds: Double = 60
     }
 
-    let path: String
+    /// The socket's file.
+    public let path: String
+    private let naming: Naming
+    private let messages: SignageMessages
     private let listenFD: Int32
     private var acceptSource: (any DispatchSourceRead)?
     private var clients: [ObjectIdentifier: ControlClient] = [:]
@@ -41,7 +62,7 @@ final class ControlServer {
     private let handle: ControlHandler
     private let uid = getuid()
     /// Clients refused or dropped, for `ctl status` and tests.
-    private(set) var refusedCount = 0
+    public private(set) var refusedCount = 0
 
     /// Binds `path` (its directory made 0700 when missing, the socket 0600)
     /// and serves it. `handle` turns one request line into one reply line,
@@ -49,22 +70,28 @@ final class ControlServer {
     /// client's next requests wait for it, so replies keep their order).
     /// - Throws: a failure naming the path and the reason: a path too long
     ///   for a socket, a directory that cannot be made or is another user's,
-    ///   or another `play` already listening there.
-    init(path: String, handle: @escaping ControlHandler) throws(CommandFailure) {
+    ///   or another process already listening there. Warnings about
+    ///   clients (refused, dropped) go to `messages`.
+    public init(
+        path: String, naming: Naming, messages: SignageMessages, handle: @escaping ControlHandler
+    ) throws(ControlSocketError) {
         self.path = path
+        self.naming = naming
+        self.messages = messages
         self.handle = handle
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            throw CommandFailure(
+            throw ControlSocketError(
                 .usage,
-                "the control socket path \(path) is longer than a Unix socket allows (107 bytes); give a shorter --socket"
+                "the control socket path \(path) is longer than a Unix socket allows (107 bytes); give a shorter \(naming.pathSetting)"
             )
         }
-        try ControlSocketFile.prepareDirectory(of: path)
-        try ControlSocketFile.removeStale(path)
+        try ControlSocketFile.prepareDirectory(of: path, naming: naming)
+        try ControlSocketFile.removeStale(path, naming: naming)
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            throw CommandFailure(.unavailable, "cannot make the control socket: \(String(cString: strerror(errno)))")
+            throw ControlSocketError(
+                .unavailable, "cannot make the control socket: \(String(cString: strerror(errno)))")
         }
         // The socket is born 0600: no moment where another user may connect.
         let previous = umask(0o177)
@@ -73,8 +100,9 @@ final class ControlServer {
         guard bound == 0, chmod(path, 0o600) == 0, listen(fd, 16) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
-            throw CommandFailure(
-                .unavailable, "cannot listen on the control socket \(path): \(reason); give another --socket")
+            throw ControlSocketError(
+                .unavailable,
+                "cannot listen on the control socket \(path): \(reason); give another \(naming.pathSetting)")
         }
         listenFD = fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
@@ -84,7 +112,7 @@ final class ControlServer {
     }
 
     /// Closes every client and the socket, and removes its file.
-    func close() {
+    public func close() {
         for client in clients.values { client.close() }
         clients = [:]
         sweepTimer?.cancel()
@@ -111,13 +139,13 @@ final class ControlServer {
             if peer?.uid != uid {
                 refusedCount += 1
                 let who = peer.map { "uid \($0.uid) (pid \($0.pid))" } ?? "a client whose credentials cannot be read"
-                warn("control socket: refused \(who): only uid \(uid) may control this play")
-                refuse(fd, "refused: only uid \(uid) may control this play")
+                messages.warning("control socket: refused \(who): only uid \(uid) may control this \(naming.shortName)")
+                refuse(fd, "refused: only uid \(uid) may control this \(naming.shortName)")
                 continue
             }
             guard clients.count < Limits.clients else {
                 refusedCount += 1
-                warn(
+                messages.warning(
                     "control socket: \(Limits.clients) clients are connected; refused one more (pid \(peer?.pid ?? 0))")
                 refuse(fd, "busy: \(Limits.clients) clients are connected; try again")
                 continue
@@ -152,7 +180,7 @@ final class ControlServer {
 
     func dropped(_ client: ControlClient, _ reason: String) {
         refusedCount += 1
-        warn("control socket: dropped the client of pid \(client.pid): \(reason)")
+        messages.warning("control socket: dropped the client of pid \(client.pid): \(reason)")
     }
 
     /// Deadlines are checked once a second, only while clients are connected.
@@ -178,4 +206,4 @@ final class ControlServer {
 
 /// Answers one request line: the reply now, or nil and the reply through
 /// the completion later.
-typealias ControlHandler = (Data, @escaping @MainActor (Data) -> Void) -> Data?
+public typealias ControlHandler = (Data, @escaping @MainActor (Data) -> Void) -> Data?

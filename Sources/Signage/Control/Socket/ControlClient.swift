@@ -1,7 +1,5 @@
 import Dispatch
 import Foundation
-import Screenplay
-import Signage
 
 /// One connection: reads request lines, writes reply lines, within the
 /// server's limits.
