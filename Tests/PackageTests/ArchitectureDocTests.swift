@@ -165,7 +165,9 @@ final class SmallPartsTests: XCTestCase {
         var sorted = 0
         for module in try FileManager.default.contentsOfDirectory(atPath: root.path) {
             let folder = root.appendingPathComponent(module)
-            let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+                $0.hasSuffix(".swift")
+            }
             guard paths.count > 20 else { continue }
             sorted += 1
             let byFolder = Dictionary(grouping: paths) { ($0 as NSString).deletingLastPathComponent }
