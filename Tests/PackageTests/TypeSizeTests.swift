@@ -15,7 +15,7 @@ final class TypeSizeTests: XCTestCase {
     /// `DrawingContext`) and the bench's runner and report, one extension
     /// per benchmark, are among them.
     private static let ceilings: [String: Int] = [
-        "BenchRunner": 1528, "SignageConfigLoader": 973, "Application": 963, "PlayPanel": 698, "Report": 695,
+        "BenchRunner": 1528, "SignageConfigLoader": 973, "Application": 963, "PlayPanel": 700, "Report": 695,
         "DrawingContext": 575, "Scene": 531, "PresentCommand": 439, "MQTTConnection": 377, "DisplayLink": 353,
         "WebView": 337, "Presenter": 333,
     ]
