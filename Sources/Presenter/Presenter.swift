@@ -28,7 +28,8 @@ final class Presenter {
     var app: Application? { scenes?.app }
     var console: Scene? { scenes?.console }
     var audienceScenes: [ObjectIdentifier: Scene] { scenes?.audience ?? [:] }
-    var clock: (any DispatchSourceTimer)?
+    /// The console's clock tick and the timer's start time.
+    private(set) lazy var clock = TalkClock(presenter: self)
     /// Takes every event (`--stats` lines in the tool).
     var onEvent: ((TalkEvent) -> Void)?
     /// The quit key (nil: the talk closes).

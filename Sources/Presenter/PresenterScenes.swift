@@ -19,15 +19,7 @@ extension Presenter {
             self?.emit(["event": "audience-available", "available": available])
             self?.console?.setNeedsDisplay()
         }
-        // The clock and timers change once a second: the tick repaints the
-        // top bar alone; nothing else redraws the console while the
-        // speaker is not pressing keys.
-        let clock = DispatchSource.makeTimerSource(queue: .main)
-        clock.schedule(deadline: .now() + 1, repeating: 1)
-        clock.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.secondPassed() } }
-        clock.resume()
-        self.clock = clock
-        scheduleTimerStart()
+        clock.start()
         cache.onRendered = { [weak self] key in self?.slideRendered(key) }
         thumbnails.onRendered = { [weak self] in
             guard let self, self.state.isOverviewShown else { return }
@@ -62,28 +54,6 @@ extension Presenter {
 
     func label(_ scene: Scene) -> String { scene.screen?.name ?? "window" }
 
-    /// A start time (`--start-time`, pdfpc's `startTime`): the timer starts
-    /// by itself then; one that passed counts from it.
-    private func scheduleTimerStart() {
-        guard let startsAt = files.timing.startsAt else { return }
-        let wait = startsAt.timeIntervalSinceNow
-        let now = Double(monotonicNanoseconds()) / 1e9
-        if wait <= 0 {
-            state.timer.start(at: now, alreadyElapsed: -wait)
-            return
-        }
-        state.timerWaitsForStart = true
-        DispatchQueue.main.asyncAfter(deadline: .now() + wait) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.state.timerWaitsForStart else { return }
-                self.state.timerWaitsForStart = false
-                self.state.timer.start(at: Double(monotonicNanoseconds()) / 1e9, alreadyElapsed: 0)
-                self.emit(["event": "timer-started", "reason": "start time"])
-                self.console?.setNeedsDisplay()
-            }
-        }
-    }
-
     /// The quit key, or the console closed by the compositor: the app's
     /// `onQuit`, or the talk closes.
     func quit(reason: String) {
@@ -96,8 +66,7 @@ extension Presenter {
     /// audience scenes; the application goes on.
     func close() {
         isClosing = true
-        clock?.cancel()
-        clock = nil
+        clock.stop()
         cache.onRendered = nil
         scenes?.close()
     }

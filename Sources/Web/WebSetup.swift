@@ -20,9 +20,10 @@ package struct WebSetupError: Error, CustomStringConvertible, Sendable {
     package var description: String { reason }
 }
 
-// The process-wide half of WebKit: one export and one set of web process
-// settings for every view, chosen before the first.
-extension WebView {
+/// The process-wide half of WebKit: one export and one set of web process
+/// settings for every `WebView`, chosen before the first.
+@MainActor
+package enum WebSetup {
     /// The export in use, once `initialize` ran.
     package private(set) static var export: WebExport?
     private static var setupError: WebSetupError?

@@ -59,35 +59,41 @@ final class ArgumentsTests: ScreenplayTestCase {
             ("present --stats=- test-card", present { $0.stats = .standardOutput }),
             ("present --stats out.log test-card", present { $0.stats = .file("out.log") }),
             ("present --reconnect test-card", present { $0.reconnect = true }),
-            ("present --talk-minutes 20 test-card", present { $0.durationMinutes = 20 }),
-            ("present --talk-minutes=1.5 test-card", present { $0.durationMinutes = 1.5 }),
-            ("present --notes notes.txt test-card", present { $0.notesPath = "notes.txt" }),
+            ("present --talk-minutes 20 test-card", present { $0.talk.durationMinutes = 20 }),
+            ("present --talk-minutes=1.5 test-card", present { $0.talk.durationMinutes = 1.5 }),
+            ("present --notes notes.txt test-card", present { $0.talk.notesPath = "notes.txt" }),
             (
                 "present --password s3cret talk.pdf",
-                present({ $0.password = "s3cret" }, content: .pdf(path: "talk.pdf"))
+                present({ $0.talk.password = "s3cret" }, content: .pdf(path: "talk.pdf"))
             ),
-            ("present --password=-dash talk.pdf", present({ $0.password = "-dash" }, content: .pdf(path: "talk.pdf"))),
-            ("present --rehearse test-card", present { $0.rehearse = true }),
+            (
+                "present --password=-dash talk.pdf",
+                present({ $0.talk.password = "-dash" }, content: .pdf(path: "talk.pdf"))
+            ),
+            ("present --rehearse test-card", present { $0.talk.rehearse = true }),
             ("present clip.mp4", present(content: .video(path: "clip.mp4"))),
             ("present a/b.WebM", present(content: .video(path: "a/b.WebM"))),
             ("present --audio clip.mkv", present({ $0.audio = true }, content: .video(path: "clip.mkv"))),
             ("present --no-loop clip.mov", present({ $0.loops = false }, content: .video(path: "clip.mov"))),
             (
                 "present --end-time 14:30 talk.pdf",
-                present({ $0.endTime = ClockTime(parsing: "14:30") }, content: .pdf(path: "talk.pdf"))
+                present({ $0.talk.endTime = ClockTime(parsing: "14:30") }, content: .pdf(path: "talk.pdf"))
             ),
             (
                 "present --end-time=9:05 talk.pdf",
-                present({ $0.endTime = ClockTime(parsing: "09:05") }, content: .pdf(path: "talk.pdf"))
+                present({ $0.talk.endTime = ClockTime(parsing: "09:05") }, content: .pdf(path: "talk.pdf"))
             ),
-            ("present --last-minutes 3 talk.pdf", present({ $0.lastMinutes = 3 }, content: .pdf(path: "talk.pdf"))),
+            (
+                "present --last-minutes 3 talk.pdf",
+                present({ $0.talk.lastMinutes = 3 }, content: .pdf(path: "talk.pdf"))
+            ),
             (
                 "present --notes-position Right talk.pdf",
-                present({ $0.notesPosition = .right }, content: .pdf(path: "talk.pdf"))
+                present({ $0.talk.notesPosition = .right }, content: .pdf(path: "talk.pdf"))
             ),
             (
                 "present --notes-position bottom talk.pdf",
-                present({ $0.notesPosition = .bottom }, content: .pdf(path: "talk.pdf"))
+                present({ $0.talk.notesPosition = .bottom }, content: .pdf(path: "talk.pdf"))
             ),
             ("present test-card --fps 30", present { $0.framesPerSecond = 30 }),
             (
@@ -117,10 +123,10 @@ final class ArgumentsTests: ScreenplayTestCase {
         expected.preview = true
         expected.stats = .file("s.log")
         expected.reconnect = true
-        expected.durationMinutes = 45
-        expected.notesPath = "n.md"
-        expected.password = "pw"
-        expected.rehearse = true
+        expected.talk.durationMinutes = 45
+        expected.talk.notesPath = "n.md"
+        expected.talk.password = "pw"
+        expected.talk.rehearse = true
         XCTAssertEqual(try parse(line), .present(expected))
     }
 
@@ -231,8 +237,8 @@ final class ArgumentsTests: ScreenplayTestCase {
             ("demo --output x", "unknown option '--output'", DemoCommand.usage),
             ("demo x", "unexpected argument 'x'", DemoCommand.usage),
             // present: content
-            ("present", "missing content: expected \(PresentCommand.contentKinds)", PresentCommand.usage),
-            ("present --fps 30", "missing content: expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present", "missing content: expected \(PresentContent.kinds)", PresentCommand.usage),
+            ("present --fps 30", "missing content: expected \(PresentContent.kinds)", PresentCommand.usage),
             ("present color", "missing value for 'color': expected RRGGBB", PresentCommand.usage),
             ("present color ff880", "invalid color 'ff880': expected RRGGBB or #RRGGBB", PresentCommand.usage),
             ("present color #gg0000", "invalid color '#gg0000': expected RRGGBB or #RRGGBB", PresentCommand.usage),
@@ -243,22 +249,22 @@ final class ArgumentsTests: ScreenplayTestCase {
             ("present test-card extra", "unexpected argument 'extra'", PresentCommand.usage),
             ("present a.png b.png", "unexpected argument 'b.png'", PresentCommand.usage),
             (
-                "present notes.txt", "unsupported content 'notes.txt': expected \(PresentCommand.contentKinds)",
+                "present notes.txt", "unsupported content 'notes.txt': expected \(PresentContent.kinds)",
                 PresentCommand.usage
             ),
             (
-                "present testcard", "unsupported content 'testcard': expected \(PresentCommand.contentKinds)",
+                "present testcard", "unsupported content 'testcard': expected \(PresentContent.kinds)",
                 PresentCommand.usage
             ),
             (
-                "present .png", "unsupported content '.png': expected \(PresentCommand.contentKinds)",
+                "present .png", "unsupported content '.png': expected \(PresentContent.kinds)",
                 PresentCommand.usage
             ),
             (
-                "present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentCommand.contentKinds)",
+                "present dir.png/file", "unsupported content 'dir.png/file': expected \(PresentContent.kinds)",
                 PresentCommand.usage
             ),
-            ("present -", "unsupported content '-': expected \(PresentCommand.contentKinds)", PresentCommand.usage),
+            ("present -", "unsupported content '-': expected \(PresentContent.kinds)", PresentCommand.usage),
             (
                 "present --audio test-card", "'--audio' only applies to video content and to videos on PDF slides",
                 PresentCommand.usage
@@ -332,7 +338,7 @@ final class ArgumentsTests: ScreenplayTestCase {
             ("present --duration=20 talk.pdf", retiredDuration, PresentCommand.usage),
             ("present --fps x --duration talk.pdf", retiredDuration, PresentCommand.usage),
             (
-                "present -- --duration", "unsupported content '--duration': expected \(PresentCommand.contentKinds)",
+                "present -- --duration", "unsupported content '--duration': expected \(PresentContent.kinds)",
                 PresentCommand.usage
             ),
             ("present --notes", "missing value for option '--notes'", PresentCommand.usage),

@@ -24,10 +24,6 @@ import Signage
 @MainActor
 public final class MQTTBox {
     enum Limits {
-        /// A command larger than this is refused (the socket's line limit).
-        static let commandBytes = 64 * 1024
-        /// Commands waiting to be answered; more are refused.
-        static let waitingCommands = 64
         static let statusEverySeconds = 60.0
         /// A clean stop waits this long at most for the broker to acknowledge
         /// proof lines sent, and for the journal's fsync: well inside the
@@ -41,17 +37,15 @@ public final class MQTTBox {
     let prefix: String
     private let host: FleetHost
     private let connection: MQTTConnection
-    private let answer: CommandHandler
+    /// The command topic's requests and replies.
+    private let commands: MQTTCommands
     private let statusLine: () -> Data
     private let outbox: ProofOutbox
     /// Acknowledgements arrived and are recorded at the end of this turn of the main queue.
     private var savePending = false
-    private var commandsWaiting = 0
     private var statusPending = false
     private var lastStatus: Data?
     private var heartbeat: (any DispatchSourceTimer)?
-    private var complaints = Throttle(seconds: 10)
-    private var complaintsHeld = 0
 
     /// Reads the credentials (a missing or unreadable file is `.noInput`, a
     /// malformed one `.dataError`) and makes the client; `start()` connects.
@@ -69,7 +63,6 @@ public final class MQTTBox {
         self.boxID = boxID
         prefix = "screenplay/\(boxID)/"
         self.host = host
-        self.answer = answer
         self.statusLine = statusLine
         var settings = MQTTConnection.Settings(broker: broker, clientID: "screenplay-\(boxID)")
         if let file = options.mqttCredentialsFile {
@@ -90,8 +83,10 @@ public final class MQTTBox {
         settings.will = (prefix + "online", "false")
         settings.subscriptions = [prefix + "command"]
         connection = try MQTTConnection(settings)
+        commands = MQTTCommands(prefix: prefix, connection: connection, answer: answer, messages: host.messages)
         outbox = ProofOutbox(path: host.stateFolder.map { "\($0)/mqtt-proof/\(boxID).jsonl" }, host: host)
         connection.onEvent = { [weak self] event in self?.handle(event) }
+        commands.onCommandRan = { [weak self] in self?.statusChanged() }
     }
 
     /// Connects in the background (and again whenever the connection goes)
@@ -198,75 +193,12 @@ public final class MQTTBox {
             // An empty payload is how a retained message is cleared: nothing to answer.
             guard topic == prefix + "command", !payload.isEmpty else { return }
             if retained {
-                return complain(
+                return commands.complain(
                     "ignored a retained message on \(topic): a retained command would run again at every reconnect; publish commands without the retain flag (and clear it: mosquitto_pub -r -n -t \(topic))"
                 )
             }
-            receive(payload)
+            commands.receive(payload)
         }
-    }
-
-    private func receive(_ payload: Data) {
-        guard payload.count <= Limits.commandBytes else {
-            complain("refused a command of \(payload.count) bytes (at most \(Limits.commandBytes))")
-            return reply(ControlReply.error("command larger than \(Limits.commandBytes) bytes"), to: nil, id: nil)
-        }
-        guard commandsWaiting < Limits.waitingCommands else {
-            complain("refused a command: \(Limits.waitingCommands) are waiting to be answered")
-            return reply(ControlReply.error("busy: \(Limits.waitingCommands) commands are waiting"), to: nil, id: nil)
-        }
-        commandsWaiting += 1
-        // One command per turn of the main queue: a flood cannot hold back frames.
-        DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.commandsWaiting -= 1
-                self.run(payload)
-            }
-        }
-    }
-
-    /// The command's `id` and `reply_to` are this topic's own; the rest is
-    /// the control socket's request, answered by the same handler.
-    private func run(_ payload: Data) {
-        guard var fields = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
-            complain("refused a command that is not a JSON object (\(payload.count) bytes)")
-            return reply(
-                ControlReply.error(
-                    "malformed JSON: a command is one JSON object, such as {\"command\":\"status\",\"id\":\"1\"}"),
-                to: nil, id: nil)
-        }
-        let id = fields.removeValue(forKey: "id")
-        var replyTopic: String?
-        if let value = fields.removeValue(forKey: "reply_to") {
-            guard let topic = value as? String, Self.isPublishableTopic(topic) else {
-                complain("refused a command whose reply_to is not a topic one may publish to")
-                return reply(
-                    ControlReply.error("\"reply_to\" must be a topic without wildcards (+, #), at most 256 bytes"),
-                    to: nil, id: id)
-            }
-            replyTopic = topic
-        }
-        guard let line = try? JSONSerialization.data(withJSONObject: fields) else {
-            return reply(ControlReply.error("the command could not be read"), to: replyTopic, id: id)
-        }
-        if let now = answer(line, { [weak self] later in self?.reply(later, to: replyTopic, id: id) }) {
-            reply(now, to: replyTopic, id: id)
-        }
-        if let object = fields["command"] as? String, object != "status" {
-            host.messages.info("MQTT: command \(object) from \(prefix)command")
-            statusChanged()
-        }
-    }
-
-    private func reply(_ line: Data, to topic: String?, id: Any?) {
-        var data = line
-        if let id, var fields = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] {
-            fields["id"] = id
-            data = ControlReply.encode(fields)
-        }
-        if data.last == 0x0A { data.removeLast() }
-        connection.publish(topic ?? prefix + "reply", data)
     }
 
     private func publishStatus(force: Bool) {
@@ -275,18 +207,4 @@ public final class MQTTBox {
         guard force || line != lastStatus else { return }
         if connection.publish(prefix + "status", line, retain: true) != nil { lastStatus = line }
     }
-
-    /// Garbage on the command topic is logged at most every 10 s, with a count.
-    private func complain(_ text: String) {
-        guard complaints.allows() else {
-            complaintsHeld += 1
-            return
-        }
-        let held = complaintsHeld > 0 ? " (and \(complaintsHeld) more since the last such line)" : ""
-        complaintsHeld = 0
-        host.messages.warning("MQTT: \(text)\(held)")
-    }
 }
-
-/// A command from the broker answered now, or nil and answered through the completion later.
-typealias CommandHandler = (Data, @escaping @MainActor (Data) -> Void) -> Data?

@@ -4,14 +4,12 @@ import Foundation
 import Synchronization
 
 /// One connection to a broker through libmosquitto, driven from the main
-/// queue and never blocking it: the socket is watched by DispatchSources
-/// (on a duplicate of libmosquitto's descriptor, so that libmosquitto
-/// closing its own never leaves a source on a number the process may
-/// reuse), the keepalive by a one-second timer, and the connect, whose
-/// name lookup can take seconds, runs on a utility queue while the main
-/// thread leaves the handle alone. libmosquitto's callbacks only post to an
-/// inbox read after each call returns, so nothing runs inside them.
-/// Connection losses are retried after 1 s, doubling to 60 s, with jitter.
+/// queue and never blocking it: the socket and the keepalive are watched by
+/// `MQTTSocketWatch`, and the connect, whose name lookup can take seconds,
+/// runs on a utility queue while the main thread leaves the handle alone.
+/// libmosquitto's callbacks only post to an `MQTTInbox` read after each call
+/// returns, so nothing runs inside them. Connection losses are retried as
+/// `MQTTRetry` says (after 1 s, doubling to 60 s, with jitter).
 @MainActor
 final class MQTTConnection {
     struct Settings: Sendable {
@@ -47,16 +45,13 @@ final class MQTTConnection {
     var onEvent: ((Event) -> Void)?
     private(set) var state = State.connecting
     private(set) var lastError: String?
-    private let handle: Handle
-    private let inbox = Inbox()
-    private var readSource: (any DispatchSourceRead)?
-    private var writeSource: (any DispatchSourceWrite)?
-    private var writing = false
-    private var tick: (any DispatchSourceTimer)?
-    private var retry: (any DispatchSourceTimer)?
+    private let handle: MQTTHandle
+    private let inbox = MQTTInbox()
+    /// The connected socket's watch; nil while not connected.
+    private var watch: MQTTSocketWatch?
+    private let retry = MQTTRetry()
     /// The connect runs off the main thread: the handle is not touched meanwhile.
     private var connectInFlight = false
-    private var backoff = 1.0
     /// The broker's refusal (CONNACK), kept for the disconnect that follows it.
     private var refusal: String?
 
@@ -64,49 +59,8 @@ final class MQTTConnection {
     /// will set); `start()` connects.
     /// - Throws: what libmosquitto refused, such as a CA file it cannot read.
     init(_ settings: Settings) throws(FleetFailure) {
-        Self.libraryReady()
         self.settings = settings
-        let user = Unmanaged.passUnretained(inbox).toOpaque()
-        guard let pointer = mosquitto_new(settings.clientID, true, user) else {
-            throw FleetFailure(.unavailable, "MQTT: libmosquitto could not make a client (out of memory?)")
-        }
-        handle = Handle(pointer: pointer)
-        func check(_ rc: Int32, _ what: String) throws(FleetFailure) {
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-                mosquitto_destroy(pointer)
-                throw FleetFailure(.dataError, "MQTT: \(what): \(Self.reason(rc))")
-            }
-        }
-        try check(
-            mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311),
-            "protocol version")
-        if let username = settings.username {
-            try check(mosquitto_username_pw_set(pointer, username, settings.password), "credentials")
-        }
-        if settings.broker.secure {
-            if let caFile = settings.caFile {
-                try check(
-                    mosquitto_tls_set(pointer, caFile, nil, nil, nil, nil),
-                    "the CA file \(caFile) (--mqtt-ca-file; a PEM file of CA certificates)")
-            } else {
-                try check(mosquitto_int_option(pointer, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "the system's CA store")
-            }
-        }
-        if let will = settings.will {
-            let bytes = Array(will.payload.utf8)
-            try check(mosquitto_will_set(pointer, will.topic, Int32(bytes.count), bytes, 1, true), "the will")
-        }
-        mosquitto_connect_callback_set(pointer) { _, user, rc in Inbox.from(user)?.post(.connect(rc)) }
-        mosquitto_disconnect_callback_set(pointer) { _, user, rc in Inbox.from(user)?.post(.disconnect(rc)) }
-        mosquitto_publish_callback_set(pointer) { _, user, mid in Inbox.from(user)?.post(.published(mid)) }
-        mosquitto_message_callback_set(pointer) { _, user, message in
-            guard let inbox = Inbox.from(user), let message = message?.pointee, let topic = message.topic else {
-                return
-            }
-            let payload =
-                message.payload.map { Data(bytes: $0, count: Int(max(0, message.payloadlen))) } ?? Data()
-            inbox.post(.message(String(cString: topic), payload, message.retain))
-        }
+        handle = try MQTTHandle(settings, inbox: inbox)
     }
 
     isolated deinit {
@@ -160,8 +114,7 @@ final class MQTTConnection {
         guard state != .stopped else { return }
         let wasConnected = state == .connected
         state = .stopped
-        retry?.cancel()
-        retry = nil
+        retry.cancel()
         if wasConnected, !connectInFlight {
             _ = mosquitto_disconnect(handle.pointer)
             _ = mosquitto_loop_write(handle.pointer, 1)
@@ -201,47 +154,32 @@ final class MQTTConnection {
         guard state != .stopped else { return }
         // MOSQ_ERR_CONN_PENDING (-1): the TCP connect is under way.
         guard rc <= MOSQ_ERR_SUCCESS.rawValue else {
-            return lost("cannot connect to \(settings.broker.description): \(Self.reason(rc, errno: system))")
+            return lost("cannot connect to \(settings.broker.description): \(MosquittoWords.reason(rc, errno: system))")
         }
         let fd = mosquitto_socket(handle.pointer)
         guard fd >= 0 else { return lost("cannot connect to \(settings.broker.description): no socket") }
-        let watched = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        guard watched >= 0 else {
-            return lost("cannot watch the broker's socket: \(String(cString: strerror(errno)))")
+        do {
+            watch = try MQTTSocketWatch(socket: fd) { [weak self] ready in
+                switch ready {
+                case .readable: self?.call { mosquitto_loop_read($0, 1) }
+                case .writable: self?.call { mosquitto_loop_write($0, 1) }
+                case .second: self?.call { mosquitto_loop_misc($0) }
+                }
+            }
+        } catch {
+            return lost(error.description)
         }
-        let read = DispatchSource.makeReadSource(fileDescriptor: watched, queue: .main)
-        read.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.call { mosquitto_loop_read($0, 1) } }
-        }
-        let write = DispatchSource.makeWriteSource(fileDescriptor: watched, queue: .main)
-        write.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.call { mosquitto_loop_write($0, 1) } }
-        }
-        let closer = DuplicateCloser(fd: watched)
-        read.setCancelHandler { closer.release() }
-        write.setCancelHandler { closer.release() }
-        read.resume()
-        readSource = read
-        writeSource = write
-        writing = false
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.call { mosquitto_loop_misc($0) } }
-        }
-        timer.resume()
-        tick = timer
         pumpAfterCall()
     }
 
     /// One libmosquitto step, then what it reported.
     private func call(_ step: (OpaquePointer) -> Int32) {
-        guard state != .stopped, !connectInFlight, readSource != nil else { return }
+        guard state != .stopped, !connectInFlight, watch != nil else { return }
         let rc = step(handle.pointer)
         pumpAfterCall()
         // A step that failed without a disconnect callback (no socket any more).
-        if readSource != nil, rc != MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(handle.pointer) < 0 {
-            lost("lost \(settings.broker.description): \(Self.reason(rc))")
+        if watch != nil, rc != MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(handle.pointer) < 0 {
+            lost("lost \(settings.broker.description): \(MosquittoWords.reason(rc))")
         }
     }
 
@@ -252,18 +190,19 @@ final class MQTTConnection {
             case let .connect(rc):
                 if rc == 0 {
                     state = .connected
-                    backoff = 1
+                    retry.reset()
                     lastError = nil
                     for topic in settings.subscriptions {
                         _ = mosquitto_subscribe(handle.pointer, nil, topic, 1)
                     }
                     onEvent?(.connected)
                 } else {
-                    refusal = "\(settings.broker.description) refused the connection: \(Self.connackReason(rc))"
+                    refusal =
+                        "\(settings.broker.description) refused the connection: \(MosquittoWords.connackReason(rc))"
                 }
             case let .disconnect(rc):
                 let reason =
-                    refusal ?? "lost \(settings.broker.description): \(rc == 0 ? "closed" : Self.reason(rc))"
+                    refusal ?? "lost \(settings.broker.description): \(rc == 0 ? "closed" : MosquittoWords.reason(rc))"
                 refusal = nil
                 lost(reason)
             case let .message(topic, payload, retained):
@@ -272,15 +211,8 @@ final class MQTTConnection {
                 onEvent?(.published(mid: mid))
             }
         }
-        guard state != .stopped, let writeSource else { return }
-        let wants = readSource != nil && mosquitto_want_write(handle.pointer)
-        if wants, !writing {
-            writing = true
-            writeSource.resume()
-        } else if !wants, writing {
-            writing = false
-            writeSource.suspend()
-        }
+        guard state != .stopped, let watch else { return }
+        watch.watchWrites(mosquitto_want_write(handle.pointer))
     }
 
     private func lost(_ reason: String) {
@@ -288,43 +220,13 @@ final class MQTTConnection {
         stopSources()
         state = .waiting
         lastError = reason
-        // ±10 % so a fleet that lost one broker does not come back in one burst.
-        let delay = backoff * Double.random(in: 0.9...1.1)
-        backoff = min(backoff * 2, 60)
+        let delay = retry.nextDelay()
         onEvent?(.lost(reason: reason, retryIn: delay))
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + delay)
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.retry = nil
-                self?.connect()
-            }
-        }
-        timer.resume()
-        retry?.cancel()
-        retry = timer
+        retry.schedule(after: delay) { [weak self] in self?.connect() }
     }
 
     private func stopSources() {
-        tick?.cancel()
-        tick = nil
-        readSource?.cancel()
-        readSource = nil
-        if let writeSource {
-            // A suspended source must be resumed for its cancellation to finish.
-            if !writing { writeSource.resume() }
-            writeSource.cancel()
-        }
-        writeSource = nil
-        writing = false
+        watch?.cancel()
+        watch = nil
     }
-
-    // MARK: libmosquitto's words
-
-    private static let initialised: Bool = {
-        mosquitto_lib_init()
-        return true
-    }()
-
-    private static func libraryReady() { _ = initialised }
 }

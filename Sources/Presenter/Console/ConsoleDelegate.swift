@@ -194,7 +194,7 @@ final class ConsoleDelegate: SceneDelegate {
     }
 
     /// The top bar as last drawn: the once-a-second tick repaints the bar
-    /// only when what it shows changed (`Presenter.secondPassed`).
+    /// only when what it shows changed (`TalkClock.secondPassed`).
     var drawnBar: ConsoleBar?
 
 }

@@ -68,11 +68,11 @@ public final class WebPage {
             return try CurrentContext.preserving { try scene.host.graphics.context() }
         }
         do {
-            _ = try WebView.initialize(context: context)
+            _ = try WebSetup.initialize(context: context)
             // The web context is made after the backend is loaded, never before.
             if let settings = Self.engineSettings {
                 Self.engineSettings = nil
-                WebView.configure(
+                WebSetup.configure(
                     sandbox: settings.sandbox, memoryLimitMB: settings.memoryLimitMB,
                     readablePath: settings.readablePath)
             }
@@ -112,7 +112,7 @@ public final class WebPage {
 
     /// The export in use (after the first page started).
     public static var export: Export? {
-        switch WebView.export {
+        switch WebSetup.export {
         case .eglImage?: .eglImage
         case .sharedMemory?: .sharedMemory
         case nil: nil
@@ -123,7 +123,7 @@ public final class WebPage {
     /// compositor as the page's own pixels, copied once into the scene's
     /// wl_shm buffer and not drawn (software GL, after the first page or
     /// ``checkEngine(on:)``); otherwise frames are drawn as textures.
-    public static var presentsFillingFramesAsTheyAre: Bool { WebView.staysInSharedMemory }
+    public static var presentsFillingFramesAsTheyAre: Bool { WebSetup.staysInSharedMemory }
 
     /// Settings for every web process, before the first page: WebKit's
     /// bubblewrap sandbox and a memory limit per web process (MB, 0: WebKit's default).
@@ -136,7 +136,7 @@ public final class WebPage {
     private static var engineSettings: (sandbox: Bool, memoryLimitMB: Int, readablePath: String?)?
 
     /// Whether web processes run in WebKit's bubblewrap sandbox.
-    public static var isSandboxed: Bool { WebView.isSandboxed }
+    public static var isSandboxed: Bool { WebSetup.isSandboxed }
 
     /// Loads wpebackend-fdo for `application`'s EGL display, as the first
     /// page would, and says how frames would arrive (`screenplay doctor`).
@@ -144,7 +144,7 @@ public final class WebPage {
     public static func checkEngine(on application: Application) throws(WebPageError) -> Export {
         do {
             return
-                switch try WebView.initialize(context: {
+                switch try WebSetup.initialize(context: {
                     try CurrentContext.preserving { try application.graphics.context() }
                 })
             {

@@ -16,18 +16,18 @@ public final class DisplayLink {
     /// When the frame being drawn now is expected to reach the screen.
     public private(set) var targetTimestamp: Double = 0
     /// Time between refreshes of the scene's output, in seconds.
-    public var duration: Double { Double(refresh.durationNs) / 1e9 }
+    public var duration: Double { Double(pacing.refresh.durationNs) / 1e9 }
     /// Where `duration` came from: presentation feedback, the output's mode,
     /// or the 60 Hz fallback for outputs that report refresh 0.
-    public var durationSource: DurationSource { DurationSource(refresh.source) }
+    public var durationSource: DurationSource { DurationSource(pacing.refresh.source) }
     /// Frames drawn through this link.
     public private(set) var frameCount: UInt64 = 0
     /// Frames per second to draw at; 0 means every refresh. 30 on a 60 Hz
     /// output draws every other refresh.
     public var preferredFramesPerSecond: Int = 0 {
         didSet {
-            cadence.setPreferredFramesPerSecond(max(0, preferredFramesPerSecond))
-            stall.setRefresh(ns: stallPeriodNs)
+            pacing.setPreferredFramesPerSecond(preferredFramesPerSecond)
+            stall.setPeriod(ns: pacing.framePeriodNs)
         }
     }
     /// Whether the link is stopped. Unpausing asks for the next frame.
@@ -35,8 +35,8 @@ public final class DisplayLink {
         didSet {
             guard oldValue != isPaused else { return }
             if !isPaused {
-                cadence.reset()
-                stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
+                pacing.resetCadence()
+                stall.restart(periodNs: pacing.framePeriodNs, nowNs: monotonicNanoseconds())
                 onResume?()
             }
         }
@@ -44,35 +44,32 @@ public final class DisplayLink {
     /// Called after the duration changes (new output, new mode).
     public var onDurationChange: ((Double) -> Void)?
 
-    /// Presentation statistics of this link's scene (for `--stats`).
-    package private(set) var history = PresentationHistory(capacity: 512)
-
-    private(set) var refresh = RefreshRate.resolve(presentationRefreshNs: nil, modeRefreshMilliHz: nil)
-    private var cadence = Cadence(refreshNs: 16_666_667, preferredFramesPerSecond: 0)
-    private var presentationRefreshNs: UInt64?
-    private var modeRefreshMilliHz: Int32?
+    /// The frames shown, by presentation feedback or by frame callbacks.
+    private(set) var frames = FrameRecord()
+    /// The refresh, the cadence and the vblank grid frames are paced on.
+    private var pacing = FramePacing()
+    /// The output's refresh, as `duration` and `durationSource` tell it.
+    var refresh: RefreshRate { pacing.refresh }
+    /// Whether the frames stopped reaching the screen.
+    private var stall = StallWatch()
     /// Set by the scene: unpausing asks it for a frame.
     var onResume: (() -> Void)?
-    /// Set by the scene where the compositor reports panel power: a
-    /// silence then counts as a stall only once a power read made during
-    /// it found the panel not off.
-    var readsPanelPower = false
-    /// When the last power read was asked for, and whether it is still out.
-    private var lastPowerReadNs: UInt64?
-    private var powerReadInFlight = false
-    /// When the last read that found the panel not off was asked for.
-    private var panelNotOffReadNs: UInt64?
+    /// Set by the scene where the compositor reports panel power
+    /// (`StallWatch.readsPanelPower`).
+    var readsPanelPower: Bool {
+        get { stall.readsPanelPower }
+        set { stall.readsPanelPower = newValue }
+    }
 
     init() {}
 
     /// Forgets feedback in flight (the surface is gone).
-    func resetFeedback() { feedback.reset() }
+    func resetFeedback() { frames.forgetFeedback() }
 
     /// Re-keys to an output: its mode's refresh until feedback says more.
     func key(toModeRefreshMilliHz mHz: Int?) {
-        modeRefreshMilliHz = mHz.map { Int32(clamping: $0) }
-        presentationRefreshNs = nil
-        resolve()
+        let before = pacing.refresh.durationNs
+        if pacing.key(toModeRefreshMilliHz: mHz) { refreshChanged(from: before) }
     }
 
     /// Feedback requests given up (unanswered past the deadline): the scene
@@ -80,41 +77,27 @@ public final class DisplayLink {
     /// a token for the request, or nil while the budget is spent or the
     /// compositor is believed silent.
     func feedbackRequest(nowNs: UInt64) -> (abandon: [UInt64], token: UInt64?) {
-        let abandon = feedback.expire(nowNs: nowNs)
-        guard feedback.mayRequest(nowNs: nowNs) else { return (abandon, nil) }
-        return (abandon, feedback.requested(nowNs: nowNs))
+        frames.feedbackRequest(nowNs: nowNs)
     }
 
     /// Feedback requests in flight (bounded by `FeedbackBudget.maxOutstanding`).
-    public var outstandingFeedback: Int { feedback.outstanding }
+    public var outstandingFeedback: Int { frames.outstandingFeedback }
     /// Whether the compositor is believed to answer presentation feedback;
     /// false before the first answer and while it is silent.
-    public var isReceivingPresentationFeedback: Bool { feedback.isAnswering }
+    public var isReceivingPresentationFeedback: Bool { frames.isAnswering }
 
     func presented(token: UInt64, timestampNs: UInt64, refreshNs: UInt64, sequence: UInt64) {
-        feedback.answered(token, nowNs: monotonicNanoseconds())
-        history.presented(timestampNs: timestampNs, refreshNs: refreshNs, sequence: sequence)
+        frames.presented(token: token, timestampNs: timestampNs, refreshNs: refreshNs, sequence: sequence)
         timestamp = Double(timestampNs) / 1e9
-        if refreshNs > 0, refreshNs != presentationRefreshNs {
-            presentationRefreshNs = refreshNs
-            resolve()
-        }
+        let before = pacing.refresh.durationNs
+        if pacing.presented(refreshNs: refreshNs) { refreshChanged(from: before) }
     }
 
-    func discarded(token: UInt64) {
-        feedback.answered(token, nowNs: monotonicNanoseconds())
-        history.discarded()
-    }
+    func discarded(token: UInt64) { frames.discarded(token: token) }
 
-    private func resolve() {
-        let next = RefreshRate.resolve(
-            presentationRefreshNs: presentationRefreshNs, modeRefreshMilliHz: modeRefreshMilliHz)
-        guard next != refresh else { return }
-        let changed = next.durationNs != refresh.durationNs
-        refresh = next
-        cadence.setRefresh(ns: next.durationNs)
-        stall.setRefresh(ns: stallPeriodNs)
-        if changed { onDurationChange?(duration) }
+    private func refreshChanged(from durationNs: Int64) {
+        stall.setPeriod(ns: pacing.framePeriodNs)
+        if pacing.refresh.durationNs != durationNs { onDurationChange?(duration) }
     }
 
     /// The refresh a frame drawn now would be shown at: the next vblank of
@@ -123,20 +106,20 @@ public final class DisplayLink {
     /// callbacks arrive at uneven times (weston calls back right after a
     /// commit when its repaint loop was idle).
     func targetVBlank(nowNs: UInt64) -> UInt64 {
-        guard feedback.isAnswering, let last = history.lastPresentationNs else { return nowNs }
-        return VBlankGrid.next(after: last, periodNs: refresh.durationNs, nowNs: nowNs)
+        guard frames.isAnswering, let last = frames.history.lastPresentationNs else { return nowNs }
+        return pacing.nextVBlank(after: last, nowNs: nowNs)
     }
 
     /// A frame callback (or the skip timer) fired: decide whether this
     /// refresh gets a frame.
     func shouldDraw(nowNs: UInt64) -> Bool {
         guard !isPaused else { return false }
-        return cadence.shouldDraw(targetNs: targetVBlank(nowNs: nowNs))
+        return pacing.shouldDraw(targetNs: targetVBlank(nowNs: nowNs))
     }
 
     /// How long to wait after skipping a refresh before asking again: just
     /// past the vblank this refresh would have hit.
-    func skipDelayNs(nowNs: UInt64) -> UInt64 { cadence.retryDelayNs(nowNs: nowNs) }
+    func skipDelayNs(nowNs: UInt64) -> UInt64 { pacing.skipDelayNs(nowNs: nowNs) }
 
     /// How long to wait, after a refresh whose picture was kept, before
     /// asking again: until a quarter refresh past the next vblank (from
@@ -144,46 +127,23 @@ public final class DisplayLink {
     /// so a frame drawn then is committed well before the vblank after it.
     /// A kept refresh asked the output for nothing, so the silence that
     /// follows is no stall: restart the stall clock (unless already stalled).
-    func held(nowNs: UInt64) {
-        guard !stall.isStalledReported else { return }
-        stall = StallDetector(refreshNs: stallPeriodNs, startNs: nowNs)
-    }
+    func held(nowNs: UInt64) { stall.held(periodNs: pacing.framePeriodNs, nowNs: nowNs) }
 
     func holdDelayNs(nowNs: UInt64) -> UInt64 {
-        let anchor = feedback.isAnswering ? history.lastPresentationNs : callbackHistory.lastPresentationNs
-        let period = UInt64(max(refresh.durationNs, 1))
-        guard let anchor else { return period }
-        let next = VBlankGrid.next(after: anchor, periodNs: refresh.durationNs, nowNs: nowNs)
-        return next + period / 4 - min(nowNs, next)
+        pacing.holdDelayNs(anchor: frames.lastShownNs, nowNs: nowNs)
     }
 
     func willDraw(nowNs: UInt64) {
         frameCount += 1
-        if history.lastPresentationNs == nil { timestamp = Double(nowNs) / 1e9 }
-        let last = history.lastPresentationNs ?? nowNs
-        targetTimestamp = Double(VBlankGrid.next(after: last, periodNs: refresh.durationNs, nowNs: nowNs)) / 1e9
+        if frames.history.lastPresentationNs == nil { timestamp = Double(nowNs) / 1e9 }
+        let last = frames.history.lastPresentationNs ?? nowNs
+        targetTimestamp = Double(pacing.nextVBlank(after: last, nowNs: nowNs)) / 1e9
     }
-
-    /// Frames whose frame callback arrived, timed on arrival: what counts
-    /// as shown where the compositor answers no presentation feedback
-    /// (sway 1.7's headless backend never sends `presented` or `discarded`;
-    /// cage and KWin's virtual backend offer no wp_presentation).
-    package private(set) var callbackHistory = PresentationHistory(capacity: 512)
-    private var feedback = FeedbackBudget()
 
     func frameShown(nowNs: UInt64) {
-        callbackHistory.presented(timestampNs: nowNs, refreshNs: 0, sequence: nil)
-        pendingResume = stall.frameCallback(atNs: nowNs) == .resumed || pendingResume
+        frames.callbackArrived(nowNs: nowNs)
+        stall.frameShown(nowNs: nowNs)
     }
-
-    private var stall = StallDetector(refreshNs: 16_666_667, startNs: 0)
-    /// The time between frames the link asks for: a refresh, or longer with
-    /// `preferredFramesPerSecond`, so 1 fps content is not taken for a stall.
-    private var stallPeriodNs: Int64 {
-        guard preferredFramesPerSecond > 0 else { return refresh.durationNs }
-        return max(refresh.durationNs, 1_000_000_000 / Int64(preferredFramesPerSecond))
-    }
-    private var pendingResume = false
 
     /// Whether the output stopped showing this link's frames: a running link
     /// whose frame callbacks have been silent for max(4 frame periods, 250 ms),
@@ -198,52 +158,22 @@ public final class DisplayLink {
     /// the stall is reported only after that read found the panel on. The
     /// check itself sends nothing and waits for nothing.
     package func checkStall(nowNs: UInt64 = monotonicNanoseconds()) -> StallEvent? {
-        if pendingResume {
-            pendingResume = false
-            return .resumed
-        }
-        guard !isPaused, !isPanelOff, stall.isStalled(nowNs: nowNs), isPanelKnownOn else { return nil }
-        return stall.poll(nowNs: nowNs)
+        stall.check(isPaused: isPaused, nowNs: nowNs)
     }
 
-    /// Whether the panel counts as on for the silence now: no power
-    /// reports at all, or a read asked for during the silence found it on.
-    private var isPanelKnownOn: Bool {
-        guard readsPanelPower else { return true }
-        guard let read = panelNotOffReadNs else { return false }
-        return read >= stall.lastCallbackNs
-    }
+    /// Whether the scene should read its panel's power now (`StallWatch.needsPanelPowerRead`).
+    func needsPanelPowerRead(nowNs: UInt64) -> Bool { stall.needsPanelPowerRead(isPaused: isPaused, nowNs: nowNs) }
 
-    /// Whether the scene should read its panel's power now: silent long
-    /// enough to count as a stall with no read asked for since the silence
-    /// began, or switched off and not read for a second (nothing else says
-    /// it came back: the scene asks for no frames).
-    func needsPanelPowerRead(nowNs: UInt64) -> Bool {
-        guard readsPanelPower, !isPaused, !powerReadInFlight else { return false }
-        if isPanelOff { return nowNs >= (lastPowerReadNs ?? 0) + 1_000_000_000 }
-        guard stall.isStalled(nowNs: nowNs) else { return false }
-        return (lastPowerReadNs ?? 0) < stall.lastCallbackNs
-    }
-
-    func panelPowerReadStarted(nowNs: UInt64) {
-        lastPowerReadNs = nowNs
-        powerReadInFlight = true
-    }
+    func panelPowerReadStarted(nowNs: UInt64) { stall.panelPowerReadStarted(nowNs: nowNs) }
 
     /// The read asked for last answered (after the screen recorded it).
-    func panelPowerRead(isOff: Bool) {
-        powerReadInFlight = false
-        if !isOff { panelNotOffReadNs = lastPowerReadNs }
-    }
+    func panelPowerRead(isOff: Bool) { stall.panelPowerRead(isOff: isOff) }
 
     /// Set while the scene's panel is switched off: the silence that follows
     /// is no stall, and its end no resume.
-    var isPanelOff = false {
-        didSet {
-            guard oldValue != isPanelOff else { return }
-            stall = StallDetector(refreshNs: stallPeriodNs, startNs: monotonicNanoseconds())
-            pendingResume = false
-        }
+    var isPanelOff: Bool {
+        get { stall.isPanelOff }
+        set { stall.setPanelOff(newValue, periodNs: pacing.framePeriodNs, nowNs: monotonicNanoseconds()) }
     }
 
     /// How long a running link on a panel that is on has been stalled at
@@ -253,10 +183,7 @@ public final class DisplayLink {
     /// nothing and changes nothing, so a watchdog and a stats timer can
     /// both ask.
     package func currentStall(nowNs: UInt64 = monotonicNanoseconds()) -> Double? {
-        guard !isPaused, !isPanelOff, isPanelKnownOn, let silent = stall.stalledDurationNs(nowNs: nowNs) else {
-            return nil
-        }
-        return Double(silent) / 1e9
+        stall.currentStallNs(isPaused: isPaused, nowNs: nowNs).map { Double($0) / 1e9 }
     }
 
     /// How long the link's frame callbacks have been silent, while stalled.
@@ -268,17 +195,10 @@ public final class DisplayLink {
     /// feedback) or `frame-callbacks` where the compositor answers none, or
     /// has stopped answering (then the link asks again now and then, and
     /// switches back on the first answer).
-    public var countSource: String { feedback.isAnswering ? "presentation" : "frame-callbacks" }
+    public var countSource: String { frames.isAnswering ? "presentation" : "frame-callbacks" }
 
     /// Drains the once-a-second statistics window.
-    package func drainStatistics(nowNs: UInt64) -> FrameWindow {
-        let fromFeedback = history.drainWindow(nowNs: nowNs)
-        let fromCallbacks = callbackHistory.drainWindow(nowNs: nowNs)
-        if feedback.isAnswering { return fromFeedback }
-        return FrameWindow(
-            presented: fromCallbacks.presented, discarded: fromFeedback.discarded, refreshNs: fromFeedback.refreshNs,
-            windowSeconds: fromCallbacks.windowSeconds)
-    }
+    package func drainStatistics(nowNs: UInt64) -> FrameWindow { frames.drainWindow(nowNs: nowNs) }
 }
 
 /// CLOCK_MONOTONIC now, in nanoseconds: the clock wp_presentation uses on

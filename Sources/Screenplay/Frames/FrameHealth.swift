@@ -83,6 +83,6 @@ extension DisplayLink {
     /// counts (``DisplayLink/countSource``): the raw material for a frame
     /// interval distribution.
     public var recentFrameTimestampsNs: [UInt64] {
-        (countSource == "presentation" ? history : callbackHistory).presentations.map(\.timestampNs)
+        frames.recentTimestampsNs
     }
 }

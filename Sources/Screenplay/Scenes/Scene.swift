@@ -81,8 +81,8 @@ public final class Scene {
     var retainedFrame = RetainedFrame()
     var hasDrawn = false
     private(set) var isTornDown = false
-    /// Waiting for the next frame drawn (SceneCapture.swift).
-    var captureHandlers: [@MainActor (Result<CapturedFrame, SceneError>) -> Void] = []
+    /// Waiting for the next frame drawn (`captureNextFrame`).
+    let captures = FrameCaptures()
     /// The buffer size and scale the delegate last heard of (`sceneDidResize`).
     private var reportedGeometry: [Int] = []
 
@@ -326,7 +326,7 @@ public final class Scene {
         sceneSurface.destroy()
         retainedFrame.release()
         feedback.reset()
-        abandonCaptures()
+        captures.abandon(screen: screen?.name)
         if wasConnected { delegate.sceneDidDisconnect(self) }
     }
 }

@@ -34,37 +34,7 @@ extension Scene {
                         screen: screen?.name, reason: "the scene is not shown (not configured yet, or gone)",
                         fix: "ask again once the scene is connected")))
         }
-        captureHandlers.append(handler)
+        captures.add(handler)
         if displayLink.isPaused { setNeedsDisplay() }
-    }
-
-    /// After the delegate drew, before the frame is presented: hands the
-    /// back buffer to the waiting handlers.
-    func deliverCaptures(from window: WindowSurface) {
-        guard !captureHandlers.isEmpty else { return }
-        let handlers = captureHandlers
-        captureHandlers = []
-        let result: Result<CapturedFrame, SceneError>
-        do {
-            let pixels = try window.readPixels(x: 0, y: 0, width: window.pixelWidth, height: window.pixelHeight)
-            result = .success(CapturedFrame(width: window.pixelWidth, height: window.pixelHeight, rgba: pixels))
-        } catch {
-            result = .failure(
-                SceneError(
-                    screen: screen?.name, reason: "cannot read the frame back: \(error)",
-                    fix: "see `screenplay doctor`"))
-        }
-        for handler in handlers { handler(result) }
-    }
-
-    /// The scene went before drawing again: nobody waits for a frame that
-    /// will not come.
-    func abandonCaptures() {
-        let handlers = captureHandlers
-        captureHandlers = []
-        let error = SceneError(
-            screen: screen?.name, reason: "the scene was torn down before it drew again",
-            fix: "ask again once the screen shows a scene")
-        for handler in handlers { handler(.failure(error)) }
     }
 }

@@ -94,7 +94,7 @@ extension Scene {
                 host.report(error)
             }
             // A capture reads the drawn buffer: a held page frame is drawn for it.
-            if !captureHandlers.isEmpty { context.settle() }
+            if !captures.isEmpty { context.settle() }
             // Resolved with the frame's own watchers (presentation feedback
             // where it comes, else the frame callback) by trackShown below.
             for action in context.afterShown { feedback.shownWatchers.append { _ in action() } }
@@ -111,7 +111,7 @@ extension Scene {
                 // The whole buffer is this frame now: outside the repaint it
                 // still holds what the frames it missed drew. (Reads are not
                 // scissored.)
-                deliverCaptures(from: window)
+                captures.deliver(from: window, screen: screen?.name)
                 try window.present(damage: damage?.map(\.pixelRect))
             }
             for action in context.afterPresent { action() }

@@ -26,7 +26,7 @@ final class DemoRunner: SceneCommand {
         try FileManager.default.createDirectory(atPath: deckDir, withIntermediateDirectories: true)
         let deck = try SampleDeck.write(to: deckDir)
         var present = PresentCommand(content: .pdf(path: deck.pdf))
-        present.notesPath = deck.notes
+        present.talk.notesPath = deck.notes
         if let display = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"], !display.isEmpty {
             log("WAYLAND_DISPLAY=\(display): presenting the sample deck \(deck.pdf) on this desktop until you press q")
             let presenter = try PresentedTalk(present, path: deck.pdf)

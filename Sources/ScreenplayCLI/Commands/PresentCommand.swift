@@ -1,44 +1,11 @@
-public import Presenter
 public import Screenplay
-import Signage
 
 /// `screenplay present [options] CONTENT`: shows content on external outputs.
 public struct PresentCommand: CLICommand {
     public var invocation: Invocation { .present(self) }
 
-    /// What to show.
-    public enum Content: Equatable, Sendable {
-        /// The built-in test card.
-        case testCard
-        /// A solid color.
-        case color(RGBColor)
-        /// A GLSL ES fragment shader file (`.frag`, `.glsl`).
-        case shader(path: String)
-        /// An image file (PNG, JPEG, GIF, WebP, SVG), recognised by content.
-        case image(path: String)
-        /// A PDF document (`.pdf`, or `%PDF` content).
-        case pdf(path: String)
-        /// A video file, played by libmpv (`.mp4`, `.mkv`, `.webm`, `.mov`
-        /// and more, or any existing file that is no image or PDF: libmpv
-        /// decides).
-        case video(path: String)
-        /// A web page (http://, https://, or a local .html file), shown by WPE WebKit.
-        case web(url: String)
-
-        /// Classifies a file path: shaders by extension (case-insensitive),
-        /// an existing file by its content (`ContentRecognition`), a missing
-        /// one by an image or PDF extension; `nil` for an unsupported kind.
-        public static func file(_ path: String) -> Content? {
-            switch MediaKind.of(path) {
-            case .shader?: .shader(path: path)
-            case .web?: .web(url: path)
-            case .image?: .image(path: path)
-            case .pdf?: .pdf(path: path)
-            case .video?: .video(path: path)
-            case nil: nil
-            }
-        }
-    }
+    /// What to show (`PresentContent`).
+    public typealias Content = PresentContent
 
     /// Where the once-a-second statistics lines go.
     public enum StatsDestination: Equatable, Sendable {
@@ -68,32 +35,8 @@ public struct PresentCommand: CLICommand {
     public var stats: StatsDestination?
     /// `--reconnect`
     public var reconnect = false
-    /// `--talk-minutes`: the talk's length, in minutes.
-    public var durationMinutes: Double?
-    /// `--end-time HH:MM`: count down to this time of day instead of a duration.
-    public var endTime: ClockTime?
-    /// `--start-time HH:MM` (pdfpc's `-t`): the talk's timer starts by
-    /// itself at this time of day, and counts down to it before.
-    public var startTime: ClockTime?
-    /// `--last-minutes N`: minutes left when the countdown turns amber (5 unless set here or in the .pdfpc file).
-    public var lastMinutes: Double?
-    /// `--notes-position`: each page is a beamer slide with its notes on this side.
-    public var notesPosition: NotesPosition?
-    /// `--notes`
-    public var notesPath: String?
-    /// `--password`
-    public var password: String?
-    /// `--keys FILE`: the speaker's key bindings (default: presenter.conf
-    /// in `$XDG_CONFIG_HOME/screenplay`, when it is there).
-    public var keysPath: String?
-    /// `--rehearse`
-    public var rehearse = false
-    /// `--windowed-console`: the console is an ordinary window (by default
-    /// it is full screen on the built-in or main screen, as pdfpc's).
-    public var windowedConsole = false
-    /// False with `--no-clock`: the console shows no wall clock (and, while
-    /// the talk timer does not run, does not redraw once a second).
-    public var showsClock = true
+    /// The talk's options (PDF content): its timer, notes, password, keys and console.
+    public var talk = TalkArguments()
     /// `--mode WxH[@HZ]`, checked by `ScreenModeRequest(parsing:)`.
     public var mode: String?
     /// `--audio`: video plays its sound (silent by default).
@@ -127,7 +70,4 @@ public struct PresentCommand: CLICommand {
         "duration":
             "'--duration' is gone from present (it counted minutes, play's counts seconds): give the talk's length as '--talk-minutes MIN'"
     ]
-    /// Supported content, for help and error messages.
-    static let contentKinds =
-        "test-card, color RRGGBB, or a .frag/.glsl shader, an image (PNG, JPEG, GIF, WebP, SVG), a PDF or a video file"
 }

@@ -28,78 +28,13 @@ extension PresentCommand {
         }
         stats = arguments.last("stats").map { $0 == "-" ? .standardOutput : .file($0) }
         reconnect = arguments.flag("reconnect")
-        if let value = arguments.last("talk-minutes") {
-            guard let minutes = Double(value), minutes.isFinite, minutes > 0 else {
-                throw Self.usageError(
-                    "invalid value '\(value)' for '--talk-minutes': expected a positive number of minutes")
-            }
-            durationMinutes = minutes
-        }
-        if let value = arguments.last("end-time") {
-            guard let time = ClockTime(parsing: value) else {
-                throw Self.usageError(
-                    "invalid value '\(value)' for '--end-time': expected a time of day HH:MM (24-hour clock)")
-            }
-            endTime = time
-        }
-        if let value = arguments.last("start-time") {
-            guard let time = ClockTime(parsing: value) else {
-                throw Self.usageError(
-                    "invalid value '\(value)' for '--start-time': expected a time of day HH:MM (24-hour clock)")
-            }
-            startTime = time
-        }
-        if let value = arguments.last("last-minutes") {
-            guard let minutes = Double(value), minutes.isFinite, minutes >= 0 else {
-                throw Self.usageError("invalid value '\(value)' for '--last-minutes': expected minutes, 0 or more")
-            }
-            lastMinutes = minutes
-        }
-        if let value = arguments.last("notes-position") {
-            guard let position = NotesPosition(rawValue: value.lowercased()) else {
-                throw Self.usageError(
-                    "invalid value '\(value)' for '--notes-position': expected right, left, top or bottom")
-            }
-            notesPosition = position
-        }
-        notesPath = arguments.last("notes")
-        keysPath = arguments.last("keys")
-        password = arguments.last("password")
-        rehearse = arguments.flag("rehearse")
-        windowedConsole = arguments.flag("windowed-console")
-        showsClock = !arguments.flag("no-clock")
+        talk = try TalkArguments(parsing: arguments, usage: Self.usage)
         mode = try Self.parseModeOption(arguments.last("mode"))
         audio = arguments.flag("audio")
         loops = !arguments.flag("no-loop")
         stallGrace = try Self.parseStallGrace(arguments.last("stall-grace"))
         allowIdle = arguments.flag("allow-idle")
-        content = try Self.parseContent(arguments.positionals)
-    }
-
-    static func parseContent(_ words: [String]) throws(UsageError) -> Content {
-        guard let first = words.first else {
-            throw usageError("missing content: expected \(contentKinds)")
-        }
-        let content: Content
-        var used = 1
-        switch first {
-        case "test-card":
-            content = .testCard
-        case "color":
-            guard words.count >= 2 else { throw usageError("missing value for 'color': expected RRGGBB") }
-            guard let color = RGBColor(parsing: words[1]) else {
-                throw usageError("invalid color '\(words[1])': expected RRGGBB or #RRGGBB")
-            }
-            content = .color(color)
-            used = 2
-        default:
-            guard let file = Content.file(first) else {
-                throw usageError("unsupported content '\(first)': expected \(contentKinds)")
-            }
-            content = file
-        }
-        if words.count > used { throw usageError("unexpected argument '\(words[used])'") }
-        return content
+        content = try PresentContent.parse(arguments.positionals, usage: Self.usage)
     }
 
     public func validate() throws(UsageError) {
@@ -108,33 +43,13 @@ extension PresentCommand {
         }
         let isPDF: Bool
         if case .pdf = content { isPDF = true } else { isPDF = false }
-        for (option, given) in [
-            ("password", password != nil), ("end-time", endTime != nil), ("last-minutes", lastMinutes != nil),
-            ("start-time", startTime != nil),
-            ("notes-position", notesPosition != nil), ("no-clock", !showsClock),
-        ] where given && !isPDF {
-            throw Self.usageError("'--\(option)' only applies to PDF content")
-        }
-        if let endTime, durationMinutes != nil {
-            throw Self.usageError("'--talk-minutes' and '--end-time \(endTime)' both set the countdown: give one")
-        }
+        try talk.validate(isPDF: isPDF, usage: Self.usage)
         // --audio also gives sound to videos placed on slides.
         if audio, !content.isVideo, !isPDF {
             throw Self.usageError("'--audio' only applies to video content and to videos on PDF slides")
         }
         if !loops, !content.isVideo {
             throw Self.usageError("'--no-loop' only applies to video content")
-        }
-    }
-}
-
-extension PresentCommand.Content {
-    /// What `present` shows, in a few words (systemd's status line).
-    var label: String {
-        switch self {
-        case .testCard: "test card"
-        case let .color(color): "colour \(color)"
-        case let .shader(path), let .image(path), let .pdf(path), let .video(path), let .web(path): path
         }
     }
 }

@@ -102,34 +102,5 @@ final class PresentedTalk {
 
 extension PresentCommand {
     /// The flags a talk takes, and the tool's messages and content recognition.
-    var talkOptions: TalkOptions {
-        var options = TalkOptions()
-        options.password = password
-        options.notesPath = notesPath
-        options.keysPath = keysPath
-        options.notesPosition = notesPosition
-        options.durationMinutes = durationMinutes
-        options.endTime = endTime
-        options.startTime = startTime
-        options.lastMinutes = lastMinutes
-        options.showsClock = showsClock
-        options.rehearse = rehearse
-        options.windowedConsole = windowedConsole
-        options.audio = audio
-        options.allowIdle = allowIdle
-        options.messages = TalkMessages { level, text in
-            switch level {
-            case .info: log(text)
-            case .warning: warn(text)
-            case .error: printError(text)
-            }
-        }
-        options.isVideo = { path in
-            let url = URL(fileURLWithPath: path)
-            let kind = ContentRecognition.classify(
-                path: path, fileName: url.lastPathComponent, fileExtension: url.pathExtension.lowercased())
-            return kind == .video
-        }
-        return options
-    }
+    var talkOptions: TalkOptions { talk.talkOptions(audio: audio, allowIdle: allowIdle) }
 }
