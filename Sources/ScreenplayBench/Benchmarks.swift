@@ -1,5 +1,6 @@
-// The benchmarks themselves. Each starts its own headless compositor through the test rig,
-// runs one client, measures from outside (/proc, grim) or through --stats, and stops all.
+// The run's settings and the runner. Each benchmark (Benches/) starts its own headless
+// compositor through the test rig, runs its clients, measures from outside (/proc, grim) or
+// through --stats, and stops all; the runner runs the selected ones in turn.
 import Foundation
 import TestSupport
 
@@ -38,25 +39,22 @@ let westonName = "weston 10 headless (pixman)"
 /// Colour used where pixels are watched: unlike sway's grey background.
 let probeColorHex: UInt32 = 0xFF8000
 
-/// Runs the benchmarks and accumulates results.
+/// Runs the selected benchmarks, each a type of its own that gets the run's
+/// context, and records a failed one without stopping the others.
 final class BenchRunner {
-    let settings: BenchSettings
-    let screenplay: String
-    let workDirectory: String
-    var results: BenchResults
+    let context: BenchContext
+    /// The context's results, for the report.
+    var results: BenchResults {
+        get { context.results }
+        set { context.results = newValue }
+    }
 
     init(settings: BenchSettings, screenplay: String, workDirectory: String, info: RunInfo) {
-        self.settings = settings
-        self.screenplay = screenplay
-        self.workDirectory = workDirectory
-        results = BenchResults(run: info)
+        context = BenchContext(settings: settings, screenplay: screenplay, workDirectory: workDirectory, info: info)
     }
 
     /// Prints progress to stderr (stdout stays free for the summary).
-    func say(_ text: String) {
-        FileHandle.standardError.write(Data("[bench \(String(format: "%6.1f", now() - started)) s] \(text)\n".utf8))
-    }
-    private let started = now()
+    func say(_ text: String) { context.say(text) }
 
     /// Runs `body`, recording a failure instead of aborting the whole run.
     func attempt(_ what: String, _ body: () throws -> Void) {
@@ -68,224 +66,101 @@ final class BenchRunner {
         }
     }
 
-    // MARK: - Content files
-
-    /// A plasma: a few sines per pixel, enough work to show rendering cost
-    /// without swamping Mesa's software rasteriser on two cores.
-    lazy var shaderPath: String = {
-        let path = workDirectory + "/plasma.frag"
-        let source = """
-            void mainImage(out vec4 fragColor, in vec2 fragCoord) {
-                vec2 uv = fragCoord / iResolution.xy;
-                float t = iTime;
-                float v = sin(uv.x * 10.0 + t) + sin((uv.y * 10.0 + t) * 0.5)
-                        + sin((uv.x * 10.0 + uv.y * 10.0 + t) * 0.5);
-                vec2 c = uv * 10.0 + vec2(sin(t / 3.0), cos(t / 2.0)) * 5.0;
-                v += sin(sqrt(c.x * c.x + c.y * c.y + 1.0) + t);
-                fragColor = vec4(0.5 + 0.5 * sin(v * 3.14159), 0.5 + 0.5 * sin(v * 3.14159 + 2.094),
-                                 0.5 + 0.5 * sin(v * 3.14159 + 4.188), 1.0);
+    /// Runs every benchmark in `only`, in a fixed order, then the verdicts
+    /// drawn from several of them. The long runs are cut to two minutes
+    /// each in a quick run.
+    func run(_ only: Set<String>, soakMinutes: Double, textureMinutes: Double, webMemoryMinutes: Double) {
+        let settings = context.settings
+        let quick = settings.quick
+        if only.contains("pacing") {
+            let pacing = PacingBench(context: context)
+            for outputs in settings.pacingOutputs {
+                attempt("pacing shader \(outputs) output(s)") {
+                    try pacing.swayScene("shader", outputs: outputs, seconds: settings.pacingSeconds)
+                }
             }
-
-            """
-        if !FileManager.default.createFile(atPath: path, contents: Data(source.utf8)) { say("cannot write \(path)") }
-        return path
-    }()
-
-    /// A 1280×720 gradient PNG (the output's size, so both programs show it
-    /// 1:1) and the colour at its centre, where the probe looks.
-    lazy var image: (path: String, center: RGB) = {
-        let path = workDirectory + "/gradient.png"
-        let (w, h) = (1280, 720)
-        var pixels = [UInt8](repeating: 0, count: w * h * 3)
-        func color(_ x: Int, _ y: Int) -> RGB {
-            RGB(r: UInt8(x * 255 / (w - 1)), g: UInt8(y * 255 / (h - 1)), b: 0x60)
-        }
-        for y in 0..<h {
-            for x in 0..<w {
-                let c = color(x, y)
-                let i = (y * w + x) * 3
-                pixels[i] = c.r
-                pixels[i + 1] = c.g
-                pixels[i + 2] = c.b
+            attempt("pacing weston preview") { try pacing.westonPreview(seconds: settings.pacingSeconds) }
+            attempt("weston-simple-egl on sway") { try pacing.simpleEGL(on: "sway", seconds: settings.pacingSeconds) }
+            attempt("weston-simple-egl on weston") {
+                try pacing.simpleEGL(on: "weston", seconds: settings.pacingSeconds)
             }
         }
-        // The rig's PNG writer is good enough: size does not matter here.
-        do {
-            try RigImage(width: w, height: h, pixels: pixels).writePNG(to: path)
-        } catch {
-            say("cannot write \(path): \(error)")
-        }
-        return (path, color(w / 2, h / 2))
-    }()
-
-    // MARK: - Frame pacing and CPU per frame
-
-    /// Screenplay on `outputs` sway outputs: the shader scene, or the
-    /// clear-only scene (`present color` redrawn every refresh).
-    func swayScene(_ scene: String, outputs: Int, seconds: Double) throws {
-        say("\(scene) scene on \(outputs) sway output(s) for \(seconds) s")
-        let rig = try SwayRig.start(outputs: Array(repeating: benchMode, count: outputs), timeout: 20)
-        defer { rig.stop() }
-        let arguments = scene == "shader" ? [shaderPath] : ["color", "204060"]
-        let presenter = try Presenter(
-            binary: screenplay, arguments: arguments, environment: rig.clientEnvironment, continuous: scene == "clear")
-        defer { presenter.stop() }
-        try presenter.waitForFrames(outputs: outputs, timeout: 30)
-        let run = measure(
-            presenter, label: "screenplay \(scene) · sway · \(outputs) out", compositor: swayName, scene: scene,
-            outputs: outputs, seconds: seconds)
-        if presenter.process.exitStatus != nil {
-            // Why the compositor let go of the client, if it said so.
-            results.errors.append("sway log tail for \(run.label): \(rig.log.suffix(1500))")
-        }
-        results.pacing.append(run)
-    }
-
-    /// Screenplay's `--preview` window on weston, which does deliver
-    /// wp_presentation feedback (sway's headless backend discards it).
-    func westonPreview(seconds: Double) throws {
-        say("shader scene in a --preview window on weston for \(seconds) s (presentation feedback)")
-        let rig = try WestonRig.start(width: benchMode.width, height: benchMode.height, timeout: 20)
-        defer { rig.stop() }
-        let presenter = try Presenter(
-            binary: screenplay, arguments: [shaderPath, "--preview"], environment: rig.clientEnvironment)
-        defer { presenter.stop() }
-        try presenter.waitForFrames(outputs: 1, timeout: 30)
-        let run = measure(
-            presenter, label: "screenplay shader · weston · window", compositor: westonName, scene: "shader",
-            outputs: 1, seconds: seconds)
-        results.pacing.append(run)
-    }
-
-    /// Samples /proc and the stats stream over a window of `seconds`.
-    func measure(
-        _ presenter: Presenter, label: String, compositor: String, scene: String, outputs: Int, seconds: Double
-    ) -> PacingRun {
-        let firstLine = presenter.lineCount
-        let before = ProcSample.read(pid: presenter.pid)
-        Thread.sleep(forTimeInterval: seconds)
-        let after = ProcSample.read(pid: presenter.pid)
-        if let status = presenter.process.exitStatus {
-            // A zombie's /proc entry has no memory lines; the run is incomplete anyway.
-            results.errors.append(
-                "\(label): screenplay exited with status \(status) during the window: \(presenter.process.stderr.suffix(1500))"
-            )
-            say("screenplay exited during \(label) (status \(status))")
-        }
-        let lines = presenter.frames(from: firstLine, to: presenter.lineCount)
-        let byOutput = Dictionary(grouping: lines, by: \.output)
-        var cycles = 0.0
-        var refreshNs = 0
-        for (_, list) in byOutput {
-            for line in list where line.refreshNs > 0 {
-                cycles += line.windowSeconds * 1e9 / Double(line.refreshNs)
-                refreshNs = line.refreshNs
+        if only.contains("scaling") {
+            let pacing = PacingBench(context: context)
+            // The shader counts from the pacing runs are reused; only the missing sizes run here.
+            let shaderDone = only.contains("pacing") ? Set(settings.pacingOutputs) : []
+            for outputs in settings.scalingOutputs where !shaderDone.contains(outputs) {
+                attempt("scaling shader \(outputs) output(s)") {
+                    try pacing.swayScene("shader", outputs: outputs, seconds: settings.scalingSeconds)
+                }
+            }
+            for outputs in settings.scalingOutputs {
+                attempt("clear-only \(outputs) output(s)") {
+                    try pacing.swayScene("clear", outputs: outputs, seconds: settings.scalingSeconds)
+                }
             }
         }
-        let presented = lines.reduce(0) { $0 + $1.presented }
-        let intervals = lines.flatMap { $0.intervalsMicroseconds.map { Double($0) / 1000 } }
-        let delta = before.flatMap { b in after.map { ProcDelta(from: b, to: $0) } }
-        let process = delta ?? ProcDelta(from: ProcSample.zero, to: ProcSample.zero)
-        return PacingRun(
-            label: label, program: "screenplay", compositor: compositor, scene: scene, outputs: outputs,
-            surfaceSize: presenter.firstSize, source: Set(lines.map(\.source)).sorted().joined(separator: "+"),
-            seconds: process.seconds, presented: presented, discarded: lines.reduce(0) { $0 + $1.discarded },
-            refreshCycles: cycles, presentedPerCycle: cycles > 0 ? Double(presented) / cycles : nil,
-            refreshMs: Double(refreshNs) / 1e6,
-            framesPerSecondSeries: byOutput.keys.sorted().map { key in
-                byOutput[key]!.map { $0.windowSeconds > 0 ? Double($0.presented) / $0.windowSeconds : 0 }
-            },
-            intervalsMs: intervals, intervals: Distribution(intervals), process: process,
-            cpuMsPerFrame: presented > 0 ? 1000 * process.cpuSeconds / Double(presented) : nil,
-            peakRSSMiB: Double(after?.peakRSSKiB ?? 0) / 1024)
-    }
-
-    /// The peer: weston-simple-egl fullscreen on one output, counted by its
-    /// own five-second reports (frames drawn with eglSwapInterval 1).
-    func simpleEGL(on compositor: String, seconds: Double) throws {
-        say("weston-simple-egl fullscreen on \(compositor) for ≥ \(seconds) s")
-        let sway = compositor == "sway" ? try SwayRig.start(outputs: [benchMode], timeout: 20) : nil
-        let weston =
-            compositor == "weston"
-            ? try WestonRig.start(width: benchMode.width, height: benchMode.height, timeout: 20) : nil
-        defer {
-            sway?.stop()
-            weston?.stop()
-        }
-        let environment = sway?.clientEnvironment ?? weston?.clientEnvironment ?? [:]
-        // stdbuf: simple-egl printf()s its reports, which a pipe would buffer until exit.
-        let peer = try Peer(
-            "weston-simple-egl", "/usr/bin/stdbuf", ["-oL", "weston-simple-egl", "-f"], environment: environment)
-        defer { peer.stop() }
-        // The first report covers start-up; the window starts when it appears.
-        let reports = max(1, Int((seconds / 5).rounded()))
-        guard waitUntil(timeout: 20, poll: 0.02, { peer.simpleEGLReports.count >= 1 || !peer.process.isRunning }),
-            peer.process.isRunning, let before = ProcSample.read(pid: peer.pid)
-        else { throw RigError("weston-simple-egl did not report: \(peer.process.stderr.suffix(2000))") }
-        guard waitUntil(timeout: Double(reports) * 5 + 10, poll: 0.02, { peer.simpleEGLReports.count >= 1 + reports }),
-            let after = ProcSample.read(pid: peer.pid)
-        else { throw RigError("weston-simple-egl stopped reporting: \(peer.process.stderr.suffix(2000))") }
-        let window = peer.simpleEGLReports[1...reports]
-        let frames = window.reduce(0) { $0 + $1.frames }
-        let process = ProcDelta(from: before, to: after)
-        // simple-egl reports "in 5 seconds" once more than 5 s have passed, so
-        // its own figure overstates the rate; the window is timed here instead,
-        // from the first report's arrival to the last one's (polled every 20 ms).
-        let windowSeconds = process.seconds
-        // Both rigs run their output at 60 Hz (sway by configuration, weston's headless backend always).
-        let refreshMs = 1000 / benchMode.refreshHz
-        let cycles = windowSeconds * 1000 / refreshMs
-        results.pacing.append(
-            PacingRun(
-                label: "weston-simple-egl · \(compositor) · fullscreen", program: "weston-simple-egl",
-                compositor: compositor == "sway" ? swayName : westonName, scene: "simple-egl", outputs: 1,
-                surfaceSize: "\(benchMode.width)x\(benchMode.height)", source: "self-reported",
-                seconds: process.seconds,
-                presented: frames, discarded: 0, refreshCycles: cycles, presentedPerCycle: Double(frames) / cycles,
-                refreshMs: refreshMs,
-                framesPerSecondSeries: [window.map { Double($0.frames) / (windowSeconds / Double(window.count)) }],
-                intervalsMs: [], intervals: nil, process: process,
-                cpuMsPerFrame: frames > 0 ? 1000 * process.cpuSeconds / Double(frames) : nil,
-                peakRSSMiB: Double(after.peakRSSKiB) / 1024))
-    }
-
-    // MARK: - Memory of the shader scene, scaling verdicts
-
-    /// Shader peak RSS comes from the pacing and scaling runs, which start
-    /// with all their outputs.
-    func collectShaderMemory() {
-        for run in results.pacing
-        where run.program == "screenplay" && run.scene == "shader" && run.compositor == swayName {
-            results.memory.append(
-                MemoryPoint(
-                    program: "screenplay", content: "shader", outputs: run.outputs, peakRSSMiB: run.peakRSSMiB,
-                    method: "at start"))
-        }
-    }
-
-    func scalingVerdicts() {
-        for scene in ["shader", "clear"] {
-            let runs = results.pacing.filter {
-                $0.program == "screenplay" && $0.scene == scene && $0.compositor == swayName
+        if only.contains("hotplug") {
+            let hotplug = HotplugBench(context: context)
+            // Alternating rounds, so a drift in machine load hits both programs alike.
+            for round in 1...settings.hotplugRounds {
+                for program in ["screenplay", "swaybg"] {
+                    attempt("hot-plug \(program) round \(round)") {
+                        try hotplug.hotplugRound(program: program, round: round)
+                    }
+                }
             }
-            .sorted { $0.outputs < $1.outputs }
-            let points = runs.compactMap { run in run.cpuMsPerFrame.map { [Double(run.outputs), $0] } }
-            results.scaling.append(verdict("CPU ms per presented frame, \(scene) scene (per output frame)", points))
+            hotplug.summarizeHotplug()
         }
-        if let summary = results.hotplug.first(where: { $0.program == "screenplay" }) {
-            let points = summary.medianMsByOutputs.compactMap { key, value in Int(key).map { [Double($0), value] } }
-                .sorted { $0[0] < $1[0] }
-            results.scaling.append(verdict("hot-plug median ms, screenplay (outputs after the addition)", points))
+        if only.contains("idle") {
+            attempt("idle") { try IdleBench(context: context).run() }
         }
-    }
-
-    private func verdict(_ metric: String, _ points: [[Double]]) -> ScalingVerdict {
-        guard let first = points.first, let last = points.last, points.count >= 2, first[1] > 0 else {
-            return ScalingVerdict(metric: metric, points: points, ratio: nil, flat: nil)
+        if only.contains("framecost") {
+            attempt("frame cost") { try FrameCostBench(context: context).run() }
         }
-        let ratio = last[1] / first[1]
-        return ScalingVerdict(
-            metric: metric, points: points, ratio: ratio, flat: ScalingVerdict.flatBand.contains(ratio))
+        if only.contains("soak") {
+            attempt("memory soak") {
+                try MemorySoak(context: context).run(minutes: quick ? min(soakMinutes, 2) : soakMinutes)
+            }
+        }
+        if only.contains("textures") {
+            attempt("texture soak") {
+                try TextureSoak(context: context).run(minutes: quick ? min(textureMinutes, 2) : textureMinutes)
+            }
+        }
+        if only.contains("video") {
+            attempt("video against mpv") { try VideoBench(context: context).run() }
+        }
+        if only.contains("signage") {
+            attempt("signage") {
+                let run = try SignageBench(context: context).signage(switches: quick ? 300 : 1000)
+                results.signage.append(run)
+            }
+        }
+        if only.contains("layouts") {
+            attempt("layouts") { try LayoutBench(context: context).run() }
+        }
+        if only.contains("web") {
+            attempt("web pages against cog") { try WebBench(context: context).run() }
+        }
+        if only.contains("fleet") {
+            attempt("a fleet of four boxes") { try FleetBench(context: context).run() }
+        }
+        if only.contains("webmemory") {
+            attempt("a web page's memory") {
+                try WebMemoryBench(context: context).run(
+                    minutes: quick ? min(webMemoryMinutes, 2) : webMemoryMinutes)
+            }
+        }
+        if only.contains("day") {
+            attempt("a day of signage") {
+                let day = try SignageBench(context: context).signageDay(seconds: quick ? 120 : 600)
+                results.day.append(day)
+            }
+        }
+        let summary = ScalingSummary(context: context)
+        summary.collectShaderMemory()
+        summary.scalingVerdicts()
     }
 }
 

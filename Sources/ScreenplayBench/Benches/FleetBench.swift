@@ -74,8 +74,11 @@ struct AccessLine {
     }
 }
 
-extension BenchRunner {
-    func fleet() throws {
+/// Four boxes on one machine pulling one playlist from nginx, reporting to one broker.
+struct FleetBench: Benchmark {
+    let context: BenchContext
+
+    func run() throws {
         let count = 4
         let lead = settings.quick ? 8.0 : 12.0
         let unchangedSeconds = settings.quick ? 3.0 : 6.0

@@ -4,7 +4,10 @@
 import Foundation
 import TestSupport
 
-extension BenchRunner {
+/// Hot-plug to first frame: rounds of outputs added to a running client, and their summary.
+struct HotplugBench: Benchmark {
+    let context: BenchContext
+
     /// One round: a client on one output, then outputs added one at a time
     /// up to the maximum, each timed from `create_output` to the colour
     /// showing in grim.

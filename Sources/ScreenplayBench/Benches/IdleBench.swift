@@ -3,13 +3,16 @@
 import Foundation
 import TestSupport
 
-extension BenchRunner {
+/// Idle cost: four static cases side by side, each measured from /proc.
+struct IdleBench: Benchmark {
+    let context: BenchContext
+
     /// `present color`, `present image` and swaybg with the same colour and
     /// image, each on its own sway, all measured over the same window.
     ///
     /// They run side by side to keep the whole benchmark short; an idle
     /// client barely competes for CPU, and each is counted by its own pid.
-    func idle() throws {
+    func run() throws {
         say("idle: present color/image and swaybg color/image for \(settings.idleSeconds) s")
         let hex = String(probeColorHex, radix: 16, uppercase: true)
         struct Case {

@@ -33,12 +33,15 @@ struct LayoutCostRun: Codable, Sendable {
     var redrawnPixelsPerDraw: Double?
 }
 
-extension BenchRunner {
+/// The three layout cost ratios, each case against its peer in alternating rounds.
+struct LayoutBench: Benchmark {
+    let context: BenchContext
+
     var layoutRounds: Int { settings.quick ? 1 : 3 }
     var layoutSeconds: Double { settings.quick ? 4 : 10 }
     var consoleSeconds: Double { settings.quick ? 10 : 60 }
 
-    func layouts() throws {
+    func run() throws {
         let folder = workDirectory + "/layouts"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let files = try LayoutBenchFiles(folder: folder)

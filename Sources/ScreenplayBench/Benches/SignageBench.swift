@@ -18,7 +18,10 @@ struct SignageRun: Codable, Sendable {
     var fdsAtEnd: Int
 }
 
-extension BenchRunner {
+/// `play` switching short items, and a day of signage compressed into minutes.
+struct SignageBench: Benchmark {
+    let context: BenchContext
+
     /// 0.1 s items (two colours and two images, cuts) for `switches` switches.
     func signage(switches: Int) throws -> SignageRun {
         say("signage: play, \(switches) switches of 0.1 s items")
@@ -79,9 +82,7 @@ extension BenchRunner {
             rssKiBAtEnd: ProcessUsage.residentKiB(process.pid), fdsAt100: fds100,
             fdsAtEnd: ProcessUsage.openFileDescriptors(process.pid))
     }
-}
 
-extension BenchRunner {
     /// A day of signage compressed into `seconds` (see SignageDay in the rig).
     func signageDay(seconds: Double) throws -> SignageDayResult {
         say("a day of signage: \(Int(seconds)) s of 1 s items on three panels, hot-plugs, restarts, reloads, ctl")

@@ -30,8 +30,11 @@ struct TextureTrend: Codable, Sendable {
     }
 }
 
-extension BenchRunner {
-    func textureSoak(minutes: Double) throws {
+/// The texture soak: an hour of a playlist that keeps making pictures, its GL objects watched.
+struct TextureSoak: Benchmark {
+    let context: BenchContext
+
+    func run(minutes: Double) throws {
         let seconds = minutes * 60
         say("texture soak: play of images, a PDF page and a shader at 0.5 s each on sway, \(Int(seconds)) s")
         let sway = try SwayRig.start(outputs: [benchMode], timeout: 20)

@@ -35,12 +35,15 @@ struct VideoComparison: Codable, Sendable {
     var privateRatio: Double?
 }
 
-extension BenchRunner {
+/// The same clip played by Screenplay and by mpv on one sway output.
+struct VideoBench: Benchmark {
+    let context: BenchContext
+
     /// Seconds measured per program, and the clip's length (longer than the
     /// window plus start-up, so mpv's frame counter does not wrap at a loop).
     var videoSeconds: Double { settings.quick ? 4 : 15 }
 
-    func video() throws {
+    func run() throws {
         let clip = workDirectory + "/bench-720p30.mp4"
         let length = videoSeconds + 8
         let made = try runProcess(

@@ -29,13 +29,16 @@ struct WebCostRun: Codable, Sendable {
     var pssMiB: Double
 }
 
-extension BenchRunner {
+/// The same page shown by Screenplay and by cog, each measured as a process tree.
+struct WebBench: Benchmark {
+    let context: BenchContext
+
     /// Five: a web process's CPU a frame moves by a few percent from run to
     /// run, more than the two programs differ.
     var webRounds: Int { settings.quick ? 1 : 5 }
     var webSeconds: Double { settings.quick ? 5 : 15 }
 
-    func web() throws {
+    func run() throws {
         let folder = workDirectory + "/web"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.webPage.write(toFile: folder + "/anim.html", atomically: true, encoding: .utf8)

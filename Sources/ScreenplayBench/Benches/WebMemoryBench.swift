@@ -25,8 +25,11 @@ struct WebMemoryResult: Codable, Sendable {
     var restarts: Int
 }
 
-extension BenchRunner {
-    func webMemory(minutes: Double) throws {
+/// A web item left playing, its memory and its web processes' read each minute.
+struct WebMemoryBench: Benchmark {
+    let context: BenchContext
+
+    func run(minutes: Double) throws {
         let folder = workDirectory + "/webmemory"
         try FileManager.default.createDirectory(atPath: folder + "/server", withIntermediateDirectories: true)
         let dataEvery = 30.0
