@@ -32,10 +32,11 @@ struct MemoryBreakdown: Codable, Sendable {
     }
 }
 
-extension Report {
+/// The memory breakdown's part of the report.
+enum MemoryBreakdownReport: MarkdownFormatting {
     /// RSS, PSS, private and anonymous memory of Screenplay and swaybg with
     /// one and with the most outputs, each beside its peer with the ratio.
-    static func memoryBreakdownMarkdown(_ r: BenchResults) -> String {
+    static func markdown(_ r: BenchResults) -> String {
         let points = r.memory.filter { $0.content == "color" && $0.breakdown != nil }
         guard !points.isEmpty else { return "" }
         var md = "\n## Memory: RSS, proportional and private (MiB)\n\n"

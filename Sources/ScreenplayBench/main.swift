@@ -141,14 +141,14 @@ runner.results.run.loadAverageAtEnd = loadAverage()
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
 if !quick, only == allBenchmarks, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
-    let updated = Report.updateReadme(readmePath, with: runner.results)
+    let updated = PerformancePage.updateHeadline(readmePath, with: runner.results)
     runner.say(
         updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }
 if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeSoak(readmePath, with: runner.results)
+    let updated = PerformancePage.updateSoak(readmePath, with: runner.results)
     runner.say(
         updated
             ? "updated the memory soak table in \(readmePath)" : "\(readmePath) has no bench-soak markers; left alone")
@@ -156,7 +156,7 @@ if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath,
 if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeLayouts(readmePath, with: runner.results)
+    let updated = PerformancePage.updateLayouts(readmePath, with: runner.results)
     runner.say(
         updated
             ? "updated the layouts table in \(readmePath)" : "\(readmePath) has no bench-layouts markers; left alone")
@@ -164,21 +164,21 @@ if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let r
 if !quick, only.contains("fleet"), runner.results.fleet != nil, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeFleet(readmePath, with: runner.results)
+    let updated = PerformancePage.updateFleet(readmePath, with: runner.results)
     runner.say(
         updated ? "updated the fleet table in \(readmePath)" : "\(readmePath) has no bench-fleet markers; left alone")
 }
 if !quick, only.contains("web"), !runner.results.webRuns.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeWeb(readmePath, with: runner.results)
+    let updated = PerformancePage.updateWeb(readmePath, with: runner.results)
     runner.say(
         updated ? "updated the web table in \(readmePath)" : "\(readmePath) has no bench-web markers; left alone")
 }
 if !quick, only.contains("webmemory"), runner.results.webMemory != nil, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeWebMemory(readmePath, with: runner.results)
+    let updated = PerformancePage.updateWebMemory(readmePath, with: runner.results)
     runner.say(
         updated
             ? "updated the web memory table in \(readmePath)"

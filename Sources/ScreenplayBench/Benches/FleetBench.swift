@@ -231,9 +231,10 @@ struct FleetBench: Benchmark {
     }
 }
 
-extension Report {
+/// The fleet benchmark's part of the report.
+enum FleetReport: MarkdownFormatting {
     /// The fleet table: each of the fleet's goals with what was measured.
-    static func fleetTable(_ r: BenchResults) -> String {
+    static func table(_ r: BenchResults) -> String {
         guard let f = r.fleet else { return "" }
         let boxes = f.boxes.count
         let cached = f.boxes.map { opt($0.cachedAfter, digits: 1) }.joined(separator: ", ")
@@ -264,10 +265,5 @@ extension Report {
             md += "| broker load | not measured | – | – |\n"
         }
         return md
-    }
-
-    /// Puts the fleet table between docs/performance.md's bench-fleet markers.
-    static func updateReadmeFleet(_ path: String, with r: BenchResults) -> Bool {
-        replaceBetweenMarkers(path, "bench-fleet", with: fleetTable(r) + measuredLine(r))
     }
 }

@@ -112,9 +112,10 @@ struct MemorySoak: Benchmark {
     }
 }
 
-extension Report {
+/// The memory soak's part of the report.
+enum SoakReport {
     /// The soak's table for summary.md.
-    static func soakMarkdown(_ soak: [SoakTrend]) -> String {
+    static func markdown(_ soak: [SoakTrend]) -> String {
         guard !soak.isEmpty else { return "" }
         var md = "\n## Memory over time (soak)\n\n"
         md += "Every program runs at once for the whole window; RSS (VmRSS) is sampled every second and the slope is "

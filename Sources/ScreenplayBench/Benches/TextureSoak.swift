@@ -116,9 +116,10 @@ struct TextureSoak: Benchmark {
     }
 }
 
-extension Report {
+/// The texture soak's part of the report.
+enum TextureReport {
     /// The texture soak's table for summary.md.
-    static func textureMarkdown(_ trends: [TextureTrend]) -> String {
+    static func markdown(_ trends: [TextureTrend]) -> String {
         guard !trends.isEmpty else { return "" }
         var md = "\n## GL objects over time (texture soak)\n\n"
         md += "`play` of four images, a PDF page and a shader at 0.5 s each, one image rewritten every 30 s; "

@@ -227,9 +227,10 @@ struct WebBench: Benchmark {
         """
 }
 
-extension Report {
-    /// The two ratios and every run, for summary.md and docs/performance.md.
-    static func webTable(_ r: BenchResults) -> String {
+/// The web benchmark's part of the report.
+enum WebReport: MarkdownFormatting {
+    /// The ratios and every run, for summary.md and docs/performance.md.
+    static func table(_ r: BenchResults) -> String {
         guard !r.webRuns.isEmpty else { return "" }
         var md = ratioTable(r.webRatios)
         md +=
@@ -244,14 +245,8 @@ extension Report {
         return md
     }
 
-    static func webMarkdown(_ r: BenchResults) -> String {
-        let table = webTable(r)
+    static func markdown(_ r: BenchResults) -> String {
+        let table = Self.table(r)
         return table.isEmpty ? "" : "\n## Web pages against cog\n\n" + table
-    }
-
-    /// Puts the web table (and when and where it ran) between docs/performance.md's
-    /// bench-web markers.
-    static func updateReadmeWeb(_ path: String, with r: BenchResults) -> Bool {
-        replaceBetweenMarkers(path, "bench-web", with: webTable(r) + measuredLine(r))
     }
 }

@@ -84,8 +84,10 @@ struct WebMemoryBench: Benchmark {
     }
 }
 
-extension Report {
-    static func webMemoryTable(_ r: BenchResults) -> String {
+/// The web memory run's part of the report.
+enum WebMemoryReport: MarkdownFormatting {
+    /// RSS at the start and at the end, and every minute's reading.
+    static func table(_ r: BenchResults) -> String {
         guard let m = r.webMemory, let first = m.samples.first, let last = m.samples.last else { return "" }
         var md = "| RSS (MiB) | at start | after \(n(last.minute)) min | change |\n|---|---|---|---|\n"
         md +=
@@ -98,9 +100,5 @@ extension Report {
                 separator: ", ")
             + " MiB.\n"
         return md
-    }
-
-    static func updateReadmeWebMemory(_ path: String, with r: BenchResults) -> Bool {
-        replaceBetweenMarkers(path, "bench-webmemory", with: webMemoryTable(r) + measuredLine(r))
     }
 }

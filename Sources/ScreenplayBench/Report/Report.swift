@@ -2,7 +2,7 @@
 import Foundation
 import TestSupport
 
-enum Report {
+enum Report: MarkdownFormatting {
     /// Writes everything into `directory` and returns the summary's Markdown.
     static func write(_ results: BenchResults, to directory: String) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -12,7 +12,7 @@ enum Report {
         try encoder.encode(results).write(to: URL(fileURLWithPath: directory + "/results.json"))
         let summary = markdown(results)
         try Data(summary.utf8).write(to: URL(fileURLWithPath: directory + "/summary.md"))
-        for (name, svg) in charts(results) {
+        for (name, svg) in ReportCharts.all(results) {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
         }
         return summary
@@ -99,7 +99,7 @@ enum Report {
             md += "| \(count) | " + cells.joined(separator: " | ") + " |\n"
         }
 
-        md += memoryBreakdownMarkdown(r)
+        md += MemoryBreakdownReport.markdown(r)
         md += "\n## Scaling with the number of outputs\n\n"
         md +=
             "Flat = value at the most outputs within \(n(ScalingVerdict.flatBand.lowerBound))–\(n(ScalingVerdict.flatBand.upperBound))× the value at one output.\n\n"
@@ -109,13 +109,13 @@ enum Report {
             md += "| \(v.metric) | \(points) | \(opt(v.ratio)) | \(v.flat.map { $0 ? "yes" : "no" } ?? "–") |\n"
         }
 
-        md += frameCostMarkdown(r)
-        md += layoutMarkdown(r)
-        if r.fleet != nil { md += "\n## A fleet of four boxes\n\n" + fleetTable(r) }
-        if r.webMemory != nil { md += "\n## A web page's memory\n\n" + webMemoryTable(r) }
-        md += webMarkdown(r)
-        md += soakMarkdown(r.soak)
-        md += textureMarkdown(r.textures)
+        md += FrameCostReport.markdown(r)
+        md += LayoutReport.markdown(r)
+        if r.fleet != nil { md += "\n## A fleet of four boxes\n\n" + FleetReport.table(r) }
+        if r.webMemory != nil { md += "\n## A web page's memory\n\n" + WebMemoryReport.table(r) }
+        md += WebReport.markdown(r)
+        md += SoakReport.markdown(r.soak)
+        md += TextureReport.markdown(r.textures)
         if let v = r.video {
             md += "\n## Video against mpv\n\n\(v.clip); Mesa \(v.mesa); \(v.mpvVersion).\n\n"
             md +=
@@ -163,13 +163,26 @@ enum Report {
         }
         return md
     }
+}
 
-    // MARK: - Number formatting
+/// Number formatting and the ratio table, shared by every part of the report.
+protocol MarkdownFormatting {}
 
+extension MarkdownFormatting {
     static func n(_ value: Double) -> String { SVGChart.format((value * 100).rounded() / 100) }
 
     static func opt(_ value: Double?, digits: Int = 2) -> String {
         guard let value else { return "–" }
         return String(format: "%.\(digits)f", value)
+    }
+
+    /// Ratios against peers, one row each: value, goal, whether met, how.
+    static func ratioTable(_ ratios: [FrameCostRatio]) -> String {
+        var md = "| ratio | value | goal | met | method |\n|---|---:|---:|---|---|\n"
+        for ratio in ratios {
+            md +=
+                "| \(ratio.name) | ×\(opt(ratio.value)) | ≤ \(n(ratio.goal)) | \(ratio.met.map { $0 ? "yes" : "no" } ?? "–") | \(ratio.method) |\n"
+        }
+        return md
     }
 }
