@@ -233,6 +233,11 @@ struct FleetBench: Benchmark {
 
 /// The fleet benchmark's part of the report.
 enum FleetReport: MarkdownFormatting {
+    /// The fleet's section of summary.md, when it ran.
+    static func markdown(_ r: BenchResults) -> String {
+        r.fleet == nil ? "" : "\n## A fleet of four boxes\n\n" + table(r)
+    }
+
     /// The fleet table: each of the fleet's goals with what was measured.
     static func table(_ r: BenchResults) -> String {
         guard let f = r.fleet else { return "" }

@@ -138,3 +138,27 @@ struct PacingBench: Benchmark {
                 peakRSSMiB: Double(after.peakRSSKiB) / 1024))
     }
 }
+
+/// The pacing and scaling runs' part of the report.
+enum PacingReport: MarkdownFormatting {
+    /// Every pacing run: its frames per refresh, intervals, CPU per frame and peak memory.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = "## Frame pacing and CPU per presented frame\n\n"
+        md += "Source says where frame counts and intervals come from: `presentation` = wp_presentation feedback "
+        md +=
+            "(weston only: sway 1.7's headless backend answers no feedback at all, neither presented nor discarded), `frame-callbacks` = arrival of "
+        md +=
+            "wl_surface.frame callbacks in the client, `self-reported` = the peer's own frame counter (no intervals).\n\n"
+        md +=
+            "| run | source | outputs | window s | presented / refresh | discarded | interval median / p95 / max ms | CPU ms / frame | CPU % | peak RSS MiB |\n"
+        md += "|---|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
+        for run in r.pacing {
+            let intervals = run.intervals.map { "\(n($0.median)) / \(n($0.p95)) / \(n($0.max))" } ?? "–"
+            md +=
+                "| \(run.label) | \(run.source) | \(run.outputs) | \(n(run.seconds)) | \(opt(run.presentedPerCycle, digits: 3)) | "
+            md +=
+                "\(run.discarded) | \(intervals) | \(opt(run.cpuMsPerFrame)) | \(n(run.process.cpuPercent)) | \(n(run.peakRSSMiB)) |\n"
+        }
+        return md
+    }
+}

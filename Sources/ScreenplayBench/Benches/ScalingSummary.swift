@@ -44,3 +44,19 @@ struct ScalingSummary: Benchmark {
             metric: metric, points: points, ratio: ratio, flat: ScalingVerdict.flatBand.contains(ratio))
     }
 }
+
+/// The scaling verdicts' part of the report.
+enum ScalingReport: MarkdownFormatting {
+    /// Each metric by outputs, and whether it stays flat.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = "\n## Scaling with the number of outputs\n\n"
+        md +=
+            "Flat = value at the most outputs within \(n(ScalingVerdict.flatBand.lowerBound))–\(n(ScalingVerdict.flatBand.upperBound))× the value at one output.\n\n"
+        md += "| metric | (outputs: value) | ratio | flat? |\n|---|---|---:|---|\n"
+        for v in r.scaling {
+            let points = v.points.map { "\(Int($0[0])): \(n($0[1]))" }.joined(separator: ", ")
+            md += "| \(v.metric) | \(points) | \(opt(v.ratio)) | \(v.flat.map { $0 ? "yes" : "no" } ?? "–") |\n"
+        }
+        return md
+    }
+}

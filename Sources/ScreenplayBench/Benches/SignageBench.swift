@@ -97,3 +97,37 @@ struct SignageBench: Benchmark {
         return result
     }
 }
+
+/// The signage benchmarks' part of the report.
+enum SignageReport: MarkdownFormatting {
+    /// The switching run and the day of signage, each when it ran.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = ""
+        if !r.signage.isEmpty {
+            md += "\n## Signage (`play`, 0.1 s items)\n\n"
+            md +=
+                "| switches | CPU ms / switch | boundary to shown median / p95 / max ms | RSS KiB after 100 → end | fds after 100 → end |\n"
+            md += "|---:|---:|---|---|---|\n"
+            for s in r.signage {
+                let latency = s.boundaryToShownMs.map { "\(n($0.median)) / \(n($0.p95)) / \(n($0.max))" } ?? "–"
+                md +=
+                    "| \(s.switches) | \(n(s.cpuMsPerSwitch)) | \(latency) | \(s.rssKiBAt100) → \(s.rssKiBAtEnd) | \(s.fdsAt100) → \(s.fdsAtEnd) |\n"
+            }
+        }
+
+        if !r.day.isEmpty {
+            md += "\n## A day of signage in minutes (`play`, 1 s items, three panels)\n\n"
+            md +=
+                "| seconds | restarts | unplugs / plugs | reloads | ctl status answered / not | crash | RSS KiB after warm-up → end | fds | proof: slots logged once / due (missing, twice, wrong) |\n"
+            md += "|---:|---:|---|---:|---|---|---|---|---|\n"
+            for d in r.day {
+                md +=
+                    "| \(Int(d.schedule.seconds)) | \(d.restarts) | \(d.unplugs) / \(d.plugs) | \(d.reloads) | \(d.statusAnswered) / \(d.statusUnanswered) | \(d.survived && d.exitStatus == 0 ? "none" : "**yes**") | \(d.rssKiBAfterWarmUp) → \(d.rssKiBAtEnd) (\(String(format: "%+.1f", d.rssGrowth * 100)) %, goal within 5 %) | \(d.fdsAfterWarmUp) → \(d.fdsAtEnd) | \(d.slotsLoggedOnce) / \(d.slotsExpected) (\(d.slotsMissing), \(d.slotsDuplicated), \(d.slotsWrongItem)) |\n"
+            }
+            for d in r.day where !d.examples.isEmpty {
+                md += "\nProblems seen: \(d.examples.joined(separator: "; "))\n"
+            }
+        }
+        return md
+    }
+}

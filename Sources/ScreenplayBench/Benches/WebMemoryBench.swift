@@ -86,6 +86,11 @@ struct WebMemoryBench: Benchmark {
 
 /// The web memory run's part of the report.
 enum WebMemoryReport: MarkdownFormatting {
+    /// The web memory run's section of summary.md, when it ran.
+    static func markdown(_ r: BenchResults) -> String {
+        r.webMemory == nil ? "" : "\n## A web page's memory\n\n" + table(r)
+    }
+
     /// RSS at the start and at the end, and every minute's reading.
     static func table(_ r: BenchResults) -> String {
         guard let m = r.webMemory, let first = m.samples.first, let last = m.samples.last else { return "" }
