@@ -4,10 +4,6 @@
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Durations and sizes of one run; `--quick` shrinks everything for a smoke test.
 struct BenchSettings {
     var quick: Bool
