@@ -32,10 +32,33 @@ struct MemoryBreakdown: Codable, Sendable {
     }
 }
 
-extension Report {
+/// The memory sections of the report: peak RSS by outputs, and the
+/// smaps_rollup breakdown against swaybg.
+enum MemoryReport: MarkdownFormatting {
+    /// Peak RSS of each program and content by outputs.
+    static func peakRSS(_ r: BenchResults) -> String {
+        var md = "\n## Peak RSS (VmHWM, MiB)\n\n"
+        md +=
+            "Colour: outputs hot-plugged one by one in the first hot-plug round (HWM only grows, outputs are only added). "
+        md += "Shader: the pacing/scaling runs, which start with all their outputs.\n\n"
+        let counts = Set(r.memory.map(\.outputs)).sorted()
+        let columns = [("screenplay", "color"), ("screenplay", "shader"), ("swaybg", "color")]
+        md += "| outputs | " + columns.map { "\($0.0) \($0.1)" }.joined(separator: " | ") + " |\n"
+        md += "|---:|" + columns.map { _ in "---:" }.joined(separator: "|") + "|\n"
+        for count in counts {
+            let cells = columns.map { column in
+                opt(
+                    r.memory.first { $0.program == column.0 && $0.content == column.1 && $0.outputs == count }?
+                        .peakRSSMiB)
+            }
+            md += "| \(count) | " + cells.joined(separator: " | ") + " |\n"
+        }
+        return md
+    }
+
     /// RSS, PSS, private and anonymous memory of Screenplay and swaybg with
     /// one and with the most outputs, each beside its peer with the ratio.
-    static func memoryBreakdownMarkdown(_ r: BenchResults) -> String {
+    static func breakdown(_ r: BenchResults) -> String {
         let points = r.memory.filter { $0.content == "color" && $0.breakdown != nil }
         guard !points.isEmpty else { return "" }
         var md = "\n## Memory: RSS, proportional and private (MiB)\n\n"

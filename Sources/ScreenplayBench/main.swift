@@ -94,80 +94,7 @@ let info = RunInfo(
     loadAverageAtEnd: 0, settings: settings.asDictionary)
 let runner = BenchRunner(settings: settings, screenplay: screenplayBinary, workDirectory: workDirectory, info: info)
 
-if only.contains("pacing") {
-    for outputs in settings.pacingOutputs {
-        runner.attempt("pacing shader \(outputs) output(s)") {
-            try runner.swayScene("shader", outputs: outputs, seconds: settings.pacingSeconds)
-        }
-    }
-    runner.attempt("pacing weston preview") { try runner.westonPreview(seconds: settings.pacingSeconds) }
-    runner.attempt("weston-simple-egl on sway") { try runner.simpleEGL(on: "sway", seconds: settings.pacingSeconds) }
-    runner.attempt("weston-simple-egl on weston") {
-        try runner.simpleEGL(on: "weston", seconds: settings.pacingSeconds)
-    }
-}
-if only.contains("scaling") {
-    // The shader counts from the pacing runs are reused; only the missing sizes run here.
-    let shaderDone = only.contains("pacing") ? Set(settings.pacingOutputs) : []
-    for outputs in settings.scalingOutputs where !shaderDone.contains(outputs) {
-        runner.attempt("scaling shader \(outputs) output(s)") {
-            try runner.swayScene("shader", outputs: outputs, seconds: settings.scalingSeconds)
-        }
-    }
-    for outputs in settings.scalingOutputs {
-        runner.attempt("clear-only \(outputs) output(s)") {
-            try runner.swayScene("clear", outputs: outputs, seconds: settings.scalingSeconds)
-        }
-    }
-}
-if only.contains("hotplug") {
-    // Alternating rounds, so a drift in machine load hits both programs alike.
-    for round in 1...settings.hotplugRounds {
-        for program in ["screenplay", "swaybg"] {
-            runner.attempt("hot-plug \(program) round \(round)") {
-                try runner.hotplugRound(program: program, round: round)
-            }
-        }
-    }
-    runner.summarizeHotplug()
-}
-if only.contains("idle") {
-    runner.attempt("idle") { try runner.idle() }
-}
-if only.contains("framecost") {
-    runner.attempt("frame cost") { try runner.frameCost() }
-}
-if only.contains("soak") {
-    runner.attempt("memory soak") { try runner.memorySoak(minutes: quick ? min(soakMinutes, 2) : soakMinutes) }
-}
-if only.contains("textures") {
-    runner.attempt("texture soak") { try runner.textureSoak(minutes: quick ? min(textureMinutes, 2) : textureMinutes) }
-}
-if only.contains("video") {
-    runner.attempt("video against mpv") { try runner.video() }
-}
-if only.contains("signage") {
-    runner.attempt("signage") { runner.results.signage.append(try runner.signage(switches: quick ? 300 : 1000)) }
-}
-if only.contains("layouts") {
-    runner.attempt("layouts") { try runner.layouts() }
-}
-if only.contains("web") {
-    runner.attempt("web pages against cog") { try runner.web() }
-}
-if only.contains("fleet") {
-    runner.attempt("a fleet of four boxes") { try runner.fleet() }
-}
-if only.contains("webmemory") {
-    runner.attempt("a web page's memory") {
-        try runner.webMemory(minutes: quick ? min(webMemoryMinutes, 2) : webMemoryMinutes)
-    }
-}
-if only.contains("day") {
-    runner.attempt("a day of signage") { runner.results.day.append(try runner.signageDay(seconds: quick ? 120 : 600)) }
-}
-runner.collectShaderMemory()
-runner.scalingVerdicts()
+runner.run(only, soakMinutes: soakMinutes, textureMinutes: textureMinutes, webMemoryMinutes: webMemoryMinutes)
 runner.results.methods = [
     "pacing on sway":
         "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
@@ -214,14 +141,14 @@ runner.results.run.loadAverageAtEnd = loadAverage()
 let summary = try Report.write(runner.results, to: outDirectory)
 print(summary)
 if !quick, only == allBenchmarks, let readmePath, FileManager.default.fileExists(atPath: readmePath) {
-    let updated = Report.updateReadme(readmePath, with: runner.results)
+    let updated = PerformancePage.updateHeadline(readmePath, with: runner.results)
     runner.say(
         updated ? "updated the Performance table in \(readmePath)" : "\(readmePath) has no bench markers; left alone")
 }
 if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeSoak(readmePath, with: runner.results)
+    let updated = PerformancePage.updateSoak(readmePath, with: runner.results)
     runner.say(
         updated
             ? "updated the memory soak table in \(readmePath)" : "\(readmePath) has no bench-soak markers; left alone")
@@ -229,7 +156,7 @@ if !quick, only.contains("soak"), !runner.results.soak.isEmpty, let readmePath,
 if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeLayouts(readmePath, with: runner.results)
+    let updated = PerformancePage.updateLayouts(readmePath, with: runner.results)
     runner.say(
         updated
             ? "updated the layouts table in \(readmePath)" : "\(readmePath) has no bench-layouts markers; left alone")
@@ -237,21 +164,21 @@ if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let r
 if !quick, only.contains("fleet"), runner.results.fleet != nil, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeFleet(readmePath, with: runner.results)
+    let updated = PerformancePage.updateFleet(readmePath, with: runner.results)
     runner.say(
         updated ? "updated the fleet table in \(readmePath)" : "\(readmePath) has no bench-fleet markers; left alone")
 }
 if !quick, only.contains("web"), !runner.results.webRuns.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeWeb(readmePath, with: runner.results)
+    let updated = PerformancePage.updateWeb(readmePath, with: runner.results)
     runner.say(
         updated ? "updated the web table in \(readmePath)" : "\(readmePath) has no bench-web markers; left alone")
 }
 if !quick, only.contains("webmemory"), runner.results.webMemory != nil, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
 {
-    let updated = Report.updateReadmeWebMemory(readmePath, with: runner.results)
+    let updated = PerformancePage.updateWebMemory(readmePath, with: runner.results)
     runner.say(
         updated
             ? "updated the web memory table in \(readmePath)"

@@ -74,8 +74,11 @@ struct AccessLine {
     }
 }
 
-extension BenchRunner {
-    func fleet() throws {
+/// Four boxes on one machine pulling one playlist from nginx, reporting to one broker.
+struct FleetBench: Benchmark {
+    let context: BenchContext
+
+    func run() throws {
         let count = 4
         let lead = settings.quick ? 8.0 : 12.0
         let unchangedSeconds = settings.quick ? 3.0 : 6.0
@@ -228,9 +231,15 @@ extension BenchRunner {
     }
 }
 
-extension Report {
+/// The fleet benchmark's part of the report.
+enum FleetReport: MarkdownFormatting {
+    /// The fleet's section of summary.md, when it ran.
+    static func markdown(_ r: BenchResults) -> String {
+        r.fleet == nil ? "" : "\n## A fleet of four boxes\n\n" + table(r)
+    }
+
     /// The fleet table: each of the fleet's goals with what was measured.
-    static func fleetTable(_ r: BenchResults) -> String {
+    static func table(_ r: BenchResults) -> String {
         guard let f = r.fleet else { return "" }
         let boxes = f.boxes.count
         let cached = f.boxes.map { opt($0.cachedAfter, digits: 1) }.joined(separator: ", ")
@@ -261,10 +270,5 @@ extension Report {
             md += "| broker load | not measured | – | – |\n"
         }
         return md
-    }
-
-    /// Puts the fleet table between docs/performance.md's bench-fleet markers.
-    static func updateReadmeFleet(_ path: String, with r: BenchResults) -> Bool {
-        replaceBetweenMarkers(path, "bench-fleet", with: fleetTable(r) + measuredLine(r))
     }
 }

@@ -54,7 +54,10 @@ struct FrameCostRatio: Codable, Sendable {
     var met: Bool? { value.map { $0 <= goal } }
 }
 
-extension BenchRunner {
+/// CPU per presented frame of each scene and its peer on one output, in rounds, with perf shares.
+struct FrameCostBench: Benchmark {
+    let context: BenchContext
+
     /// A shader that writes the clear-only scene's colour (#204060): the
     /// peer of `DrawingContext.clear`.
     var solidShaderPath: String {
@@ -81,7 +84,7 @@ extension BenchRunner {
 
     /// Every case on one sway with one 1280x720@60 output, one after
     /// another, in rounds; perf samples the last round.
-    func frameCost() throws {
+    func run() throws {
         let rig = try SwayRig.start(outputs: [benchMode], timeout: 20)
         defer { rig.stop() }
         let seconds = frameCostSeconds

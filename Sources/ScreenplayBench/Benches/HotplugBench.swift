@@ -4,7 +4,10 @@
 import Foundation
 import TestSupport
 
-extension BenchRunner {
+/// Hot-plug to first frame: rounds of outputs added to a running client, and their summary.
+struct HotplugBench: Benchmark {
+    let context: BenchContext
+
     /// One round: a client on one output, then outputs added one at a time
     /// up to the maximum, each timed from `create_output` to the colour
     /// showing in grim.
@@ -90,5 +93,26 @@ extension BenchRunner {
                     latencyMs: Distribution(ok), latencyRefreshes: Distribution(mine.compactMap(\.latencyRefreshes)),
                     pollMs: Distribution(mine.compactMap(\.pollMs)), medianMsByOutputs: byOutputs))
         }
+    }
+}
+
+/// The hot-plug benchmark's part of the report.
+enum HotplugReport: MarkdownFormatting {
+    /// Latency from create_output to the first frame, by program.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = "\n## Hot-plug to first frame\n\n"
+        md +=
+            "From just before sway's `create_output` (sent on the IPC socket; the wl_output global appears while sway "
+        md += "handles it) to the end of the first 1x1 grim capture of the new output's centre showing the colour. "
+        md += "The same probe times both programs; each number is an upper bound by up to one poll (poll column).\n\n"
+        md +=
+            "| program | additions (failed) | median ms | p95 ms | median refreshes | p95 refreshes | poll median ms |\n"
+        md += "|---|---:|---:|---:|---:|---:|---:|\n"
+        for h in r.hotplug {
+            md +=
+                "| \(h.program) | \(h.additions) (\(h.failures)) | \(opt(h.latencyMs?.median)) | \(opt(h.latencyMs?.p95)) | "
+            md += "\(opt(h.latencyRefreshes?.median)) | \(opt(h.latencyRefreshes?.p95)) | \(opt(h.pollMs?.median)) |\n"
+        }
+        return md
     }
 }

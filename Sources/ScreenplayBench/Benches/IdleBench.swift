@@ -3,13 +3,16 @@
 import Foundation
 import TestSupport
 
-extension BenchRunner {
+/// Idle cost: four static cases side by side, each measured from /proc.
+struct IdleBench: Benchmark {
+    let context: BenchContext
+
     /// `present color`, `present image` and swaybg with the same colour and
     /// image, each on its own sway, all measured over the same window.
     ///
     /// They run side by side to keep the whole benchmark short; an idle
     /// client barely competes for CPU, and each is counted by its own pid.
-    func idle() throws {
+    func run() throws {
         say("idle: present color/image and swaybg color/image for \(settings.idleSeconds) s")
         let hex = String(probeColorHex, radix: 16, uppercase: true)
         struct Case {
@@ -76,5 +79,33 @@ extension BenchRunner {
                     involuntarySwitchesPerSecond: delta.seconds > 0
                         ? Double(delta.involuntarySwitches) / delta.seconds : 0))
         }
+    }
+}
+
+/// The idle benchmark's part of the report.
+enum IdleReport: MarkdownFormatting {
+    /// CPU and wakeups of each idle case, Screenplay against swaybg.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = "\n## Idle cost (static content, after the first frame)\n\n"
+        md += "CPU = utime+stime from /proc/PID/stat; wakeups = voluntary context switches summed over all threads "
+        md +=
+            "(/proc/PID/task/*/status). Screenplay runs without `--stats`. The four cases run side by side, each on its own sway.\n\n"
+        md += "| program | content | window s | CPU s | CPU % | wakeups / s | preemptions / s | ≤ swaybg? |\n"
+        md += "|---|---|---:|---:|---:|---:|---:|---|\n"
+        for run in r.idle {
+            var goal = ""
+            if run.program == "screenplay",
+                let peer = r.idle.first(where: { $0.program == "swaybg" && $0.content == run.content })
+            {
+                let cpuOK = run.process.cpuSeconds <= peer.process.cpuSeconds
+                let wakeOK = run.wakeupsPerSecond <= peer.wakeupsPerSecond
+                goal = "CPU \(cpuOK ? "yes" : "no"), wakeups \(wakeOK ? "yes" : "no")"
+            }
+            md +=
+                "| \(run.program) | \(run.content) | \(n(run.process.seconds)) | \(String(format: "%.2f", run.process.cpuSeconds)) | "
+            md +=
+                "\(n(run.cpuPercent)) | \(n(run.wakeupsPerSecond)) | \(n(run.involuntarySwitchesPerSecond)) | \(goal) |\n"
+        }
+        return md
     }
 }

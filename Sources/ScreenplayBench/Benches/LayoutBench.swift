@@ -33,12 +33,15 @@ struct LayoutCostRun: Codable, Sendable {
     var redrawnPixelsPerDraw: Double?
 }
 
-extension BenchRunner {
+/// The three layout cost ratios, each case against its peer in alternating rounds.
+struct LayoutBench: Benchmark {
+    let context: BenchContext
+
     var layoutRounds: Int { settings.quick ? 1 : 3 }
     var layoutSeconds: Double { settings.quick ? 4 : 10 }
     var consoleSeconds: Double { settings.quick ? 10 : 60 }
 
-    func layouts() throws {
+    func run() throws {
         let folder = workDirectory + "/layouts"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let files = try LayoutBenchFiles(folder: folder)
@@ -251,9 +254,10 @@ struct LayoutBenchFiles {
     }
 }
 
-extension Report {
+/// The layout benchmark's part of the report.
+enum LayoutReport: MarkdownFormatting {
     /// The three ratios with their cases, for summary.md and docs/performance.md.
-    static func layoutTable(_ r: BenchResults) -> String {
+    static func table(_ r: BenchResults) -> String {
         guard !r.layoutRatios.isEmpty else { return "" }
         var md = ratioTable(r.layoutRatios)
         md +=
@@ -272,29 +276,8 @@ extension Report {
         return md
     }
 
-    static func layoutMarkdown(_ r: BenchResults) -> String {
-        let table = layoutTable(r)
+    static func markdown(_ r: BenchResults) -> String {
+        let table = Self.table(r)
         return table.isEmpty ? "" : "\n## Layouts and partial redraws\n\n" + table
-    }
-
-    /// Puts the layout ratios (and when and where they ran) between the
-    /// docs/performance.md's bench-layouts markers.
-    static func updateReadmeLayouts(_ path: String, with r: BenchResults) -> Bool {
-        replaceBetweenMarkers(path, "bench-layouts", with: layoutTable(r) + measuredLine(r))
-    }
-
-    /// Ratios against peers, one row each: value, goal, whether met, how.
-    static func ratioTable(_ ratios: [FrameCostRatio]) -> String {
-        var md = "| ratio | value | goal | met | method |\n|---|---:|---:|---|---|\n"
-        for ratio in ratios {
-            md +=
-                "| \(ratio.name) | ×\(opt(ratio.value)) | ≤ \(n(ratio.goal)) | \(ratio.met.map { $0 ? "yes" : "no" } ?? "–") | \(ratio.method) |\n"
-        }
-        return md
-    }
-
-    /// When, where and at which commit a table between the page's markers ran.
-    static func measuredLine(_ r: BenchResults) -> String {
-        "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), software rendering), commit \(r.run.gitCommit).\n"
     }
 }

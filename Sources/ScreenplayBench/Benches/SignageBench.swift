@@ -18,7 +18,10 @@ struct SignageRun: Codable, Sendable {
     var fdsAtEnd: Int
 }
 
-extension BenchRunner {
+/// `play` switching short items, and a day of signage compressed into minutes.
+struct SignageBench: Benchmark {
+    let context: BenchContext
+
     /// 0.1 s items (two colours and two images, cuts) for `switches` switches.
     func signage(switches: Int) throws -> SignageRun {
         say("signage: play, \(switches) switches of 0.1 s items")
@@ -79,9 +82,7 @@ extension BenchRunner {
             rssKiBAtEnd: ProcessUsage.residentKiB(process.pid), fdsAt100: fds100,
             fdsAtEnd: ProcessUsage.openFileDescriptors(process.pid))
     }
-}
 
-extension BenchRunner {
     /// A day of signage compressed into `seconds` (see SignageDay in the rig).
     func signageDay(seconds: Double) throws -> SignageDayResult {
         say("a day of signage: \(Int(seconds)) s of 1 s items on three panels, hot-plugs, restarts, reloads, ctl")
@@ -94,5 +95,39 @@ extension BenchRunner {
             log: { self.say("a day of signage: \($0)") })
         say("a day of signage: \(result.summary)")
         return result
+    }
+}
+
+/// The signage benchmarks' part of the report.
+enum SignageReport: MarkdownFormatting {
+    /// The switching run and the day of signage, each when it ran.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = ""
+        if !r.signage.isEmpty {
+            md += "\n## Signage (`play`, 0.1 s items)\n\n"
+            md +=
+                "| switches | CPU ms / switch | boundary to shown median / p95 / max ms | RSS KiB after 100 → end | fds after 100 → end |\n"
+            md += "|---:|---:|---|---|---|\n"
+            for s in r.signage {
+                let latency = s.boundaryToShownMs.map { "\(n($0.median)) / \(n($0.p95)) / \(n($0.max))" } ?? "–"
+                md +=
+                    "| \(s.switches) | \(n(s.cpuMsPerSwitch)) | \(latency) | \(s.rssKiBAt100) → \(s.rssKiBAtEnd) | \(s.fdsAt100) → \(s.fdsAtEnd) |\n"
+            }
+        }
+
+        if !r.day.isEmpty {
+            md += "\n## A day of signage in minutes (`play`, 1 s items, three panels)\n\n"
+            md +=
+                "| seconds | restarts | unplugs / plugs | reloads | ctl status answered / not | crash | RSS KiB after warm-up → end | fds | proof: slots logged once / due (missing, twice, wrong) |\n"
+            md += "|---:|---:|---|---:|---|---|---|---|---|\n"
+            for d in r.day {
+                md +=
+                    "| \(Int(d.schedule.seconds)) | \(d.restarts) | \(d.unplugs) / \(d.plugs) | \(d.reloads) | \(d.statusAnswered) / \(d.statusUnanswered) | \(d.survived && d.exitStatus == 0 ? "none" : "**yes**") | \(d.rssKiBAfterWarmUp) → \(d.rssKiBAtEnd) (\(String(format: "%+.1f", d.rssGrowth * 100)) %, goal within 5 %) | \(d.fdsAfterWarmUp) → \(d.fdsAtEnd) | \(d.slotsLoggedOnce) / \(d.slotsExpected) (\(d.slotsMissing), \(d.slotsDuplicated), \(d.slotsWrongItem)) |\n"
+            }
+            for d in r.day where !d.examples.isEmpty {
+                md += "\nProblems seen: \(d.examples.joined(separator: "; "))\n"
+            }
+        }
+        return md
     }
 }

@@ -30,12 +30,15 @@ struct SoakTrend: Codable, Sendable {
     var meetsGoal: Bool? { slopeKiBPerMinute.map { $0 < 1 } }
 }
 
-extension BenchRunner {
+/// The memory soak: every scene at once for half an hour, RSS sampled every second.
+struct MemorySoak: Benchmark {
+    let context: BenchContext
+
     /// Shader, static picture, presenter, a playlist (image, colour and a
     /// video, crossfading) and a looping video on one sway; shader and static
     /// picture each on its own weston (one output each, the fullscreen
     /// fallback); all at once for `minutes`, sampled every second.
-    func memorySoak(minutes: Double) throws {
+    func run(minutes: Double) throws {
         let seconds = minutes * 60
         let warmup = min(120, seconds / 4)
         say(
@@ -109,9 +112,10 @@ extension BenchRunner {
     }
 }
 
-extension Report {
+/// The memory soak's part of the report.
+enum SoakReport {
     /// The soak's table for summary.md.
-    static func soakMarkdown(_ soak: [SoakTrend]) -> String {
+    static func markdown(_ soak: [SoakTrend]) -> String {
         guard !soak.isEmpty else { return "" }
         var md = "\n## Memory over time (soak)\n\n"
         md += "Every program runs at once for the whole window; RSS (VmRSS) is sampled every second and the slope is "

@@ -30,8 +30,11 @@ struct TextureTrend: Codable, Sendable {
     }
 }
 
-extension BenchRunner {
-    func textureSoak(minutes: Double) throws {
+/// The texture soak: an hour of a playlist that keeps making pictures, its GL objects watched.
+struct TextureSoak: Benchmark {
+    let context: BenchContext
+
+    func run(minutes: Double) throws {
         let seconds = minutes * 60
         say("texture soak: play of images, a PDF page and a shader at 0.5 s each on sway, \(Int(seconds)) s")
         let sway = try SwayRig.start(outputs: [benchMode], timeout: 20)
@@ -113,9 +116,10 @@ extension BenchRunner {
     }
 }
 
-extension Report {
+/// The texture soak's part of the report.
+enum TextureReport {
     /// The texture soak's table for summary.md.
-    static func textureMarkdown(_ trends: [TextureTrend]) -> String {
+    static func markdown(_ trends: [TextureTrend]) -> String {
         guard !trends.isEmpty else { return "" }
         var md = "\n## GL objects over time (texture soak)\n\n"
         md += "`play` of four images, a PDF page and a shader at 0.5 s each, one image rewritten every 30 s; "

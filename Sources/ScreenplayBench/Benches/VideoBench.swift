@@ -35,12 +35,15 @@ struct VideoComparison: Codable, Sendable {
     var privateRatio: Double?
 }
 
-extension BenchRunner {
+/// The same clip played by Screenplay and by mpv on one sway output.
+struct VideoBench: Benchmark {
+    let context: BenchContext
+
     /// Seconds measured per program, and the clip's length (longer than the
     /// window plus start-up, so mpv's frame counter does not wrap at a loop).
     var videoSeconds: Double { settings.quick ? 4 : 15 }
 
-    func video() throws {
+    func run() throws {
         let clip = workDirectory + "/bench-720p30.mp4"
         let length = videoSeconds + 8
         let made = try runProcess(
@@ -177,5 +180,27 @@ struct MpvIPC {
             return (object["data"] as? NSNumber)?.doubleValue
         }
         return nil
+    }
+}
+
+/// The video benchmark's part of the report.
+enum VideoReport: MarkdownFormatting {
+    /// Both programs playing the clip, and the ratios Screenplay / mpv.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = ""
+        if let v = r.video {
+            md += "\n## Video against mpv\n\n\(v.clip); Mesa \(v.mesa); \(v.mpvVersion).\n\n"
+            md +=
+                "| program | window s | video frames | dropped | CPU ms / video frame | peak RSS MiB | PSS MiB | private MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
+            for run in v.runs {
+                let pss = run.memory.map { n(Double($0.pssKiB) / 1024) } ?? "n/a"
+                let own = run.memory.map { n(Double($0.privateKiB) / 1024) } ?? "n/a"
+                md +=
+                    "| \(run.program) | \(n(run.process.seconds)) | \(run.videoFrames) | \(run.dropped) | \(opt(run.cpuMsPerVideoFrame)) | \(n(run.peakRSSMiB)) | \(pss) | \(own) |\n"
+            }
+            md +=
+                "\nScreenplay / mpv: CPU per video frame ×\(opt(v.cpuRatio)), peak RSS ×\(opt(v.rssRatio)) (goal ≤ 1), PSS ×\(opt(v.pssRatio)), private ×\(opt(v.privateRatio)). RSS counts every shared library page each maps (Screenplay also maps the Swift runtime and touches more of libLLVM, compiling its own shaders besides mpv's); PSS divides shared pages among their users and private memory is each program's own.\n"
+        }
+        return md
     }
 }

@@ -29,13 +29,16 @@ struct WebCostRun: Codable, Sendable {
     var pssMiB: Double
 }
 
-extension BenchRunner {
+/// The same page shown by Screenplay and by cog, each measured as a process tree.
+struct WebBench: Benchmark {
+    let context: BenchContext
+
     /// Five: a web process's CPU a frame moves by a few percent from run to
     /// run, more than the two programs differ.
     var webRounds: Int { settings.quick ? 1 : 5 }
     var webSeconds: Double { settings.quick ? 5 : 15 }
 
-    func web() throws {
+    func run() throws {
         let folder = workDirectory + "/web"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.webPage.write(toFile: folder + "/anim.html", atomically: true, encoding: .utf8)
@@ -224,9 +227,10 @@ extension BenchRunner {
         """
 }
 
-extension Report {
-    /// The two ratios and every run, for summary.md and docs/performance.md.
-    static func webTable(_ r: BenchResults) -> String {
+/// The web benchmark's part of the report.
+enum WebReport: MarkdownFormatting {
+    /// The ratios and every run, for summary.md and docs/performance.md.
+    static func table(_ r: BenchResults) -> String {
         guard !r.webRuns.isEmpty else { return "" }
         var md = ratioTable(r.webRatios)
         md +=
@@ -241,14 +245,8 @@ extension Report {
         return md
     }
 
-    static func webMarkdown(_ r: BenchResults) -> String {
-        let table = webTable(r)
+    static func markdown(_ r: BenchResults) -> String {
+        let table = Self.table(r)
         return table.isEmpty ? "" : "\n## Web pages against cog\n\n" + table
-    }
-
-    /// Puts the web table (and when and where it ran) between docs/performance.md's
-    /// bench-web markers.
-    static func updateReadmeWeb(_ path: String, with r: BenchResults) -> Bool {
-        replaceBetweenMarkers(path, "bench-web", with: webTable(r) + measuredLine(r))
     }
 }

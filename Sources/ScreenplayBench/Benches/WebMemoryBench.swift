@@ -25,8 +25,11 @@ struct WebMemoryResult: Codable, Sendable {
     var restarts: Int
 }
 
-extension BenchRunner {
-    func webMemory(minutes: Double) throws {
+/// A web item left playing, its memory and its web processes' read each minute.
+struct WebMemoryBench: Benchmark {
+    let context: BenchContext
+
+    func run(minutes: Double) throws {
         let folder = workDirectory + "/webmemory"
         try FileManager.default.createDirectory(atPath: folder + "/server", withIntermediateDirectories: true)
         let dataEvery = 30.0
@@ -81,8 +84,15 @@ extension BenchRunner {
     }
 }
 
-extension Report {
-    static func webMemoryTable(_ r: BenchResults) -> String {
+/// The web memory run's part of the report.
+enum WebMemoryReport: MarkdownFormatting {
+    /// The web memory run's section of summary.md, when it ran.
+    static func markdown(_ r: BenchResults) -> String {
+        r.webMemory == nil ? "" : "\n## A web page's memory\n\n" + table(r)
+    }
+
+    /// RSS at the start and at the end, and every minute's reading.
+    static func table(_ r: BenchResults) -> String {
         guard let m = r.webMemory, let first = m.samples.first, let last = m.samples.last else { return "" }
         var md = "| RSS (MiB) | at start | after \(n(last.minute)) min | change |\n|---|---|---|---|\n"
         md +=
@@ -95,9 +105,5 @@ extension Report {
                 separator: ", ")
             + " MiB.\n"
         return md
-    }
-
-    static func updateReadmeWebMemory(_ path: String, with r: BenchResults) -> Bool {
-        replaceBetweenMarkers(path, "bench-webmemory", with: webMemoryTable(r) + measuredLine(r))
     }
 }

@@ -66,9 +66,10 @@ extension FrameCostRatio {
     }
 }
 
-extension Report {
+/// The frame-cost benchmark's part of the report.
+enum FrameCostReport: MarkdownFormatting {
     /// The frame-cost rows of docs/performance.md's Performance table.
-    static func frameCostReadmeRows(_ r: BenchResults) -> String {
+    static func pageRows(_ r: BenchResults) -> String {
         func frameCost(_ scene: String) -> FrameCostRun? { r.frameCost.first { $0.scene == scene } }
         func ms(_ value: Double?) -> String { value.map { "\(n($0)) ms" } ?? "–" }
         func goal(_ name: String) -> String {
@@ -92,7 +93,7 @@ extension Report {
         return md
     }
 
-    static func frameCostMarkdown(_ r: BenchResults) -> String {
+    static func markdown(_ r: BenchResults) -> String {
         guard !r.frameCost.isEmpty else { return "" }
         var md = "\n## Frame cost (one sway output, one run)\n\n"
         md += "Each program runs alone on the same 1280x720@60 sway output, one after another; CPU = run time of every "

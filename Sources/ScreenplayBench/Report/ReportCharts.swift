@@ -3,8 +3,9 @@
 import Foundation
 import TestSupport
 
-extension Report {
-    static func charts(_ r: BenchResults) -> [(String, String)] {
+/// The run's charts, each an SVG file's name and text.
+enum ReportCharts {
+    static func all(_ r: BenchResults) -> [(String, String)] {
         var out: [(String, String)] = []
         let paced = r.pacing.filter { !$0.framesPerSecondSeries.isEmpty }
         out.append(

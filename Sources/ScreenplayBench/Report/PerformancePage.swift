@@ -3,7 +3,9 @@
 import Foundation
 import TestSupport
 
-extension Report {
+/// docs/performance.md's tables, each written between its markers; a page
+/// left without its markers is left alone.
+enum PerformancePage: MarkdownFormatting {
     /// The compact table for docs/performance.md's Performance section.
     static func headline(_ r: BenchResults) -> String {
         func pacing(_ program: String, _ scene: String, _ compositor: String, outputs: Int = 1) -> PacingRun? {
@@ -71,7 +73,7 @@ extension Report {
             "| pacing, shader, 4 sway outputs | \(pace(pacing("screenplay", "shader", swayName, outputs: 4))) | | | |\n"
         md +=
             "| pacing, shader window on weston | \(pace(pacing("screenplay", "shader", westonName))) | simple-egl: \(pace(pacing("weston-simple-egl", "simple-egl", westonName))) | \(ratio(pacing("screenplay", "shader", westonName)?.presentedPerCycle, pacing("weston-simple-egl", "simple-egl", westonName)?.presentedPerCycle)) | presentation feedback |\n"
-        md += frameCostReadmeRows(r)
+        md += FrameCostReport.pageRows(r)
         md +=
             "| CPU per frame, plasma shader, 1 output | \(cpu(pacing("screenplay", "shader", swayName))) | simple-egl: \(cpu(egl)) | \(ratio(pacing("screenplay", "shader", swayName)?.cpuMsPerFrame, egl?.cpuMsPerFrame)) | /proc/PID/stat over 20 s (the plasma is far more pixel work than simple-egl's triangle) |\n"
         md +=
@@ -119,17 +121,43 @@ extension Report {
 
     /// Replaces the text between docs/performance.md's bench markers with the
     /// headline table. Leaves the page alone if the markers are missing.
-    static func updateReadme(_ path: String, with r: BenchResults) -> Bool {
+    static func updateHeadline(_ path: String, with r: BenchResults) -> Bool {
         replaceBetweenMarkers(path, "bench-results", with: headline(r))
     }
 
     /// Puts a full-length soak's table (and when and where it ran) between
     /// docs/performance.md's bench-soak markers.
-    static func updateReadmeSoak(_ path: String, with r: BenchResults) -> Bool {
-        let table = soakMarkdown(r.soak).replacingOccurrences(of: "\n## Memory over time (soak)\n\n", with: "")
+    static func updateSoak(_ path: String, with r: BenchResults) -> Bool {
+        let table = SoakReport.markdown(r.soak).replacingOccurrences(of: "\n## Memory over time (soak)\n\n", with: "")
         let when =
             "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), \(r.run.weston)), commit \(r.run.gitCommit).\n"
         return replaceBetweenMarkers(path, "bench-soak", with: table + when)
+    }
+
+    /// Puts the layout ratios (and when and where they ran) between the
+    /// page's bench-layouts markers.
+    static func updateLayouts(_ path: String, with r: BenchResults) -> Bool {
+        replaceBetweenMarkers(path, "bench-layouts", with: LayoutReport.table(r) + measuredLine(r))
+    }
+
+    /// Puts the fleet table between the page's bench-fleet markers.
+    static func updateFleet(_ path: String, with r: BenchResults) -> Bool {
+        replaceBetweenMarkers(path, "bench-fleet", with: FleetReport.table(r) + measuredLine(r))
+    }
+
+    /// Puts the web table (and when and where it ran) between the page's
+    /// bench-web markers.
+    static func updateWeb(_ path: String, with r: BenchResults) -> Bool {
+        replaceBetweenMarkers(path, "bench-web", with: WebReport.table(r) + measuredLine(r))
+    }
+
+    static func updateWebMemory(_ path: String, with r: BenchResults) -> Bool {
+        replaceBetweenMarkers(path, "bench-webmemory", with: WebMemoryReport.table(r) + measuredLine(r))
+    }
+
+    /// When, where and at which commit a table between the page's markers ran.
+    static func measuredLine(_ r: BenchResults) -> String {
+        "\nMeasured \(r.run.date) on \(r.run.cores) cores (\(r.run.sway), software rendering), commit \(r.run.gitCommit).\n"
     }
 
     static func replaceBetweenMarkers(_ path: String, _ name: String, with body: String) -> Bool {

@@ -1,124 +1,13 @@
-// The benchmarks themselves. Each starts its own headless compositor through the test rig,
-// runs one client, measures from outside (/proc, grim) or through --stats, and stops all.
+// Frame pacing (`--only pacing`) and the scaling runs (`--only scaling`): the plasma
+// shader or the clear-only scene on 1 to 8 sway outputs, the shader in a --preview window on
+// weston (which answers presentation feedback), and weston-simple-egl, the peer, on both;
+// frames counted through --stats, CPU and memory from /proc.
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Durations and sizes of one run; `--quick` shrinks everything for a smoke test.
-struct BenchSettings {
-    var quick: Bool
-    /// Window of the frame-pacing runs (1, 2 and 4 outputs, the peer).
-    var pacingSeconds: Double { quick ? 4 : 20 }
-    var pacingOutputs: [Int] { quick ? [1, 2] : [1, 2, 4] }
-    /// Window of the extra runs that only feed the scaling curves.
-    var scalingSeconds: Double { quick ? 3 : 10 }
-    var scalingOutputs: [Int] { quick ? [1, 2] : [1, 2, 4, 8] }
-    /// Hot-plug: each round starts with one output and adds up to this many.
-    var hotplugMaxOutputs: Int { quick ? 3 : 8 }
-    /// 5 rounds of 7 additions: 35 additions per program, at least the 30 asked for.
-    var hotplugRounds: Int { quick ? 1 : 5 }
-    var idleSeconds: Double { quick ? 5 : 30 }
-
-    var asDictionary: [String: Double] {
-        [
-            "pacing_seconds": pacingSeconds, "scaling_seconds": scalingSeconds,
-            "hotplug_max_outputs": Double(hotplugMaxOutputs), "hotplug_rounds": Double(hotplugRounds),
-            "idle_seconds": idleSeconds, "output_width": 1280, "output_height": 720, "output_refresh_hz": 60,
-        ]
-    }
-}
-
-/// The mode of every output in every benchmark.
-let benchMode = OutputMode(width: 1280, height: 720, refreshHz: 60)
-let swayName = "sway 1.7 headless (pixman)"
-let westonName = "weston 10 headless (pixman)"
-/// Colour used where pixels are watched: unlike sway's grey background.
-let probeColorHex: UInt32 = 0xFF8000
-
-/// Runs the benchmarks and accumulates results.
-final class BenchRunner {
-    let settings: BenchSettings
-    let screenplay: String
-    let workDirectory: String
-    var results: BenchResults
-
-    init(settings: BenchSettings, screenplay: String, workDirectory: String, info: RunInfo) {
-        self.settings = settings
-        self.screenplay = screenplay
-        self.workDirectory = workDirectory
-        results = BenchResults(run: info)
-    }
-
-    /// Prints progress to stderr (stdout stays free for the summary).
-    func say(_ text: String) {
-        FileHandle.standardError.write(Data("[bench \(String(format: "%6.1f", now() - started)) s] \(text)\n".utf8))
-    }
-    private let started = now()
-
-    /// Runs `body`, recording a failure instead of aborting the whole run.
-    func attempt(_ what: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch {
-            say("FAILED \(what): \(error)")
-            results.errors.append("\(what): \(error)")
-        }
-    }
-
-    // MARK: - Content files
-
-    /// A plasma: a few sines per pixel, enough work to show rendering cost
-    /// without swamping Mesa's software rasteriser on two cores.
-    lazy var shaderPath: String = {
-        let path = workDirectory + "/plasma.frag"
-        let source = """
-            void mainImage(out vec4 fragColor, in vec2 fragCoord) {
-                vec2 uv = fragCoord / iResolution.xy;
-                float t = iTime;
-                float v = sin(uv.x * 10.0 + t) + sin((uv.y * 10.0 + t) * 0.5)
-                        + sin((uv.x * 10.0 + uv.y * 10.0 + t) * 0.5);
-                vec2 c = uv * 10.0 + vec2(sin(t / 3.0), cos(t / 2.0)) * 5.0;
-                v += sin(sqrt(c.x * c.x + c.y * c.y + 1.0) + t);
-                fragColor = vec4(0.5 + 0.5 * sin(v * 3.14159), 0.5 + 0.5 * sin(v * 3.14159 + 2.094),
-                                 0.5 + 0.5 * sin(v * 3.14159 + 4.188), 1.0);
-            }
-
-            """
-        if !FileManager.default.createFile(atPath: path, contents: Data(source.utf8)) { say("cannot write \(path)") }
-        return path
-    }()
-
-    /// A 1280×720 gradient PNG (the output's size, so both programs show it
-    /// 1:1) and the colour at its centre, where the probe looks.
-    lazy var image: (path: String, center: RGB) = {
-        let path = workDirectory + "/gradient.png"
-        let (w, h) = (1280, 720)
-        var pixels = [UInt8](repeating: 0, count: w * h * 3)
-        func color(_ x: Int, _ y: Int) -> RGB {
-            RGB(r: UInt8(x * 255 / (w - 1)), g: UInt8(y * 255 / (h - 1)), b: 0x60)
-        }
-        for y in 0..<h {
-            for x in 0..<w {
-                let c = color(x, y)
-                let i = (y * w + x) * 3
-                pixels[i] = c.r
-                pixels[i + 1] = c.g
-                pixels[i + 2] = c.b
-            }
-        }
-        // The rig's PNG writer is good enough: size does not matter here.
-        do {
-            try RigImage(width: w, height: h, pixels: pixels).writePNG(to: path)
-        } catch {
-            say("cannot write \(path): \(error)")
-        }
-        return (path, color(w / 2, h / 2))
-    }()
-
-    // MARK: - Frame pacing and CPU per frame
+/// Runs one scene for one window and keeps it as a pacing run.
+struct PacingBench: Benchmark {
+    let context: BenchContext
 
     /// Screenplay on `outputs` sway outputs: the shader scene, or the
     /// clear-only scene (`present color` redrawn every refresh).
@@ -248,49 +137,28 @@ final class BenchRunner {
                 cpuMsPerFrame: frames > 0 ? 1000 * process.cpuSeconds / Double(frames) : nil,
                 peakRSSMiB: Double(after.peakRSSKiB) / 1024))
     }
-
-    // MARK: - Memory of the shader scene, scaling verdicts
-
-    /// Shader peak RSS comes from the pacing and scaling runs, which start
-    /// with all their outputs.
-    func collectShaderMemory() {
-        for run in results.pacing
-        where run.program == "screenplay" && run.scene == "shader" && run.compositor == swayName {
-            results.memory.append(
-                MemoryPoint(
-                    program: "screenplay", content: "shader", outputs: run.outputs, peakRSSMiB: run.peakRSSMiB,
-                    method: "at start"))
-        }
-    }
-
-    func scalingVerdicts() {
-        for scene in ["shader", "clear"] {
-            let runs = results.pacing.filter {
-                $0.program == "screenplay" && $0.scene == scene && $0.compositor == swayName
-            }
-            .sorted { $0.outputs < $1.outputs }
-            let points = runs.compactMap { run in run.cpuMsPerFrame.map { [Double(run.outputs), $0] } }
-            results.scaling.append(verdict("CPU ms per presented frame, \(scene) scene (per output frame)", points))
-        }
-        if let summary = results.hotplug.first(where: { $0.program == "screenplay" }) {
-            let points = summary.medianMsByOutputs.compactMap { key, value in Int(key).map { [Double($0), value] } }
-                .sorted { $0[0] < $1[0] }
-            results.scaling.append(verdict("hot-plug median ms, screenplay (outputs after the addition)", points))
-        }
-    }
-
-    private func verdict(_ metric: String, _ points: [[Double]]) -> ScalingVerdict {
-        guard let first = points.first, let last = points.last, points.count >= 2, first[1] > 0 else {
-            return ScalingVerdict(metric: metric, points: points, ratio: nil, flat: nil)
-        }
-        let ratio = last[1] / first[1]
-        return ScalingVerdict(
-            metric: metric, points: points, ratio: ratio, flat: ScalingVerdict.flatBand.contains(ratio))
-    }
 }
 
-extension ProcSample {
-    /// A placeholder for a process that could not be read.
-    static let zero = ProcSample(
-        time: 0, cpuSeconds: 0, voluntarySwitches: 0, involuntarySwitches: 0, peakRSSKiB: 0, rssKiB: 0)
+/// The pacing and scaling runs' part of the report.
+enum PacingReport: MarkdownFormatting {
+    /// Every pacing run: its frames per refresh, intervals, CPU per frame and peak memory.
+    static func markdown(_ r: BenchResults) -> String {
+        var md = "## Frame pacing and CPU per presented frame\n\n"
+        md += "Source says where frame counts and intervals come from: `presentation` = wp_presentation feedback "
+        md +=
+            "(weston only: sway 1.7's headless backend answers no feedback at all, neither presented nor discarded), `frame-callbacks` = arrival of "
+        md +=
+            "wl_surface.frame callbacks in the client, `self-reported` = the peer's own frame counter (no intervals).\n\n"
+        md +=
+            "| run | source | outputs | window s | presented / refresh | discarded | interval median / p95 / max ms | CPU ms / frame | CPU % | peak RSS MiB |\n"
+        md += "|---|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
+        for run in r.pacing {
+            let intervals = run.intervals.map { "\(n($0.median)) / \(n($0.p95)) / \(n($0.max))" } ?? "–"
+            md +=
+                "| \(run.label) | \(run.source) | \(run.outputs) | \(n(run.seconds)) | \(opt(run.presentedPerCycle, digits: 3)) | "
+            md +=
+                "\(run.discarded) | \(intervals) | \(opt(run.cpuMsPerFrame)) | \(n(run.process.cpuPercent)) | \(n(run.peakRSSMiB)) |\n"
+        }
+        return md
+    }
 }
