@@ -113,7 +113,7 @@ extension SignageConfigLoader {
         func string(_ key: String) throws(PlaylistError) -> String? {
             guard let value = entry[key] else { return nil }
             guard let text = value as? String else {
-                throw fail("\(at).\(key)", "expected a string, got \(describe(value))")
+                throw fail("\(at).\(key)", "expected a string, got \(JSONValues.describe(value))")
             }
             return text
         }
@@ -127,9 +127,10 @@ extension SignageConfigLoader {
         }
         func speed() throws(PlaylistError) -> Double {
             guard let value = entry["speed"] else { return 120 }
-            guard let speed = number(value), speed > 0, speed <= 10000 else {
+            guard let speed = JSONValues.number(value), speed > 0, speed <= 10000 else {
                 throw fail(
-                    "\(at).speed", "expected pixels a second, more than 0 and at most 10000, got \(describe(value))")
+                    "\(at).speed",
+                    "expected pixels a second, more than 0 and at most 10000, got \(JSONValues.describe(value))")
             }
             return speed
         }
@@ -184,15 +185,18 @@ extension SignageConfigLoader {
             item.font = font
         }
         if let value = entry["size"] {
-            guard let pixels = integer(value), (1...4000).contains(pixels) else {
-                throw fail("\(at).size", "expected a whole number of pixels from 1 to 4000, got \(describe(value))")
+            guard let pixels = JSONValues.integer(value), (1...4000).contains(pixels) else {
+                throw fail(
+                    "\(at).size", "expected a whole number of pixels from 1 to 4000, got \(JSONValues.describe(value))")
             }
             item.size = pixels
         }
         for (key, keyPath) in [("color", \TextItem.color), ("background", \TextItem.background)] {
             guard let value = entry[key] else { continue }
             guard let text = value as? String, let color = RGBColor(parsing: text) else {
-                throw fail("\(at).\(key)", "expected a colour as RRGGBB (such as \"FFFFFF\"), got \(describe(value))")
+                throw fail(
+                    "\(at).\(key)",
+                    "expected a colour as RRGGBB (such as \"FFFFFF\"), got \(JSONValues.describe(value))")
             }
             item[keyPath: keyPath] = color
         }
@@ -210,8 +214,9 @@ extension SignageConfigLoader {
             item.verticalAlign = align
         }
         if let value = entry["padding"] {
-            guard let pixels = integer(value), (0...10000).contains(pixels) else {
-                throw fail("\(at).padding", "expected a whole number of pixels, 0 or more, got \(describe(value))")
+            guard let pixels = JSONValues.integer(value), (0...10000).contains(pixels) else {
+                throw fail(
+                    "\(at).padding", "expected a whole number of pixels, 0 or more, got \(JSONValues.describe(value))")
             }
             item.padding = pixels
         }
@@ -231,7 +236,7 @@ extension SignageConfigLoader {
     /// A string value quoted, anything else as `describe` says.
     private static func describeValue(_ value: Any) -> String {
         if let text = value as? String { return "\"\(text)\"" }
-        return describe(value)
+        return JSONValues.describe(value)
     }
 
     /// The text of a UTF-8 file, without the newline editors end a file with.

@@ -93,15 +93,15 @@ extension SignageConfigLoader {
         web: WebRules = WebRules(), _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [String: Layout] {
         guard let value else { return [:] }
-        let object = try dictionary(value, at: "layouts", fail)
+        let object = try JSONValues.dictionary(value, at: "layouts", fail)
         var layouts: [String: Layout] = [:]
         for name in object.keys.sorted() {
             let at = "layouts.\(name)"
             if playlists[name] != nil {
                 throw fail(at, "a playlist is also named \"\(name)\"; give the layout another name")
             }
-            let entry = try dictionary(object[name]!, at: at, fail)
-            try rejectUnknownKeys(entry, allowed: layoutKeys, at: at, fail)
+            let entry = try JSONValues.dictionary(object[name]!, at: at, fail)
+            try JSONValues.rejectUnknownKeys(entry, allowed: layoutKeys, at: at, fail)
             var background = RGBColor.black
             if let value = entry["background"] { background = try color(value, at: "\(at).background", fail) }
             guard let list = entry["regions"] as? [Any], !list.isEmpty else {
@@ -131,8 +131,8 @@ extension SignageConfigLoader {
         _ element: Any, at: String, layout: String, playlists: [String: Playlist], folder: String,
         itemSeconds: Double, transition: Double, web: WebRules, _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> LayoutRegion {
-        let entry = try dictionary(element, at: at, fail)
-        try rejectUnknownKeys(entry, allowed: regionKeys, at: at, fail)
+        let entry = try JSONValues.dictionary(element, at: at, fail)
+        try JSONValues.rejectUnknownKeys(entry, allowed: regionKeys, at: at, fail)
         guard let name = entry["name"] as? String, !name.isEmpty else {
             throw fail(entry["name"] == nil ? at : "\(at).name", "a region needs a \"name\", a non-empty string")
         }
@@ -154,8 +154,9 @@ extension SignageConfigLoader {
         }
         var z = 0
         if let value = entry["z"] {
-            guard let number = integer(value) else {
-                throw fail("\(at).z", "expected a whole number (higher draws on top), got \(describe(value))")
+            guard let number = JSONValues.integer(value) else {
+                throw fail(
+                    "\(at).z", "expected a whole number (higher draws on top), got \(JSONValues.describe(value))")
             }
             z = number
         }
@@ -219,10 +220,11 @@ extension SignageConfigLoader {
             }
             return .percent(percent)
         }
-        guard let pixels = integer(value), size ? pixels > 0 : pixels >= 0 else {
+        guard let pixels = JSONValues.integer(value), size ? pixels > 0 : pixels >= 0 else {
             throw fail(
                 at,
-                "expected a whole number of pixels \(least), or a percentage such as \"25%\", got \(describe(value))")
+                "expected a whole number of pixels \(least), or a percentage such as \"25%\", got \(JSONValues.describe(value))"
+            )
         }
         return .pixels(pixels)
     }
@@ -231,7 +233,7 @@ extension SignageConfigLoader {
         throws(PlaylistError) -> RGBColor
     {
         guard let text = value as? String, let color = RGBColor(parsing: text) else {
-            throw fail(at, "expected a colour RRGGBB, got \(describe(value))")
+            throw fail(at, "expected a colour RRGGBB, got \(JSONValues.describe(value))")
         }
         return color
     }
@@ -249,7 +251,7 @@ extension SignageConfigLoader {
         }
         if object["playlist"] != nil { throw fail(at, "give either \"playlist\" or \"layout\", not both") }
         guard let name = value as? String else {
-            throw fail("\(at).layout", "expected a layout name, got \(describe(value))")
+            throw fail("\(at).layout", "expected a layout name, got \(JSONValues.describe(value))")
         }
         guard layouts[name] != nil else {
             let known =

@@ -9,14 +9,14 @@ extension SignageConfigLoader {
         _ element: Any, at: String, folder: String, itemSeconds: Double, transition: Double,
         web: WebRules = WebRules(), _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [PlayItem] {
-        let entry = try dictionary(element, at: at, fail)
+        let entry = try JSONValues.dictionary(element, at: at, fail)
         let isText = isTextItem(entry)
-        try rejectUnknownKeys(entry, allowed: isText ? textItemKeys : itemKeys, at: at, fail)
+        try JSONValues.rejectUnknownKeys(entry, allowed: isText ? textItemKeys : itemKeys, at: at, fail)
         var duration = itemSeconds
         var ownDuration: Double?
         if let value = entry["duration"] {
-            guard let seconds = number(value), seconds > 0, seconds.isFinite else {
-                throw fail("\(at).duration", "expected a positive number of seconds, got \(describe(value))")
+            guard let seconds = JSONValues.number(value), seconds > 0, seconds.isFinite else {
+                throw fail("\(at).duration", "expected a positive number of seconds, got \(JSONValues.describe(value))")
             }
             duration = seconds
             ownDuration = seconds
@@ -46,13 +46,13 @@ extension SignageConfigLoader {
                 throw fail("\(at).\(key)", "\"\(key)\" applies to file items only")  // fleet
             }
             guard let text = value as? String, let color = RGBColor(parsing: text) else {
-                throw fail("\(at).color", "expected RRGGBB, got \(describe(value))")
+                throw fail("\(at).color", "expected RRGGBB, got \(JSONValues.describe(value))")
             }
             if entry["pages"] != nil { throw fail("\(at).pages", "\"pages\" applies to PDF files only") }
             sources = [.color(color)]
         case let (.some(value), nil):
             guard let relative = value as? String, !relative.isEmpty else {
-                throw fail("\(at).file", "expected a file path, got \(describe(value))")
+                throw fail("\(at).file", "expected a file path, got \(JSONValues.describe(value))")
             }
             let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
             _ = try FileIntegrity(entry, at: at, fail)  // fleet: "sha256" and "bytes" well-formed
@@ -71,7 +71,9 @@ extension SignageConfigLoader {
                     throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF")
                 }
                 guard let text = pagesValue as? String, let pages = parsePages(text) else {
-                    throw fail("\(at).pages", "expected pages like \"1-3\" or \"1,4,6-8\", got \(describe(pagesValue))")
+                    throw fail(
+                        "\(at).pages",
+                        "expected pages like \"1-3\" or \"1,4,6-8\", got \(JSONValues.describe(pagesValue))")
                 }
                 if let count = (try? PDFDocument.open(path: path))?.pageCount,
                     let bad = pages.first(where: { $0 >= count })
@@ -144,11 +146,12 @@ extension SignageConfigLoader {
     static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> Double
     {
-        let object = try dictionary(value, at: at, fail)
-        try rejectUnknownKeys(object, allowed: transitionKeys, at: at, fail)
+        let object = try JSONValues.dictionary(value, at: at, fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: transitionKeys, at: at, fail)
         guard let secondsValue = object["seconds"] else { throw fail(at, "missing \"seconds\" (0 for a cut)") }
-        guard let seconds = number(secondsValue), seconds >= 0, seconds.isFinite else {
-            throw fail("\(at).seconds", "expected a number of seconds, 0 or more, got \(describe(secondsValue))")
+        guard let seconds = JSONValues.number(secondsValue), seconds >= 0, seconds.isFinite else {
+            throw fail(
+                "\(at).seconds", "expected a number of seconds, 0 or more, got \(JSONValues.describe(secondsValue))")
         }
         return seconds
     }
@@ -159,7 +162,7 @@ extension SignageConfigLoader {
     ) throws(PlaylistError) -> String {
         guard let value = object["playlist"] else { throw fail(at, "missing \"playlist\": the name of a playlist") }
         guard let name = value as? String else {
-            throw fail("\(at).playlist", "expected a playlist name, got \(describe(value))")
+            throw fail("\(at).playlist", "expected a playlist name, got \(JSONValues.describe(value))")
         }
         guard playlists[name] != nil else {
             throw fail(

@@ -26,19 +26,19 @@ extension SignageConfigLoader {
                 "",
                 "not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"))")
         }
-        let object = try dictionary(root, at: "", fail)
-        try rejectUnknownKeys(object, allowed: topKeys, at: "", fail)
+        let object = try JSONValues.dictionary(root, at: "", fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: topKeys, at: "", fail)
         let folder = (file as NSString).deletingLastPathComponent
         if let value = object["$schema"], !(value is String) {
-            throw fail("$schema", "expected the schema's path or URL as a string, got \(describe(value))")
+            throw fail("$schema", "expected the schema's path or URL as a string, got \(JSONValues.describe(value))")
         }
 
         var transition = 0.0
         if let value = object["transition"] { transition = try transitionSeconds(value, at: "transition", fail) }
         var sync = true
         if let value = object["sync"] {
-            guard let flag = boolean(value) else {
-                throw fail("sync", "expected true or false, got \(describe(value))")
+            guard let flag = JSONValues.boolean(value) else {
+                throw fail("sync", "expected true or false, got \(JSONValues.describe(value))")
             }
             sync = flag
         }
@@ -48,7 +48,7 @@ extension SignageConfigLoader {
             guard let text = value as? String, let seconds = activationTime(text) else {
                 throw fail(
                     "activate_at",
-                    "expected a time with its zone, e.g. \"2026-12-24T18:00:00Z\" or \"2026-12-24T19:00:00+01:00\" (ISO 8601), got \(describe(value))"
+                    "expected a time with its zone, e.g. \"2026-12-24T18:00:00Z\" or \"2026-12-24T19:00:00+01:00\" (ISO 8601), got \(JSONValues.describe(value))"
                 )
             }
             return seconds
@@ -57,7 +57,7 @@ extension SignageConfigLoader {
         guard let playlistsValue = object["playlists"] ?? (object["layouts"] != nil ? [String: Any]() : nil) else {
             throw fail("", "missing \"playlists\": an object of playlist names to lists of items")
         }
-        let playlistsObject = try dictionary(playlistsValue, at: "playlists", fail)
+        let playlistsObject = try JSONValues.dictionary(playlistsValue, at: "playlists", fail)
         guard !playlistsObject.isEmpty || object["playlists"] == nil else {
             throw fail("playlists", "no playlists; add at least one")
         }
@@ -65,7 +65,7 @@ extension SignageConfigLoader {
         for name in playlistsObject.keys.sorted() {
             let at = "playlists.\(name)"
             guard let list = playlistsObject[name] as? [Any] else {
-                throw fail(at, "expected a list of items, got \(describe(playlistsObject[name]!))")
+                throw fail(at, "expected a list of items, got \(JSONValues.describe(playlistsObject[name]!))")
             }
             guard !list.isEmpty else { throw fail(at, "the playlist is empty; add items or remove it") }
             var items: [PlayItem] = []
@@ -82,24 +82,25 @@ extension SignageConfigLoader {
         var panels: [PanelRule] = []
         if let value = object["panels"] {
             guard let list = value as? [Any] else {
-                throw fail("panels", "expected a list of panel entries, got \(describe(value))")
+                throw fail("panels", "expected a list of panel entries, got \(JSONValues.describe(value))")
             }
             for (index, element) in list.enumerated() {
                 let at = "panels[\(index)]"
-                let entry = try dictionary(element, at: at, fail)
-                try rejectUnknownKeys(entry, allowed: panelKeys, at: at, fail)
+                let entry = try JSONValues.dictionary(element, at: at, fail)
+                try JSONValues.rejectUnknownKeys(entry, allowed: panelKeys, at: at, fail)
                 guard let matchValue = entry["match"] else {
                     throw fail(at, "missing \"match\": a screen name, description or glob")
                 }
                 guard let match = matchValue as? String else {
-                    throw fail("\(at).match", "expected a string, got \(describe(matchValue))")
+                    throw fail("\(at).match", "expected a string, got \(JSONValues.describe(matchValue))")
                 }
                 if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
                 let playlist = try contentName(in: entry, at: at, playlists: playlists, layouts: layouts, fail)
                 var rotate = 0
                 if let rotateValue = entry["rotate"] {
-                    guard let number = integer(rotateValue), [0, 90, 180, 270].contains(number) else {
-                        throw fail("\(at).rotate", "expected 0, 90, 180 or 270, got \(describe(rotateValue))")
+                    guard let number = JSONValues.integer(rotateValue), [0, 90, 180, 270].contains(number) else {
+                        throw fail(
+                            "\(at).rotate", "expected 0, 90, 180 or 270, got \(JSONValues.describe(rotateValue))")
                     }
                     rotate = number
                 }
@@ -113,7 +114,7 @@ extension SignageConfigLoader {
         var defaultPlaylist: String?
         if let value = object["default"] {
             guard let name = value as? String else {
-                throw fail("default", "expected a playlist name, got \(describe(value))")
+                throw fail("default", "expected a playlist name, got \(JSONValues.describe(value))")
             }
             guard playlists[name] != nil else {
                 throw fail(

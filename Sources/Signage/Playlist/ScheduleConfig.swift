@@ -39,7 +39,9 @@ extension SignageConfigLoader {
     {
         guard let value else { return TimeZone.current }
         guard let name = value as? String, !name.isEmpty else {
-            throw fail("timezone", "expected an IANA time zone name such as \"Europe/Berlin\", got \(describe(value))")
+            throw fail(
+                "timezone",
+                "expected an IANA time zone name such as \"Europe/Berlin\", got \(JSONValues.describe(value))")
         }
         guard TimeZone.knownTimeZoneIdentifiers.contains(name) || name == "UTC", let zone = TimeZone(identifier: name)
         else {
@@ -58,7 +60,7 @@ extension SignageConfigLoader {
     ) throws(PlaylistError) -> [ScheduleEntry] {
         guard let value else { return [] }
         guard let list = value as? [Any] else {
-            throw fail("\(at).schedule", "expected a list of schedule entries, got \(describe(value))")
+            throw fail("\(at).schedule", "expected a list of schedule entries, got \(JSONValues.describe(value))")
         }
         var entries: [ScheduleEntry] = []
         for (index, element) in list.enumerated() {
@@ -73,8 +75,8 @@ extension SignageConfigLoader {
         _ element: Any, at: String, playlists: [String: Playlist], layouts: [String: Layout],
         _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> ScheduleEntry {
-        let object = try dictionary(element, at: at, fail)
-        try rejectUnknownKeys(object, allowed: scheduleKeys, at: at, fail)
+        let object = try JSONValues.dictionary(element, at: at, fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: scheduleKeys, at: at, fail)
         let name = try contentName(in: object, at: at, playlists: playlists, layouts: layouts, fail)
         var entry = ScheduleEntry(content: .playlist(name))
         if let value = object["days"] { entry.days = try parseDays(value, at: "\(at).days", fail) }
@@ -100,8 +102,8 @@ extension SignageConfigLoader {
             (entry.firstDay, entry.lastDay) = try parseDates(value, at: "\(at).dates", fail)
         }
         if let value = object["priority"] {
-            guard let priority = integer(value) else {
-                throw fail("\(at).priority", "expected a whole number (higher wins), got \(describe(value))")
+            guard let priority = JSONValues.integer(value) else {
+                throw fail("\(at).priority", "expected a whole number (higher wins), got \(JSONValues.describe(value))")
             }
             entry.priority = priority
         }
@@ -115,7 +117,7 @@ extension SignageConfigLoader {
         guard let list = value as? [Any], !list.isEmpty else {
             throw fail(
                 at,
-                "expected a list of days such as [\"mon\", \"sat-sun\"] (leave \"days\" out for every day), got \(describe(value))"
+                "expected a list of days such as [\"mon\", \"sat-sun\"] (leave \"days\" out for every day), got \(JSONValues.describe(value))"
             )
         }
         func weekday(_ text: Substring) -> Int? {
@@ -155,8 +157,8 @@ extension SignageConfigLoader {
     private static func parseDates(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> (Int?, Int?)
     {
-        let object = try dictionary(value, at: at, fail)
-        try rejectUnknownKeys(object, allowed: dateRangeKeys, at: at, fail)
+        let object = try JSONValues.dictionary(value, at: at, fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: dateRangeKeys, at: at, fail)
         guard !object.isEmpty else {
             throw fail(at, "give \"from\", \"to\" or both (dates \"YYYY-MM-DD\"), or leave \"dates\" out")
         }
@@ -175,7 +177,7 @@ extension SignageConfigLoader {
     }
 
     private static func quoted(_ value: Any) -> String {
-        (value as? String).map { "\"\($0)\"" } ?? describe(value)
+        (value as? String).map { "\"\($0)\"" } ?? JSONValues.describe(value)
     }
 }
 
