@@ -42,7 +42,7 @@ extension SignageConfigLoader {
             }
             sync = flag
         }
-        let timeZone = try parseTimeZone(object["timezone"], fail)
+        let timeZone = try ScheduleParser.parseTimeZone(object["timezone"], fail)
         let web = try WebRules(object["web"], fail)
         let activateAt = try object["activate_at"].map { value throws(PlaylistError) in
             guard let text = value as? String, let seconds = activationTime(text) else {
@@ -104,7 +104,7 @@ extension SignageConfigLoader {
                     }
                     rotate = number
                 }
-                let schedule = try parseSchedule(
+                let schedule = try ScheduleParser.parseSchedule(
                     entry["schedule"], at: at, playlists: playlists, layouts: layouts, fail)
                 panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate, schedule: schedule))
             }

@@ -1,34 +1,9 @@
 import Foundation
 
-// The schedule part of the playlist file: a panel entry's `"schedule"` and
-// the file's `"timezone"`, read as strictly as the rest (each mistake names
-// its JSON path) and kept apart from the item parsing in Playlist.swift.
-
-/// A panel entry's schedule with the playlists it names: a panel keeps its
-/// own copy, so after a reload it plays on unchanged until it takes the new
-/// file at an item boundary.
-public struct PanelSchedule: Equatable {
-    /// When each entry plays.
-    public var timetable: SignageSchedule
-    /// The playlists the entries and the fallback name.
-    public var playlists: [String: Playlist]
-    /// The panel entry's JSON path (`panels[0]`): entries are named by
-    /// their place in the file, in `ctl status` and in the log.
-    var path: String
-
-    /// The playlist `content` names.
-    public func playlist(_ content: ScheduledContent) -> Playlist {
-        // The loader refused every name that is not a playlist.
-        playlists[content.name]!
-    }
-
-    /// `panels[0].schedule[1]`, or `panels[0].playlist` for the entry's own playlist.
-    public func name(of active: SignageSchedule.Active) -> String {
-        active.entry.map { "\(path).schedule[\($0)]" } ?? "\(path).playlist"
-    }
-}
-
-extension SignageConfigLoader {
+/// The schedule part of the playlist file: a panel entry's `"schedule"` and
+/// the file's `"timezone"`, read as strictly as the rest (each mistake
+/// names its JSON path) and kept apart from the item parsing.
+enum ScheduleParser {
     static let scheduleKeys: Set<String> = ["playlist", "layout", "days", "from", "to", "dates", "priority"]
     static let dateRangeKeys: Set<String> = ["from", "to"]
     static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -77,7 +52,7 @@ extension SignageConfigLoader {
     ) throws(PlaylistError) -> ScheduleEntry {
         let object = try JSONValues.dictionary(element, at: at, fail)
         try JSONValues.rejectUnknownKeys(object, allowed: scheduleKeys, at: at, fail)
-        let name = try contentName(in: object, at: at, playlists: playlists, layouts: layouts, fail)
+        let name = try SignageConfigLoader.contentName(in: object, at: at, playlists: playlists, layouts: layouts, fail)
         var entry = ScheduleEntry(content: .playlist(name))
         if let value = object["days"] { entry.days = try parseDays(value, at: "\(at).days", fail) }
         if let value = object["from"] {
@@ -178,18 +153,5 @@ extension SignageConfigLoader {
 
     private static func quoted(_ value: Any) -> String {
         (value as? String).map { "\"\($0)\"" } ?? JSONValues.describe(value)
-    }
-}
-
-extension SignageConfig {
-    /// The schedule of panel entry `index`, nil when it has none (it then
-    /// plays its playlist as before, on the epoch's clock).
-    func panelSchedule(_ index: Int) -> PanelSchedule? {
-        let rule = panels[index]
-        guard !rule.schedule.isEmpty else { return nil }
-        let names = Set(rule.schedule.map(\.content.name) + [rule.playlist])
-        return PanelSchedule(
-            timetable: SignageSchedule(entries: rule.schedule, fallback: .playlist(rule.playlist), timeZone: timeZone),
-            playlists: playlists.filter { names.contains($0.key) }, path: "panels[\(index)]")
     }
 }
