@@ -195,8 +195,8 @@ final class ArgumentsTests: ScreenplayTestCase {
         XCTAssertEqual(listed["A transition"], SignageConfigLoader.transitionKeys, usage)
         XCTAssertEqual(listed["A schedule entry"], ScheduleParser.scheduleKeys, usage)
         XCTAssertEqual(listed["A date range"], ScheduleParser.dateRangeKeys, usage)
-        XCTAssertEqual(listed["A layout"], SignageConfigLoader.layoutKeys, usage)
-        XCTAssertEqual(listed["A region"], SignageConfigLoader.regionKeys, usage)
+        XCTAssertEqual(listed["A layout"], LayoutParser.layoutKeys, usage)
+        XCTAssertEqual(listed["A region"], LayoutParser.regionKeys, usage)
         XCTAssertEqual(listed.count, 8, "\(listed)")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Screenplay
 
 /// JSON values read strictly: an object, a number that is not a boolean,
 /// a whole number, and a value described for an error message
@@ -42,6 +43,16 @@ enum JSONValues {
     static func integer(_ value: Any) -> Int? {
         guard let double = number(value), double == double.rounded(), abs(double) < 1e9 else { return nil }
         return Int(double)
+    }
+
+    /// A colour `"RRGGBB"` (a layout's or a region's background).
+    static func color(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> RGBColor
+    {
+        guard let text = value as? String, let color = RGBColor(parsing: text) else {
+            throw fail(at, "expected a colour RRGGBB, got \(JSONValues.describe(value))")
+        }
+        return color
     }
 
     /// What `value` is, for messages: a string, a number, a list, an object, null.

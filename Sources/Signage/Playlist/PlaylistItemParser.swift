@@ -155,20 +155,4 @@ extension SignageConfigLoader {
         }
         return seconds
     }
-
-    /// The `"playlist"` an object names (a panel entry, a schedule entry): one of `playlists`.
-    static func playlistName(
-        in object: [String: Any], at: String, playlists: [String: Playlist], _ fail: (String, String) -> PlaylistError
-    ) throws(PlaylistError) -> String {
-        guard let value = object["playlist"] else { throw fail(at, "missing \"playlist\": the name of a playlist") }
-        guard let name = value as? String else {
-            throw fail("\(at).playlist", "expected a playlist name, got \(JSONValues.describe(value))")
-        }
-        guard playlists[name] != nil else {
-            throw fail(
-                "\(at).playlist",
-                "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
-        }
-        return name
-    }
 }

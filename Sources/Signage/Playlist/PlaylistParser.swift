@@ -76,7 +76,7 @@ extension SignageConfigLoader {
             }
             playlists[name] = Playlist(name: name, items: items)
         }
-        let layouts = try parseLayouts(
+        let layouts = try LayoutParser.parseLayouts(
             object["layouts"], playlists: playlists, folder: folder, itemSeconds: itemSeconds, transition: transition,
             web: web, fail)
         var panels: [PanelRule] = []
@@ -109,8 +109,10 @@ extension SignageConfigLoader {
                 panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate, schedule: schedule))
             }
         }
-        // A layout plays as a playlist of its name (the names cannot clash: parseLayouts).
-        for layout in layouts.values { playlists[layout.name] = layoutPlaylist(layout, transition: transition) }
+        // A layout plays as a playlist of its name (the names cannot clash: `LayoutParser.parseLayouts`).
+        for layout in layouts.values {
+            playlists[layout.name] = LayoutParser.layoutPlaylist(layout, transition: transition)
+        }
         var defaultPlaylist: String?
         if let value = object["default"] {
             guard let name = value as? String else {
@@ -147,5 +149,45 @@ extension SignageConfigLoader {
         if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)?.timeIntervalSince1970
+    }
+
+    /// The content a panel or schedule entry names: exactly one of
+    /// `"playlist"` and `"layout"`. A layout plays as a one-item playlist
+    /// of its own name (`LayoutParser.layoutPlaylist`), so schedules and reloads treat
+    /// both alike.
+    static func contentName(
+        in object: [String: Any], at: String, playlists: [String: Playlist], layouts: [String: Layout],
+        _ fail: (String, String) -> PlaylistError
+    ) throws(PlaylistError) -> String {
+        guard let value = object["layout"] else {
+            return try playlistName(in: object, at: at, playlists: playlists, fail)
+        }
+        if object["playlist"] != nil { throw fail(at, "give either \"playlist\" or \"layout\", not both") }
+        guard let name = value as? String else {
+            throw fail("\(at).layout", "expected a layout name, got \(JSONValues.describe(value))")
+        }
+        guard layouts[name] != nil else {
+            let known =
+                layouts.isEmpty
+                ? "the file has no \"layouts\"" : "the layouts are \(layouts.keys.sorted().joined(separator: ", "))"
+            throw fail("\(at).layout", "no layout named \"\(name)\" (\(known))")
+        }
+        return name
+    }
+
+    /// The `"playlist"` an object names (a panel entry, a schedule entry): one of `playlists`.
+    static func playlistName(
+        in object: [String: Any], at: String, playlists: [String: Playlist], _ fail: (String, String) -> PlaylistError
+    ) throws(PlaylistError) -> String {
+        guard let value = object["playlist"] else { throw fail(at, "missing \"playlist\": the name of a playlist") }
+        guard let name = value as? String else {
+            throw fail("\(at).playlist", "expected a playlist name, got \(JSONValues.describe(value))")
+        }
+        guard playlists[name] != nil else {
+            throw fail(
+                "\(at).playlist",
+                "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
+        }
+        return name
     }
 }
