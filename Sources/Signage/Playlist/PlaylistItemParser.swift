@@ -10,8 +10,8 @@ extension SignageConfigLoader {
         web: WebRules = WebRules(), _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [PlayItem] {
         let entry = try JSONValues.dictionary(element, at: at, fail)
-        let isText = isTextItem(entry)
-        try JSONValues.rejectUnknownKeys(entry, allowed: isText ? textItemKeys : itemKeys, at: at, fail)
+        let isText = TextItemParser.isTextItem(entry)
+        try JSONValues.rejectUnknownKeys(entry, allowed: isText ? TextItemParser.textItemKeys : itemKeys, at: at, fail)
         var duration = itemSeconds
         var ownDuration: Double?
         if let value = entry["duration"] {
@@ -33,7 +33,7 @@ extension SignageConfigLoader {
                 throw fail("\(at).\(key)", "\"\(key)\" applies to file items only")
             }
             sources = [try WebItem.source(entry["web"]!, at: "\(at).web", folder: folder, rules: web, fail)]
-        case _ where isText: sources = [.text(try parseTextItem(entry, at: at, folder: folder, fail))]
+        case _ where isText: sources = [.text(try TextItemParser.parseTextItem(entry, at: at, folder: folder, fail))]
         case (nil, nil):
             throw fail(
                 at,
