@@ -190,9 +190,9 @@ final class ArgumentsTests: ScreenplayTestCase {
             }
         }
         XCTAssertEqual(listed["Top level"], SignageConfigLoader.topKeys, usage)
-        XCTAssertEqual(listed["An item"], SignageConfigLoader.itemKeys, usage)
+        XCTAssertEqual(listed["An item"], PlaylistItemParser.itemKeys, usage)
         XCTAssertEqual(listed["A panel entry"], SignageConfigLoader.panelKeys, usage)
-        XCTAssertEqual(listed["A transition"], SignageConfigLoader.transitionKeys, usage)
+        XCTAssertEqual(listed["A transition"], PlaylistItemParser.transitionKeys, usage)
         XCTAssertEqual(listed["A schedule entry"], ScheduleParser.scheduleKeys, usage)
         XCTAssertEqual(listed["A date range"], ScheduleParser.dateRangeKeys, usage)
         XCTAssertEqual(listed["A layout"], LayoutParser.layoutKeys, usage)

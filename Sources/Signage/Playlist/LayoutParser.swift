@@ -92,7 +92,7 @@ enum LayoutParser {
         if let value = entry["background"] { background = try JSONValues.color(value, at: "\(at).background", fail) }
         var fade: Double?
         if let value = entry["transition"] {
-            fade = try SignageConfigLoader.transitionSeconds(value, at: "\(at).transition", fail)
+            fade = try PlaylistItemParser.transitionSeconds(value, at: "\(at).transition", fail)
         }
         let playlist: Playlist
         switch (entry["playlist"], entry["items"]) {
@@ -120,7 +120,7 @@ enum LayoutParser {
             }
             var items: [PlayItem] = []
             for (index, element) in list.enumerated() {
-                items += try SignageConfigLoader.parseItem(
+                items += try PlaylistItemParser.parseItem(
                     element, at: "\(at).items[\(index)]", folder: folder, itemSeconds: itemSeconds,
                     transition: fade ?? transition, web: web, fail)
             }

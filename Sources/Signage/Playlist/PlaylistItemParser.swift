@@ -2,9 +2,14 @@ import Documents
 import Foundation
 import Screenplay
 
-/// A playlist's items in a JSON playlist file: files, pages, colours,
-/// web pages and transitions, each error naming its JSON path.
-extension SignageConfigLoader {
+/// One playlist item of a JSON playlist file and its keys: a file (its
+/// pages, a video's length), a colour, a web page or a text item, and its
+/// duration and transition, each error naming its JSON path.
+enum PlaylistItemParser {
+    static let itemKeys: Set<String> = Set(["file", "color", "web", "duration", "pages", "transition"])
+        .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
+    static let transitionKeys: Set<String> = ["seconds"]
+
     static func parseItem(
         _ element: Any, at: String, folder: String, itemSeconds: Double, transition: Double,
         web: WebRules = WebRules(), _ fail: (String, String) -> PlaylistError
@@ -123,26 +128,6 @@ extension SignageConfigLoader {
         return pages.isEmpty ? nil : pages
     }
 
-    /// Why a panel pattern cannot be used, or nil.
-    static func patternProblem(_ pattern: String) -> String? {
-        if pattern.trimmingCharacters(in: .whitespaces).isEmpty {
-            return "the pattern is empty; give a screen name, description or glob"
-        }
-        var depth = 0
-        var escaped = false
-        for character in pattern {
-            if escaped { escaped = false; continue }
-            switch character {
-            case "\\": escaped = true
-            case "[": depth += 1
-            case "]": depth = max(0, depth - 1)
-            default: break
-            }
-        }
-        if depth > 0 { return "unclosed '[' in \"\(pattern)\" (write \\[ for a literal bracket)" }
-        return nil
-    }
-
     static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> Double
     {
@@ -154,5 +139,29 @@ extension SignageConfigLoader {
                 "\(at).seconds", "expected a number of seconds, 0 or more, got \(JSONValues.describe(secondsValue))")
         }
         return seconds
+    }
+
+    /// A video item and the seconds it lasts: its own length as libmpv's
+    /// probe measures it (which also decodes its first frame), unless the
+    /// playlist gives a `duration`; then it loops to fill it or is cut. A
+    /// file libmpv cannot play keeps its reason and is skipped when its
+    /// turn comes; one without a known length lasts `itemSeconds`, looping.
+    static func videoItem(_ file: String, duration: Double?, itemSeconds: Double) -> (PlayItem.Source, Double) {
+        do {
+            let info = try VideoPlayer.probe(path: file)
+            if let duration { return (.video(path: file, loops: true, problem: nil), duration) }
+            guard info.duration > 0 else { return (.video(path: file, loops: true, problem: nil), itemSeconds) }
+            return (.video(path: file, loops: false, problem: nil), info.duration)
+        } catch {
+            return (.video(path: file, loops: duration != nil, problem: error.reason), duration ?? itemSeconds)
+        }
+    }
+
+    /// A PDF's pages as items; one page-0 item when the document cannot be
+    /// opened (it is skipped at run time with the reason, as corrupt media is).
+    static func pdfPages(_ file: String, pages: [Int]?) -> [PlayItem.Source] {
+        if let pages { return pages.map { .pdfPage(path: file, page: $0) } }
+        guard let document = try? PDFDocument.open(path: file) else { return [.pdfPage(path: file, page: 0)] }
+        return (0..<document.pageCount).map { .pdfPage(path: file, page: $0) }
     }
 }

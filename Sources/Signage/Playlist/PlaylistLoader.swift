@@ -54,14 +54,16 @@ public enum SignageConfigLoader {
             // Recognised as `present` recognises a file; anything else is libmpv's to judge.
             switch MediaKind.of(file) {
             case .pdf?:
-                items += pdfPages(file, pages: nil).map { PlayItem(source: $0, duration: itemSeconds, transition: 0) }
+                items += PlaylistItemParser.pdfPages(file, pages: nil).map {
+                    PlayItem(source: $0, duration: itemSeconds, transition: 0)
+                }
             case .image?:
                 items.append(PlayItem(source: .image(path: file), duration: itemSeconds, transition: 0))
             case .shader?:
                 items.append(PlayItem(source: .shader(path: file), duration: itemSeconds, transition: 0))
             default:
                 // Anything else is video if libmpv decodes a frame of it.
-                let (source, length) = videoItem(file, duration: nil, itemSeconds: itemSeconds)
+                let (source, length) = PlaylistItemParser.videoItem(file, duration: nil, itemSeconds: itemSeconds)
                 if case let .video(_, _, problem?) = source {
                     warn("\(file): skipped, not an image, PDF, shader or video (\(problem))")
                 } else {
@@ -87,29 +89,5 @@ public enum SignageConfigLoader {
         return SignageConfig(
             playlists: [name: Playlist(name: name, items: items)], panels: [], defaultPlaylist: name, sync: true,
             source: path)
-    }
-
-    /// A video item and the seconds it lasts: its own length as libmpv's
-    /// probe measures it (which also decodes its first frame), unless the
-    /// playlist gives a `duration`; then it loops to fill it or is cut. A
-    /// file libmpv cannot play keeps its reason and is skipped when its
-    /// turn comes; one without a known length lasts `itemSeconds`, looping.
-    public static func videoItem(_ file: String, duration: Double?, itemSeconds: Double) -> (PlayItem.Source, Double) {
-        do {
-            let info = try VideoPlayer.probe(path: file)
-            if let duration { return (.video(path: file, loops: true, problem: nil), duration) }
-            guard info.duration > 0 else { return (.video(path: file, loops: true, problem: nil), itemSeconds) }
-            return (.video(path: file, loops: false, problem: nil), info.duration)
-        } catch {
-            return (.video(path: file, loops: duration != nil, problem: error.reason), duration ?? itemSeconds)
-        }
-    }
-
-    /// A PDF's pages as items; one page-0 item when the document cannot be
-    /// opened (it is skipped at run time with the reason, as corrupt media is).
-    public static func pdfPages(_ file: String, pages: [Int]?) -> [PlayItem.Source] {
-        if let pages { return pages.map { .pdfPage(path: file, page: $0) } }
-        guard let document = try? PDFDocument.open(path: file) else { return [.pdfPage(path: file, page: 0)] }
-        return (0..<document.pageCount).map { .pdfPage(path: file, page: $0) }
     }
 }

@@ -10,10 +10,7 @@ extension SignageConfigLoader {
         "$schema", "playlists", "layouts", "panels", "default", "transition", "sync", "timezone",
         "activate_at", "web",
     ]
-    static let itemKeys: Set<String> = Set(["file", "color", "web", "duration", "pages", "transition"])
-        .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
     static let panelKeys: Set<String> = ["match", "playlist", "layout", "rotate", "schedule"]
-    static let transitionKeys: Set<String> = ["seconds"]
 
     /// Parses the JSON playlist `data` read from `file`; items without a duration last `itemSeconds`.
     public static func parse(_ data: Data, file: String, itemSeconds: Double) throws(PlaylistError) -> SignageConfig {
@@ -34,7 +31,9 @@ extension SignageConfigLoader {
         }
 
         var transition = 0.0
-        if let value = object["transition"] { transition = try transitionSeconds(value, at: "transition", fail) }
+        if let value = object["transition"] {
+            transition = try PlaylistItemParser.transitionSeconds(value, at: "transition", fail)
+        }
         var sync = true
         if let value = object["sync"] {
             guard let flag = JSONValues.boolean(value) else {
@@ -70,7 +69,7 @@ extension SignageConfigLoader {
             guard !list.isEmpty else { throw fail(at, "the playlist is empty; add items or remove it") }
             var items: [PlayItem] = []
             for (index, element) in list.enumerated() {
-                items += try parseItem(
+                items += try PlaylistItemParser.parseItem(
                     element, at: "\(at)[\(index)]", folder: folder, itemSeconds: itemSeconds, transition: transition,
                     web: web, fail)
             }
@@ -189,5 +188,25 @@ extension SignageConfigLoader {
                 "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
         }
         return name
+    }
+
+    /// Why a panel pattern cannot be used, or nil.
+    static func patternProblem(_ pattern: String) -> String? {
+        if pattern.trimmingCharacters(in: .whitespaces).isEmpty {
+            return "the pattern is empty; give a screen name, description or glob"
+        }
+        var depth = 0
+        var escaped = false
+        for character in pattern {
+            if escaped { escaped = false; continue }
+            switch character {
+            case "\\": escaped = true
+            case "[": depth += 1
+            case "]": depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        if depth > 0 { return "unclosed '[' in \"\(pattern)\" (write \\[ for a literal bracket)" }
+        return nil
     }
 }
