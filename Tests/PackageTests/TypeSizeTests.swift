@@ -15,8 +15,8 @@ final class TypeSizeTests: XCTestCase {
     /// `DrawingContext`) and the bench's runner and report, one extension
     /// per benchmark, are among them.
     private static let ceilings: [String: Int] = [
-        "BenchRunner": 1528, "SignageConfigLoader": 973, "Application": 963, "PlayPanel": 700, "Report": 695,
-        "DrawingContext": 575, "Scene": 501,
+        "BenchRunner": 1528, "Application": 963, "PlayPanel": 700, "Report": 695, "DrawingContext": 575,
+        "Scene": 501,
     ]
 
     func testNoTypeGrowsPastAboutThreeHundredLines() throws {

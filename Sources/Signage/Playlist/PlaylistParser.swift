@@ -1,8 +1,10 @@
 public import Foundation
 import Screenplay
 
-/// A JSON playlist file's top level: its playlists, layouts, panels,
-/// schedule, transition, `sync`, `timezone` and `activate_at`.
+/// A JSON playlist file's top level: its playlists, panels, default,
+/// transition, `sync`, `timezone`, `web` and `activate_at`, and the
+/// playlist or layout names its entries give. Items, layouts and schedules
+/// are read by their own parsers.
 extension SignageConfigLoader {
     /// `"$schema"` names the JSON Schema an editor validates the file with
     /// (docs/playlist.schema.json); `play` ignores it.
