@@ -14,7 +14,7 @@ final class TypeSizeTests: XCTestCase {
     /// already files of one job each (`Application`, `Scene`,
     /// `DrawingContext`) are among them.
     private static let ceilings: [String: Int] = [
-        "SignageConfigLoader": 973, "Application": 963, "PlayPanel": 700, "DrawingContext": 575, "Scene": 501,
+        "Application": 963, "PlayPanel": 700, "DrawingContext": 575, "Scene": 501,
     ]
 
     func testNoTypeGrowsPastAboutThreeHundredLines() throws {

@@ -190,13 +190,13 @@ final class ArgumentsTests: ScreenplayTestCase {
             }
         }
         XCTAssertEqual(listed["Top level"], SignageConfigLoader.topKeys, usage)
-        XCTAssertEqual(listed["An item"], SignageConfigLoader.itemKeys, usage)
+        XCTAssertEqual(listed["An item"], PlaylistItemParser.itemKeys, usage)
         XCTAssertEqual(listed["A panel entry"], SignageConfigLoader.panelKeys, usage)
-        XCTAssertEqual(listed["A transition"], SignageConfigLoader.transitionKeys, usage)
-        XCTAssertEqual(listed["A schedule entry"], SignageConfigLoader.scheduleKeys, usage)
-        XCTAssertEqual(listed["A date range"], SignageConfigLoader.dateRangeKeys, usage)
-        XCTAssertEqual(listed["A layout"], SignageConfigLoader.layoutKeys, usage)
-        XCTAssertEqual(listed["A region"], SignageConfigLoader.regionKeys, usage)
+        XCTAssertEqual(listed["A transition"], PlaylistItemParser.transitionKeys, usage)
+        XCTAssertEqual(listed["A schedule entry"], ScheduleParser.scheduleKeys, usage)
+        XCTAssertEqual(listed["A date range"], ScheduleParser.dateRangeKeys, usage)
+        XCTAssertEqual(listed["A layout"], LayoutParser.layoutKeys, usage)
+        XCTAssertEqual(listed["A region"], LayoutParser.regionKeys, usage)
         XCTAssertEqual(listed.count, 8, "\(listed)")
     }
 

@@ -160,14 +160,14 @@ final class PlaylistConfigTests: ScreenplayTestCase {
     }
 
     func testPageRangesParse() {
-        XCTAssertEqual(SignageConfigLoader.parsePages("1-3"), [0, 1, 2])
-        XCTAssertEqual(SignageConfigLoader.parsePages("2, 5-6"), [1, 4, 5])
-        XCTAssertNil(SignageConfigLoader.parsePages("0"))
-        XCTAssertNil(SignageConfigLoader.parsePages("3-1"))
-        XCTAssertNil(SignageConfigLoader.parsePages("a"))
-        XCTAssertNil(SignageConfigLoader.parsePages(""))
-        XCTAssertNil(SignageConfigLoader.parsePages("+2"), "digits only, as the schema says")
-        XCTAssertNil(SignageConfigLoader.parsePages("1-+3"))
+        XCTAssertEqual(PlaylistItemParser.parsePages("1-3"), [0, 1, 2])
+        XCTAssertEqual(PlaylistItemParser.parsePages("2, 5-6"), [1, 4, 5])
+        XCTAssertNil(PlaylistItemParser.parsePages("0"))
+        XCTAssertNil(PlaylistItemParser.parsePages("3-1"))
+        XCTAssertNil(PlaylistItemParser.parsePages("a"))
+        XCTAssertNil(PlaylistItemParser.parsePages(""))
+        XCTAssertNil(PlaylistItemParser.parsePages("+2"), "digits only, as the schema says")
+        XCTAssertNil(PlaylistItemParser.parsePages("1-+3"))
     }
 
     /// The schedule: the item at a wall-clock time, from the epoch (sync).

@@ -333,7 +333,7 @@ final class PlaylistSchemaTests: ScreenplayTestCase {
         for text in pages {
             cases.append(
                 (
-                    item(#"{"file": "a.pdf", "pages": \#(quoted(text))}"#), SignageConfigLoader.parsePages(text) != nil,
+                    item(#"{"file": "a.pdf", "pages": \#(quoted(text))}"#), PlaylistItemParser.parsePages(text) != nil,
                     "pages \(text)"
                 ))
         }

@@ -127,7 +127,7 @@ extension PlaylistConfigTests {
     func testATextFileLosesOnlyItsLastNewlines() {
         let path = folder + "/lines.txt"
         try? "one\ntwo\n\n".write(toFile: path, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try SignageConfigLoader.readTextFile(path).get(), "one\ntwo")
+        XCTAssertEqual(try TextItem.readFile(path).get(), "one\ntwo")
     }
 
     /// The zone's own offset and abbreviation, winter and summer, whatever

@@ -40,7 +40,7 @@ public enum OverrideRequest: Equatable, Sendable {
         }
         var seconds: Double?
         if let value = fields["seconds"] {
-            guard let number = SignageConfigLoader.number(value), number > 0, number.isFinite else {
+            guard let number = JSONValues.number(value), number > 0, number.isFinite else {
                 return .failure(ControlError("\"seconds\" must be a positive number, such as 1200"))
             }
             seconds = number

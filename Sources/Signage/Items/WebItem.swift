@@ -17,13 +17,13 @@ public struct WebRules: Equatable {
 
     init(_ value: Any?, _ fail: (String, String) -> PlaylistError) throws(PlaylistError) {
         guard let value else { return }
-        let object = try SignageConfigLoader.dictionary(value, at: "web", fail)
-        try SignageConfigLoader.rejectUnknownKeys(object, allowed: Self.keys, at: "web", fail)
+        let object = try JSONValues.dictionary(value, at: "web", fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: Self.keys, at: "web", fail)
         if let list = object["allow"] {
             guard let entries = list as? [Any] else {
                 throw fail(
                     "web.allow",
-                    "expected a list of origins such as [\"https://dash.example.com\"], got \(SignageConfigLoader.describe(list))"
+                    "expected a list of origins such as [\"https://dash.example.com\"], got \(JSONValues.describe(list))"
                 )
             }
             allow = try entries.enumerated().map { index, entry throws(PlaylistError) in
@@ -32,17 +32,17 @@ public struct WebRules: Equatable {
                 else {
                     throw fail(
                         "web.allow[\(index)]",
-                        "expected an origin: http:// or https://, a host and an optional port, no path (e.g. \"https://dash.example.com\"), got \(SignageConfigLoader.describe(entry))"
+                        "expected an origin: http:// or https://, a host and an optional port, no path (e.g. \"https://dash.example.com\"), got \(JSONValues.describe(entry))"
                     )
                 }
                 return origin
             }
         }
         if let limit = object["memory_limit_mb"] {
-            guard let number = SignageConfigLoader.integer(limit), (100...65536).contains(number) else {
+            guard let number = JSONValues.integer(limit), (100...65536).contains(number) else {
                 throw fail(
                     "web.memory_limit_mb",
-                    "expected megabytes between 100 and 65536, got \(SignageConfigLoader.describe(limit))")
+                    "expected megabytes between 100 and 65536, got \(JSONValues.describe(limit))")
             }
             memoryLimitMB = number
         }
@@ -69,7 +69,7 @@ public struct WebItem: Equatable {
         guard let text = value as? String, !text.isEmpty else {
             throw fail(
                 at,
-                "expected a page: an http:// or https:// URL, or a .html file in the playlist's folder, got \(SignageConfigLoader.describe(value))"
+                "expected a page: an http:// or https:// URL, or a .html file in the playlist's folder, got \(JSONValues.describe(value))"
             )
         }
         let lower = text.lowercased()

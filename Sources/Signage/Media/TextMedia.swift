@@ -40,7 +40,7 @@ final class TextMedia: PlayMedia {
         case let .string(string): text = string
         case .clock, .ticker: break
         case let .file(path):
-            switch SignageConfigLoader.readTextFile(path) {
+            switch TextItem.readFile(path) {
             case let .success(read): text = read
             case let .failure(problem): failure = problem.description
             }
@@ -98,7 +98,7 @@ final class TextMedia: PlayMedia {
     }
 
     private func fileChanged(_ path: String) {
-        switch SignageConfigLoader.readTextFile(path) {
+        switch TextItem.readFile(path) {
         case let .success(read):
             toldFileProblem = false
             if failure != nil {

@@ -48,7 +48,7 @@ final class TickerMedia: PlayMedia {
         self.path = path
         self.text = Self.oneLine(text ?? "")
         if let path {
-            switch SignageConfigLoader.readTextFile(path) {
+            switch TextItem.readFile(path) {
             case let .success(read): self.text = Self.oneLine(read)
             case let .failure(problem): failure = problem.description
             }
@@ -112,7 +112,7 @@ final class TickerMedia: PlayMedia {
     /// unreadable keeps the last text.
     private func startPass() {
         guard let path else { return }
-        switch SignageConfigLoader.readTextFile(path) {
+        switch TextItem.readFile(path) {
         case let .success(read):
             toldFileProblem = false
             text = Self.oneLine(read)

@@ -57,11 +57,11 @@ public struct OverrideContent: Equatable {
         }
         let sources: [PlayItem.Source]
         switch MediaKind.of(path) {
-        case .pdf?: sources = SignageConfigLoader.pdfPages(path, pages: nil)
+        case .pdf?: sources = PlaylistItemParser.pdfPages(path, pages: nil)
         case .image?: sources = [.image(path: path)]
         case .shader?: sources = [.shader(path: path)]
         default:
-            let (source, length) = SignageConfigLoader.videoItem(path, duration: nil, itemSeconds: itemSeconds)
+            let (source, length) = PlaylistItemParser.videoItem(path, duration: nil, itemSeconds: itemSeconds)
             if case let .video(_, _, problem?) = source {
                 return .failure(ControlError("\(path) is not an image, PDF, shader or video (\(problem))"))
             }

@@ -24,18 +24,18 @@ public struct FileIntegrity: Equatable {
             guard let text = value as? String, text.count == 64, text.allSatisfy(\.isHexDigit) else {
                 throw fail(
                     "\(at).sha256",
-                    "expected the file's SHA-256 as 64 hex digits (sha256sum prints it), got \(SignageConfigLoader.describe(value))"
+                    "expected the file's SHA-256 as 64 hex digits (sha256sum prints it), got \(JSONValues.describe(value))"
                 )
             }
             sha256 = text.lowercased()
         }
         if let value = entry["bytes"] {
-            guard let number = SignageConfigLoader.number(value), number >= 0, number == number.rounded(),
+            guard let number = JSONValues.number(value), number >= 0, number == number.rounded(),
                 number < 9e15
             else {
                 throw fail(
                     "\(at).bytes",
-                    "expected the file's size in bytes, a whole number, got \(SignageConfigLoader.describe(value))")
+                    "expected the file's size in bytes, a whole number, got \(JSONValues.describe(value))")
             }
             bytes = Int64(number)
         }

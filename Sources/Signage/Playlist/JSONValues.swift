@@ -1,11 +1,13 @@
 import Foundation
+import Screenplay
 
 /// JSON values read strictly: an object, a number that is not a boolean,
 /// a whole number, and a value described for an error message
-/// (`JSONSerialization` gives booleans as numbers).
-extension SignageConfigLoader {
+/// (`JSONSerialization` gives booleans as numbers). Every part of the
+/// playlist file's parser reads its values through these.
+enum JSONValues {
     /// `value` as a JSON object, or the error `fail` makes for the JSON path `at`.
-    public static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+    static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> [String: Any]
     {
         guard let object = value as? [String: Any] else { throw fail(at, "expected an object, got \(describe(value))") }
@@ -33,7 +35,7 @@ extension SignageConfigLoader {
     }
 
     /// `value` as a JSON number (not a boolean); nil for anything else.
-    public static func number(_ value: Any) -> Double? {
+    static func number(_ value: Any) -> Double? {
         guard !isBoolean(value), let number = value as? NSNumber else { return nil }
         return number.doubleValue
     }
@@ -43,8 +45,18 @@ extension SignageConfigLoader {
         return Int(double)
     }
 
+    /// A colour `"RRGGBB"` (a layout's or a region's background).
+    static func color(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> RGBColor
+    {
+        guard let text = value as? String, let color = RGBColor(parsing: text) else {
+            throw fail(at, "expected a colour RRGGBB, got \(JSONValues.describe(value))")
+        }
+        return color
+    }
+
     /// What `value` is, for messages: a string, a number, a list, an object, null.
-    public static func describe(_ value: Any) -> String {
+    static func describe(_ value: Any) -> String {
         switch value {
         case is String: "a string"
         case _ where isBoolean(value): "\((value as? NSNumber)?.boolValue == true ? "true" : "false")"
@@ -55,6 +67,20 @@ extension SignageConfigLoader {
         default: "\(type(of: value))"
         }
     }
+}
+
+/// The readers other modules share (Fleet reads a remote playlist's
+/// wrapper with them), so their messages read as the parser's do.
+extension SignageConfigLoader {
+    /// `value` as a JSON object, or the error `fail` makes for the JSON path `at`.
+    public static func dictionary(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> [String: Any]
+    {
+        try JSONValues.dictionary(value, at: at, fail)
+    }
+
+    /// What `value` is, for messages: a string, a number, a list, an object, null.
+    public static func describe(_ value: Any) -> String { JSONValues.describe(value) }
 }
 
 /// Why a path cannot be read, in words (errno of open(2)), for messages

@@ -2,21 +2,26 @@ import Documents
 import Foundation
 import Screenplay
 
-/// A playlist's items in a JSON playlist file: files, pages, colours,
-/// web pages and transitions, each error naming its JSON path.
-extension SignageConfigLoader {
+/// One playlist item of a JSON playlist file and its keys: a file (its
+/// pages, a video's length), a colour, a web page or a text item, and its
+/// duration and transition, each error naming its JSON path.
+enum PlaylistItemParser {
+    static let itemKeys: Set<String> = Set(["file", "color", "web", "duration", "pages", "transition"])
+        .union(FileIntegrity.keys)  // fleet: checked when the playlist comes from a URL
+    static let transitionKeys: Set<String> = ["seconds"]
+
     static func parseItem(
         _ element: Any, at: String, folder: String, itemSeconds: Double, transition: Double,
         web: WebRules = WebRules(), _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> [PlayItem] {
-        let entry = try dictionary(element, at: at, fail)
-        let isText = isTextItem(entry)
-        try rejectUnknownKeys(entry, allowed: isText ? textItemKeys : itemKeys, at: at, fail)
+        let entry = try JSONValues.dictionary(element, at: at, fail)
+        let isText = TextItemParser.isTextItem(entry)
+        try JSONValues.rejectUnknownKeys(entry, allowed: isText ? TextItemParser.textItemKeys : itemKeys, at: at, fail)
         var duration = itemSeconds
         var ownDuration: Double?
         if let value = entry["duration"] {
-            guard let seconds = number(value), seconds > 0, seconds.isFinite else {
-                throw fail("\(at).duration", "expected a positive number of seconds, got \(describe(value))")
+            guard let seconds = JSONValues.number(value), seconds > 0, seconds.isFinite else {
+                throw fail("\(at).duration", "expected a positive number of seconds, got \(JSONValues.describe(value))")
             }
             duration = seconds
             ownDuration = seconds
@@ -33,7 +38,7 @@ extension SignageConfigLoader {
                 throw fail("\(at).\(key)", "\"\(key)\" applies to file items only")
             }
             sources = [try WebItem.source(entry["web"]!, at: "\(at).web", folder: folder, rules: web, fail)]
-        case _ where isText: sources = [.text(try parseTextItem(entry, at: at, folder: folder, fail))]
+        case _ where isText: sources = [.text(try TextItemParser.parseTextItem(entry, at: at, folder: folder, fail))]
         case (nil, nil):
             throw fail(
                 at,
@@ -46,13 +51,13 @@ extension SignageConfigLoader {
                 throw fail("\(at).\(key)", "\"\(key)\" applies to file items only")  // fleet
             }
             guard let text = value as? String, let color = RGBColor(parsing: text) else {
-                throw fail("\(at).color", "expected RRGGBB, got \(describe(value))")
+                throw fail("\(at).color", "expected RRGGBB, got \(JSONValues.describe(value))")
             }
             if entry["pages"] != nil { throw fail("\(at).pages", "\"pages\" applies to PDF files only") }
             sources = [.color(color)]
         case let (.some(value), nil):
             guard let relative = value as? String, !relative.isEmpty else {
-                throw fail("\(at).file", "expected a file path, got \(describe(value))")
+                throw fail("\(at).file", "expected a file path, got \(JSONValues.describe(value))")
             }
             let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
             _ = try FileIntegrity(entry, at: at, fail)  // fleet: "sha256" and "bytes" well-formed
@@ -71,7 +76,9 @@ extension SignageConfigLoader {
                     throw fail("\(at).pages", "\"pages\" applies to PDF files only; \(path) is not a PDF")
                 }
                 guard let text = pagesValue as? String, let pages = parsePages(text) else {
-                    throw fail("\(at).pages", "expected pages like \"1-3\" or \"1,4,6-8\", got \(describe(pagesValue))")
+                    throw fail(
+                        "\(at).pages",
+                        "expected pages like \"1-3\" or \"1,4,6-8\", got \(JSONValues.describe(pagesValue))")
                 }
                 if let count = (try? PDFDocument.open(path: path))?.pageCount,
                     let bad = pages.first(where: { $0 >= count })
@@ -121,51 +128,40 @@ extension SignageConfigLoader {
         return pages.isEmpty ? nil : pages
     }
 
-    /// Why a panel pattern cannot be used, or nil.
-    static func patternProblem(_ pattern: String) -> String? {
-        if pattern.trimmingCharacters(in: .whitespaces).isEmpty {
-            return "the pattern is empty; give a screen name, description or glob"
-        }
-        var depth = 0
-        var escaped = false
-        for character in pattern {
-            if escaped { escaped = false; continue }
-            switch character {
-            case "\\": escaped = true
-            case "[": depth += 1
-            case "]": depth = max(0, depth - 1)
-            default: break
-            }
-        }
-        if depth > 0 { return "unclosed '[' in \"\(pattern)\" (write \\[ for a literal bracket)" }
-        return nil
-    }
-
     static func transitionSeconds(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> Double
     {
-        let object = try dictionary(value, at: at, fail)
-        try rejectUnknownKeys(object, allowed: transitionKeys, at: at, fail)
+        let object = try JSONValues.dictionary(value, at: at, fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: transitionKeys, at: at, fail)
         guard let secondsValue = object["seconds"] else { throw fail(at, "missing \"seconds\" (0 for a cut)") }
-        guard let seconds = number(secondsValue), seconds >= 0, seconds.isFinite else {
-            throw fail("\(at).seconds", "expected a number of seconds, 0 or more, got \(describe(secondsValue))")
+        guard let seconds = JSONValues.number(secondsValue), seconds >= 0, seconds.isFinite else {
+            throw fail(
+                "\(at).seconds", "expected a number of seconds, 0 or more, got \(JSONValues.describe(secondsValue))")
         }
         return seconds
     }
 
-    /// The `"playlist"` an object names (a panel entry, a schedule entry): one of `playlists`.
-    static func playlistName(
-        in object: [String: Any], at: String, playlists: [String: Playlist], _ fail: (String, String) -> PlaylistError
-    ) throws(PlaylistError) -> String {
-        guard let value = object["playlist"] else { throw fail(at, "missing \"playlist\": the name of a playlist") }
-        guard let name = value as? String else {
-            throw fail("\(at).playlist", "expected a playlist name, got \(describe(value))")
+    /// A video item and the seconds it lasts: its own length as libmpv's
+    /// probe measures it (which also decodes its first frame), unless the
+    /// playlist gives a `duration`; then it loops to fill it or is cut. A
+    /// file libmpv cannot play keeps its reason and is skipped when its
+    /// turn comes; one without a known length lasts `itemSeconds`, looping.
+    static func videoItem(_ file: String, duration: Double?, itemSeconds: Double) -> (PlayItem.Source, Double) {
+        do {
+            let info = try VideoPlayer.probe(path: file)
+            if let duration { return (.video(path: file, loops: true, problem: nil), duration) }
+            guard info.duration > 0 else { return (.video(path: file, loops: true, problem: nil), itemSeconds) }
+            return (.video(path: file, loops: false, problem: nil), info.duration)
+        } catch {
+            return (.video(path: file, loops: duration != nil, problem: error.reason), duration ?? itemSeconds)
         }
-        guard playlists[name] != nil else {
-            throw fail(
-                "\(at).playlist",
-                "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
-        }
-        return name
+    }
+
+    /// A PDF's pages as items; one page-0 item when the document cannot be
+    /// opened (it is skipped at run time with the reason, as corrupt media is).
+    static func pdfPages(_ file: String, pages: [Int]?) -> [PlayItem.Source] {
+        if let pages { return pages.map { .pdfPage(path: file, page: $0) } }
+        guard let document = try? PDFDocument.open(path: file) else { return [.pdfPage(path: file, page: 0)] }
+        return (0..<document.pageCount).map { .pdfPage(path: file, page: $0) }
     }
 }

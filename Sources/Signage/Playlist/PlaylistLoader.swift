@@ -1,9 +1,9 @@
-import Documents
 public import Foundation
 import Screenplay
 
-/// Reads `play`'s configuration: a folder of media, or a JSON playlist
-/// file (parsed in `PlaylistParser.swift`).
+/// Reads `play`'s configuration: a folder of media (`FolderPlaylist`), or
+/// a JSON playlist file (parsed in `PlaylistParser.swift`, its parts by
+/// `PlaylistItemParser`, `LayoutParser`, `ScheduleParser` and `JSONValues`).
 public enum SignageConfigLoader {
     /// Reads a folder or a `.json` playlist file; `warn` hears of each file
     /// of a folder that is skipped (not an image, PDF, shader or video).
@@ -25,91 +25,10 @@ public enum SignageConfigLoader {
                 code: .noInput,
                 description: "\(path): no such file or folder; give a folder of media or a .json playlist")
         }
-        if isDirectory.boolValue { return (try folder(path, itemSeconds: itemSeconds, warn: warn), nil) }
+        if isDirectory.boolValue { return (try FolderPlaylist.load(path, itemSeconds: itemSeconds, warn: warn), nil) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PlaylistError(code: .noInput, description: "cannot read \(path): \(readReason(path))")
         }
         return (try parse(data, file: path, itemSeconds: itemSeconds), data)
-    }
-
-    // MARK: folders
-
-    static func folder(_ path: String, itemSeconds: Double, warn: (String) -> Void) throws(PlaylistError)
-        -> SignageConfig
-    {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }
-                .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-        } catch {
-            throw PlaylistError(code: .noInput, description: "cannot read the folder \(path): \(readReason(path))")
-        }
-        var items: [PlayItem] = []
-        for name in names {
-            let file = (path as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                continue
-            }
-            // Recognised as `present` recognises a file; anything else is libmpv's to judge.
-            switch MediaKind.of(file) {
-            case .pdf?:
-                items += pdfPages(file, pages: nil).map { PlayItem(source: $0, duration: itemSeconds, transition: 0) }
-            case .image?:
-                items.append(PlayItem(source: .image(path: file), duration: itemSeconds, transition: 0))
-            case .shader?:
-                items.append(PlayItem(source: .shader(path: file), duration: itemSeconds, transition: 0))
-            default:
-                // Anything else is video if libmpv decodes a frame of it.
-                let (source, length) = videoItem(file, duration: nil, itemSeconds: itemSeconds)
-                if case let .video(_, _, problem?) = source {
-                    warn("\(file): skipped, not an image, PDF, shader or video (\(problem))")
-                } else {
-                    items.append(PlayItem(source: source, duration: length, transition: 0))
-                }
-            }
-        }
-        // An empty folder is a box whose content has not arrived yet (the
-        // sync runs after boot): it shows the placeholder saying so and plays
-        // once files come, instead of exiting and being restarted by systemd
-        // until its start limit gives up on the box. A folder that does not
-        // exist is still an error (66): that is a typo, not a wait.
-        if items.isEmpty {
-            items = [
-                PlayItem(
-                    source: .missing(
-                        path: path,
-                        reason: "the folder has no images, PDFs, shaders or videos yet; it plays once files arrive"),
-                    duration: itemSeconds, transition: 0)
-            ]
-        }
-        let name = (path as NSString).lastPathComponent
-        return SignageConfig(
-            playlists: [name: Playlist(name: name, items: items)], panels: [], defaultPlaylist: name, sync: true,
-            source: path)
-    }
-
-    /// A video item and the seconds it lasts: its own length as libmpv's
-    /// probe measures it (which also decodes its first frame), unless the
-    /// playlist gives a `duration`; then it loops to fill it or is cut. A
-    /// file libmpv cannot play keeps its reason and is skipped when its
-    /// turn comes; one without a known length lasts `itemSeconds`, looping.
-    public static func videoItem(_ file: String, duration: Double?, itemSeconds: Double) -> (PlayItem.Source, Double) {
-        do {
-            let info = try VideoPlayer.probe(path: file)
-            if let duration { return (.video(path: file, loops: true, problem: nil), duration) }
-            guard info.duration > 0 else { return (.video(path: file, loops: true, problem: nil), itemSeconds) }
-            return (.video(path: file, loops: false, problem: nil), info.duration)
-        } catch {
-            return (.video(path: file, loops: duration != nil, problem: error.reason), duration ?? itemSeconds)
-        }
-    }
-
-    /// A PDF's pages as items; one page-0 item when the document cannot be
-    /// opened (it is skipped at run time with the reason, as corrupt media is).
-    public static func pdfPages(_ file: String, pages: [Int]?) -> [PlayItem.Source] {
-        if let pages { return pages.map { .pdfPage(path: file, page: $0) } }
-        guard let document = try? PDFDocument.open(path: file) else { return [.pdfPage(path: file, page: 0)] }
-        return (0..<document.pageCount).map { .pdfPage(path: file, page: $0) }
     }
 }

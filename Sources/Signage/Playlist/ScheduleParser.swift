@@ -1,34 +1,9 @@
 import Foundation
 
-// The schedule part of the playlist file: a panel entry's `"schedule"` and
-// the file's `"timezone"`, read as strictly as the rest (each mistake names
-// its JSON path) and kept apart from the item parsing in Playlist.swift.
-
-/// A panel entry's schedule with the playlists it names: a panel keeps its
-/// own copy, so after a reload it plays on unchanged until it takes the new
-/// file at an item boundary.
-public struct PanelSchedule: Equatable {
-    /// When each entry plays.
-    public var timetable: SignageSchedule
-    /// The playlists the entries and the fallback name.
-    public var playlists: [String: Playlist]
-    /// The panel entry's JSON path (`panels[0]`): entries are named by
-    /// their place in the file, in `ctl status` and in the log.
-    var path: String
-
-    /// The playlist `content` names.
-    public func playlist(_ content: ScheduledContent) -> Playlist {
-        // The loader refused every name that is not a playlist.
-        playlists[content.name]!
-    }
-
-    /// `panels[0].schedule[1]`, or `panels[0].playlist` for the entry's own playlist.
-    public func name(of active: SignageSchedule.Active) -> String {
-        active.entry.map { "\(path).schedule[\($0)]" } ?? "\(path).playlist"
-    }
-}
-
-extension SignageConfigLoader {
+/// The schedule part of the playlist file: a panel entry's `"schedule"` and
+/// the file's `"timezone"`, read as strictly as the rest (each mistake
+/// names its JSON path) and kept apart from the item parsing.
+enum ScheduleParser {
     static let scheduleKeys: Set<String> = ["playlist", "layout", "days", "from", "to", "dates", "priority"]
     static let dateRangeKeys: Set<String> = ["from", "to"]
     static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -39,7 +14,9 @@ extension SignageConfigLoader {
     {
         guard let value else { return TimeZone.current }
         guard let name = value as? String, !name.isEmpty else {
-            throw fail("timezone", "expected an IANA time zone name such as \"Europe/Berlin\", got \(describe(value))")
+            throw fail(
+                "timezone",
+                "expected an IANA time zone name such as \"Europe/Berlin\", got \(JSONValues.describe(value))")
         }
         guard TimeZone.knownTimeZoneIdentifiers.contains(name) || name == "UTC", let zone = TimeZone(identifier: name)
         else {
@@ -58,7 +35,7 @@ extension SignageConfigLoader {
     ) throws(PlaylistError) -> [ScheduleEntry] {
         guard let value else { return [] }
         guard let list = value as? [Any] else {
-            throw fail("\(at).schedule", "expected a list of schedule entries, got \(describe(value))")
+            throw fail("\(at).schedule", "expected a list of schedule entries, got \(JSONValues.describe(value))")
         }
         var entries: [ScheduleEntry] = []
         for (index, element) in list.enumerated() {
@@ -73,9 +50,9 @@ extension SignageConfigLoader {
         _ element: Any, at: String, playlists: [String: Playlist], layouts: [String: Layout],
         _ fail: (String, String) -> PlaylistError
     ) throws(PlaylistError) -> ScheduleEntry {
-        let object = try dictionary(element, at: at, fail)
-        try rejectUnknownKeys(object, allowed: scheduleKeys, at: at, fail)
-        let name = try contentName(in: object, at: at, playlists: playlists, layouts: layouts, fail)
+        let object = try JSONValues.dictionary(element, at: at, fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: scheduleKeys, at: at, fail)
+        let name = try SignageConfigLoader.contentName(in: object, at: at, playlists: playlists, layouts: layouts, fail)
         var entry = ScheduleEntry(content: .playlist(name))
         if let value = object["days"] { entry.days = try parseDays(value, at: "\(at).days", fail) }
         if let value = object["from"] {
@@ -100,8 +77,8 @@ extension SignageConfigLoader {
             (entry.firstDay, entry.lastDay) = try parseDates(value, at: "\(at).dates", fail)
         }
         if let value = object["priority"] {
-            guard let priority = integer(value) else {
-                throw fail("\(at).priority", "expected a whole number (higher wins), got \(describe(value))")
+            guard let priority = JSONValues.integer(value) else {
+                throw fail("\(at).priority", "expected a whole number (higher wins), got \(JSONValues.describe(value))")
             }
             entry.priority = priority
         }
@@ -115,7 +92,7 @@ extension SignageConfigLoader {
         guard let list = value as? [Any], !list.isEmpty else {
             throw fail(
                 at,
-                "expected a list of days such as [\"mon\", \"sat-sun\"] (leave \"days\" out for every day), got \(describe(value))"
+                "expected a list of days such as [\"mon\", \"sat-sun\"] (leave \"days\" out for every day), got \(JSONValues.describe(value))"
             )
         }
         func weekday(_ text: Substring) -> Int? {
@@ -155,8 +132,8 @@ extension SignageConfigLoader {
     private static func parseDates(_ value: Any, at: String, _ fail: (String, String) -> PlaylistError)
         throws(PlaylistError) -> (Int?, Int?)
     {
-        let object = try dictionary(value, at: at, fail)
-        try rejectUnknownKeys(object, allowed: dateRangeKeys, at: at, fail)
+        let object = try JSONValues.dictionary(value, at: at, fail)
+        try JSONValues.rejectUnknownKeys(object, allowed: dateRangeKeys, at: at, fail)
         guard !object.isEmpty else {
             throw fail(at, "give \"from\", \"to\" or both (dates \"YYYY-MM-DD\"), or leave \"dates\" out")
         }
@@ -175,19 +152,6 @@ extension SignageConfigLoader {
     }
 
     private static func quoted(_ value: Any) -> String {
-        (value as? String).map { "\"\($0)\"" } ?? describe(value)
-    }
-}
-
-extension SignageConfig {
-    /// The schedule of panel entry `index`, nil when it has none (it then
-    /// plays its playlist as before, on the epoch's clock).
-    func panelSchedule(_ index: Int) -> PanelSchedule? {
-        let rule = panels[index]
-        guard !rule.schedule.isEmpty else { return nil }
-        let names = Set(rule.schedule.map(\.content.name) + [rule.playlist])
-        return PanelSchedule(
-            timetable: SignageSchedule(entries: rule.schedule, fallback: .playlist(rule.playlist), timeZone: timeZone),
-            playlists: playlists.filter { names.contains($0.key) }, path: "panels[\(index)]")
+        (value as? String).map { "\"\($0)\"" } ?? JSONValues.describe(value)
     }
 }
