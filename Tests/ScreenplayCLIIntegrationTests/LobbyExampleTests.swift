@@ -27,36 +27,43 @@ final class LobbyExampleTests: ScreenplayTestCase {
         XCTAssertEqual(r.status, 0, "wtype \(key): \(r.stderr)")
     }
 
-    func testKeysInTheWindowChangeWhatTheTVPlaysAndSIGTERMExitsZero() throws {
+    /// The example on a laptop panel and a TV, playing two colours long
+    /// enough that only a request moves the TV on (no crossfade, so every
+    /// capture shows one item's colour), with its own XDG_STATE_HOME
+    /// (overrides outlive a run there). Returns once the TV shows one of
+    /// them: the process, the rig, the run's folder and the colour shown.
+    func startLobby(_ extraArguments: (String) -> [String] = { _ in [] }, keyboard: Bool = false) throws -> (
+        p: RunningProcess, rig: SwayRig, folder: String, shown: RGB?
+    ) {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw RigError("\(binary) is missing: run `swift build` before `swift test`")
         }
         let folder = NSTemporaryDirectory() + "lobby-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        // Items long enough that only a key moves the TV on; no crossfade, so
-        // every capture shows one item's colour.
         let playlist = folder + "/counter.json"
         try #"""
         {"playlists": {"menu": [{"color": "1f6f3f", "duration": 900}, {"color": "204080", "duration": 900}]},
          "default": "menu", "transition": {"seconds": 0}}
         """#.write(toFile: playlist, atomically: true, encoding: .utf8)
-
-        let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)], keyboard: true)
+        let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)], keyboard: keyboard)
         try rig.focusOutput("HEADLESS-1")
         var environment = env(rig, builtin: "HEADLESS-1")
-        // Overrides outlive a run under XDG_STATE_HOME: this run's own.
         environment["XDG_STATE_HOME"] = folder + "/state"
-        let p = try RunningProcess(binary, [playlist], environment: environment)
+        let p = try RunningProcess(binary, [playlist] + extraArguments(folder), environment: environment)
         addTeardownBlock { p.kill() }
         XCTAssertTrue(waitUntil(timeout: 10) { p.stderr.contains("playing \(playlist)") }, p.stderr)
-
         var shown: RGB?
         XCTAssertTrue(
             waitUntil(timeout: 10) {
                 shown = self.tvPixel(rig)
                 return shown == Self.first || shown == Self.second
             }, "the TV shows neither of the playlist's colours: \(String(describing: shown))\n\(p.stderr)")
+        return (p, rig, folder, shown)
+    }
+
+    func testKeysInTheWindowChangeWhatTheTVPlaysAndSIGTERMExitsZero() throws {
+        let (p, rig, _, shown) = try startLobby(keyboard: true)
         let other = shown == Self.first ? Self.second : Self.first
 
         try type("n", rig)
@@ -89,29 +96,10 @@ final class LobbyExampleTests: ScreenplayTestCase {
     /// With `--socket`, the app's player answers `screenplay ctl` as
     /// `play` does: the same requests reach it from outside.
     func testScreenplayCtlReachesTheAppsPlayerThroughItsSocket() throws {
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw RigError("\(binary) is missing: run `swift build` before `swift test`")
-        }
-        let folder = NSTemporaryDirectory() + "lobby-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        let playlist = folder + "/counter.json"
-        try #"""
-        {"playlists": {"menu": [{"color": "1f6f3f", "duration": 900}, {"color": "204080", "duration": 900}]},
-         "default": "menu", "transition": {"seconds": 0}}
-        """#.write(toFile: playlist, atomically: true, encoding: .utf8)
-        let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)])
+        let (p, rig, folder, shown) = try startLobby { ["--socket", $0 + "/lobby.sock"] }
+        let socket = folder + "/lobby.sock"
         var environment = env(rig, builtin: "HEADLESS-1")
         environment["XDG_STATE_HOME"] = folder + "/state"
-        let socket = folder + "/lobby.sock"
-        let p = try RunningProcess(binary, [playlist, "--socket", socket], environment: environment)
-        addTeardownBlock { p.kill() }
-        var shown: RGB?
-        XCTAssertTrue(
-            waitUntil(timeout: 10) {
-                shown = self.tvPixel(rig)
-                return shown == Self.first || shown == Self.second
-            }, "the TV shows neither of the playlist's colours: \(String(describing: shown))\n\(p.stderr)")
 
         let status = try CLI.run(["ctl", "--socket", socket, "status"], environment: environment)
         XCTAssertEqual(status.status, 0, status.stderr)
