@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// Draws one content kind into a scene; shared by external scenes and the
 /// `--preview` window.

@@ -1,5 +1,6 @@
 import Foundation
 import Screenplay
+import Signage
 
 /// Ends `present` when video stops: every scene's video played once
 /// (`--no-loop`: exit 0), or one failed part-way (exit 65 naming the file).
