@@ -64,6 +64,7 @@ extension Scene {
             // from that decision to the frame shown does not include loading
             // the driver (play's proof of play at start).
             if !window.hasGraphicsContext, webPageCount == 0 { try window.makeCurrent() }
+            window.beginFrame(damage: damage?.map(\.pixelRect))
             let graphics = window.presentsThroughShm ? nil : try host.graphics.resources()
             if graphics != nil { try window.makeCurrent() }
             lastBufferAge = window.bufferAge()
