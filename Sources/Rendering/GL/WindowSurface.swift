@@ -33,6 +33,8 @@ package final class WindowSurface: RenderTarget {
     /// Making the EGL window beside the wl_shm buffers failed once: the
     /// wl_shm path presents every frame.
     private var swapUnavailable = false
+    /// The frame before this one changed (nearly) everywhere.
+    private var lastFrameWasWhole = false
     private var isDestroyed = false
     /// The share of the window a frame's damage must cover to be presented
     /// by the EGL swap rather than copied into wl_shm: drawing it whole and
@@ -143,9 +145,14 @@ package final class WindowSurface: RenderTarget {
     }
 
     /// Chooses how the next frame is presented, before it is drawn:
-    /// through wl_shm, or, where the frame's `damage` (top-left pixels; nil:
-    /// all) covers at least `swapShare` of the window and GL is up, by the
-    /// EGL swap. Without wl_shm presenting there is nothing to choose.
+    /// through wl_shm, or by the EGL swap where the frame's `damage`
+    /// (top-left pixels; nil: all) and the last frame's both cover at least
+    /// `swapShare` of the window and GL is up. One whole frame alone (a
+    /// scene's first, a new picture) stays on wl_shm, so the frames that
+    /// change in part after it need not be drawn whole again, and a still
+    /// window never makes Mesa's buffers; frames whole in a row (a video, a
+    /// shader) are swapped. Without wl_shm presenting there is nothing to
+    /// choose.
     package func beginFrame(damage: [PixelRect]?) {
         guard shmPresenter != nil, let context, !isDestroyed else { return }
         let area = pixelWidth * pixelHeight
@@ -154,7 +161,9 @@ package final class WindowSurface: RenderTarget {
         // and an overestimate only draws a frame whole.
         let damaged =
             damage.map { $0.reduce(0) { $0 + ($1.intersection(bounds).map { $0.width * $0.height } ?? 0) } } ?? area
-        swapsThisFrame = Double(damaged) >= Self.swapShare * Double(area) && swapWindow(context) != nil
+        let whole = Double(damaged) >= Self.swapShare * Double(area)
+        swapsThisFrame = whole && lastFrameWasWhole && swapWindow(context) != nil
+        lastFrameWasWhole = whole
     }
 
     /// The EGL window beside the wl_shm buffers, made at the first frame
@@ -196,6 +205,7 @@ package final class WindowSurface: RenderTarget {
     /// next drawn frame repaints everything (`bufferAge()` answers 0).
     package func present(staged frame: StagedFrame) throws {
         swapsThisFrame = false
+        lastFrameWasWhole = false
         guard !isDestroyed, let shmPresenter else { throw RenderingError.destroyed(what: "WindowSurface") }
         try shmPresenter.present(staged: frame)
     }
