@@ -14,7 +14,7 @@ final class TypeSizeTests: XCTestCase {
     /// already files of one job each (`Application`, `Scene`,
     /// `DrawingContext`) are among them.
     private static let ceilings: [String: Int] = [
-        "Application": 714, "PlayPanel": 635, "DrawingContext": 575, "Scene": 424,
+        "Application": 714, "PlayPanel": 635, "DrawingContext": 485, "Scene": 424,
     ]
 
     func testNoTypeGrowsPastAboutThreeHundredLines() throws {
