@@ -66,7 +66,7 @@ package final class MpvPlayer {
     private var displayFPS = 0.0
     /// Whether each pass played to the end of the file (see `PlayedPassCheck`).
     private var passCheck = PlayedPassCheck(readingStartsAt: monotonicSeconds())
-    private var lastError = ""
+    private var passErrors = PassErrors()
     private var decoderDrops = 0
     private var outputDrops = 0
     private var displaySync = DisplaySyncMonitor()
@@ -227,14 +227,16 @@ package final class MpvPlayer {
             isIdle = false
         case .playbackRestart:
             // A restart after the first is the loop seeking back to the start.
-            if let shortfall = passCheck.restarted(readAt: monotonicSeconds()) { failShort(at: shortfall) }
+            let now = monotonicSeconds()
+            if let shortfall = passCheck.restarted(readAt: now) { failShort(at: shortfall) }
+            passErrors.passStarted(notBefore: passCheck.startedNoEarlierThan ?? now)
             if state == .loading { setState(.playing) }
         case let .endFile(reason, error):
             if reason == Int32(MPV_END_FILE_REASON_ERROR.rawValue) {
                 fail("playback failed: \(MpvCore.errorString(error))")
             }
         case let .log(prefix, _, text):
-            lastError = "\(prefix): \(text)"
+            passErrors.heard("\(prefix): \(text)", at: monotonicSeconds())
         case let .property(name, value):
             property(name, value)
         default:
@@ -286,13 +288,17 @@ package final class MpvPlayer {
     }
 
     /// A pass ended long before the file's stated length: the file is cut
-    /// off or damaged.
+    /// off or damaged. mpv's error from that pass says where (the demuxer's
+    /// "partial file"); lines from before it (hardware decoder probing at
+    /// load) say nothing about the file and are not quoted.
     private func failShort(at position: Double) {
         guard state == .playing else { return }
+        let said = passErrors.telling.map { " (mpv: \($0))" } ?? ""
         fail(
             String(
-                format: "playback stopped at %.2f s of its %.2f s: the file is truncated or damaged%@",
-                position, passCheck.duration, lastError.isEmpty ? "" : " (\(lastError))"))
+                format: "playback stopped at %.2f s of its %.2f s: the file is truncated or damaged%@; "
+                    + "copy it again, or re-encode it if the copy is whole",
+                position, passCheck.duration, said))
     }
 
     private func fail(_ reason: String) {

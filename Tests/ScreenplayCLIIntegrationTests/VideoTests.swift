@@ -228,7 +228,8 @@ final class VideoTests: ScreenplayTestCase {
     }
 
     /// Bad files get their exit code and libmpv's reason before any scene
-    /// connects; a file cut off part-way fails while playing (65, named).
+    /// connects; a file cut off part-way fails while playing (65, named, with
+    /// the demuxer's reason and the fix).
     func testBadVideoFilesFailWithTheirExitCodes() throws {
         let rig = try smallSway()
         let environment = env(rig, builtin: "HEADLESS-1")
@@ -258,6 +259,11 @@ final class VideoTests: ScreenplayTestCase {
         let p = try start(rig, [cut])
         XCTAssertEqual(p.wait(timeout: 30), 65, p.stderr)
         XCTAssertTrue(p.stderr.contains(cut), p.stderr)
+        // The reason quoted is the demuxer's from the pass that fell short,
+        // not the last line mpv logged (hardware decoder probing at load).
+        XCTAssertTrue(p.stderr.contains("truncated or damaged (mpv: ffmpeg/demuxer:"), p.stderr)
+        XCTAssertTrue(p.stderr.contains("partial file"), p.stderr)
+        XCTAssertTrue(p.stderr.contains("copy it again"), p.stderr)
         XCTAssertTrue(
             p.statsEvents.contains { $0.event == "connect" }, "the truncated file should have started playing")
     }
