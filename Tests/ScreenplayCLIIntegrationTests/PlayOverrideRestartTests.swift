@@ -45,6 +45,50 @@ extension PlayTests {
         assertCleanStop(third)
     }
 
+    /// As a user reads `play`'s log after a restart: the kept overrides,
+    /// one back in force and one that expired while play was down, are
+    /// told before the control socket's line, as play has always told them
+    /// (they are restored before play connects).
+    func testKeptOverridesAreToldBeforeTheControlSocketLine() throws {
+        let (rig, folder, playlist, socket) = try probedPanel()
+        var environment = env(rig)
+        environment["XDG_STATE_HOME"] = folder + "/state"
+        let first = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        XCTAssertNotNil(first.waitForEvent { $0.event == "item" }, first.stderr)
+        func override(_ words: [String]) throws {
+            let result = try CLI.run(["ctl", "override"] + words + ["--socket", socket], environment: environment)
+            XCTAssertEqual(result.status, 0, "\(words): \(result.stderr)")
+        }
+        try override(["--text", "CLOSED", "--for", "60s"])
+        try override(["--text", "SOON", "--for", "4s", "--output", "HEADLESS-1"])
+        let shortEnds = Date().addingTimeInterval(4)
+        assertCleanStop(first)
+        let state = try Data(
+            contentsOf: URL(fileURLWithPath: overrideStateFile(state: folder + "/state", playlist: playlist)))
+        let kept = (try JSONSerialization.jsonObject(with: state) as? [String: Any])?["overrides"] as? [Any]
+        XCTAssertEqual(kept?.count, 2, "both kept at the stop: \(String(decoding: state, as: UTF8.self))")
+        Thread.sleep(until: shortEnds.addingTimeInterval(0.5))
+
+        let second = try CLI.start(["play", playlist, "--stats", "-", "--socket", socket], environment: environment)
+        let shown = second.waitForEvent { $0.event == "item" }
+        XCTAssertEqual(shown?.raw["source"] as? String, "text:CLOSED", "the kept override plays: \(second.stderr)")
+        assertCleanStop(second)
+        let lines = second.stderr.split(separator: "\n").map(String.init)
+        let socketLine = try XCTUnwrap(lines.firstIndex(of: "screenplay: control socket: \(socket)"), second.stderr)
+        let back = try XCTUnwrap(
+            lines.firstIndex {
+                $0.hasPrefix("screenplay: the override text:CLOSED ") && $0.contains("is in force again")
+            },
+            second.stderr)
+        let expired = try XCTUnwrap(
+            lines.firstIndex {
+                $0.hasPrefix("screenplay: the override text:SOON expired at ")
+                    && $0.hasSuffix("while play was not running")
+            }, second.stderr)
+        XCTAssertLessThan(back, socketLine, second.stderr)
+        XCTAssertLessThan(expired, socketLine, second.stderr)
+    }
+
     /// Two panels: `--output` changes only the one it names, `--clear
     /// --output` lifts it there (from one on every panel too); a wrong duration, an unknown playlist, a
     /// missing file and a pattern that matches no panel are refused with

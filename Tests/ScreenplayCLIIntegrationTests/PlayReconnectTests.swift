@@ -52,6 +52,8 @@ final class PlayReconnectTests: ScreenplayTestCase {
             let at = item.raw["at"] as? String ?? ""
             XCTAssertEqual(item.int("index"), clockIndex(at, seconds: 1), "item at \(at)")
         }
+        XCTAssertTrue(waitUntil(timeout: 5) { p.stderr.contains("reconnected to ") }, p.stderr)
+        assertLossToldInOrder(p.stderr, then: "screenplay: reconnected to ")
         XCTAssertTrue(
             waitUntil(timeout: 5) {
                 (try? rig.capture(output: "HEADLESS-2").pixel(x: 160, y: 120)).map { pixel in
@@ -70,5 +72,30 @@ final class PlayReconnectTests: ScreenplayTestCase {
         rig.kill()
         XCTAssertEqual(p.wait(timeout: 5), 69, p.stderr)
         XCTAssertTrue(p.stderr.contains("--no-reconnect"), p.stderr)
+        assertLossToldInOrder(p.stderr, then: nil)
+    }
+
+    /// As a user reads the log when the compositor goes: each screen's
+    /// loss first, then one line of what play does about it (waits, or
+    /// exits under `--no-reconnect`), then `then` (the reconnect), as play
+    /// has always told them.
+    func assertLossToldInOrder(_ stderr: String, then next: String?, file: StaticString = #filePath, line: UInt = #line)
+    {
+        let lines = stderr.split(separator: "\n").map(String.init)
+        let screensGone = ["HEADLESS-1", "HEADLESS-2"].compactMap { name in
+            lines.firstIndex(of: "screenplay: screen disconnected: \(name)")
+        }
+        let lost = lines.indices.filter { lines[$0].hasPrefix("screenplay: lost the connection to the compositor at ") }
+        XCTAssertEqual(screensGone.count, 2, stderr, file: file, line: line)
+        XCTAssertEqual(lost.count, 1, stderr, file: file, line: line)
+        guard let lost = lost.first else { return }
+        XCTAssertTrue(screensGone.allSatisfy { $0 < lost }, stderr, file: file, line: line)
+        if let next {
+            let after = lines.firstIndex { $0.hasPrefix(next) }
+            XCTAssertNotNil(after, stderr, file: file, line: line)
+            XCTAssertLessThan(lost, after ?? -1, stderr, file: file, line: line)
+        } else {
+            XCTAssertEqual(lost, lines.count - 1, "the last line: \(stderr)", file: file, line: line)
+        }
     }
 }

@@ -52,6 +52,10 @@ final class PlayService: SceneCommand {
         }
         try files.open(command)
         hook()
+        // Loaded above: this throws nothing. The kept overrides are told
+        // (and an expired one recorded in --stats) before the connection
+        // and the control socket, as play always told them.
+        try player.restoreOverrides()
         var options = ApplicationOptions()
         options.drawWatch = hangGuard.watch
         options.builtInPatterns = command.builtinPatterns

@@ -58,6 +58,7 @@ final class PlayRunner: PlayHost {
         self.options = options
         records = PlayRecorder(messages: options.messages)
         config = SignageConfig(playlists: [:], panels: [], defaultPlaylist: nil, sync: true, source: options.path)
+        records.changed = { [weak self] in self?.health.update() }
     }
 
     /// Reads and checks the configuration (a playlist file that does not
@@ -70,6 +71,19 @@ final class PlayRunner: PlayHost {
     /// A configuration was read: a panel has a playlist to start with.
     private(set) var loaded = false
 
+    /// The overrides kept from an earlier run are back (once: a second
+    /// restore would tell them again).
+    private var overridesRestored = false
+
+    /// OVERRIDE: brings back the kept overrides, reading the playlist first
+    /// if `load()` was not called (they are resolved against it).
+    func restoreOverrides() throws(PlaylistError) {
+        if !loaded { try load() }
+        guard !overridesRestored else { return }
+        overridesRestored = true
+        overrides.restore(now: now())
+    }
+
     /// The screens play takes: the library's rule, then play's own filter.
     func configure(_ applicationOptions: inout ApplicationOptions) {
         applicationOptions.targets = screens.rule
@@ -79,9 +93,8 @@ final class PlayRunner: PlayHost {
     /// Starts playing on `app`, reading the playlist first if `load()` was not called.
     func start(on app: Application) throws(PlaylistError) {
         if !loaded { try load() }
-        records.changed = { [weak self] in self?.health.update() }
         badItems.forgetFailures()
-        overrides.restore(now: now())  // OVERRIDE: kept ones apply from the first frame
+        try restoreOverrides()  // OVERRIDE: kept ones apply from the first frame
         reloader.watch(config.mediaFiles)
         attach(app)
         health.startNothingShownWarnings()

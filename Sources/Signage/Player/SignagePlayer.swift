@@ -34,6 +34,15 @@ public final class SignagePlayer {
     /// file, the JSON path and the fix.
     public func load() throws(PlaylistError) { try runner.load() }
 
+    /// Brings back the overrides kept from an earlier run of this playlist
+    /// (under XDG_STATE_HOME): each one is told in the messages, and one
+    /// that expired meanwhile is told and recorded (`onEvent`,
+    /// `onProofOfPlay`) and forgotten. `start(on:)` does it when the app
+    /// did not; an app that calls it before connecting has those lines
+    /// before its own start-up lines, as `screenplay play` does. Without an
+    /// earlier `load()` it loads first, and throws as that does.
+    public func restoreOverrides() throws(PlaylistError) { try runner.restoreOverrides() }
+
     /// Sets which screens the app's application targets (the player's
     /// screen rule and filter) on the options it is to be made with.
     public func configure(_ options: inout ApplicationOptions) { runner.configure(&options) }
