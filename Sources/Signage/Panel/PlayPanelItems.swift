@@ -56,7 +56,7 @@ extension PlayPanel {
         if case let .layout(layout) = item.source {
             return LayoutMedia(
                 layout, width: size.0, height: size.1, runner: runner, scene: scene, probe: probe,
-                damagesRegions: rotate == 0)
+                damagesRegions: rotate == 0 && assigned.entry.tile == nil)
         }
         return runner.makeMedia(item, width: size.0, height: size.1, synchronously: synchronously, scene: scene)
     }
