@@ -117,11 +117,14 @@ extension PlayPanel {
         try turned(context, body)
     }
 
-    /// Turns the content back on a panel mounted rotated.
+    /// Turns the content back on a panel mounted rotated; a wall's tile shows its part of the canvas.
     func turned(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
-        if rotate == 0 { return try body(context) }
+        func part(_ target: DrawingContext) throws {
+            if let tile = assigned.entry.tile { try tile.draw(on: target, body) } else { try body(target) }
+        }
+        if rotate == 0 { return try part(context) }
         // The panel hangs turned clockwise: the content turns back.
-        try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), body)
+        try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), part)
     }
 
     func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
