@@ -110,6 +110,30 @@ final class PlayWallTests: ScreenplayTestCase {
             ])
     }
 
+    func testATileWhoseScreenGivesNoSizeSaysWhatToAdd() throws {
+        let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)])
+        // Headless outputs report no physical size: a gap in millimetres cannot be placed.
+        let listing = try CLI.run(["outputs", "--json"], environment: env(rig)).stdout
+        let screens = try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]] ?? []
+        let first = try XCTUnwrap(screens.first { $0["name"] as? String == "HEADLESS-1" }, listing)
+        XCTAssertEqual(first["physical_width_mm"] as? Int, 0, listing)
+        let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/wall.json"
+        try
+            #"{"playlists": {"s": [{"color": "ff0000"}], "d": [{"color": "00ff00"}]}, "walls": [{"playlist": "s", "unit": "mm", "gap": [10, 0], "tiles": [{"match": "HEADLESS-1", "column": 0, "row": 0}]}], "default": "d"}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", path, "--stats", "-"], environment: env(rig))
+        // The other screen plays the default; the tile shows nothing and says which key to add.
+        XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == "HEADLESS-2" }, p.stderr)
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { p.stderr.contains("HEADLESS-1 shows nothing: \(path): walls[0].panel:") }, p.stderr)
+        XCTAssertTrue(p.stderr.contains("add \"mm\": [width, height]"), p.stderr)
+        XCTAssertTrue(p.statsEvents.allSatisfy { $0.output != "HEADLESS-1" }, "HEADLESS-1 was given a part")
+        assertCleanStop(p)
+    }
+
     func testWallMistakesExit65BeforeConnecting() throws {
         let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -209,3 +209,19 @@ final class WallConfigTests: ScreenplayTestCase {
         XCTAssertEqual(entry.tile, view(0, 0, 1280, 720, canvas: (1280, 720)))
     }
 }
+
+extension WallConfigTests {
+    /// The signage guide's wall example (docs/signage.md, "Video walls") is a file `play`
+    /// accepts, with the canvas the guide says (3856x1080: 16 px of gap).
+    func testTheSignageGuidesWallExampleIsAccepted() throws {
+        let guide = try String(
+            contentsOf: PlaylistSchema.root.appendingPathComponent("docs/signage.md"), encoding: .utf8)
+        let blocks = guide.components(separatedBy: "```json\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        let example = try XCTUnwrap(blocks.first { $0.contains("\"walls\"") }, "docs/signage.md has no wall example")
+        XCTAssertEqual(
+            try views(example).map { [$0.x, $0.canvasWidth, $0.canvasHeight] }, [[0, 3856, 1080], [1936, 3856, 1080]])
+        XCTAssertTrue(guide.contains("3856x1080 above (1920 + 16 + 1920)"))
+    }
+}
