@@ -129,6 +129,12 @@ final class WallConfigTests: ScreenplayTestCase {
         assertRefused(
             withWall(#""tiles": [{"match": "A", "column": 0, "row": 0}, {"match": "B", "column": 0, "row": 0}]"#),
             at: "walls[0].tiles[1]", mentions: ["overlaps walls[0].tiles[0]"])
+        // A tenth of a millimetre is an overlap, before the screen tells the panel's pixels.
+        assertRefused(
+            withWall(
+                #""unit": "mm", "panel": {"mm": [1209.6, 680]}, "tiles": [{"match": "A", "x": 0, "y": 0}, {"match": "B", "x": 1209.5, "y": 0}]"#
+            ),
+            at: "walls[0].tiles[1]", mentions: ["overlaps walls[0].tiles[0]"])
         // Touching is not overlapping.
         XCTAssertNoThrow(
             try parse(

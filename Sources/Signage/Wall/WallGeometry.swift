@@ -91,7 +91,10 @@ public enum WallGeometry {
     /// of it, so their overlap does not depend on it; free positions need
     /// the size in the file: `WallParser`).
     static func check(_ wall: Wall) throws(Problem) {
-        let pixels = wall.panel.pixels ?? wall.panel.millimetres.map { (Int($0.width), Int($0.height)) }
+        // Ten pixels a millimetre: free positions in millimetres keep a tenth's precision.
+        let pixels =
+            wall.panel.pixels
+            ?? wall.panel.millimetres.map { (Int(($0.width * 10).rounded()), Int(($0.height * 10).rounded())) }
         let stand = pixels ?? (1920, 1080)
         let mm = (
             Int(wall.panel.millimetres?.width ?? Double(stand.0)),
