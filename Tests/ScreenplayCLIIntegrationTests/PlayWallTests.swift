@@ -110,6 +110,33 @@ final class PlayWallTests: ScreenplayTestCase {
             ])
     }
 
+    func testALayoutSpansTheWallAsItSpansAPanel() throws {
+        let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)])
+        let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Regions in per cent of the 1280x360 canvas: the left quarter red,
+        // the right three quarters blue, so the seam runs through the blue one.
+        let path = folder + "/wall.json"
+        try
+            #"{"layouts": {"split": {"regions": [{"name": "a", "x": 0, "y": 0, "width": "25%", "height": "100%", "items": [{"color": "ff0000"}]}, {"name": "b", "x": "25%", "y": 0, "width": "75%", "height": "100%", "items": [{"color": "0000ff"}]}]}}, "walls": [{"layout": "split", "tiles": [{"match": "HEADLESS-1", "column": 0, "row": 0}, {"match": "HEADLESS-2", "column": 1, "row": 0}]}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", path, "--stats", "-"], environment: env(rig))
+        let red = RGB(hex: 0xff0000), blue = RGB(hex: 0x0000ff)
+        let expected: [String: (Int) -> RGB] = ["HEADLESS-1": { $0 < 320 ? red : blue }, "HEADLESS-2": { _ in blue }]
+        for (output, colour) in expected.sorted(by: { $0.key < $1.key }) {
+            XCTAssertNotNil(p.waitForEvent { $0.event == "item" && $0.output == output }, "\(output): \(p.stderr)")
+            var wrong: [Int] = []
+            _ = waitUntil(timeout: 10) {
+                guard let image = try? rig.capture(output: output) else { return false }
+                wrong = (0..<640).filter { x in (0..<360).contains { image.pixel(x: x, y: $0) != colour(x) } }
+                return wrong.isEmpty
+            }
+            XCTAssertEqual(wrong.count, 0, "\(output): columns \(wrong.prefix(5)) are not the layout's part")
+        }
+        assertCleanStop(p)
+    }
+
     func testATileWhoseScreenGivesNoSizeSaysWhatToAdd() throws {
         let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)])
         // Headless outputs report no physical size: a gap in millimetres cannot be placed.
