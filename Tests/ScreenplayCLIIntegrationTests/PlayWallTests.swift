@@ -7,6 +7,14 @@ import XCTest
 /// the wall's canvas, pixel for pixel on both sides of the seam, with a
 /// bezel gap's pixels on neither panel, and on a pair of turned panels.
 final class PlayWallTests: ScreenplayTestCase {
+    /// A temporary folder for a wall's files, removed at teardown.
+    func wallFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return folder
+    }
+
     /// A picture whose every pixel spells its own place: red the low byte
     /// of x, blue the low byte of y, green their high bits; so each pixel a
     /// panel shows tells which canvas pixel it is.
@@ -51,9 +59,7 @@ final class PlayWallTests: ScreenplayTestCase {
         _ rig: SwayRig, wall: String, picture: (width: Int, height: Int),
         expected: [String: (Int, Int) -> (x: Int, y: Int)], line: UInt = #line
     ) throws {
-        let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try wallFolder()
         try writeCoordinatePicture(folder + "/wide.png", width: picture.width, height: picture.height)
         let path = folder + "/wall.json"
         try #"{"playlists": {"wide": [{"file": "wide.png"}]}, "walls": [{"playlist": "wide", \#(wall)}]}"#.write(
@@ -112,9 +118,7 @@ final class PlayWallTests: ScreenplayTestCase {
 
     func testALayoutSpansTheWallAsItSpansAPanel() throws {
         let rig = try startSway([.init(width: 640, height: 360), .init(width: 640, height: 360)])
-        let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try wallFolder()
         // Regions in per cent of the 1280x360 canvas: the left quarter red,
         // the right three quarters blue, so the seam runs through the blue one.
         let path = folder + "/wall.json"
@@ -144,9 +148,7 @@ final class PlayWallTests: ScreenplayTestCase {
         let screens = try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]] ?? []
         let first = try XCTUnwrap(screens.first { $0["name"] as? String == "HEADLESS-1" }, listing)
         XCTAssertEqual(first["physical_width_mm"] as? Int, 0, listing)
-        let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try wallFolder()
         let path = folder + "/wall.json"
         try
             #"{"playlists": {"s": [{"color": "ff0000"}], "d": [{"color": "00ff00"}]}, "walls": [{"playlist": "s", "unit": "mm", "gap": [10, 0], "tiles": [{"match": "HEADLESS-1", "column": 0, "row": 0}]}], "default": "d"}"#
@@ -162,9 +164,7 @@ final class PlayWallTests: ScreenplayTestCase {
     }
 
     func testWallMistakesExit65BeforeConnecting() throws {
-        let folder = NSTemporaryDirectory() + "screenplay-wall-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try wallFolder()
         let cases = [
             (
                 #""panel": {"pixels": [1920, 1080]}, "tiles": [{"match": "A", "x": 0, "y": 0}, {"match": "B", "x": 1000, "y": 0}]"#,
