@@ -7,7 +7,7 @@ import PackageDescription
 //                              ScreenplayCLI -> Documents -> CPoppler, CCairo, Geometry (the one aspect-fit; Rendering uses it too)
 //                              ScreenplayCLI -> Presenter -> Screenplay, Documents (a talk on an app's Application)
 //                              ScreenplayCLI -> Signage -> Screenplay, Documents (the signage player of `play`)
-//                              ScreenplayCLI -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
+//                                               Signage -> CSystemd (every sd-daemon call stays in ServiceNotifier.swift)
 //                              ScreenplayCLI -> Fleet -> Signage (`play URL`'s cache, `play --mqtt`)
 //                                               Fleet -> CCurl (libcurl and SHA-256: only HTTPFetcher.swift and FileDigest.swift)
 //                                               Fleet -> CMosquitto (libmosquitto: only MQTTConnection.swift and MQTTConnectionGlue.swift)
@@ -118,7 +118,7 @@ let package = Package(
         // An app's `import ScreenplayGLES`: a C target (its include directory
         // is the module), linking GLESv2 and EGL.
         .target(name: "ScreenplayGLES"),
-        // sd_notify for `play` and `present` under systemd (Type=notify, watchdog).
+        // sd_notify for a player under systemd (Type=notify, watchdog): Signage's ServiceMonitor.
         .systemLibrary(
             name: "CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
@@ -184,8 +184,10 @@ let package = Package(
         // Signage: the signage player (panels, layouts, overrides, reloads,
         // control requests) and the playlist file's model and parser (errors
         // with JSON paths). It writes no stderr of its own and no file but its
-        // state; the tool's services reach it through options and hooks.
-        .target(name: "Signage", dependencies: ["Screenplay", "Documents"], swiftSettings: strict),
+        // state; the tool's services reach it through options and hooks. Its
+        // Service/ parts serve any player run as a service: systemd's notify
+        // protocol (CSystemd) and JSON Lines files.
+        .target(name: "Signage", dependencies: ["Screenplay", "Documents", "CSystemd"], swiftSettings: strict),
         // Fleet: `play URL`'s downloads (libcurl, SHA-256) into a cache and
         // `play --mqtt`'s broker (libmosquitto), on Signage's playlist model.
         // Its messages go to the SignageMessages it is given; the state
@@ -194,7 +196,7 @@ let package = Package(
         // BuildCommit writes the git commit into ScreenplayCLI for `--version`.
         .target(
             name: "ScreenplayCLI",
-            dependencies: ["Screenplay", "Documents", "Presenter", "Signage", "Fleet", "CSystemd"],
+            dependencies: ["Screenplay", "Documents", "Presenter", "Signage", "Fleet"],
             swiftSettings: strict,
             plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),

@@ -123,6 +123,19 @@ package final class MainEventLoop {
     /// none is set.
     package var nextDeadlineNs: UInt64? { timers.values.map(\.deadlineNs).min() }
 
+    /// How long a `poll` may wait before `process()` is due by a timer, in
+    /// milliseconds rounded up: -1 (wait for the descriptor) when no timer
+    /// is set, else at most `limit` when one is given.
+    package func pollTimeoutMilliseconds(atMost limit: Int32?) -> Int32 {
+        var timeout: Int32 = -1
+        if let deadline = nextDeadlineNs {
+            let now = Self.nowNs()
+            timeout = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+        }
+        guard let limit, limit >= 0 else { return timeout }
+        return timeout < 0 ? limit : min(timeout, limit)
+    }
+
     // MARK: processing
 
     /// Does everything that is ready, without blocking: posted work, due

@@ -64,14 +64,9 @@ package final class MpvPlayer {
     private var isIdle = false
     private var hasDrawn = false
     private var displayFPS = 0.0
-    private var duration = 0.0
-    private var furthestPosition = 0.0
-    /// When playback last (re)started from the beginning (CLOCK_MONOTONIC
-    /// seconds): how long a pass really took, which no sparse `time-pos`
-    /// report can shorten.
-    private var passStartedAt: Double?
-    private var restarts = 0
-    private var lastError = ""
+    /// Whether each pass played to the end of the file (see `PlayedPassCheck`).
+    private var passCheck = PlayedPassCheck(readingStartsAt: monotonicSeconds())
+    private var passErrors = PassErrors()
     private var decoderDrops = 0
     private var outputDrops = 0
     private var displaySync = DisplaySyncMonitor()
@@ -205,7 +200,17 @@ package final class MpvPlayer {
 
     private func wake() {
         guard let render else { return }
-        while let event = core.nextEvent() { handle(event) }
+        // The time is taken before each asking: when mpv has nothing, no
+        // news read later can have happened before it (a held main thread
+        // reads late, and must not take that as the time things happened).
+        while true {
+            let askedAt = monotonicSeconds()
+            guard let event = core.nextEvent() else {
+                passCheck.queueSeenEmpty(at: askedAt)
+                break
+            }
+            handle(event)
+        }
         if !hasDrawn, !hasPendingFrame, self.render != nil {
             // Before the first draw, the update callback is the news that
             // the first picture is there (a preloaded item is ready).
@@ -221,18 +226,17 @@ package final class MpvPlayer {
         case .fileLoaded:
             isIdle = false
         case .playbackRestart:
-            restarts += 1
             // A restart after the first is the loop seeking back to the start.
-            if restarts > 1 { checkPlayedToTheEnd() }
-            furthestPosition = 0
-            passStartedAt = monotonicSeconds()
+            let now = monotonicSeconds()
+            if let shortfall = passCheck.restarted(readAt: now) { failShort(at: shortfall) }
+            passErrors.passStarted(notBefore: passCheck.startedNoEarlierThan ?? now)
             if state == .loading { setState(.playing) }
         case let .endFile(reason, error):
             if reason == Int32(MPV_END_FILE_REASON_ERROR.rawValue) {
                 fail("playback failed: \(MpvCore.errorString(error))")
             }
         case let .log(prefix, _, text):
-            lastError = "\(prefix): \(text)"
+            passErrors.heard("\(prefix): \(text)", at: monotonicSeconds())
         case let .property(name, value):
             property(name, value)
         default:
@@ -243,14 +247,15 @@ package final class MpvPlayer {
     private func property(_ name: String, _ value: MpvValue) {
         switch (name, value) {
         case let ("time-pos", .double(position)):
-            furthestPosition = max(furthestPosition, position)
+            passCheck.heard(position: position)
         case let ("duration", .double(seconds)):
-            duration = seconds
+            passCheck.duration = seconds
         case let ("container-fps", .double(fps)):
             framesPerSecond = fps
+            passCheck.framesPerSecond = fps
         case let ("eof-reached", .flag(reached)):
             guard reached, state == .playing else { return }
-            checkPlayedToTheEnd()
+            if let shortfall = passCheck.reachedEnd(readAt: monotonicSeconds()) { failShort(at: shortfall) }
             if case .playing = state { setState(.ended) }
         case let ("frame-drop-count", .int(count)):
             framesDropped += Self.increase(from: &outputDrops, to: Int(count))
@@ -282,24 +287,18 @@ package final class MpvPlayer {
         return count >= last ? count - last : count
     }
 
-    /// A file that stops part-way (truncated, damaged) reaches its end, or
-    /// loops, long before its stated duration: that is a failure, not a
-    /// short video. Both the furthest position mpv reported and the time
-    /// the pass took must fall short: on a loaded machine mpv reports
-    /// `time-pos` sparsely and drops late frames by the clock, so the last
-    /// position heard can be half a second before the end of a file that
-    /// played whole (a signage soak beside busy cores hit exactly that).
-    private func checkPlayedToTheEnd() {
-        guard duration > 0, state == .playing else { return }
-        let frame = framesPerSecond > 0 ? 1 / framesPerSecond : 0.04
-        let margin = 0.5 + 2 * frame
-        guard furthestPosition + margin < duration else { return }
-        if let passStartedAt, monotonicSeconds() - passStartedAt + margin >= duration { return }
+    /// A pass ended long before the file's stated length: the file is cut
+    /// off or damaged. mpv's error from that pass says where (the demuxer's
+    /// "partial file"); lines from before it (hardware decoder probing at
+    /// load) say nothing about the file and are not quoted.
+    private func failShort(at position: Double) {
+        guard state == .playing else { return }
+        let said = passErrors.telling.map { " (mpv: \($0))" } ?? ""
         fail(
             String(
-                format: "playback stopped at %.2f s of its %.2f s: the file is truncated or damaged%@",
-                furthestPosition,
-                duration, lastError.isEmpty ? "" : " (\(lastError))"))
+                format: "playback stopped at %.2f s of its %.2f s: the file is truncated or damaged%@; "
+                    + "copy it again, or re-encode it if the copy is whole",
+                position, passCheck.duration, said))
     }
 
     private func fail(_ reason: String) {

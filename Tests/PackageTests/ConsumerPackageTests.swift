@@ -55,9 +55,8 @@ final class ConsumerPackageTests: ScreenplayTestCase {
     /// reaches Screenplay through its `Screenplay` product, where no
     /// `package` symbol is visible, so everything the tool does any app can
     /// do with the public API. PDFs come from the `Documents` product, the
-    /// fleet client (with libcurl and libmosquitto inside it) from `Fleet`;
-    /// sd_notify from the outside package's own system library (a copy of
-    /// CSystemd's module map), since it is no part of Screenplay.
+    /// fleet client (with libcurl and libmosquitto inside it) from `Fleet`,
+    /// systemd's notify protocol (with libsystemd inside it) from `Signage`.
     func testCLISourcesBuildAgainstThePublicAPIAlone() throws {
         let directory = try Self.consumerPackage()
         let log = try Self.build(product: "tool", in: directory, what: "the screenplay tool's sources")
@@ -138,7 +137,6 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                             .product(name: "Signage", package: "\(identity)"),
                         ],
                         swiftSettings: strict),
-                    .systemLibrary(name: "ToolSystemd", pkgConfig: "libsystemd"),
                     .target(
                         name: "ToolCLI",
                         dependencies: [
@@ -146,7 +144,7 @@ final class ConsumerPackageTests: ScreenplayTestCase {
                             .product(name: "Documents", package: "\(identity)"),
                             .product(name: "Presenter", package: "\(identity)"),
                             .product(name: "Signage", package: "\(identity)"),
-                            .product(name: "Fleet", package: "\(identity)"), "ToolSystemd",
+                            .product(name: "Fleet", package: "\(identity)"),
                         ],
                         swiftSettings: strict),
                     .executableTarget(name: "tool", dependencies: ["ToolCLI"], swiftSettings: strict),
@@ -164,19 +162,17 @@ final class ConsumerPackageTests: ScreenplayTestCase {
             try files.copyItem(
                 atPath: root + "/Examples/Lobby/main.swift", toPath: consumer + "/Sources/Lobby/main.swift")
             // SwiftPM wants target names unique across the package graph, and
-            // Screenplay's package has these three: the copies get other names,
+            // Screenplay's package has these two: the copies get other names,
             // and the one change to their files is the module names they import.
-            let renamed = ["ScreenplayCLI": "ToolCLI", "screenplay": "tool", "CSystemd": "ToolSystemd"]
+            let renamed = ["ScreenplayCLI": "ToolCLI", "screenplay": "tool"]
             for (module, copy) in renamed {
                 try files.copyItem(atPath: root + "/Sources/" + module, toPath: consumer + "/Sources/" + copy)
                 // Sub-folders by concept: every file below the module's folder.
                 for file in try files.subpathsOfDirectory(atPath: consumer + "/Sources/" + copy)
-                where file.hasSuffix(".swift") || file.hasSuffix(".h") || file.hasSuffix(".modulemap") {
+                where file.hasSuffix(".swift") {
                     let path = consumer + "/Sources/" + copy + "/" + file
                     var text = try String(contentsOfFile: path, encoding: .utf8)
                     text = text.replacingOccurrences(of: "import ScreenplayCLI", with: "import ToolCLI")
-                        .replacingOccurrences(of: "import CSystemd", with: "import ToolSystemd")
-                        .replacingOccurrences(of: "module CSystemd", with: "module ToolSystemd")
                     try text.write(toFile: path, atomically: true, encoding: .utf8)
                 }
             }

@@ -10,11 +10,12 @@ final class TypeSizeTests: XCTestCase {
     private static let limit = 300
 
     /// Types over the limit, by name, with their present size: a ceiling to
-    /// split them under, never to grow into. Public facades whose parts are
-    /// already files of one job each (`Application`, `Scene`,
-    /// `DrawingContext`) are among them.
+    /// split them under, never to grow into. Three are public faces whose
+    /// jobs are types of their own already (`Application`, `Scene`,
+    /// `DrawingContext`): their public members with their doc comments make
+    /// up most of what is left. `PlayPanel` is a panel's item state machine.
     private static let ceilings: [String: Int] = [
-        "Application": 963, "PlayPanel": 700, "DrawingContext": 575, "Scene": 501,
+        "Application": 714, "PlayPanel": 635, "DrawingContext": 485, "Scene": 424,
     ]
 
     func testNoTypeGrowsPastAboutThreeHundredLines() throws {

@@ -101,8 +101,10 @@ extension PlayTests {
             waitUntil(timeout: 10) { p.stderr.contains("has not painted by its slot") },
             "no word of the slow page: \(p.stderr)")
         XCTAssertTrue(shows(rig, 0xff0000, timeout: 1), "the slow page's slot did not keep the red item")
+        // The reason is its own line, which may follow the slot's.
         XCTAssertTrue(
-            p.stderr.contains("\(server.base)/gone.html: the server answered HTTP 404"), "no 404 reason: \(p.stderr)")
+            waitUntil(timeout: 10) { p.stderr.contains("\(server.base)/gone.html: the server answered HTTP 404") },
+            "no 404 reason: \(p.stderr)")
         XCTAssertTrue(
             waitUntil(timeout: 40) {
                 (try? rig.capture(output: "HEADLESS-1").pixel(x: 200, y: 200)) == RGB(hex: 0x00ff00)

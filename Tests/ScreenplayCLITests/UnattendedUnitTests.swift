@@ -158,8 +158,8 @@ final class UnattendedUnitTests: ScreenplayTestCase {
     func testStatusLine() {
         XCTAssertEqual(ServiceMonitor.statusLine([]), "no panel connected; waiting for one")
         let panels = [
-            PanelHealth(output: "HDMI-A-1", showing: "/srv/signage/menu.pdf#page=2", stalledSeconds: nil),
-            PanelHealth(output: "DP-1", showing: nil, stalledSeconds: 4.2),
+            SignagePanelHealth(output: "HDMI-A-1", showing: "/srv/signage/menu.pdf#page=2", stalledSeconds: nil),
+            SignagePanelHealth(output: "DP-1", showing: nil, stalledSeconds: 4.2),
         ]
         XCTAssertEqual(
             ServiceMonitor.statusLine(panels), "2 panels: DP-1 (starting), HDMI-A-1 menu.pdf#page=2; stalled: DP-1")

@@ -12,28 +12,30 @@ import WaylandClient
 /// Its jobs live in one file each: the batch of events (ApplicationBatch),
 /// screens (ApplicationScreens), registrations and scenes
 /// (ApplicationScenes, with `AccessoryScenes` deciding), losing and
-/// regaining the compositor (ApplicationConnection), the shared EGL context
-/// and GL objects (`SharedGraphics`).
+/// regaining the compositor (ApplicationConnection, with `CompositorLink`
+/// owning each connection), the shared EGL context and GL objects
+/// (`SharedGraphics`).
 @MainActor
 public final class Application {
     /// The options the application was made with.
     public let options: ApplicationOptions
-    /// The connection now; replaced when `CompositorLossBehavior.reconnect`
-    /// reconnects.
-    private(set) var connection: Connection
-    private(set) var compositor: Compositor
+    /// The connection now and what lives on it; replaced when
+    /// `CompositorLossBehavior.reconnect` reconnects.
+    private(set) var link: CompositorLink
+    var connection: Connection { link.connection }
+    var compositor: Compositor { link.compositor }
     /// The EGL context and GL objects made on this connection.
-    private(set) var graphics: SharedGraphics
-    var classifier: ScreenClassifier
-    /// Complete screens, in announcement order.
-    public internal(set) var screens: [Screen] = []
+    var graphics: SharedGraphics { link.graphics }
+    /// The screens, their heads and classification.
+    let screenRegistry: ScreenRegistry
     /// Every scene now: accessory scenes and windows.
     public internal(set) var scenes: [Scene] = []
     /// The registrations and which screen has the presented one's scene.
     let accessories = AccessoryScenes()
     var renderScheduled = false
     var isShutDown = false
-    var warnedFallback = false
+    /// Makes windows and external scenes on the connection.
+    let sceneMaker = SceneMaker()
     let memoryTrimmer = MemoryTrimmer()
     /// True while the events of a batch are handled (`handleBatch`):
     /// registration changes made by handlers then wait for its end.
@@ -68,56 +70,26 @@ public final class Application {
     /// Connects and waits until every output is described.
     public init(options: ApplicationOptions = .init()) throws(ApplicationError) {
         self.options = options
-        classifier = ScreenClassifier(
-            builtInPatterns: ScreenClassifier.environmentPatterns(ProcessInfo.processInfo.environment)
-                + options.builtInPatterns)
-        (connection, compositor) = try Self.link(options)
-        graphics = SharedGraphics(waylandDisplay: connection.display)
-        try attachLink()
+        screenRegistry = ScreenRegistry(options: options)
+        link = try CompositorLink(options)
+        try attach(link)
     }
 
-    /// A connection and an unstarted compositor for `options`.
-    static func link(_ options: ApplicationOptions) throws(ApplicationError) -> (Connection, Compositor) {
-        let connection: Connection
-        do {
-            connection = try Connection(name: options.displayName)
-        } catch {
-            throw ApplicationError(kind: .noCompositor, description: error.description)
-        }
-        var limits = Compositor.VersionLimits()
-        limits.output = options.maxOutputVersion
-        limits.xdgOutputManager = options.maxXdgOutputVersion
-        limits.layerShell = options.maxLayerShellVersion
-        return (connection, Compositor(connection: connection, limits: limits))
-    }
-
-    /// Takes a new connection and its compositor (a reconnect), with fresh
-    /// graphics made on it.
-    func use(_ connection: Connection, _ compositor: Compositor) {
-        self.connection = connection
-        self.compositor = compositor
-        graphics = SharedGraphics(waylandDisplay: connection.display)
-    }
-
-    /// Hooks the event flow to the connection and binds the globals: at
-    /// start, and again after a reconnect. Whatever EGL context the app had
-    /// current (its own window's) is current again after each batch.
-    func attachLink() throws(ApplicationError) {
-        let connection = self.connection
-        connection.addAfterDispatch { [weak self, weak connection] in
-            guard let self, self.connection === connection else { return }
-            CurrentContext.preserving { self.handleBatch() }
-        }
-        connection.onLost { [weak self, weak connection] error in
-            guard let self, self.connection === connection else { return }
-            CurrentContext.preserving { self.lost(error) }
-        }
-        do {
-            try compositor.start()
-        } catch {
-            throw ApplicationError(kind: .connectionLost, description: error.description)
-        }
-        connection.startEventSource()
+    /// Takes `link` (at start, and again after a reconnect) and starts it.
+    /// Whatever EGL context the app had current (its own window's) is
+    /// current again after each batch.
+    func attach(_ link: CompositorLink) throws(ApplicationError) {
+        self.link = link
+        try link.start(
+            isCurrent: { [weak self] in self?.link === $0 },
+            batch: { [weak self] in
+                guard let self else { return }
+                CurrentContext.preserving { self.handleBatch() }
+            },
+            lost: { [weak self] error in
+                guard let self else { return }
+                CurrentContext.preserving { self.lost(error) }
+            })
     }
 
     /// Where the connection went, for messages.

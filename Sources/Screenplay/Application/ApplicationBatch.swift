@@ -39,9 +39,9 @@ extension Application {
         }
         for record in compositor.seat?.takeInput() ?? [] {
             switch record {
-            case .key(let event): deliverKey(event)
-            case .pointer(let event): deliverPointer(event)
-            case .touch(let event): deliverTouch(event)
+            case .key(let event): InputRouting(scenes: scenes).deliver(event)
+            case .pointer(let event): InputRouting(scenes: scenes).deliver(event)
+            case .touch(let event): InputRouting(scenes: scenes).deliver(event)
             }
             guard !isShutDown else { return }
         }

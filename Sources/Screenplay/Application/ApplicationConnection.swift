@@ -23,56 +23,35 @@ extension Application {
                 shutdown()
             }
         case let .reconnect(interval):
-            releaseLink()
+            link.release()
             // Every surface, decoder and the EGL display went at once.
             memoryTrimmer.schedule()
-            reconnect(every: interval, windows: windows, attempt: 0)
+            reconnect(every: interval, windows: windows)
         }
     }
 
     /// The screens went with the connection: each is reported gone, and
     /// registrations hear they have nothing to show on.
     private func forgetScreens() {
-        let gone = screens
-        screens.removeAll()
-        for screen in gone {
-            screen.isConnected = false
-            onScreenDisconnect?(screen)
-        }
+        for screen in screenRegistry.removeAll() { onScreenDisconnect?(screen) }
         accessories.setAvailable(false)
     }
 
-    /// Frees what belonged to the lost connection: GL objects and the EGL
-    /// display made on it, every proxy, the connection itself.
-    private func releaseLink() {
-        graphics.destroy()
-        compositor.destroy()
-        connection.disconnect()
-    }
-
-    /// Tries the same socket every `interval` (a timer of the main event
-    /// loop, no busy loop) until a compositor answers, then shows the
-    /// registrations on its screens and reopens the windows.
-    private func reconnect(every interval: Duration, windows: [(SceneSession, any SceneDelegate)], attempt: Int) {
-        let delayNs = UInt64(
-            clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
-        MainEventLoop.shared.after(ns: delayNs) { [weak self] in
-            guard let self, !self.isShutDown else { return }
-            guard let (connection, compositor) = try? Self.link(self.options) else {
-                return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
-            }
-            self.use(connection, compositor)
+    /// Tries the same socket every `interval` until a compositor answers,
+    /// then shows the registrations on its screens and reopens the windows.
+    private func reconnect(every interval: Duration, windows: [(SceneSession, any SceneDelegate)]) {
+        CompositorLink.retry(every: interval, options, isOver: { [weak self] in self?.isShutDown ?? true }) {
+            [weak self] link in
+            guard let self else { return true }
             do {
-                try self.attachLink()
+                try self.attach(link)
             } catch {
-                // It went again during the set-up: start over.
-                compositor.destroy()
-                connection.disconnect()
-                return self.reconnect(every: interval, windows: windows, attempt: attempt + 1)
+                return false
             }
             for (session, delegate) in windows { self.reopen(session, delegate: delegate) }
             self.onReconnect?()
             self.requestReconcile()
+            return true
         }
     }
 
@@ -84,7 +63,7 @@ extension Application {
 
     private func reopen(_ session: SceneSession, delegate: any SceneDelegate) {
         do {
-            scenes.append(try makeScene(session, delegate: delegate, screen: nil))
+            scenes.append(try sceneMaker.scene(session, delegate: delegate, screen: nil, app: self))
             connection.flush()
         } catch {
             report(error)
@@ -99,7 +78,7 @@ extension Application {
         screenRequests.abandonAll("the application shut down")
         CurrentContext.preserving {
             tearDownEverything()
-            releaseLink()
+            link.release()
         }
     }
 }

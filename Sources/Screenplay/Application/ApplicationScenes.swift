@@ -39,47 +39,17 @@ extension Application {
         for scene in accessories.takeStaleScenes(targets: targets) { remove(scene) }
         if let presented = accessories.presented, compositor.connection.failure == nil {
             for screen in accessories.screensWithoutScene(targets) {
-                if let scene = connectScene(for: presented, on: screen) { accessories.add(scene, on: screen) }
+                do {
+                    let scene = try sceneMaker.accessoryScene(for: presented, on: screen, app: self)
+                    scenes.append(scene)
+                    accessories.add(scene, on: screen)
+                } catch {
+                    report(error)
+                }
             }
         }
         accessories.setAvailable(!targets.isEmpty)
         connection.flush()
-    }
-
-    private func connectScene(for registration: SceneAccessoryRegistration, on screen: Screen) -> Scene? {
-        if compositor.layerShell == nil && !warnedFallback {
-            warnedFallback = true
-            let why =
-                options.maxLayerShellVersion == 0
-                ? "layer shell is turned off (fullscreen window asked for)"
-                : "the compositor has no zwlr_layer_shell_v1 (GNOME has none)"
-            report(
-                SceneError(
-                    screen: nil, reason: "warning: \(why), so external scenes are fullscreen windows instead",
-                    fix:
-                        "they may take keyboard focus, show in task switchers, and the compositor may place them on another screen than asked"
-                ))
-        }
-        let configuration = registration.accessory.sceneConfiguration
-        let session = SceneSession(
-            role: .externalDisplayNonInteractive, configuration: configuration,
-            userInfo: registration.accessory.userInfo, identifier: "\(configuration.name ?? "scene")@\(screen.name)")
-        do {
-            let scene = try makeScene(session, delegate: configuration.delegateFactory(), screen: screen)
-            scenes.append(scene)
-            return scene
-        } catch {
-            report(error)
-            return nil
-        }
-    }
-
-    /// A scene on this connection: an external one on `screen`, or a window.
-    func makeScene(_ session: SceneSession, delegate: any SceneDelegate, screen: Screen?) throws(SceneError) -> Scene {
-        try Scene(
-            host: self, compositor: compositor, session: session, delegate: delegate, screen: screen,
-            layer: screen == nil ? .top : session.configuration.layer.layer, readsPanelPower: canControlPower,
-            drawWatch: options.drawWatch)
     }
 
     /// Opens an ordinary interactive window (role `application`).
@@ -90,10 +60,7 @@ extension Application {
     /// leave it behind the window that had the focus); the variable is then
     /// removed from the environment, so programs the app starts do not reuse it.
     public func openWindow(configuration: SceneConfiguration) throws -> Scene {
-        let session = SceneSession(
-            role: .application, configuration: configuration, userInfo: [:],
-            identifier: "\(configuration.name ?? "window")")
-        let scene = try makeScene(session, delegate: configuration.delegateFactory(), screen: nil)
+        let scene = try sceneMaker.window(configuration, app: self)
         scenes.append(scene)
         connection.flush()
         return scene

@@ -1,59 +1,46 @@
 import WaylandClient
 
 extension Application {
+    /// Complete screens, in announcement order.
+    public var screens: [Screen] { screenRegistry.screens }
     /// Screens that get external-display scenes.
-    public var externalScreens: [Screen] { screens.filter(isTarget) }
+    public var externalScreens: [Screen] { screenRegistry.targets }
     /// The screen that keeps the app's controls: the built-in panel, else
     /// the main screen of the classification.
     public var mainScreen: Screen? { screens.first { !$0.classification.isExternal } ?? screens.first }
 
-    func screen(withID id: UInt32) -> Screen? { screens.first { $0.id == id } }
-
-    private func isTarget(_ screen: Screen) -> Bool {
-        guard screen.isConnected else { return false }
-        return targetReason(screen).isTarget
-    }
-
     /// Why `screen` does or does not get an external scene, in words.
     public func targetReason(_ screen: Screen) -> (isTarget: Bool, reason: String) {
-        if !screen.isEnabled {
-            return (false, "the compositor has this output disabled (its output-management head says so)")
-        }
-        let (admitted, reason) = options.targets.admits(screen.classification)
-        guard admitted else { return (false, reason) }
-        if let filter = options.screenFilter, !filter(screen) {
-            return (false, "excluded by --output")
-        }
-        return (true, reason)
+        screenRegistry.targetReason(screen)
     }
 
     func outputReady(_ output: Output) {
-        guard let info = output.info else { return }
-        let screen = Screen(output: output, info: info, classification: .init(kind: .external, reason: ""))
-        screen.head = head(for: screen)
-        screens.append(screen)
-        reclassify()
+        guard let screen = screenRegistry.add(output, heads: compositor.outputManager) else { return }
         onScreenConnect?(screen)
         requestReconcile()
     }
 
     func outputChanged(_ output: Output) {
-        guard let screen = screens.first(where: { $0.output === output }), let info = output.info else { return }
-        screen.update(info)
-        reclassify()
+        guard let screen = screenRegistry.update(output) else { return }
         for scene in scenes { scene.screenChanged(screen) }
         onScreenChange?(screen)
         requestReconcile()
     }
 
     func outputRemoved(_ output: Output) {
-        guard let index = screens.firstIndex(where: { $0.output === output }) else { return }
-        let screen = screens.remove(at: index)
-        screen.isConnected = false
+        guard let screen = screenRegistry.remove(output) else { return }
         if let scene = accessories.takeScene(onScreen: screen.id) { remove(scene) }
         for scene in scenes { scene.surface.forget(outputNamed: screen.id) }
-        reclassify()
         onScreenDisconnect?(screen)
+        requestReconcile()
+    }
+
+    /// The output manager published a new state: give each screen its head
+    /// and drop scenes on heads now disabled.
+    func headsChanged() {
+        let changed = screenRegistry.takeHeads(from: compositor.outputManager)
+        guard !changed.isEmpty else { return }
+        for screen in changed { onScreenChange?(screen) }
         requestReconcile()
     }
 
@@ -62,24 +49,8 @@ extension Application {
     /// for when the guess was wrong ("which screen is the projector?").
     /// Accessory scenes move at once.
     public func markAsOnlyBuiltIn(_ screen: Screen) {
-        classifier = ScreenClassifier(builtInPatterns: [screen.name])
-        reclassify()
+        screenRegistry.makeOnlyBuiltIn(screen)
         requestReconcile()
-    }
-
-    func reclassify() {
-        // Patterns see the same make, model and serial as `ScreenPattern`
-        // matching a `Screen` does (`--output`, `ctl`): the head's, where the
-        // compositor offers output management; wl_output has no serial.
-        let kinds = classifier.classify(
-            screens.map { screen in
-                var info = screen.info
-                info.make = screen.make
-                info.model = screen.model
-                info.serial = screen.serial
-                return info
-            })
-        for (screen, kind) in zip(screens, kinds) { screen.classification = kind }
     }
 
     func globalRemoved(_ info: GlobalInfo) {

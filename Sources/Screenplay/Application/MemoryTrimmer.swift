@@ -36,11 +36,12 @@ final class MemoryTrimmer {
 
     /// A video started playing: while any plays, the process trims once a
     /// minute. Decoding and rendering make and free buffers every frame,
-    /// and glibc keeps the pages they freed: a looping clip's RSS rose in
-    /// steps of 300 to 400 KiB over half an hour with nothing live growing,
-    /// and one malloc_trim at minute 20 handed back 670 KiB (the soak, on a
-    /// loaded machine). A trim takes a few milliseconds once a minute; no
-    /// timer runs when no video plays.
+    /// and glibc keeps the pages they freed: one malloc_trim 20 minutes into
+    /// a looping clip handed back 670 KiB (the soak, on a loaded machine).
+    /// The steps of 300 to 400 KiB the soak still sees are not freed pages
+    /// but decoded pictures the decoder's pool keeps after a display stall,
+    /// which no trim returns (docs/performance.md). A trim takes a few
+    /// milliseconds once a minute; no timer runs when no video plays.
     static func videoStarted() {
         videosPlaying += 1
         schedulePeriodicTrim()

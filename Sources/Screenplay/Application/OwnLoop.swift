@@ -51,12 +51,6 @@ extension Application {
     /// in milliseconds rounded up: `-1` (wait for the descriptor) when no
     /// timer is set, else at most `limit` when one is given.
     public func eventTimeoutMilliseconds(atMost limit: Int32? = nil) -> Int32 {
-        var timeout: Int32 = -1
-        if let deadline = nextEventDeadline {
-            let now = monotonicNanoseconds()
-            timeout = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
-        }
-        guard let limit, limit >= 0 else { return timeout }
-        return timeout < 0 ? limit : min(timeout, limit)
+        MainEventLoop.shared.pollTimeoutMilliseconds(atMost: limit)
     }
 }

@@ -291,13 +291,13 @@ extension DrawingContext {
         // in a wl_shm buffer and goes as it is unless more is drawn on it.
         if opacity >= 1, rect == PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight) {
             if let frame = page.stagedFrame(width: width, height: height),
-                hold(frame, orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
+                deferred.hold(frame, orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
             {
                 return
             }
             // White until the page paints, as drawn below, without GL.
             if !page.hasFrame,
-                holdWhite(orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
+                deferred.holdWhite(orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
             {
                 return
             }

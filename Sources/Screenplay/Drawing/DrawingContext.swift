@@ -1,4 +1,3 @@
-import Glibc
 import Rendering
 
 /// Drawing into a scene's buffer for one frame. Coordinates are device
@@ -24,6 +23,8 @@ public final class DrawingContext {
         settle()
         return drawTarget
     }
+    /// The frame's start and a held page frame, put off until needed.
+    let deferred: DeferredFrame
     private let drawTarget: any RenderTarget
     /// The shared GL objects, brought up at the first call that needs them:
     /// a frame presented as it is (a web page's, through wl_shm) needs none.
@@ -44,12 +45,8 @@ public final class DrawingContext {
     /// else its frame callback): a web page renders its next frame only
     /// then, at the panel's refresh.
     var afterShown: [() -> Void] = []
-    private var hasBegun = false
-    /// A page's frame that is the whole frame so far, already in one of
-    /// the window's wl_shm buffers, and its draw should anything follow.
-    private var heldFrame: (frame: StagedFrame, draw: () throws -> Void)?
     /// A held frame's draw that failed once something else needed it.
-    private(set) var settleError: (any Error)?
+    var settleError: (any Error)? { deferred.error }
 
     convenience init(target: any RenderTarget, resources: GraphicsResources, redrawRect: SceneRect? = nil) {
         self.init(target: target, resources: { resources }, redrawRect: redrawRect)
@@ -57,6 +54,7 @@ public final class DrawingContext {
 
     init(target: any RenderTarget, resources: @escaping () throws -> GraphicsResources, redrawRect: SceneRect? = nil) {
         drawTarget = target
+        deferred = DeferredFrame(target: target)
         makeResources = resources
         pixelWidth = target.pixelWidth
         pixelHeight = target.pixelHeight
@@ -65,65 +63,11 @@ public final class DrawingContext {
 
     /// Starts the frame's drawing if it has not started, and draws a held
     /// page frame.
-    func settle() {
-        if !hasBegun {
-            hasBegun = true
-            // Alpha 1 across a window buffer before anything is drawn (see
-            // QuadRenderer.beginFrame). A GL failure here fails the frame's
-            // first draw call too, which reports it.
-            do {
-                try drawTarget.makeCurrent()
-                try resources.quads().beginFrame(on: drawTarget)
-            } catch {
-                settleError = settleError ?? error
-            }
-        }
-        guard let held = heldFrame else { return }
-        heldFrame = nil
-        do { try held.draw() } catch { settleError = settleError ?? error }
-        held.frame.release()
-    }
-
-    /// Holds `frame`, which covers the whole window, to be presented as it
-    /// is when nothing else is drawn in this frame; `draw` draws it otherwise.
-    /// False where frames cannot go as they are (not a window presenting
-    /// through wl_shm, or another size).
-    func hold(_ frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
-        guard let window = drawTarget as? WindowSurface, window.presentsThroughShm, frame.isStaged,
-            frame.width == pixelWidth, frame.height == pixelHeight
-        else { return false }
-        // Whatever was drawn before is covered, a frame held before too
-        // (its buffer back to the rotation).
-        if let previous = heldFrame?.frame, previous !== frame { previous.release() }
-        heldFrame = (frame, draw)
-        return true
-    }
-
-    /// Holds a white frame written into one of the window's wl_shm buffers,
-    /// like `hold(_:orDraw:)`: a page's scene before its first paint.
-    func holdWhite(orDraw draw: @escaping () throws -> Void) -> Bool {
-        guard let window = drawTarget as? WindowSurface, window.presentsThroughShm, heldFrame == nil,
-            let frame = try? window.stageFrame(
-                width: pixelWidth, height: pixelHeight, replacing: nil,
-                fill: { [pixelHeight] memory, stride in memset(memory, 0xff, stride * pixelHeight) })
-        else { return false }
-        guard hold(frame, orDraw: draw) else {
-            frame.release()
-            return false
-        }
-        return true
-    }
+    func settle() { deferred.settle { try resources.quads() } }
 
     /// The held page frame, if the frame is nothing else: the scene
     /// presents it as it is instead of the drawn buffer.
-    func takeHeldFrame() -> StagedFrame? {
-        guard let held = heldFrame, held.frame.isStaged else {
-            settle()
-            return nil
-        }
-        heldFrame = nil
-        return held.frame
-    }
+    func takeHeldFrame() -> StagedFrame? { deferred.take { try resources.quads() } }
 
     /// Fills the whole buffer with `color` (of a partial frame, the part
     /// repainted: ``redrawRect``).

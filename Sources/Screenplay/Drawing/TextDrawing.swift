@@ -31,23 +31,9 @@ extension DrawingContext {
             lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: maxWidth,
             maxHeight: maxHeight, alignment: alignment, markup: markup)
         let block = try resources.text(key) {
-            let description = "\(font) \(max(1, pixelHeight))px"
-            let probe = try Canvas(width: 1, height: 1)
-            let size = probe.textSize(text, font: description, maxWidth: Double(maxWidth), markup: markup)
-            let height = min(max(1, size.height), max(1, maxHeight ?? size.height), Canvas.maxSide)
-            let canvas = try Canvas(width: min(maxWidth, Canvas.maxSide), height: height)
-            canvas.clear()
-            let anchor: Double
-            let rendering: Rendering.TextAlignment
-            switch alignment {
-            case .left: (anchor, rendering) = (0, .left)
-            case .center: (anchor, rendering) = (Double(canvas.width) / 2, .center)
-            case .right: (anchor, rendering) = (Double(canvas.width), .right)
-            }
-            canvas.drawText(
-                text, x: anchor, y: 0, font: description, color: color.rendering, alignment: rendering,
-                maxWidth: Double(canvas.width), markup: markup)
-            return canvas
+            try TextTypesetting.block(
+                text, pixelHeight: pixelHeight, maxWidth: maxWidth, maxHeight: maxHeight, color: color,
+                alignment: alignment, font: font, markup: markup)
         }
         try resources.quads().draw(block.texture, regions: block.ink, x: Double(x), y: Double(y), on: target)
         return block.texture.height
@@ -72,10 +58,7 @@ extension DrawingContext {
         width: Int, height: Int
     ) {
         guard !text.isEmpty else { return (0, 0) }
-        let probe = try Canvas(width: 1, height: 1)
-        let size = probe.textSize(
-            text, font: "\(font) \(max(1, pixelHeight))px", maxWidth: maxWidth.map { Double(max(1, $0)) })
-        return (size.width, size.height)
+        return try TextTypesetting.size(text, maxWidth: maxWidth, pixelHeight: pixelHeight, font: font)
     }
 }
 
@@ -106,12 +89,7 @@ extension DrawingContext {
             lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: 0,
             maxHeight: nil, alignment: .left)
         let block = try resources.text(key) {
-            let description = "\(font) \(max(1, pixelHeight))px"
-            let size = try Canvas(width: 1, height: 1).textSize(text, font: description)
-            let canvas = try Canvas(width: max(1, size.width), height: max(1, size.height))
-            canvas.clear()
-            canvas.drawText(text, x: 0, y: 0, font: description, color: color.rendering)
-            return canvas
+            try TextTypesetting.line(text, pixelHeight: pixelHeight, color: color, font: font)
         }
         let (width, height) = (block.texture.width, block.texture.height)
         // Between pixels, each edge texel blends into the pixel beyond it:
@@ -145,21 +123,8 @@ extension DrawingContext {
             maxWidth: pixelWidth, maxHeight: pixelHeight, alignment: .center)
         let pixelWidth = pixelWidth, pixelHeight = pixelHeight
         let block = try resources.text(key) {
-            let fonts = lines.map { "\(font) \(max(1, $0.pixelHeight))px" }
-            let probe = try Canvas(width: 1, height: 1)
-            let sizes = zip(lines, fonts).map { probe.textSize($0.0.text, font: $0.1, maxWidth: Double(pixelWidth)) }
-            let width = min(pixelWidth, max(1, sizes.map(\.width).max() ?? 1))
-            let height = min(pixelHeight, max(1, sizes.map(\.height).reduce(0, +)))
-            let canvas = try Canvas(width: width, height: height)
-            canvas.clear()
-            var y = 0.0
-            for ((line, font), size) in zip(zip(lines, fonts), sizes) {
-                canvas.drawText(
-                    line.text, x: Double(width) / 2, y: y, font: font, color: color.rendering, alignment: .center,
-                    maxWidth: Double(width))
-                y += Double(size.height)
-            }
-            return canvas
+            try TextTypesetting.centredLines(
+                lines, color: color, font: font, maxWidth: pixelWidth, maxHeight: pixelHeight)
         }
         let (width, height) = (block.texture.width, block.texture.height)
         try resources.quads().draw(

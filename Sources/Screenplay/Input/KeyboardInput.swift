@@ -1,5 +1,3 @@
-import WaylandClient
-
 /// A key pressed or released in an application window, translated with the
 /// compositor's keymap (so it is right for any layout).
 public struct KeyEvent: Sendable, Equatable {
@@ -33,25 +31,4 @@ public struct KeyEvent: Sendable, Equatable {
 extension SceneDelegate {
     /// Ignores the key: implement it to take keys in an application window.
     public func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {}
-}
-
-extension Application {
-    /// Keys go to the application window whose surface has keyboard focus.
-    /// External scenes take no input; but where one is a fullscreen window
-    /// (no layer shell: GNOME) the compositor may give it the focus, and
-    /// then its keys go to the application's first window, so a speaker's
-    /// clicker keeps working whichever window has focus. Runs after the
-    /// batch, so a handler may close windows or shut the application down.
-    func deliverKey(_ event: KeyboardEvent) {
-        guard let focused = event.surface, let owner = scenes.first(where: { $0.surface === focused }) else { return }
-        let target =
-            owner.session.role == .application
-            ? owner
-            : owner.isFullscreenFallback ? scenes.first { $0.session.role == .application && $0.isConnected } : nil
-        guard let scene = target else { return }
-        let key = KeyEvent(
-            keysym: event.keysym, text: event.text, isPressed: event.isPressed, shift: event.shift,
-            control: event.control, alt: event.alt)
-        scene.delegate.scene(scene, didReceiveKey: key)
-    }
 }

@@ -1,5 +1,3 @@
-import WaylandClient
-
 /// A mouse or touchpad button, by its Linux input event code (as
 /// `wl_pointer.button` sends it).
 public struct PointerButton: RawRepresentable, Hashable, Sendable {
@@ -90,47 +88,4 @@ extension SceneDelegate {
     public func scene(_ scene: Scene, didReceivePointer event: PointerEvent) {}
     /// Ignores touch events.
     public func scene(_ scene: Scene, didReceiveTouch event: TouchEvent) {}
-}
-
-extension Application {
-    /// The application window whose surface is `surface`: only windows take
-    /// input (external scenes have an empty input region).
-    private func window(for surface: Surface?) -> Scene? {
-        guard let surface else { return nil }
-        return scenes.first { $0.session.role == .application && $0.surface === surface }
-    }
-
-    /// Pointer events go to the window the pointer is over. Runs after the
-    /// batch, so a handler may close windows or shut the application down.
-    func deliverPointer(_ record: PointerRecord) {
-        guard let scene = window(for: record.surface) else { return }
-        let scale = scene.contentScale
-        let kind: PointerEvent.Kind
-        switch record.kind {
-        case .enter: kind = .entered
-        case .leave: kind = .left
-        case .motion: kind = .moved
-        case let .button(code, pressed):
-            kind = pressed ? .pressed(PointerButton(rawValue: code)) : .released(PointerButton(rawValue: code))
-        case let .axis(dx, dy): kind = .scrolled(dx: dx * scale, dy: dy * scale)
-        }
-        scene.delegate.scene(
-            scene, didReceivePointer: PointerEvent(kind: kind, x: record.x * scale, y: record.y * scale))
-    }
-
-    /// Touch events go to the window each touch point went down on.
-    func deliverTouch(_ record: TouchRecord) {
-        guard let scene = window(for: record.surface) else { return }
-        let scale = scene.contentScale
-        let kind: TouchEvent.Kind
-        switch record.kind {
-        case .down: kind = .began
-        case .motion: kind = .moved
-        case .up: kind = .ended
-        case .cancel: kind = .cancelled
-        }
-        scene.delegate.scene(
-            scene, didReceiveTouch: TouchEvent(kind: kind, id: Int(record.id), x: record.x * scale, y: record.y * scale)
-        )
-    }
 }

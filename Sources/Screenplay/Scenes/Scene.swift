@@ -4,8 +4,10 @@ import WaylandClient
 
 /// Content on one screen: an external scene (layer surface spanning the
 /// output) or an application window. It ties together its parts, each with
-/// one job: the surface and role (`SceneSurface`), pacing on the display
-/// link (`ScenePacing`), presentation feedback and shown frames
+/// one job: the surface and role (`SceneSurface`), the screen it is on and
+/// the display link keyed to it (`SceneScreenBinding`), pacing on the
+/// display link (`ScenePacing`), drawing and presenting a frame
+/// (`FrameDrawer`), presentation feedback and shown frames
 /// (`SceneFeedback`) and warnings (`SceneWarnings`); and it tears them all
 /// down through one path.
 @MainActor
@@ -17,7 +19,7 @@ public final class Scene {
     /// The scene's frame clock, keyed to the refresh of the screen it is on (`CADisplayLink`).
     public let displayLink = DisplayLink()
     /// The screen the scene was made for (external scenes) or is on now.
-    public private(set) var screen: Screen?
+    public var screen: Screen? { binding.screen }
     /// Size in surface units (logical pixels) from the last configure.
     public var size: (width: Int, height: Int) { sceneSurface.size }
     /// Size of the buffer drawn into, in device pixels.
@@ -46,20 +48,20 @@ public final class Scene {
     public var presentedFrames: Int { feedback.presentedFrames }
     /// How many times the delegate was asked to draw: once per change for
     /// static content, once per frame while the display link runs.
-    public internal(set) var drawCount = 0
+    public var drawCount: Int { frames.drawCount }
     /// How many pixels the scene's draws repainted, in all (a frame that
     /// repaints a rectangle counts its area, a full frame the buffer's):
     /// the difference between two reads is what a period cost.
-    public internal(set) var redrawnPixels = 0
+    public var redrawnPixels: Int { frames.redrawnPixels }
     /// How many of the frames drawn went to the compositor as a web page's
     /// own pixels, copied once into the window's wl_shm buffer and not
     /// drawn (software GL, the page filling the scene with nothing over it).
-    public internal(set) var framesPresentedAsIs = 0
+    public var framesPresentedAsIs: Int { frames.framesPresentedAsIs }
     /// Open web pages drawing here: while there are none, GL comes up before the first draw.
     var webPageCount = 0
     /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn;
     /// 0 when unknown. For tests of the damage history.
-    package internal(set) var lastBufferAge = 0
+    package var lastBufferAge: Int { frames.lastBufferAge }
     /// Outputs the surface is on now (screens' ids).
     public var enteredScreenIDs: [UInt32] { surface.enteredOutputs }
 
@@ -70,15 +72,13 @@ public final class Scene {
     let pacing: ScenePacing
     var warnings = SceneWarnings()
     let drawWatch: DrawWatch?
-    /// Whether the compositor reports panel power (see `init`).
-    private let canReadPanelPower: Bool
+    /// The screen it is on, and the display link keyed to it.
+    let binding: SceneScreenBinding
+    /// Draws and presents each frame, and counts them.
+    let frames = FrameDrawer()
     var isDrawing = false
     /// What changed since the last frame drawn (SceneDrawing.swift).
     var pendingDamage = FrameDamage()
-    /// The damage of recent frames, for buffers of age above 1.
-    var damageHistory = DamageHistory()
-    /// The scene's own copy of its picture where buffer age is not offered.
-    var retainedFrame = RetainedFrame()
     var hasDrawn = false
     private(set) var isTornDown = false
     /// Waiting for the next frame drawn (`captureNextFrame`).
@@ -96,19 +96,19 @@ public final class Scene {
         self.host = host
         self.session = session
         self.delegate = delegate
-        self.screen = screen
         self.drawWatch = drawWatch
-        canReadPanelPower = readsPanelPower
         let needsBatch = { [unowned host] in host.sceneNeedsRender() }
         sceneSurface = try SceneSurface(
             compositor: compositor, role: session.role, title: session.configuration.name, screen: screen,
             layer: layer, needsBatch: needsBatch)
         pacing = ScenePacing(displayLink: displayLink, needsBatch: needsBatch)
         feedback = SceneFeedback(displayLink: displayLink, needsBatch: needsBatch)
+        binding = SceneScreenBinding(
+            screen: screen, role: session.role, displayLink: displayLink, surface: sceneSurface,
+            readsPanelPower: readsPanelPower)
         displayLink.onResume = { [weak self] in self?.setNeedsDisplay() }
-        displayLink.readsPanelPower = screen != nil && readsPanelPower
         displayLink.preferredFramesPerSecond = session.configuration.preferredFramesPerSecond
-        if let screen { key(to: screen) }
+        binding.keyToScreen()
         surface.commit()
     }
 
@@ -191,7 +191,7 @@ public final class Scene {
             setNeedsDisplay()
         }
         for (event, token) in feedback.takeRecorded() where !isTornDown {
-            if case let .presented(_, _, _, _, syncOutput?) = event { follow(syncOutput: syncOutput) }
+            if case let .presented(_, _, _, _, syncOutput?) = event { follow(screenID: syncOutput) }
             feedback.resolve(event, token: token)
         }
         feedback.resolveRecordedCallbacks()
@@ -254,43 +254,21 @@ public final class Scene {
         }
         // Windows follow the output they entered last; external scenes stay
         // keyed to the screen they were made for.
-        guard session.role == .application, let last = surface.enteredOutputs.last else { return }
-        move(to: last)
+        guard let last = surface.enteredOutputs.last else { return }
+        follow(screenID: last)
     }
 
-    /// Feedback names the output a frame was synced to; a window follows it.
-    private func follow(syncOutput: UInt32) {
-        guard session.role == .application else { return }
-        move(to: syncOutput)
-    }
-
-    private func move(to screenID: UInt32) {
-        guard let screen = host.screens.first(where: { $0.id == screenID }), screen !== self.screen else { return }
-        self.screen = screen
-        key(to: screen)
+    /// A window follows the output it entered, or its frames were synced to.
+    private func follow(screenID: UInt32) {
+        guard binding.follow(screenID, among: host.screens) else { return }
         delegate.sceneDidUpdateScreen(self)
         setNeedsDisplay()
     }
 
-    /// Takes `screen`'s scale, refresh and panel power; returns whether the
-    /// integer scale changed.
-    @discardableResult
-    private func key(to screen: Screen) -> Bool {
-        let scaleChanged = sceneSurface.useScale(of: screen)
-        displayLink.key(toModeRefreshMilliHz: screen.refreshMilliHz)
-        displayLink.isPanelOff = screen.powerState == .off
-        displayLink.readsPanelPower = canReadPanelPower
-        return scaleChanged
-    }
-
     /// The screen this scene is on changed mode, scale or transform.
     func screenChanged(_ screen: Screen) {
-        guard !isTornDown, screen === self.screen else { return }
-        if key(to: screen) {
-            let spans = session.role == .externalDisplayNonInteractive && screen.info.logicalWidth > 0
-            sceneSurface.scaleChanged(spanning: spans ? (screen.info.logicalWidth, screen.info.logicalHeight) : nil)
-            reportResizeIfChanged()
-        }
+        guard !isTornDown, let scaleChanged = binding.screenChanged(screen) else { return }
+        if scaleChanged { reportResizeIfChanged() }
         delegate.sceneDidUpdateScreen(self)
         setNeedsDisplay()
     }
@@ -299,17 +277,13 @@ public final class Scene {
     /// of its power): off asks for no frames; on draws the current content.
     func screenPowerChanged() {
         guard !isTornDown else { return }
-        displayLink.isPanelOff = screen?.powerState == .off
-        if !displayLink.isPanelOff { setNeedsDisplay() }
+        if binding.powerChanged() { setNeedsDisplay() }
     }
 
-    /// The screen whose panel power the display link wants read now (a
-    /// silence that may be a panel switched off by another program), and
+    /// The screen whose panel power the display link wants read now, and
     /// marks the read as started; nil when no read is wanted.
     func screenNeedingPowerRead(nowNs: UInt64) -> Screen? {
-        guard !isTornDown, let screen, displayLink.needsPanelPowerRead(nowNs: nowNs) else { return nil }
-        displayLink.panelPowerReadStarted(nowNs: nowNs)
-        return screen
+        isTornDown ? nil : binding.screenNeedingPowerRead(nowNs: nowNs)
     }
 
     // MARK: teardown
@@ -324,7 +298,7 @@ public final class Scene {
         let wasConnected = isConnected
         isConnected = false
         sceneSurface.destroy()
-        retainedFrame.release()
+        frames.release()
         feedback.reset()
         captures.abandon(screen: screen?.name)
         if wasConnected { delegate.sceneDidDisconnect(self) }

@@ -93,32 +93,7 @@ extension Application {
     /// disabled (and so withdrew from wl_output). Empty without
     /// `zwlr_output_manager_v1`.
     public var disabledHeads: [ScreenHead] {
-        let names = Set(screens.map(\.name))
-        return (compositor.outputManager?.headInfos ?? []).filter { !names.contains($0.name) }.map(ScreenHead.init)
-    }
-
-    /// The head of `screen`, matched by name: the protocol promises a head's
-    /// name equals its enabled output's xdg-output name.
-    func head(for screen: Screen) -> ScreenHead? {
-        guard screen.info.hasConnectorName else { return nil }
-        return compositor.outputManager?.head(named: screen.name).map(ScreenHead.init)
-    }
-
-    /// The output manager published a new state: give each screen its head
-    /// and drop scenes on heads now disabled.
-    func headsChanged() {
-        var changed: [Screen] = []
-        for screen in screens {
-            let next = head(for: screen)
-            if next != screen.head {
-                screen.head = next
-                changed.append(screen)
-            }
-        }
-        guard !changed.isEmpty else { return }
-        reclassify()
-        for screen in changed { onScreenChange?(screen) }
-        requestReconcile()
+        screenRegistry.disabledHeads(in: compositor.outputManager)
     }
 
     /// A sentence for errors and `doctor`: the compositor cannot `what` from
@@ -150,21 +125,7 @@ extension Application {
         _ request: ScreenModeRequest, for screen: Screen,
         completion: @escaping @MainActor (Result<ScreenMode?, ScreenConfigurationError>) -> Void
     ) {
-        var refusal = modeControlRefusal(screen)
-        let modes = screen.availableModes
-        var choice = HeadModeChoice.custom(
-            width: request.width, height: request.height, refreshMilliHz: request.refreshMilliHz)
-        if refusal == nil, !modes.isEmpty {
-            if let mode = request.match(in: modes) {
-                choice = .listed(mode.outputMode)
-            } else {
-                refusal = ScreenConfigurationError(
-                    kind: .notListed,
-                    description:
-                        "screen \(screen.name) does not list the mode \(request); it lists \(modes.map { "\($0)" }.joined(separator: ", "))"
-                )
-            }
-        }
+        let (choice, refusal) = ScreenRequestCheck.choice(for: request, on: screen, canSetModes: canSetModes)
         screenRequests.add(
             ModeChange(
                 app: self, screen: screen, choice: choice, asked: request.description, refusal: refusal,
@@ -190,17 +151,11 @@ extension Application {
         _ mode: ScreenMode, for screen: Screen,
         completion: @escaping @MainActor (Result<ScreenMode?, ScreenConfigurationError>) -> Void
     ) {
-        let listed = screen.availableModes.contains {
-            $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz
-        }
-        let choice: HeadModeChoice =
-            listed
-            ? .listed(mode.outputMode)
-            : .custom(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
+        let (choice, refusal) = ScreenRequestCheck.choice(for: mode, on: screen, canSetModes: canSetModes)
         screenRequests.add(
             ModeChange(
-                app: self, screen: screen, choice: choice, asked: mode.description,
-                refusal: modeControlRefusal(screen), completion: completion), self)
+                app: self, screen: screen, choice: choice, asked: mode.description, refusal: refusal,
+                completion: completion), self)
     }
 
     /// Sets exactly `mode` and returns the screen's mode once the
@@ -212,23 +167,6 @@ extension Application {
         try await withCheckedContinuation { continuation in
             setMode(mode, for: screen) { continuation.resume(returning: $0) }
         }.get()
-    }
-
-    /// Why no mode can be set on `screen`, or nil.
-    private func modeControlRefusal(_ screen: Screen) -> ScreenConfigurationError? {
-        guard canSetModes else {
-            return ScreenConfigurationError(
-                kind: .unsupported,
-                description: Self.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
-        }
-        guard screen.isConnected, screen.head != nil else {
-            return ScreenConfigurationError(
-                kind: .unknownScreen,
-                description:
-                    "screen \(screen.name) has no output-management head (it is gone, or the compositor names it differently); its mode cannot be set"
-            )
-        }
-        return nil
     }
 
     // MARK: power
@@ -265,14 +203,7 @@ extension Application {
         _ state: ScreenPowerState, for screen: Screen,
         completion: @escaping @MainActor (Result<Void, ScreenConfigurationError>) -> Void
     ) {
-        var refusal: ScreenConfigurationError?
-        if !canControlPower {
-            refusal = ScreenConfigurationError(
-                kind: .unsupported,
-                description: Self.missingProtocolSentence("switch a panel on or off", "zwlr_output_power_manager_v1"))
-        } else if !screen.isConnected {
-            refusal = ScreenConfigurationError(kind: .unknownScreen, description: "screen \(screen.name) is gone")
-        }
+        let refusal = ScreenRequestCheck.powerRefusal(screen, canControlPower: canControlPower)
         screenRequests.add(
             PowerRequest(app: self, screen: screen, wanted: state, refusal: refusal) { result in
                 completion(result.map { _ in () })

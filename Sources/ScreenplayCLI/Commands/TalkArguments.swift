@@ -112,13 +112,7 @@ public struct TalkArguments: Equatable, Sendable {
         options.windowedConsole = windowedConsole
         options.audio = audio
         options.allowIdle = allowIdle
-        options.messages = TalkMessages { level, text in
-            switch level {
-            case .info: log(text)
-            case .warning: warn(text)
-            case .error: printError(text)
-            }
-        }
+        options.messages = .log
         options.isVideo = { path in
             let url = URL(fileURLWithPath: path)
             let kind = ContentRecognition.classify(
@@ -126,5 +120,16 @@ public struct TalkArguments: Equatable, Sendable {
             return kind == .video
         }
         return options
+    }
+}
+
+extension TalkMessages {
+    /// The tool's log: each level as its `log`, `warn` or `printError` line.
+    static let log = TalkMessages { level, text in
+        switch level {
+        case .info: Log.write(text, level: .info)
+        case .warning: Log.write(text, level: .warning)
+        case .error: Log.write(text, level: .error)
+        }
     }
 }

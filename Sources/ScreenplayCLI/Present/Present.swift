@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Presenter
 import Screenplay
 import Signage
 
@@ -147,8 +148,9 @@ final class PresentRunner: SceneCommand {
             name: "screenplay", layer: command.layer, preferredFramesPerSecond: command.framesPerSecond ?? 0,
             delegateFactory: { [kind, image, shader, stats = session.stats, videoLifecycle, command] in
                 ContentDelegate(
-                    kind: kind, image: image, shader: shader, stats: stats, videoLifecycle: videoLifecycle,
-                    inhibitsIdle: !command.allowIdle,
+                    kind: kind, image: image, shader: shader, events: stats.map { stats in { stats.write($0) } },
+                    messages: .log, videoLifecycle: videoLifecycle, inhibitsIdle: !command.allowIdle,
+                    diagnostics: .fromEnvironment,
                     statsLabel: { scene in
                         scene.screen?.name ?? "window"
                     })
@@ -242,5 +244,36 @@ extension PresentCommand {
             options.screenFilter = { command.matchesOutputPatterns($0) }
         }
         return options
+    }
+}
+
+extension PresentRunner {
+    /// Missing or unreadable: exit 66; not media, corrupt or no decodable
+    /// video stream: exit 65 with libmpv's reason; both before any scene.
+    func probeVideo(_ path: String) throws {
+        do {
+            let info = try VideoPlayer.probe(path: path)
+            log(
+                String(
+                    format: "video %@: %@ %dx%d, %.3g fps, %.2f s", path, info.codec, info.width, info.height,
+                    info.framesPerSecond, info.duration))
+        } catch {
+            throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
+        }
+    }
+}
+
+extension ContentDiagnostics {
+    /// Hidden, not for users: `SCREENPLAY_BENCH_CONTINUOUS=1` redraws a
+    /// colour every refresh (the benchmark's clear-only scene),
+    /// `SCREENPLAY_BENCH_TEXT=TEXT` draws TEXT over it (its text scene),
+    /// `SCREENPLAY_VIDEO_PROBE=1` reads back each video frame's centre pixel.
+    static var fromEnvironment: ContentDiagnostics {
+        let environment = ProcessInfo.processInfo.environment
+        var diagnostics = ContentDiagnostics()
+        diagnostics.redrawsContinuously = environment["SCREENPLAY_BENCH_CONTINUOUS"] == "1"
+        diagnostics.overlayText = environment["SCREENPLAY_BENCH_TEXT"]
+        diagnostics.probesVideoPixels = environment["SCREENPLAY_VIDEO_PROBE"] == "1"
+        return diagnostics
     }
 }

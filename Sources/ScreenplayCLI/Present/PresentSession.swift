@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Screenplay
+import Signage
 
 /// What `present` and the presenter share around their content: the
 /// `--stats` file, the stuck-draw watchdog, and the one way to stop (close
@@ -57,10 +58,10 @@ final class PresentSession {
             panels: { [weak self] in
                 guard let self else { return [] }
                 return (self.app?.scenes ?? []).map { scene in
-                    PanelHealth(
+                    SignagePanelHealth(
                         output: scene.screen?.name ?? "window",
                         showing: self.shown.contains(ObjectIdentifier(scene)) ? label : nil,
-                        stalledSeconds: PanelHealth.stall(of: scene))
+                        stalledSeconds: SignagePanelHealth.stall(of: scene))
                 }
             },
             isReady: { [weak self] in

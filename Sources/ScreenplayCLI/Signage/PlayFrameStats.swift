@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Presenter
 import Screenplay
 import Signage
 

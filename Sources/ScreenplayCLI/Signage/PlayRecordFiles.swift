@@ -18,7 +18,7 @@ final class PlayRecordFiles {
     func open(_ command: PlayCommand) throws(CommandFailure) {
         stats = try StatsWriter.open(command.stats)
         if let path = command.proofPath {
-            proofFile = try StatsWriter(appendingTo: path, role: "the proof-of-play file")
+            proofFile = try StatsWriter.appending(to: path, role: "the proof-of-play file")
         }
     }
 

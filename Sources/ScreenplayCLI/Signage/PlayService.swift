@@ -168,11 +168,7 @@ final class PlayService: SceneCommand {
     private func startMonitor() {
         let monitor = ServiceMonitor(
             stallGrace: command.stallGrace,
-            panels: { [weak self] in
-                self?.player.panelHealth.map {
-                    PanelHealth(output: $0.output, showing: $0.showing, stalledSeconds: $0.stalledSeconds)
-                } ?? []
-            },
+            panels: { [weak self] in self?.player.panelHealth ?? [] },
             isReady: { [weak self] in self?.player.showsEveryScreen ?? false },
             nothingShown: { [weak self] in self?.player.nothingShownReason })
         self.monitor = monitor

@@ -26,6 +26,11 @@ public struct PanelAssignment {
             self.tile = tile
         }
 
+        /// The content goes onto the screen one to one: not turned, not a
+        /// tile's part of a canvas; so a layout's moving regions are the
+        /// screen's rectangles to repaint.
+        public var drawsOneToOne: Bool { rotate == 0 && tile == nil }
+
         /// The size content is drawn at on a screen of `size` pixels: a
         /// tile's whole canvas; a turned panel's size with width and height swapped.
         public func contentSize(onScreen size: (width: Int, height: Int)) -> (Int, Int) {

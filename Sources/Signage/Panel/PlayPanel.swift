@@ -28,8 +28,13 @@ final class PlayPanel: SceneDelegate {
     var showingPlaceholder = false
     /// The item coming in during a crossfade.
     var incoming: Crossfade?
+    /// The item after the one on screen, made before its turn.
+    let nextItem: NextItem
     /// The next item, loading or ready; `due` once its turn has come.
-    var next: (index: Int, playlist: String, media: any PlayMedia, due: Bool)?
+    var next: NextItem.Slot? {
+        get { nextItem.slot }
+        set { nextItem.slot = newValue }
+    }
     /// The start of the slot the last evaluation chose its item in (wall clock).
     private var slotStart: Double?
     /// fleet: the item on screen belongs to the playlist a reload replaced
@@ -64,8 +69,8 @@ final class PlayPanel: SceneDelegate {
     /// Set when an item's first fully visible frame is being drawn.
     var justArrived = false
 
-    /// Scene draws already counted in a frames line.
-    var reportedDraws = 0
+    /// Its status, health and frames, as reported.
+    let report = PanelReport()
 
     /// While it is set and its first item is ready, it is all the panel
     /// shows (every region); the schedule goes on underneath, so clearing
@@ -77,6 +82,7 @@ final class PlayPanel: SceneDelegate {
         self.playlist = playlist
         self.rotate = rotate
         self.probe = probe
+        nextItem = NextItem(runner: runner, probe: probe)
         assigned = PanelAssignment(.init(playlist: playlist, rotate: rotate, schedule: nil))
         schedule = PlaySchedule(durations: playlist.items.map(\.duration), origin: 0)
     }

@@ -3,8 +3,7 @@ import Foundation
 import Screenplay
 
 /// What `screenplay ctl` does to a panel (next, previous, show, pause,
-/// resume, override) and what it reports of it (status, health, the
-/// frames of `--stats`).
+/// resume, override); what it reports of it is `PanelReport`'s.
 extension PlayPanel {
     // MARK: control (`screenplay ctl`)
 
@@ -73,61 +72,13 @@ extension PlayPanel {
     }
 
     /// This panel in `ctl status`.
-    func status(now: Double) -> [String: Any] {
-        let index = current.flatMap { $0.playlist == playlist.name ? $0.index : nil }
-        let item = index.flatMap { playlist.items.indices.contains($0) ? playlist.items[$0].label : nil }
-        let position = schedule.position(at: now)
-        // A layout's own slot (an hour) means nothing to a reader: its regions say theirs.
-        let layout = current?.media as? LayoutMedia
-        let left: Any =
-            heldSince != nil || index != position.index || layout != nil ? NSNull() : max(0, position.end - now)
-        let stall = scene?.displayLink.stallWhilePanelIsOn()
-        return [
-            "output": outputName, "playlist": playlist.name,
-            "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
-            "item": item as Any? ?? (showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
-            "paused": heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
-            // Whether the panel asks for a frame every refresh now (something animates).
-            "display_link_running": scene.map { !$0.displayLink.isPaused } ?? false,
-            "items": playlist.items.count, "schedule": assigned.status(now: now) as Any? ?? NSNull(),
-            "regions": layout?.status(now: now) as Any? ?? NSNull(),
-            "override": override?.status(in: runner.config.timeZone) as Any? ?? NSNull(),  // OVERRIDE
-        ]
-    }
+    func status(now: Double) -> [String: Any] { report.status(of: self, now: now) }
 
     /// This panel for the service manager's status and watchdog.
-    var health: SignagePanelHealth {
-        let label = current.flatMap {
-            $0.playlist == playlist.name && playlist.items.indices.contains($0.index)
-                ? playlist.items[$0.index].label : nil
-        }
-        return SignagePanelHealth(
-            output: outputName,
-            showing: override.map { "\($0.entry.label) (override)" } ?? (showingPlaceholder ? "(placeholder)" : label),
-            stalledSeconds: scene?.displayLink.stallWhilePanelIsOn())
-    }
+    var health: SignagePanelHealth { report.health(of: self) }
 
     /// The scene's frames since the last call, and its stall events, for `--stats`.
-    /// The change is "stalled" or "resumed" (each reported once). `draws`
-    /// counts every draw, also those of a static item (a clock's minute, a
-    /// text file edited) that the display link, paused then, does not count
-    /// as presented frames.
-    var frameStatistics: SignagePanelFrames? {
-        guard let scene else { return nil }
-        let now = monotonicNanoseconds()
-        let presented = scene.displayLink.takeFrameStatistics(nowNs: now).presented
-        let change: String? =
-            switch scene.displayLink.takeStallChange(nowNs: now) {
-            case .stalled: "stalled"
-            case .resumed: "resumed"
-            case nil: nil
-            }
-        let draws = scene.drawCount - reportedDraws
-        reportedDraws = scene.drawCount
-        return SignagePanelFrames(
-            output: outputName, scene: scene, presented: presented, draws: draws,
-            videoFrames: VideoFrameTally.take(scene), stallChange: change)
-    }
+    var frameStatistics: SignagePanelFrames? { report.frames(of: self) }
 
     // MARK: override (`ctl override`, PlayOverride.swift)
 

@@ -119,9 +119,7 @@ extension PlayPanel {
 
     /// Turns the content back on a panel mounted rotated; a wall's tile shows its part of the canvas.
     func turned(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
-        func part(_ target: DrawingContext) throws {
-            if let tile = assigned.entry.tile { try tile.draw(on: target, body) } else { try body(target) }
-        }
+        func part(_ on: DrawingContext) throws { try assigned.entry.tile.map { try $0.draw(on: on, body) } ?? body(on) }
         if rotate == 0 { return try part(context) }
         // The panel hangs turned clockwise: the content turns back.
         try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), part)

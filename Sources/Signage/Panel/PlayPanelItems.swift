@@ -36,35 +36,22 @@ extension PlayPanel {
     /// so it is ready at the change (every schedule switch starts its
     /// playlist at item 1: `scheduledOrigin`).
     func preloadScheduled(at change: Double) {
-        guard next == nil, incoming == nil, let upcoming = assigned.scheduled(at: change)?.playlist, let scene else {
-            return
+        guard incoming == nil, let upcoming = assigned.scheduled(at: change)?.playlist, let scene else { return }
+        guard upcoming.name != playlist.name, !upcoming.items.isEmpty else { return }
+        nextItem.preload(0, of: upcoming, size: contentSize, upright: upright, scene: scene) {
+            [weak self] in self?.scene?.setNeedsDisplay()
         }
-        guard upcoming.name != playlist.name, let item = upcoming.items.first, !runner.badItems.knownBad(item) else {
-            return
-        }
-        let media = makeMedia(item, synchronously: false, scene: scene)
-        if runner.badItems.releaseIfFailed(media, of: item) { return }
-        next = (0, upcoming.name, media, false)
-        media.onChange = { [weak self] in self?.scene?.setNeedsDisplay() }
-        if !media.isReady { scene.setNeedsDisplay() }
     }
 
-    /// An item's media at the panel's content size; a layout's regions
-    /// play on this panel's runner and report to its proof of play.
+    /// An item's media at the panel's content size.
     func makeMedia(_ item: PlayItem, synchronously: Bool, scene: Scene) -> any PlayMedia {
-        let size = contentSize
-        if case let .layout(layout) = item.source {
-            return LayoutMedia(
-                layout, width: size.0, height: size.1, runner: runner, scene: scene, probe: probe,
-                damagesRegions: rotate == 0 && assigned.entry.tile == nil)
-        }
-        return runner.makeMedia(item, width: size.0, height: size.1, synchronously: synchronously, scene: scene)
+        nextItem.media(for: item, size: contentSize, upright: upright, synchronously: synchronously, scene: scene)
     }
 
-    func dropNext() {
-        next?.media.release(from: runner.app)
-        next = nil
-    }
+    /// Drawn one to one onto the screen (`PanelAssignment.Entry.drawsOneToOne`).
+    var upright: Bool { assigned.entry.drawsOneToOne }
+
+    func dropNext() { nextItem.drop() }
 
     /// Starts showing a ready item: a crossfade from what is on screen, or a
     /// cut (the first item, the placeholder going, a 0-second transition).
@@ -109,16 +96,9 @@ extension PlayPanel {
     /// Loads the item after `index` so it is decoded and uploaded before its turn.
     func preloadFollowing(after index: Int) {
         let following = (index + 1) % playlist.items.count
-        guard next == nil, following != index, incoming == nil else { return }
-        let item = playlist.items[following]
-        guard !runner.badItems.knownBad(item), let scene else { return }
-        let media = makeMedia(item, synchronously: false, scene: scene)
-        if runner.badItems.releaseIfFailed(media, of: item) { return }
-        next = (following, playlist.name, media, false)
-        media.onChange = { [weak self] in
-            guard let self, let scene = self.scene else { return }
-            scene.setNeedsDisplay()  // the upload, in the next draw
+        guard following != index, incoming == nil, let scene else { return }
+        nextItem.preload(following, of: playlist, size: contentSize, upright: upright, scene: scene) {
+            [weak self] in self?.scene?.setNeedsDisplay()  // the upload, in the next draw
         }
-        if !media.isReady { scene.setNeedsDisplay() }
     }
 }

@@ -8,6 +8,13 @@ public struct SignagePanelHealth: Equatable, Sendable {
     public var showing: String?
     /// Seconds its frames have been stalled on a panel that is on; nil when not.
     public var stalledSeconds: Double?
+
+    /// A panel's health as told to the service manager.
+    public init(output: String, showing: String?, stalledSeconds: Double?) {
+        self.output = output
+        self.showing = showing
+        self.stalledSeconds = stalledSeconds
+    }
 }
 
 /// One panel's frames since the player was last asked

@@ -1,17 +1,40 @@
 import Foundation
-import Screenplay
+public import Screenplay
 
-/// Draws one content kind into a scene; shared by external scenes and the
-/// `--preview` window.
+/// Hidden settings for benchmarks and tests (`screenplay present` reads
+/// them from `SCREENPLAY_BENCH_*` and `SCREENPLAY_VIDEO_PROBE`): none by default.
+public struct ContentDiagnostics: Sendable {
+    /// Keeps the display link running for static content, so a colour is
+    /// cleared every refresh: the clear-only scene, which isolates the
+    /// per-frame cost of the library from that of the content.
+    public var redrawsContinuously = false
+    /// Text drawn over a colour, as the README's scoreboard does: the
+    /// text scene, compared with the same scene without it.
+    public var overlayText: String?
+    /// A `video_frame` event with the centre pixel of every video frame drawn.
+    public var probesVideoPixels = false
+
+    /// None of them.
+    public init() {}
+}
+
+/// Draws one `ContentKind` into each scene it is given (external scenes,
+/// a preview window): `screenplay present`'s pictures, videos, colours,
+/// shaders, web pages and test card. With `events` it reports each
+/// scene's connect, size, screen and once a second its frames, as the
+/// JSON objects `--stats` writes.
 @MainActor
-final class ContentDelegate: SceneDelegate {
-    let kind: ContentKind
-    let stats: StatsWriter?
+public final class ContentDelegate: SceneDelegate {
+    /// What it draws.
+    public let kind: ContentKind
+    let stats: (([String: Any]) -> Void)?
+    let messages: TalkMessages
     /// Draws `.image` content: the picture sized for this scene, animation.
     let imageView: ImageView?
     let shader: FragmentShader?
     let statsLabel: (Scene) -> String
     let videoLifecycle: VideoLifecycle?
+    private let diagnostics: ContentDiagnostics
     private var video: SceneVideo?
     /// The page of `present URL`, one per scene (each at its panel's size and scale).
     private var pages: [ObjectIdentifier: WebPage] = [:]
@@ -22,37 +45,43 @@ final class ContentDelegate: SceneDelegate {
     /// Timestamp of the newest frame whose interval a frames line already
     /// carried, so each line reports only the intervals that ended in its window.
     private var lastReportedFrameNs: UInt64 = 0
-    /// `SCREENPLAY_BENCH_CONTINUOUS=1` keeps the display link running for
-    /// static content, so `present color` redraws (clears) every refresh:
-    /// the benchmark's clear-only scene, which isolates the per-frame cost
-    /// of the library from the cost of the content. Hidden: not for users.
-    private let continuous = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_CONTINUOUS"] == "1"
-    /// `SCREENPLAY_BENCH_TEXT=TEXT` draws TEXT over `present color`, as the
-    /// README's scoreboard does: the benchmark's text scene, compared with
-    /// the same scene without text. Hidden: not for users.
-    private let benchText = ProcessInfo.processInfo.environment["SCREENPLAY_BENCH_TEXT"]
 
     /// Whether the screens shown on are kept from blanking (`--allow-idle` says no).
     private let inhibitsIdle: Bool
 
-    init(
-        kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, stats: StatsWriter?,
-        videoLifecycle: VideoLifecycle? = nil, inhibitsIdle: Bool = true, statsLabel: @escaping (Scene) -> String
+    /// - Parameters:
+    ///   - kind: what to draw.
+    ///   - image: the picture of `.image`, loaded (and checked) beforehand.
+    ///   - shader: the shader of `.shader`, compiled beforehand.
+    ///   - events: takes each event as a JSON object; nil: none, and no
+    ///     timer runs (a still picture never wakes the process).
+    ///   - messages: a web page's or a video's problems and news.
+    ///   - videoLifecycle: told when the video ends or fails.
+    ///   - inhibitsIdle: whether the screens are kept from blanking.
+    ///   - diagnostics: the hidden benchmark and test settings.
+    ///   - statsLabel: a scene's name in events and messages (its output's).
+    public init(
+        kind: ContentKind, image: LoadedImage?, shader: FragmentShader?, events: (([String: Any]) -> Void)?,
+        messages: TalkMessages = .standardError, videoLifecycle: VideoLifecycle? = nil, inhibitsIdle: Bool = true,
+        diagnostics: ContentDiagnostics = ContentDiagnostics(), statsLabel: @escaping (Scene) -> String
     ) {
         self.kind = kind
         self.inhibitsIdle = inhibitsIdle
         self.videoLifecycle = videoLifecycle
         imageView = image.map { ImageView(image: $0) }
         self.shader = shader
-        self.stats = stats
+        stats = events
+        self.messages = messages
+        self.diagnostics = diagnostics
         self.statsLabel = statsLabel
     }
 
-    func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+    /// Starts the content in `scene` (a video, a page, the shader's frames).
+    public func scene(_ scene: Scene, willConnectTo session: SceneSession) {
         scene.contentDescription = kind.description
         scene.inhibitsIdle = inhibitsIdle
         start = monotonicNanoseconds()
-        stats?.write([
+        stats?([
             "event": "connect", "output": statsLabel(scene), "width": scene.pixelSize.width,
             "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
             "content_scale": scene.contentScale, "logical_width": scene.size.width,
@@ -63,14 +92,14 @@ final class ContentDelegate: SceneDelegate {
         if case let .video(path, loops, audio) = kind {
             do {
                 video = try SceneVideo(
-                    path: path, loops: loops, audio: audio, scene: scene, stats: stats, label: statsLabel(scene),
-                    lifecycle: videoLifecycle)
+                    path: path, loops: loops, audio: audio, scene: scene, stats: stats, messages: messages,
+                    label: statsLabel(scene), lifecycle: videoLifecycle, probesPixels: diagnostics.probesVideoPixels)
             } catch {
                 videoLifecycle?.onFailure("\(error)")
             }
         }
         if case let .web(url) = kind { startPage(url, in: scene) }
-        if continuous { scene.displayLink.isPaused = false }
+        if diagnostics.redrawsContinuously { scene.displayLink.isPaused = false }
         // Once a second: the stats line. Without it there is nothing to do,
         // and a static picture should not wake the process at all (the idle
         // benchmark compares it with swaybg).
@@ -91,7 +120,7 @@ final class ContentDelegate: SceneDelegate {
         let now = monotonicNanoseconds()
         let window = scene.displayLink.takeFrameStatistics(nowNs: now)
         let redrawn = redraws.take(scene)
-        stats?.write(
+        stats?(
             [
                 "event": "frames", "output": statsLabel(scene), "presented": window.presented,
                 "discarded": window.discarded,
@@ -105,9 +134,9 @@ final class ContentDelegate: SceneDelegate {
         switch scene.displayLink.takeStallChange(nowNs: now) {
         case .stalled:
             let silent = scene.displayLink.stalledDuration(nowNs: now) ?? 0
-            stats?.write(["event": "stalled", "output": statsLabel(scene), "silent_ms": Int(silent * 1000)])
+            stats?(["event": "stalled", "output": statsLabel(scene), "silent_ms": Int(silent * 1000)])
         case .resumed:
-            stats?.write(["event": "resumed", "output": statsLabel(scene)])
+            stats?(["event": "resumed", "output": statsLabel(scene)])
         case nil:
             break
         }
@@ -129,7 +158,8 @@ final class ContentDelegate: SceneDelegate {
         return intervals
     }
 
-    func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
+    /// A video's or a page's next frame is due.
+    public func sceneShouldDrawFrame(_ scene: Scene) -> Bool {
         if let page = pages[ObjectIdentifier(scene)] { return page.frameIsDue() }
         return video?.player.frameIsDue() ?? true
     }
@@ -139,15 +169,15 @@ final class ContentDelegate: SceneDelegate {
         let root = url.hasPrefix("file://") ? URL(string: url)?.deletingLastPathComponent().path : nil
         do {
             let page = try WebPage(url: url, scene: scene, fileRoot: root)
-            page.onFailure = { reason in warn("web page on \(label): \(reason)") }
-            page.onBlocked = { uri in
-                warn("web page on \(label): blocked a navigation to \(uri) (not an allowed origin)")
+            page.onFailure = { [messages] reason in messages.warning("web page on \(label): \(reason)") }
+            page.onBlocked = { [messages] uri in
+                messages.warning("web page on \(label): blocked a navigation to \(uri) (not an allowed origin)")
             }
-            page.onWebProcessTerminated = { [weak page] why in
-                warn("web page on \(label): \(why); reloading it")
+            page.onWebProcessTerminated = { [weak page, messages] why in
+                messages.warning("web page on \(label): \(why); reloading it")
                 page?.reload()
             }
-            page.onPaint = { log("web page on \(label): painted \(url)") }
+            page.onPaint = { [messages] in messages.info("web page on \(label): painted \(url)") }
             pages[ObjectIdentifier(scene)] = page
             if pages.count == 1 {
                 let export =
@@ -156,44 +186,49 @@ final class ContentDelegate: SceneDelegate {
                     : WebPage.presentsFillingFramesAsTheyAre
                         ? "shared memory (software rendering: a page filling its panel is copied once into the panel's wl_shm buffer, not drawn)"
                         : "shared memory (one upload a frame: EGL here cannot bind Wayland buffers)"
-                log("web pages: frames by \(export); WebKit's sandbox \(WebPage.isSandboxed ? "requested" : "OFF")")
+                let sandbox = WebPage.isSandboxed ? "requested" : "OFF"
+                messages.info("web pages: frames by \(export); WebKit's sandbox \(sandbox)")
             }
         } catch {
-            warn("web page on \(label): \(error)")
+            messages.warning("web page on \(label): \(error)")
         }
     }
 
     /// In the preview window a page takes the pointer and keys, so a person
     /// can click through a dashboard while preparing it. (External scenes
     /// take no input: nothing arrives there.)
-    func scene(_ scene: Scene, didReceivePointer event: PointerEvent) {
+    public func scene(_ scene: Scene, didReceivePointer event: PointerEvent) {
         pages[ObjectIdentifier(scene)]?.send(event)
     }
 
-    func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {
+    /// A key for the page in the preview window.
+    public func scene(_ scene: Scene, didReceiveKey event: KeyEvent) {
         pages[ObjectIdentifier(scene)]?.send(event)
     }
 
-    func sceneDidDisconnect(_ scene: Scene) {
+    /// Stops what plays in `scene` and frees it.
+    public func sceneDidDisconnect(_ scene: Scene) {
         video?.close()
         video = nil
         pages.removeValue(forKey: ObjectIdentifier(scene))?.close()
         timer?.cancel()
         timer = nil
         imageView?.stop()
-        stats?.write(["event": "disconnect", "output": statsLabel(scene)])
+        stats?(["event": "disconnect", "output": statsLabel(scene)])
     }
 
-    func sceneDidUpdateScreen(_ scene: Scene) {
-        stats?.write([
+    /// Reports the screen's new refresh and redraws.
+    public func sceneDidUpdateScreen(_ scene: Scene) {
+        stats?([
             "event": "screen", "output": statsLabel(scene), "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
             "refresh_ns": Int64(scene.displayLink.duration * 1e9),
         ])
         scene.setNeedsDisplay()
     }
 
-    func sceneDidResize(_ scene: Scene) {
-        stats?.write([
+    /// Reports the scene's new size.
+    public func sceneDidResize(_ scene: Scene) {
+        stats?([
             "event": "configure", "output": statsLabel(scene), "width": scene.pixelSize.width,
             "height": scene.pixelSize.height, "scale": scene.screen?.scale ?? 1,
             "content_scale": scene.contentScale, "logical_width": scene.size.width,
@@ -201,11 +236,14 @@ final class ContentDelegate: SceneDelegate {
         ])
     }
 
-    func draw(_ scene: Scene, in context: DrawingContext) throws {
+    /// Draws the content over the whole scene.
+    public func draw(_ scene: Scene, in context: DrawingContext) throws {
         switch kind {
         case let .color(color):
             try context.clear(color)
-            if let benchText { try context.drawText(lines: [(benchText, context.pixelHeight / 5)], color: .white) }
+            if let text = diagnostics.overlayText {
+                try context.drawText(lines: [(text, context.pixelHeight / 5)], color: .white)
+            }
         case .image:
             try imageView?.draw(scene, in: context)
         case .shader:
@@ -220,39 +258,5 @@ final class ContentDelegate: SceneDelegate {
         case .web:
             if let page = pages[ObjectIdentifier(scene)] { try context.drawWebPage(page) }
         }
-    }
-
-    private func drawTestCard(_ scene: Scene, _ c: DrawingContext) throws {
-        let w = c.pixelWidth, h = c.pixelHeight
-        try c.clear(RGBColor(hex: 0x202020))
-        let edge = RGBColor(hex: 0xffff00)
-        try c.fill(x: 0, y: 0, width: w, height: 1, color: edge)
-        try c.fill(x: 0, y: h - 1, width: w, height: 1, color: edge)
-        try c.fill(x: 0, y: 0, width: 1, height: h, color: edge)
-        try c.fill(x: w - 1, y: 0, width: 1, height: h, color: edge)
-        let s = 64
-        try c.fill(x: 0, y: 0, width: s, height: s, color: RGBColor(hex: 0xff0000))
-        try c.fill(x: w - s, y: 0, width: s, height: s, color: RGBColor(hex: 0x00ff00))
-        try c.fill(x: 0, y: h - s, width: s, height: s, color: RGBColor(hex: 0x0000ff))
-        try c.fill(x: w - s, y: h - s, width: s, height: s, color: RGBColor(hex: 0xffffff))
-        let screen = scene.screen
-        let lines = [
-            (screen?.name ?? "window", 0.07),
-            (screen?.displayDescription ?? "", 0.03),
-            ("\(w)x\(h) pixels · scale \(screen?.scale ?? 1) · \(screen?.transform.description ?? "normal")", 0.03),
-            (screen?.currentMode.map { "mode \($0)" } ?? "mode unknown", 0.03),
-            (refreshLine(scene), 0.025),
-        ]
-        try c.drawText(lines: lines.map { ($0.0, Int(Double(h) * $0.1)) }, color: .white)
-    }
-
-    /// The refresh as known when the card is drawn. The card is drawn once
-    /// per change of size, never again to show a count of its own frames
-    /// (that redraw was itself the only frame there was to count); `--stats`
-    /// counts the frames presented.
-    private func refreshLine(_ scene: Scene) -> String {
-        String(
-            format: "refresh %.2f Hz (%@) · frames presented: --stats", 1 / scene.displayLink.duration,
-            scene.displayLink.durationSource.rawValue)
     }
 }

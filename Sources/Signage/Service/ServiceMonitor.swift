@@ -1,45 +1,38 @@
 import Dispatch
 import Foundation
-import Screenplay
-import Signage
+public import Screenplay
 
-/// What the service manager and `ctl status` learn about one panel.
-struct PanelHealth: Equatable {
-    /// The output's name.
-    var output: String
-    /// What it shows, nil until its first item (or frame) was shown.
-    var showing: String?
-    /// Seconds its frames have been stalled on a panel that is on; nil when not.
-    var stalledSeconds: Double?
-
+extension SignagePanelHealth {
     /// The scene's stall, from its display link (no events consumed).
     @MainActor
-    static func stall(of scene: Scene?) -> Double? { scene?.displayLink.stallWhilePanelIsOn() }
+    public static func stall(of scene: Scene?) -> Double? { scene?.displayLink.stallWhilePanelIsOn() }
 }
 
-/// Tells systemd how `play` or `present` is doing, when it runs as a
-/// `Type=notify` service: READY=1 once every panel has shown its first
+/// Tells systemd how a player (`screenplay play`, `screenplay present`, an
+/// app's) is doing, when it runs as a `Type=notify` service: READY=1 once every panel has shown its first
 /// item, or after `readyDeadline` seconds at most with a STATUS= that says
 /// what is not shown and why (a service that is up but shows nothing must
 /// not look healthy, nor hold up boot), a one-line STATUS= on every change, WATCHDOG=1
 /// at half the watchdog interval while the main loop runs and no panel
-/// that is on has been stalled longer than `--stall-grace`, STOPPING=1 on
+/// that is on has been stalled longer than the stall grace, STOPPING=1 on
 /// the way out. Without `NOTIFY_SOCKET` it does nothing and runs no timer.
 @MainActor
-final class ServiceMonitor {
+public final class ServiceMonitor {
     private let notifier: ServiceNotifier?
     private let stallGrace: Double
-    private let panels: () -> [PanelHealth]
+    private let graceSetting: String
+    private let panels: () -> [SignagePanelHealth]
     private let isReady: () -> Bool
     private let nothingShown: () -> String?
+    private let reportStall: (String) -> Void
     private var ready = false
     private let started = monotonicSeconds()
     /// Seconds after start when READY=1 is sent even though not every
     /// panel shows its item (the STATUS= then says why).
-    static let readyDeadline = 10.0
+    public static let readyDeadline = 10.0
     private var lastStatus: String?
     /// A clause added to every STATUS= (fleet: the playlist URL's state while it fails).
-    var note: (@MainActor () -> String?)?
+    public var note: (@MainActor () -> String?)?
     private var timers: [any DispatchSourceTimer] = []
     /// After STOPPING=1 nothing more is said (teardown disconnects panels).
     private var stopped = false
@@ -48,16 +41,25 @@ final class ServiceMonitor {
     private var toldStalled: Set<String> = []
 
     /// - Parameters:
+    ///   - stallGrace: seconds a panel that is on may show no frame before
+    ///     the watchdog pings stop, so systemd restarts the service.
+    ///   - graceSetting: how the app's user sets that grace, for the stall's
+    ///     line ("--stall-grace").
     ///   - panels: each panel's health now.
     ///   - isReady: whether every matched panel has shown its first item.
     ///   - nothingShown: when no panel shows content, why (per screen);
     ///     nil while something shows.
-    init(
-        stallGrace: Double, panels: @escaping () -> [PanelHealth], isReady: @escaping () -> Bool,
-        nothingShown: @escaping () -> String? = { nil }
+    ///   - reportStall: takes the line that says a stall stopped the pings
+    ///     (the tool writes it as an error).
+    public init(
+        stallGrace: Double, graceSetting: String, panels: @escaping () -> [SignagePanelHealth],
+        isReady: @escaping () -> Bool, nothingShown: @escaping () -> String? = { nil },
+        reportStall: @escaping (String) -> Void
     ) {
         notifier = ServiceNotifier()
         self.stallGrace = stallGrace
+        self.graceSetting = graceSetting
+        self.reportStall = reportStall
         self.panels = panels
         self.isReady = isReady
         self.nothingShown = nothingShown
@@ -66,7 +68,7 @@ final class ServiceMonitor {
     /// Starts the timers (under systemd only): readiness is checked every
     /// 50 ms until it holds, the status once a second, the watchdog at half
     /// its interval.
-    func start() {
+    public func start() {
         guard let notifier else { return }
         every(0.05) { [weak self] timer in
             guard let self else { return timer.cancel() }
@@ -80,7 +82,7 @@ final class ServiceMonitor {
     }
 
     /// Re-reads the panels: READY once, STATUS when its text changed.
-    func update() {
+    public func update() {
         guard let notifier, !stopped else { return }
         let health = panels()
         // The status first: READY follows a status that shows every panel's
@@ -104,8 +106,8 @@ final class ServiceMonitor {
         update()
         let stuck = health.filter { ($0.stalledSeconds ?? 0) > stallGrace }
         for panel in stuck where !toldStalled.contains(panel.output) {
-            printError(
-                "\(panel.output) has shown no frame for \(Int(panel.stalledSeconds ?? 0)) s (more than --stall-grace \(Self.format(stallGrace)) s); no more watchdog pings, so systemd restarts the service"
+            reportStall(
+                "\(panel.output) has shown no frame for \(Int(panel.stalledSeconds ?? 0)) s (more than \(graceSetting) \(Self.format(stallGrace)) s); no more watchdog pings, so systemd restarts the service"
             )
             toldStalled.insert(panel.output)
         }
@@ -114,7 +116,7 @@ final class ServiceMonitor {
     }
 
     /// STOPPING=1: the manager knows the exit is intended.
-    func stopping() {
+    public func stopping() {
         stopped = true
         for timer in timers { timer.cancel() }
         timers = []
@@ -122,7 +124,7 @@ final class ServiceMonitor {
     }
 
     /// "2 panels: DP-1 welcome.png, HDMI-A-1 menu.pdf#page=2; stalled: DP-1"
-    nonisolated static func statusLine(_ health: [PanelHealth]) -> String {
+    nonisolated public static func statusLine(_ health: [SignagePanelHealth]) -> String {
         guard !health.isEmpty else { return "no panel connected; waiting for one" }
         let sorted = health.sorted { $0.output < $1.output }
         let items = sorted.map { "\($0.output) \($0.showing.map(shortName) ?? "(starting)")" }.joined(separator: ", ")
@@ -137,7 +139,7 @@ final class ServiceMonitor {
         label.split(separator: "/").last.map(String.init) ?? label
     }
 
-    static func format(_ seconds: Double) -> String {
+    private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 

@@ -1,8 +1,7 @@
-import Foundation
-import Screenplay
-import Signage
+public import Foundation
 
-/// Writes `--stats` and `--proof` JSON Lines.
+/// Writes JSON Lines: the tool's `--stats` and `--proof` files, an app's
+/// own records.
 ///
 /// A write that fails (a full disk, a filesystem gone read-only) never
 /// stops playback: the line is lost, the failure is logged at most once a
@@ -14,7 +13,7 @@ import Signage
 /// needs nothing: it is opened with O_APPEND, so the next line lands at the
 /// new end rather than past a hole.
 @MainActor
-final class StatsWriter {
+public final class StatsWriter {
     /// Where lines go; -1 while a file by name could not be opened.
     private var fd: Int32
     /// The file's path when it is reopened on rotation; nil for stdout.
@@ -29,26 +28,33 @@ final class StatsWriter {
     private var complaints = Throttle(seconds: 60)
     /// A failure was logged and no line has been written since.
     private var failing = false
+    /// Where a failed write and the return to writing are told.
+    private let messages: SignageMessages
 
     /// Lines to an open descriptor the writer does not own (stdout).
-    init(handle: FileHandle, role: String = "the stats output") {
+    public init(handle: FileHandle, role: String = "the stats output", messages: SignageMessages = .standardError) {
         fd = handle.fileDescriptor
         path = nil
         self.role = role
+        self.messages = messages
     }
 
-    /// Lines appended to `path`, created when missing; nil with the reason
-    /// when it cannot be opened at all.
-    init(appendingTo path: String, role: String, truncate: Bool = false) throws(CommandFailure) {
+    /// Lines appended to `path`, created when missing (emptied first with
+    /// `truncate`); `role` names the file in messages ("the stats file").
+    /// Throws the reason when it cannot be opened at all.
+    public init(
+        appendingTo path: String, role: String, truncate: Bool = false, messages: SignageMessages = .standardError
+    ) throws(StatsFileError) {
         self.path = path
         self.role = role
+        self.messages = messages
         fd = -1
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : O_APPEND)
         let opened = Glibc.open(path, flags, 0o644)
         guard opened >= 0 else {
-            throw CommandFailure(
-                .noInput,
-                "cannot open \(role) \(path): \(String(cString: strerror(errno))); give a path in a folder this user may write to"
+            throw StatsFileError(
+                description:
+                    "cannot open \(role) \(path): \(String(cString: strerror(errno))); give a path in a folder this user may write to"
             )
         }
         if truncate {
@@ -58,17 +64,9 @@ final class StatsWriter {
         adopt(opened)
     }
 
-    /// The `--stats` destination: nothing, stdout, or a file made empty
-    /// (exit 66 when it cannot be opened, before anything shows).
-    static func open(_ destination: PresentCommand.StatsDestination?) throws(CommandFailure) -> StatsWriter? {
-        switch destination {
-        case nil: nil
-        case .standardOutput: StatsWriter(handle: .standardOutput)
-        case let .file(path): try StatsWriter(appendingTo: path, role: "the stats file", truncate: true)
-        }
-    }
-
-    func write(_ object: [String: Any]) {
+    /// Writes `object` as one line, its keys sorted; a line that cannot be
+    /// written is lost and said (at most once a minute).
+    public func write(_ object: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         if path != nil, !pathNamesOpenFile() { reopen() }
         var bytes = [UInt8](data)
@@ -83,14 +81,14 @@ final class StatsWriter {
         cutLine = false
         if failing {
             failing = false
-            log("writing \(role)\(path.map { " \($0)" } ?? "") again")
+            messages.info("writing \(role)\(path.map { " \($0)" } ?? "") again")
         }
     }
 
     /// Opens the path afresh (after a rotation; SIGUSR1). The old file is
     /// closed once the new one is open; if it cannot be opened, lines keep
     /// going to the old one and the failure is logged.
-    func reopen() {
+    public func reopen() {
         guard let path else { return }
         let opened = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard opened >= 0 else {
@@ -142,8 +140,15 @@ final class StatsWriter {
         let fix =
             error == ENOSPC || error == EDQUOT
             ? "free space on its filesystem" : "check the file and its folder"
-        warn(
+        messages.warning(
             "cannot write \(role)\(path.map { " \($0)" } ?? ""): \(reason); playback goes on without these lines until it can write again (\(fix); said at most once a minute)"
         )
     }
+}
+
+/// Why a file of JSON Lines cannot be opened; the description names the
+/// file, the reason and the fix.
+public struct StatsFileError: Error, CustomStringConvertible, Sendable {
+    /// The message, one line.
+    public let description: String
 }

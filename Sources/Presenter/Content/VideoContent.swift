@@ -1,16 +1,20 @@
 import Foundation
 import Screenplay
 
-/// Ends `present` when video stops: every scene's video played once
-/// (`--no-loop`: exit 0), or one failed part-way (exit 65 naming the file).
+/// Tells an app when `ContentDelegate`'s video stops: every scene's video
+/// played once (not looping), or one failed part-way. `screenplay present`
+/// exits then (0 after `--no-loop`'s end, 65 naming the file).
 @MainActor
-final class VideoLifecycle {
+public final class VideoLifecycle {
     private var playing: Set<ObjectIdentifier> = []
     private var ended: Set<ObjectIdentifier> = []
-    let onAllEnded: () -> Void
-    let onFailure: (String) -> Void
+    /// Every video that played has reached its end.
+    public let onAllEnded: () -> Void
+    /// A video could not start or stopped part-way: the file and the reason.
+    public let onFailure: (String) -> Void
 
-    init(onAllEnded: @escaping () -> Void, onFailure: @escaping (String) -> Void) {
+    /// A lifecycle calling `onAllEnded` and `onFailure`.
+    public init(onAllEnded: @escaping () -> Void, onFailure: @escaping (String) -> Void) {
         self.onAllEnded = onAllEnded
         self.onFailure = onFailure
     }
@@ -28,14 +32,15 @@ final class VideoLifecycle {
     }
 }
 
-/// A video playing in one scene for `present`: the player, its `--stats`
-/// lines and, behind `SCREENPLAY_VIDEO_PROBE=1`, a read-back of the centre
-/// pixel of every presented frame (tests prove "no black frame at the loop
-/// seam" with it; grim misses single frames).
+/// A video playing in one scene for `ContentDelegate`: the player, its
+/// `--stats` lines and, with `ContentDiagnostics.probesVideoPixels`, a
+/// read-back of the centre pixel of every presented frame (tests prove "no
+/// black frame at the loop seam" with it; grim misses single frames).
 @MainActor
 final class SceneVideo {
     let player: VideoPlayer
-    private let stats: StatsWriter?
+    private let stats: (([String: Any]) -> Void)?
+    private let messages: TalkMessages
     private let label: String
     private let lifecycle: VideoLifecycle?
     private var reportedFrames = 0
@@ -43,14 +48,16 @@ final class SceneVideo {
     private var reportedKept = 0
     private var reportedWaiting = 0
     private var toldFollowsClock = false
-    private let probesPixels = ProcessInfo.processInfo.environment["SCREENPLAY_VIDEO_PROBE"] == "1"
+    private let probesPixels: Bool
 
     init(
-        path: String, loops: Bool, audio: Bool, scene: Scene, stats: StatsWriter?, label: String,
-        lifecycle: VideoLifecycle?
+        path: String, loops: Bool, audio: Bool, scene: Scene, stats: (([String: Any]) -> Void)?,
+        messages: TalkMessages, label: String, lifecycle: VideoLifecycle?, probesPixels: Bool
     ) throws {
         player = try VideoPlayer(path: path, scene: scene, loops: loops, audio: audio)
         self.stats = stats
+        self.messages = messages
+        self.probesPixels = probesPixels
         self.label = label
         self.lifecycle = lifecycle
         lifecycle?.started(player)
@@ -60,7 +67,7 @@ final class SceneVideo {
             guard let self else { return }
             // The totals too: the once-a-second frames lines miss the last
             // partial second, and a reader wants to know the clip played whole.
-            self.stats?.write([
+            self.stats?([
                 "event": "video_ended", "output": self.label, "video_frames_total": self.player.framesDrawn,
                 "video_dropped_total": self.player.framesDropped,
             ])
@@ -92,7 +99,7 @@ final class SceneVideo {
         try context.drawVideo(player)
         guard probesPixels, let stats else { return }
         let pixel = try context.readPixels(x: context.pixelWidth / 2, y: context.pixelHeight / 2, width: 1, height: 1)
-        stats.write([
+        stats([
             "event": "video_frame", "output": label, "frame": player.framesDrawn,
             "rgb": String(format: "%02X%02X%02X", pixel[0], pixel[1], pixel[2]),
         ])
@@ -106,31 +113,15 @@ final class SceneVideo {
     private func writeInfo(ready: Bool) {
         if player.followsClock, !toldFollowsClock {
             toldFollowsClock = true
-            warn(
+            messages.warning(
                 "video on \(label): frames came too late for display sync (\(player.displaySyncReport)); "
                     + "playing by the clock so the video keeps its speed, dropping late frames (a smaller or "
                     + "lower-rate video, or hardware decoding and rendering, avoids this)")
         }
-        stats?.write([
+        stats?([
             "event": ready ? "video_ready" : "video", "output": label, "hwdec": player.hardwareDecoder,
             "audio_output": player.audioOutput, "audio_track": player.audioTrack, "codec": player.codec,
             "video_sync": player.followsClock ? "clock" : "display",
         ])
-    }
-}
-
-extension PresentRunner {
-    /// Missing or unreadable: exit 66; not media, corrupt or no decodable
-    /// video stream: exit 65 with libmpv's reason; both before any scene.
-    func probeVideo(_ path: String) throws {
-        do {
-            let info = try VideoPlayer.probe(path: path)
-            log(
-                String(
-                    format: "video %@: %@ %dx%d, %.3g fps, %.2f s", path, info.codec, info.width, info.height,
-                    info.framesPerSecond, info.duration))
-        } catch {
-            throw CommandFailure(error.isUnreadable ? .noInput : .dataError, error.description)
-        }
     }
 }

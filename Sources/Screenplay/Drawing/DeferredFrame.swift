@@ -1,0 +1,87 @@
+import Glibc
+import Rendering
+
+/// What a frame puts off until a drawing call needs it: the frame's start
+/// (its target made current, alpha 1 across a window buffer), and a web
+/// page's frame held to be presented as it is while it is the whole frame,
+/// drawn like any content once something else shares the frame. So an
+/// order of calls draws as it always did, and a frame that is one page's
+/// own pixels needs no GL at all.
+@MainActor
+final class DeferredFrame {
+    private let target: any RenderTarget
+    private var hasBegun = false
+    /// A page's frame that is the whole frame so far, already in one of
+    /// the window's wl_shm buffers, and its draw should anything follow.
+    private var held: (frame: StagedFrame, draw: () throws -> Void)?
+    /// A held frame's draw, or the frame's start, that failed once
+    /// something else needed it.
+    private(set) var error: (any Error)?
+
+    init(target: any RenderTarget) {
+        self.target = target
+    }
+
+    /// Starts the frame's drawing if it has not started (`quads` brings up
+    /// the shared GL objects), and draws a held page frame.
+    func settle(_ quads: () throws -> QuadRenderer) {
+        if !hasBegun {
+            hasBegun = true
+            // Alpha 1 across a window buffer before anything is drawn (see
+            // QuadRenderer.beginFrame). A GL failure here fails the frame's
+            // first draw call too, which reports it.
+            do {
+                try target.makeCurrent()
+                try quads().beginFrame(on: target)
+            } catch {
+                self.error = self.error ?? error
+            }
+        }
+        guard let held else { return }
+        self.held = nil
+        do { try held.draw() } catch { self.error = self.error ?? error }
+        held.frame.release()
+    }
+
+    /// Holds `frame`, which covers the whole window, to be presented as it
+    /// is when nothing else is drawn in this frame; `draw` draws it otherwise.
+    /// False where frames cannot go as they are (not a window presenting
+    /// through wl_shm, or another size).
+    func hold(_ frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
+        guard let window = target as? WindowSurface, window.presentsThroughShm, frame.isStaged,
+            frame.width == target.pixelWidth, frame.height == target.pixelHeight
+        else { return false }
+        // Whatever was drawn before is covered, a frame held before too
+        // (its buffer back to the rotation).
+        if let previous = held?.frame, previous !== frame { previous.release() }
+        held = (frame, draw)
+        return true
+    }
+
+    /// Holds a white frame written into one of the window's wl_shm buffers,
+    /// like `hold(_:orDraw:)`: a page's scene before its first paint.
+    func holdWhite(orDraw draw: @escaping () throws -> Void) -> Bool {
+        let height = target.pixelHeight
+        guard let window = target as? WindowSurface, window.presentsThroughShm, held == nil,
+            let frame = try? window.stageFrame(
+                width: target.pixelWidth, height: height, replacing: nil,
+                fill: { memory, stride in memset(memory, 0xff, stride * height) })
+        else { return false }
+        guard hold(frame, orDraw: draw) else {
+            frame.release()
+            return false
+        }
+        return true
+    }
+
+    /// The held page frame, if the frame is nothing else; nil (and the
+    /// frame settled) otherwise.
+    func take(_ quads: () throws -> QuadRenderer) -> StagedFrame? {
+        guard let held, held.frame.isStaged else {
+            settle(quads)
+            return nil
+        }
+        self.held = nil
+        return held.frame
+    }
+}

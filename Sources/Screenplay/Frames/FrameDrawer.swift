@@ -1,0 +1,108 @@
+import Rendering
+import WaylandClient
+
+/// One frame of a scene drawn into its window and presented: the target
+/// (the window, or the scene's own copy of its picture where the driver
+/// does not tell the back buffer's age), the repaint region (this frame's
+/// damage and what the buffer missed, `DamageHistory`) as the scissor, the
+/// delegate's draw through a `DrawingContext`, then the buffer presented
+/// with its damage, or a web page's held frame presented as it is. It
+/// keeps what carries from one frame to the next and counts what it drew.
+@MainActor
+final class FrameDrawer {
+    /// The damage of recent frames, for buffers of age above 1.
+    private var damageHistory = DamageHistory()
+    /// The scene's own copy of its picture where buffer age is not offered.
+    private var retainedFrame = RetainedFrame()
+    /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn;
+    /// 0 when unknown.
+    private(set) var lastBufferAge = 0
+    /// How many times the delegate was asked to draw.
+    private(set) var drawCount = 0
+    /// How many pixels the draws repainted, in all.
+    private(set) var redrawnPixels = 0
+    /// How many frames went to the compositor as a web page's own pixels.
+    private(set) var framesPresentedAsIs = 0
+
+    /// What a frame goes through besides its window: the graphics every
+    /// scene shares, where its shown frames are tracked and its reads
+    /// delivered, the surface it commits, and where failures go.
+    struct Outlets {
+        let graphics: SharedGraphics
+        let feedback: SceneFeedback
+        let captures: FrameCaptures
+        let surface: Surface
+        let screenName: String?
+        let report: (any Error) -> Void
+    }
+
+    /// Draws `damage` (nil: everything) of `window` with `draw` and
+    /// presents it. `bringUpGL` brings GL up before `draw` decides what to
+    /// draw, so the time from that decision to the frame shown does not
+    /// include loading the driver; a scene with a web page leaves it to the
+    /// frame's first GL call, which a frame presented as it is never makes.
+    func draw(
+        _ damage: [SceneRect]?, of window: WindowSurface, bringUpGL: Bool, feedbackToken: UInt64?,
+        _ outlets: Outlets, draw: (DrawingContext) throws -> Void
+    ) throws {
+        let bounds = SceneRect(x: 0, y: 0, width: window.pixelWidth, height: window.pixelHeight)
+        var target: any RenderTarget = window
+        if !window.hasGraphicsContext, bringUpGL { try window.makeCurrent() }
+        window.beginFrame(damage: damage?.map(\.pixelRect))
+        let graphics = window.presentsThroughShm ? nil : try outlets.graphics.resources()
+        if graphics != nil { try window.makeCurrent() }
+        lastBufferAge = window.bufferAge()
+        if let graphics, !graphics.context.offersBufferAge,
+            let copy = try retainedFrame.target(
+                damageShare: RetainedFrame.share(of: damage, in: bounds), width: window.pixelWidth,
+                height: window.pixelHeight,
+                context: graphics.context)
+        {
+            (target, lastBufferAge) = copy
+        }
+        let repaint = damageHistory.repaint(damage, bufferAge: lastBufferAge, bounds: bounds)
+        target.clip = repaint == bounds ? nil : repaint.pixelRect
+        // Scissor off again however the draw ends: an app's own GL
+        // outside a frame and the next scene must not find it on.
+        defer {
+            target.clip = nil
+            if window.hasGraphicsContext { applyClip(target) }
+        }
+        let shared = outlets.graphics
+        let context = DrawingContext(
+            target: target, resources: { [shared] in try graphics ?? shared.resources() }, redrawRect: repaint)
+        drawCount += 1
+        redrawnPixels += repaint.area
+        do {
+            try draw(context)
+        } catch {
+            outlets.report(error)
+        }
+        let feedback = outlets.feedback
+        // A capture reads the drawn buffer: a held page frame is drawn for it.
+        if !outlets.captures.isEmpty { context.settle() }
+        // Resolved with the frame's own watchers (presentation feedback
+        // where it comes, else the frame callback) by trackShown below.
+        for action in context.afterShown { feedback.shownWatchers.append { _ in action() } }
+        if let held = context.takeHeldFrame() {
+            feedback.trackShown(feedbackToken: feedbackToken, surface: outlets.surface)
+            try window.present(staged: held)
+            framesPresentedAsIs += 1
+        } else {
+            if let error = context.settleError { outlets.report(error) }
+            if let graphics, let copy = target as? OffscreenTarget {
+                try retainedFrame.draw(copy, into: window, quads: graphics.quads())
+            }
+            feedback.trackShown(feedbackToken: feedbackToken, surface: outlets.surface)
+            // The whole buffer is this frame now: outside the repaint it
+            // still holds what the frames it missed drew. (Reads are not
+            // scissored.)
+            outlets.captures.deliver(from: window, screen: outlets.screenName)
+            try window.present(damage: damage?.map(\.pixelRect))
+        }
+        for action in context.afterPresent { action() }
+    }
+
+    /// Frees the scene's copy of its picture (the scene is torn down).
+    func release() { retainedFrame.release() }
+}
