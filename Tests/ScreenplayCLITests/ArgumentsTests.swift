@@ -174,7 +174,7 @@ final class ArgumentsTests: ScreenplayTestCase {
     }
 
     /// `play --help` (and so its man page) lists exactly the keys the
-    /// playlist parser accepts, in each of its eight kinds of object.
+    /// playlist parser accepts, in each of its eleven kinds of object.
     func testPlayHelpListsEveryPlaylistKey() throws {
         let usage = PlayCommand.usage
         let section = try XCTUnwrap(usage.range(of: "PLAYLIST FILE"), "play --help has no PLAYLIST FILE section")
@@ -197,7 +197,10 @@ final class ArgumentsTests: ScreenplayTestCase {
         XCTAssertEqual(listed["A date range"], ScheduleParser.dateRangeKeys, usage)
         XCTAssertEqual(listed["A layout"], LayoutParser.layoutKeys, usage)
         XCTAssertEqual(listed["A region"], LayoutParser.regionKeys, usage)
-        XCTAssertEqual(listed.count, 8, "\(listed)")
+        XCTAssertEqual(listed["A wall"], WallParser.wallKeys, usage)
+        XCTAssertEqual(listed["A tile"], WallParser.tileKeys, usage)
+        XCTAssertEqual(listed["A wall's panel"], WallParser.panelKeys, usage)
+        XCTAssertEqual(listed.count, 11, "\(listed)")
     }
 
     func testVersionLineNamesTheProgramReleaseAndCommit() {

@@ -125,7 +125,9 @@ final class PlaylistConfigTests: ScreenplayTestCase {
             #"{"playlists": {"a": [{"color": "ff0000"}]}, "panels": [{"match": "x", "playlist": "a", "rotate": 45}]}"#,
             mentions: ["panels[0].rotate"])
         assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "b"}"#, mentions: ["default", "\"b\""])
-        assertRefused(#"{"playlists": {"a": [{"color": "ff0000"}]}}"#, mentions: ["no \"panels\" and no \"default\""])
+        assertRefused(
+            #"{"playlists": {"a": [{"color": "ff0000"}]}}"#,
+            mentions: ["no \"panels\", no \"walls\" and no \"default\""])
         assertRefused(
             #"{"playlists": {"a": [{"color": "ff0000"}]}, "default": "a", "transition": {"seconds": -1}}"#,
             mentions: ["transition.seconds"])

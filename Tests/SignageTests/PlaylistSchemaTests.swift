@@ -463,6 +463,16 @@ enum PlaylistSchema {
     }
 
     /// A playlist the loader accepted meets the schema too.
+    /// `json` read as the file /srv/p.json (items of 10 s), checked to meet
+    /// the schema too: what the loader accepts, the schema accepts.
+    static func parse(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws(PlaylistError)
+        -> SignageConfig
+    {
+        let config = try SignageConfigLoader.parse(Data(json.utf8), file: "/srv/p.json", itemSeconds: 10)
+        assertMeets(json, file: file, line: line)
+        return config
+    }
+
     static func assertMeets(_ json: String, file: StaticString = #filePath, line: UInt = #line) {
         do {
             if let problem = try problems([json])[0] {

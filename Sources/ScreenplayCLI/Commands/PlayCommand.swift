@@ -131,6 +131,8 @@ public struct PlayCommand: CLICommand {
                                   panel, each playing its own items.
             panels                A list of panel entries; the first whose
                                   "match" names a screen chooses its playlist.
+            walls                 A list of video walls: screens that show one
+                                  picture together, each tile its part.
             default               The playlist (or layout) of screens no panel
                                   entry matches (without it they show nothing).
             transition            {"seconds": S}: crossfade between items
@@ -202,6 +204,26 @@ public struct PlayCommand: CLICommand {
             playlist              The playlist it plays (or "items").
             items                 Its own list of items, as a playlist's.
             transition            {"seconds": S}: crossfade between its items.
+          A wall (unit, panel and gap optional):
+            playlist              What it plays across its canvas.
+            layout                Or the layout it plays.
+            unit                  "px" (default) or "mm": of x, y and gap.
+            panel                 The panels' size, unturned (default: each
+                                  screen's mode and physical size).
+            gap                   [across, down]: between the active areas
+                                  of grid tiles (the bezels), in "unit".
+            tiles                 Required: a non-empty list of tiles.
+          A tile ("column" and "row", or "x" and "y"):
+            match                 A screen pattern, as --output takes.
+            column                Its column in the grid, from 0 at the left.
+            row                   Its row in the grid, from 0 at the top.
+            x                     Its active area's left edge, in "unit".
+            y                     Its active area's top edge.
+            rotate                0, 90, 180 or 270: the panel hangs turned
+                                  that far clockwise (a portrait wall).
+          A wall's panel:
+            pixels                [width, height]: its mode.
+            mm                    [width, height]: its active area.
 
         EXAMPLES:
           screenplay play /srv/signage/lobby

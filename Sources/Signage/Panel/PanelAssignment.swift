@@ -1,4 +1,6 @@
 import Foundation
+public import Screenplay
+
 /// What a panel entry says a panel plays: its playlist and, with a
 /// schedule, the other playlists it names and when. It keeps the
 /// schedule's next change as last worked out, so a panel's every
@@ -12,12 +14,28 @@ public struct PanelAssignment {
         public var rotate: Int
         /// When it plays which of its playlists; nil: `playlist` always.
         public var schedule: PanelSchedule?
+        /// A wall's tile: its part of the wall's canvas; nil for a panel.
+        public var tile: CanvasPart?
 
-        /// A panel entry playing `playlist`, hung `rotate` degrees, on `schedule`.
-        public init(playlist: Playlist, rotate: Int, schedule: PanelSchedule?) {
+        /// A panel entry playing `playlist`, hung `rotate` degrees, on
+        /// `schedule`; a wall's `tile` shows its part of the canvas.
+        public init(playlist: Playlist, rotate: Int, schedule: PanelSchedule?, tile: CanvasPart? = nil) {
             self.playlist = playlist
             self.rotate = rotate
             self.schedule = schedule
+            self.tile = tile
+        }
+
+        /// The content goes onto the screen one to one: not turned, not a
+        /// tile's part of a canvas; so a layout's moving regions are the
+        /// screen's rectangles to repaint.
+        public var drawsOneToOne: Bool { rotate == 0 && tile == nil }
+
+        /// The size content is drawn at on a screen of `size` pixels: a
+        /// tile's whole canvas; a turned panel's size with width and height swapped.
+        public func contentSize(onScreen size: (width: Int, height: Int)) -> (Int, Int) {
+            if let tile { return (tile.canvasWidth, tile.canvasHeight) }
+            return rotate % 180 == 0 ? (size.width, size.height) : (size.height, size.width)
         }
     }
 

@@ -145,8 +145,7 @@ final class PlayPanel: SceneDelegate {
     }
 
     /// A reload changed what this panel plays; it takes over at the next boundary.
-    func reassign(playlist: Playlist, rotate: Int, schedule: PanelSchedule?) {
-        let fresh = PanelAssignment.Entry(playlist: playlist, rotate: rotate, schedule: schedule)
+    func reassign(_ fresh: PanelAssignment.Entry) {
         pending = fresh == assigned.entry ? nil : fresh
     }
 
@@ -174,11 +173,8 @@ final class PlayPanel: SceneDelegate {
 
     // MARK: deciding what to show
 
-    /// Size of the content as drawn (turned panels swap width and height).
-    var contentSize: (Int, Int) {
-        let size = scene?.pixelSize ?? (width: 1, height: 1)
-        return rotate % 180 == 0 ? (size.width, size.height) : (size.height, size.width)
-    }
+    /// Size of the content as drawn (`PanelAssignment.Entry.contentSize`).
+    var contentSize: (Int, Int) { assigned.entry.contentSize(onScreen: scene?.pixelSize ?? (width: 1, height: 1)) }
 
     /// Something good is on screen: not the placeholder, not a video that failed part-way.
     var showingGoodItem: Bool {

@@ -117,11 +117,12 @@ extension PlayPanel {
         try turned(context, body)
     }
 
-    /// Turns the content back on a panel mounted rotated.
+    /// Turns the content back on a panel mounted rotated; a wall's tile shows its part of the canvas.
     func turned(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
-        if rotate == 0 { return try body(context) }
+        func part(_ on: DrawingContext) throws { try assigned.entry.tile.map { try $0.draw(on: on, body) } ?? body(on) }
+        if rotate == 0 { return try part(context) }
         // The panel hangs turned clockwise: the content turns back.
-        try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), body)
+        try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), part)
     }
 
     func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {

@@ -38,15 +38,18 @@ extension PlayPanel {
     func preloadScheduled(at change: Double) {
         guard incoming == nil, let upcoming = assigned.scheduled(at: change)?.playlist, let scene else { return }
         guard upcoming.name != playlist.name, !upcoming.items.isEmpty else { return }
-        nextItem.preload(0, of: upcoming, size: contentSize, upright: rotate == 0, scene: scene) {
+        nextItem.preload(0, of: upcoming, size: contentSize, upright: upright, scene: scene) {
             [weak self] in self?.scene?.setNeedsDisplay()
         }
     }
 
     /// An item's media at the panel's content size.
     func makeMedia(_ item: PlayItem, synchronously: Bool, scene: Scene) -> any PlayMedia {
-        nextItem.media(for: item, size: contentSize, upright: rotate == 0, synchronously: synchronously, scene: scene)
+        nextItem.media(for: item, size: contentSize, upright: upright, synchronously: synchronously, scene: scene)
     }
+
+    /// Drawn one to one onto the screen (`PanelAssignment.Entry.drawsOneToOne`).
+    var upright: Bool { assigned.entry.drawsOneToOne }
 
     func dropNext() { nextItem.drop() }
 
@@ -94,7 +97,7 @@ extension PlayPanel {
     func preloadFollowing(after index: Int) {
         let following = (index + 1) % playlist.items.count
         guard following != index, incoming == nil, let scene else { return }
-        nextItem.preload(following, of: playlist, size: contentSize, upright: rotate == 0, scene: scene) {
+        nextItem.preload(following, of: playlist, size: contentSize, upright: upright, scene: scene) {
             [weak self] in self?.scene?.setNeedsDisplay()  // the upload, in the next draw
         }
     }

@@ -143,7 +143,7 @@ final class PlayRunner: PlayHost {
         return PlayPanel(runner: self, playlist: first, rotate: 0, probe: probe)
     }
 
-    func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
+    func assignment(for screen: Screen) -> PanelAssignment.Entry? {
         config.assignment(for: screen)
     }
 
@@ -152,7 +152,7 @@ final class PlayRunner: PlayHost {
         // swayidle or a desktop's blanking must not turn a panel off mid-loop.
         scene.inhibitsIdle = !options.allowIdle
         if let screen = scene.screen, let assigned = assignment(for: screen) {
-            panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
+            panel.reassign(assigned)
             panel.takeAssignmentNow()
         }
         overrides.panelConnected(panel)  // OVERRIDE
@@ -209,7 +209,7 @@ final class PlayRunner: PlayHost {
             guard let scene = panel.sceneForReload, let screen = scene.screen,
                 let assigned = assignment(for: screen)
             else { continue }
-            panel.reassign(playlist: assigned.playlist, rotate: assigned.rotate, schedule: assigned.schedule)
+            panel.reassign(assigned)
         }
         app?.reevaluateScreens()
         if let activation {

@@ -46,6 +46,9 @@ final class PlayScreens {
             !toldUnmatched.contains(screen.name)
         else { return }
         toldUnmatched.insert(screen.name)
+        if let problem = config().wallProblem(for: screen) {
+            return options.messages.warning("\(screen.name) shows nothing: \(problem)")
+        }
         options.messages.warning(
             "\(screen.name) \"\(screen.displayDescription)\" matches no panel entry of \(config().source) and there is no \"default\": it shows nothing"
         )
@@ -65,6 +68,7 @@ final class PlayScreens {
         }
         if isSkipped(screen) { return "\(screen.name): skipped by --skip" }
         if !matchesOutputOption(screen) { return "\(screen.name): not named by --output" }
+        if let problem = config().wallProblem(for: screen) { return "\(screen.name): \(problem)" }
         return "\(screen.name): matches no panel entry of \(config().source) and there is no \"default\""
     }
 }

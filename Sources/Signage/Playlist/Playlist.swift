@@ -106,6 +106,8 @@ public struct SignageConfig: Equatable {
     public var source: String
     /// The zone schedules read their days and times in (`"timezone"`).
     public var timeZone: TimeZone = .current
+    /// Screens that show one picture together (`"walls"`).
+    public var walls: [Wall] = []
 
     /// A configuration of `playlists`, matched to screens by `panels`
     /// (else `defaultPlaylist`), read from `source`.
@@ -133,27 +135,71 @@ public struct SignageConfig: Equatable {
             })
     }
 
-    /// The playlist and rotation for a screen: the first matching panel
+    /// What a screen plays: the wall tile it is (its part of the wall's
+    /// canvas worked out with `facts`), else the first matching panel
     /// entry, else the default; nil when the screen gets nothing.
-    func assignment(name: String, description: String, make: String, model: String, serial: String?)
-        -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)?
-    {
-        for (index, rule) in panels.enumerated()
-        where panelMatches(rule.match, name: name, description: description, make: make, model: model, serial: serial) {
-            if let playlist = playlists[rule.playlist] { return (playlist, rule.rotate, panelSchedule(index)) }
+    func assignment(
+        name: String, description: String, make: String, model: String, serial: String?,
+        facts: WallGeometry.ScreenFacts? = nil
+    ) -> PanelAssignment.Entry? {
+        let matches = { (pattern: String) in
+            panelMatches(pattern, name: name, description: description, make: make, model: model, serial: serial)
         }
-        return defaultPlaylist.flatMap { playlists[$0] }.map { ($0, 0, nil) }
+        if let (wall, index) = tile(matching: matches) {
+            guard let playlist = playlists[wall.playlist],
+                let views = try? WallGeometry.views(of: wall, screen: facts)
+            else { return nil }
+            return PanelAssignment.Entry(
+                playlist: playlist, rotate: wall.tiles[index].rotate, schedule: nil, tile: views[index])
+        }
+        for (index, rule) in panels.enumerated() where matches(rule.match) {
+            if let playlist = playlists[rule.playlist] {
+                return PanelAssignment.Entry(playlist: playlist, rotate: rule.rotate, schedule: panelSchedule(index))
+            }
+        }
+        return defaultPlaylist.flatMap { playlists[$0] }.map {
+            PanelAssignment.Entry(playlist: $0, rotate: 0, schedule: nil)
+        }
     }
 
-    /// The playlist and rotation of `screen`, matched on the fields
-    /// `--output` and `ctl` match: make, model and serial number from its
-    /// output-management head where the compositor has one (the wl_output
-    /// itself carries no serial number).
+    /// The wall and tile index whose pattern `matches` says names the screen.
+    func tile(matching matches: (String) -> Bool) -> (Wall, Int)? {
+        for wall in walls {
+            if let index = wall.tiles.firstIndex(where: { matches($0.match) }) { return (wall, index) }
+        }
+        return nil
+    }
+
+    /// What `screen` plays, matched on the fields `--output` and `ctl`
+    /// match: make, model and serial number from its output-management
+    /// head where the compositor has one (the wl_output itself carries no
+    /// serial number).
     @MainActor
-    public func assignment(for screen: Screen) -> (playlist: Playlist, rotate: Int, schedule: PanelSchedule?)? {
+    public func assignment(for screen: Screen) -> PanelAssignment.Entry? {
         assignment(
             name: screen.name, description: screen.displayDescription, make: screen.make, model: screen.model,
-            serial: screen.serial)
+            serial: screen.serial, facts: screen.wallFacts)
+    }
+
+    /// Why `screen`, a tile of a wall, cannot show its part (the wall
+    /// leaves a size to the screen, which does not give it); nil otherwise.
+    @MainActor
+    public func wallProblem(for screen: Screen) -> String? {
+        guard let (wall, _) = tile(matching: { ScreenPattern($0).matches(screen) }) else { return nil }
+        do {
+            _ = try WallGeometry.views(of: wall, screen: screen.wallFacts)
+            return nil
+        } catch {
+            return "\(source): \(error.path): \(error.reason)"
+        }
+    }
+}
+
+extension Screen {
+    /// The mode and physical size, unturned, a wall takes where its file is silent.
+    var wallFacts: WallGeometry.ScreenFacts {
+        let mode = currentMode.map { ($0.width, $0.height) } ?? (0, 0)
+        return WallGeometry.ScreenFacts(pixels: mode, millimetres: physicalSizeMillimeters)
     }
 }
 

@@ -10,7 +10,7 @@ extension SignageConfigLoader {
     /// (docs/playlist.schema.json); `play` ignores it.
     static let topKeys: Set<String> = [
         "$schema", "playlists", "layouts", "panels", "default", "transition", "sync", "timezone",
-        "activate_at", "web",
+        "activate_at", "web", "walls",
     ]
     static let panelKeys: Set<String> = ["match", "playlist", "layout", "rotate", "schedule"]
 
@@ -89,27 +89,16 @@ extension SignageConfigLoader {
                 let at = "panels[\(index)]"
                 let entry = try JSONValues.dictionary(element, at: at, fail)
                 try JSONValues.rejectUnknownKeys(entry, allowed: panelKeys, at: at, fail)
-                guard let matchValue = entry["match"] else {
-                    throw fail(at, "missing \"match\": a screen name, description or glob")
-                }
-                guard let match = matchValue as? String else {
-                    throw fail("\(at).match", "expected a string, got \(JSONValues.describe(matchValue))")
-                }
-                if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
+                let match = try screenPattern(in: entry, at: at, fail)
                 let playlist = try contentName(in: entry, at: at, playlists: playlists, layouts: layouts, fail)
-                var rotate = 0
-                if let rotateValue = entry["rotate"] {
-                    guard let number = JSONValues.integer(rotateValue), [0, 90, 180, 270].contains(number) else {
-                        throw fail(
-                            "\(at).rotate", "expected 0, 90, 180 or 270, got \(JSONValues.describe(rotateValue))")
-                    }
-                    rotate = number
-                }
+                let rotate = try rotation(entry["rotate"], at: "\(at).rotate", fail)
                 let schedule = try ScheduleParser.parseSchedule(
                     entry["schedule"], at: at, playlists: playlists, layouts: layouts, fail)
                 panels.append(PanelRule(match: match, playlist: playlist, rotate: rotate, schedule: schedule))
             }
         }
+        let walls = try WallParser.parseWalls(object["walls"], playlists: playlists, layouts: layouts, fail)
+        try WallParser.checkPanels(panels, against: walls, fail)
         // A layout plays as a playlist of its name (the names cannot clash: `LayoutParser.parseLayouts`).
         for layout in layouts.values {
             playlists[layout.name] = LayoutParser.layoutPlaylist(layout, transition: transition)
@@ -127,12 +116,14 @@ extension SignageConfigLoader {
             }
             defaultPlaylist = name
         }
-        if panels.isEmpty, defaultPlaylist == nil {
-            throw fail("", "no \"panels\" and no \"default\": no screen would play anything")
+        if panels.isEmpty, walls.isEmpty, defaultPlaylist == nil {
+            throw fail("", "no \"panels\", no \"walls\" and no \"default\": no screen would play anything")
         }
-        return SignageConfig(
+        var config = SignageConfig(
             playlists: playlists, panels: panels, defaultPlaylist: defaultPlaylist, sync: sync,
             activateAt: activateAt, source: file, timeZone: timeZone)
+        config.walls = walls
+        return config
     }
 
     /// `"activate_at"`'s text as wall-clock seconds: ISO 8601 with a zone
@@ -190,6 +181,31 @@ extension SignageConfigLoader {
                 "no playlist named \"\(name)\" (the playlists are \(playlists.keys.sorted().joined(separator: ", ")))")
         }
         return name
+    }
+
+    /// A panel's or tile's `"rotate"`: how it hangs, 0 when not given.
+    static func rotation(_ value: Any?, at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> Int
+    {
+        guard let value else { return 0 }
+        guard let number = JSONValues.integer(value), [0, 90, 180, 270].contains(number) else {
+            throw fail(at, "expected 0, 90, 180 or 270, got \(JSONValues.describe(value))")
+        }
+        return number
+    }
+
+    /// A panel's or tile's `"match"`: a usable screen pattern.
+    static func screenPattern(in entry: [String: Any], at: String, _ fail: (String, String) -> PlaylistError)
+        throws(PlaylistError) -> String
+    {
+        guard let value = entry["match"] else {
+            throw fail(at, "missing \"match\": a screen name, description or glob")
+        }
+        guard let match = value as? String else {
+            throw fail("\(at).match", "expected a string, got \(JSONValues.describe(value))")
+        }
+        if let problem = patternProblem(match) { throw fail("\(at).match", problem) }
+        return match
     }
 
     /// Why a panel pattern cannot be used, or nil.
