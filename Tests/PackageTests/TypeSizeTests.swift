@@ -15,7 +15,7 @@ final class TypeSizeTests: XCTestCase {
     /// `DrawingContext`): their public members with their doc comments make
     /// up most of what is left. `PlayPanel` is a panel's item state machine.
     private static let ceilings: [String: Int] = [
-        "Application": 714, "PlayPanel": 635, "DrawingContext": 485,
+        "Application": 714, "PlayPanel": 635, "DrawingContext": 442,
     ]
 
     func testNoTypeGrowsPastAboutThreeHundredLines() throws {
