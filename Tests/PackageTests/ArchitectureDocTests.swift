@@ -238,7 +238,10 @@ final class SmallPartsTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(members.count, 6, "SceneHost: \(members)")
         // A scene closes by answering its batch, never by calling its owner.
-        let scene = try String(contentsOf: sources.appendingPathComponent("Scenes/Scene.swift"), encoding: .utf8)
-        XCTAssertFalse(scene.contains("host.close") || scene.contains("sceneDidClose"))
+        for name in ["Scenes/Scene.swift", "Scenes/SceneChanges.swift"] {
+            let scene = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
+            XCTAssertTrue(scene.contains("host."), "\(name) no longer reaches its host: where did it go?")
+            XCTAssertFalse(scene.contains("host.close") || scene.contains("sceneDidClose"), name)
+        }
     }
 }

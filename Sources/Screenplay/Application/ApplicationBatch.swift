@@ -53,7 +53,7 @@ extension Application {
         }
         var closing: [Scene] = []
         for scene in scenes where !isShutDown {
-            if scene.applyPendingState() == .close { closing.append(scene) }
+            if scene.changes.applyPendingState() == .close { closing.append(scene) }
         }
         for scene in closing where !isShutDown { close(scene) }
         for scene in scenes where !isShutDown { scene.drawIfNeeded() }

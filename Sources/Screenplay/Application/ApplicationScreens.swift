@@ -22,7 +22,7 @@ extension Application {
 
     func outputChanged(_ output: Output) {
         guard let screen = screenRegistry.update(output) else { return }
-        for scene in scenes { scene.screenChanged(screen) }
+        for scene in scenes { scene.changes.screenChanged(screen) }
         onScreenChange?(screen)
         requestReconcile()
     }

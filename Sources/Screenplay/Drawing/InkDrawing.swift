@@ -68,18 +68,8 @@ extension DrawingContext {
     public func drawInk(_ strokes: [InkStroke], clip: SceneRect? = nil) throws -> Int {
         var area = redrawRect.intersection(SceneRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))
         if let clip { area = area.intersection(clip) }
-        // Lines outside the area cost nothing; erasers only clear what is painted.
-        var painted: SceneRect?
-        for stroke in strokes where !stroke.erases {
-            let inside = stroke.bounds.intersection(area)
-            if !inside.isEmpty { painted = painted.map { $0.union(inside) } ?? inside }
-        }
-        guard let box = painted, !box.isEmpty else { return 0 }
-        let canvas = try Canvas(width: box.width, height: box.height)
-        for stroke in strokes where !stroke.bounds.intersection(box).isEmpty {
-            canvas.strokeLine(stroke, offsetX: Double(box.x), offsetY: Double(box.y))
-        }
-        let texture = try canvas.makeTexture(context: resources.context)
+        guard let box = InkRaster.paintedBox(of: strokes, within: area) else { return 0 }
+        let texture = try InkRaster.canvas(strokes, in: box).makeTexture(context: resources.context)
         defer { texture.destroy() }
         try resources.quads().draw(
             texture, regions: [PixelRect(x: 0, y: 0, width: box.width, height: box.height)], x: Double(box.x),
@@ -120,10 +110,7 @@ public final class InkLayer {
         if let kept, kept.strokes == strokes, kept.clip == whole {
             texture = kept.texture
         } else {
-            let canvas = try Canvas(width: whole.width, height: whole.height)
-            for stroke in strokes where !stroke.bounds.intersection(whole).isEmpty {
-                canvas.strokeLine(stroke, offsetX: Double(whole.x), offsetY: Double(whole.y))
-            }
+            let canvas = try InkRaster.canvas(strokes, in: whole)
             rasterizedPixels += whole.area
             // The same size: uploaded in place, no new texture.
             if let old = kept?.texture, old.width == whole.width, old.height == whole.height {
@@ -140,14 +127,33 @@ public final class InkLayer {
     }
 }
 
-extension Canvas {
-    /// `stroke` on this canvas, whose top-left is (`offsetX`, `offsetY`)
-    /// of the target the stroke's points are in.
-    fileprivate func strokeLine(_ stroke: InkStroke, offsetX: Double, offsetY: Double) {
-        var color = stroke.color.rendering
-        color.alpha = min(max(stroke.opacity, 0), 1)
-        strokeLine(
-            stroke.points.map { (x: $0.x - offsetX, y: $0.y - offsetY) }, width: stroke.width, color: color,
-            erase: stroke.erases)
+/// Strokes rasterized into one box of a target: the box their painting
+/// lines reach, and a canvas of its size with every stroke that crosses it
+/// drawn, offset to it.
+enum InkRaster {
+    /// The part of `area` that `strokes`' painting lines reach; nil when
+    /// none does. Lines outside the area cost nothing; erasers only clear
+    /// what is painted.
+    static func paintedBox(of strokes: [InkStroke], within area: SceneRect) -> SceneRect? {
+        var painted: SceneRect?
+        for stroke in strokes where !stroke.erases {
+            let inside = stroke.bounds.intersection(area)
+            if !inside.isEmpty { painted = painted.map { $0.union(inside) } ?? inside }
+        }
+        guard let painted, !painted.isEmpty else { return nil }
+        return painted
+    }
+
+    /// A canvas of `box`'s size with the strokes that cross it drawn in order.
+    static func canvas(_ strokes: [InkStroke], in box: SceneRect) throws -> Canvas {
+        let canvas = try Canvas(width: box.width, height: box.height)
+        for stroke in strokes where !stroke.bounds.intersection(box).isEmpty {
+            var color = stroke.color.rendering
+            color.alpha = min(max(stroke.opacity, 0), 1)
+            canvas.strokeLine(
+                stroke.points.map { (x: $0.x - Double(box.x), y: $0.y - Double(box.y)) }, width: stroke.width,
+                color: color, erase: stroke.erases)
+        }
+        return canvas
     }
 }

@@ -13,9 +13,8 @@ extension DrawingContext {
     ) throws {
         let odd = turns % 2 != 0
         let (w, h) = odd ? (pixelHeight, pixelWidth) : (pixelWidth, pixelHeight)
-        try drawLayer(
-            in: PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), size: (w, h), opacity: opacity,
-            turns: turns, body)
+        let rect = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+        try LayerComposite(rect: rect, width: w, height: h, opacity: opacity, turns: turns).draw(on: self, body)
     }
 
     /// Draws `body` into the rectangle at (`x`, `y`) of `width` x `height`
@@ -28,25 +27,33 @@ extension DrawingContext {
         x: Int, y: Int, width: Int, height: Int, _ body: (DrawingContext) throws -> Void
     ) throws {
         guard width > 0, height > 0 else { return }
-        try drawLayer(in: PixelRect(x: x, y: y, width: width, height: height), body)
+        let rect = PixelRect(x: x, y: y, width: width, height: height)
+        try LayerComposite(rect: rect, width: width, height: height).draw(on: self, body)
     }
+}
 
-    /// A layer of `rect`'s size (or `size`) drawn by `body`, composited into `rect`.
-    func drawLayer(
-        in rect: PixelRect, size: (Int, Int)? = nil, opacity: Double = 1, turns: Int = 0,
-        _ body: (DrawingContext) throws -> Void
-    ) throws {
-        let (w, h) = size ?? (rect.width, rect.height)
+/// One layer from the pool, drawn by a body as a whole target of its own
+/// size and composited into a rectangle of the frame: faded to `opacity`,
+/// turned `turns` quarter turns clockwise, made opaque first.
+@MainActor
+struct LayerComposite {
+    let rect: PixelRect
+    /// The layer's size: the rectangle's, or swapped for odd turns.
+    let width: Int, height: Int
+    var opacity = 1.0
+    var turns = 0
+
+    func draw(on frame: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
         // A partial frame repaints only part of the target: a layer drawn
         // one to one (a region, a crossfade) draws only its part of that, so
         // a full-panel photo under a moving ticker costs the ticker's band.
         var inner: PixelRect?
-        if turns == 0, w == rect.width, h == rect.height, let clip = target.clip {
+        if turns == 0, width == rect.width, height == rect.height, let clip = frame.target.clip {
             guard let shared = clip.intersection(rect) else { return }  // none of it is repainted
             inner = PixelRect(x: shared.x - rect.x, y: shared.y - rect.y, width: shared.width, height: shared.height)
         }
-        let resources = try self.resources
-        let layer = try resources.layers.acquire(width: w, height: h, context: resources.context)
+        let resources = try frame.resources
+        let layer = try resources.layers.acquire(width: width, height: height, context: resources.context)
         defer {
             layer.clip = nil
             resources.layers.putBack(layer)
@@ -57,11 +64,11 @@ extension DrawingContext {
             redrawRect: inner.map { SceneRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
         try body(layerContext)
         // Video in the layer reports its swap after the frame, as on screen.
-        afterPresent += layerContext.afterPresent
-        afterShown += layerContext.afterShown
+        frame.afterPresent += layerContext.afterPresent
+        frame.afterShown += layerContext.afterShown
         try layer.makeOpaque()
         try resources.quads().draw(
-            layer, mapping: .layer(turnedClockwise: turns), in: rect, on: target, opacity: opacity)
+            layer, mapping: .layer(turnedClockwise: turns), in: rect, on: frame.target, opacity: opacity)
     }
 }
 

@@ -6,10 +6,11 @@ import WaylandClient
 /// output) or an application window. It ties together its parts, each with
 /// one job: the surface and role (`SceneSurface`), the screen it is on and
 /// the display link keyed to it (`SceneScreenBinding`), pacing on the
-/// display link (`ScenePacing`), drawing and presenting a frame
+/// display link (`ScenePacing`), whether a frame is drawn and what it
+/// repaints (`FrameRequest`), drawing and presenting a frame
 /// (`FrameDrawer`), presentation feedback and shown frames
-/// (`SceneFeedback`) and warnings (`SceneWarnings`); and it tears them all
-/// down through one path.
+/// (`SceneFeedback`), warnings (`SceneWarnings`) and what changed around
+/// it (`SceneChanges`); and it tears them all down through one path.
 @MainActor
 public final class Scene {
     /// The scene's role, configuration and user info.
@@ -30,7 +31,7 @@ public final class Scene {
     /// integer scale.
     public var contentScale: Double { sceneSurface.contentScale }
     /// True from `scene(_:willConnectTo:)` until the scene is torn down.
-    public private(set) var isConnected = false
+    public internal(set) var isConnected = false
     /// True when an external scene is a fullscreen window because the
     /// compositor has no layer shell.
     public var isFullscreenFallback: Bool { sceneSurface.isFullscreenFallback }
@@ -77,14 +78,13 @@ public final class Scene {
     /// Draws and presents each frame, and counts them.
     let frames = FrameDrawer()
     var isDrawing = false
-    /// What changed since the last frame drawn (SceneDrawing.swift).
-    var pendingDamage = FrameDamage()
-    var hasDrawn = false
+    /// Whether a frame is drawn now, and what it repaints.
+    let frameRequest = FrameRequest()
     private(set) var isTornDown = false
     /// Waiting for the next frame drawn (`captureNextFrame`).
     let captures = FrameCaptures()
-    /// The buffer size and scale the delegate last heard of (`sceneDidResize`).
-    private var reportedGeometry: [Int] = []
+    /// Applies what changed around the scene: each batch's records, its screen.
+    private(set) lazy var changes = SceneChanges(scene: self)
 
     /// Makes the surface and role on `compositor`; `readsPanelPower` where
     /// the compositor reports panel power (a silent link then counts as a
@@ -115,7 +115,7 @@ public final class Scene {
     /// Whether the compositor's last configure of this window said
     /// fullscreen: after `setFullscreen(on:)`, false means it refused (or
     /// has not answered yet). Always false for external scenes' layer surfaces.
-    public private(set) var isFullscreen = false
+    public internal(set) var isFullscreen = false
 
     /// Asks the compositor to show this window fullscreen on `screen` (nil:
     /// leave fullscreen). For application windows; external scenes span
@@ -130,7 +130,7 @@ public final class Scene {
     /// content that changed everywhere, or nobody knows where).
     public func setNeedsDisplay() {
         guard !isTornDown else { return }
-        pendingDamage.addAll()
+        frameRequest.addAll()
         host.sceneNeedsRender()
     }
 
@@ -161,116 +161,8 @@ public final class Scene {
         guard !isTornDown else { return }
         let inside = rect.intersection(SceneRect(x: 0, y: 0, width: pixelSize.width, height: pixelSize.height))
         guard !inside.isEmpty else { return }
-        pendingDamage.add(inside)
+        frameRequest.add(inside)
         host.sceneNeedsRender()
-    }
-
-    // MARK: after each batch
-
-    /// What applying a batch left: the scene stays, or its owner closes it
-    /// once it has walked all its scenes (nothing here reaches back into
-    /// the owner's collection).
-    enum BatchResult { case open, close }
-
-    /// Applies what this scene's listeners recorded in the batch, in
-    /// order: `closed` (the scene goes), where the surface is now, a new
-    /// fractional scale, presentation feedback, then the newest configure.
-    /// Runs after each batch, outside libwayland's dispatch; drawing is the
-    /// next, separate step (`drawIfNeeded`).
-    func applyPendingState() -> BatchResult {
-        guard !isTornDown else { return .open }
-        // Since wlroots 0.19 a lost output closes its layer surfaces: the
-        // scene goes, the registration stays, and a returning screen gets a
-        // new scene.
-        let recorded = sceneSurface.takeRecorded()
-        if recorded.closed { return .close }
-        if recorded.outputsChanged { surfaceOutputsChanged() }
-        if recorded.scaleChanged, !isTornDown {
-            sceneSurface.applyFractionalScale()
-            reportResizeIfChanged()
-            setNeedsDisplay()
-        }
-        for (event, token) in feedback.takeRecorded() where !isTornDown {
-            if case let .presented(_, _, _, _, syncOutput?) = event { follow(screenID: syncOutput) }
-            feedback.resolve(event, token: token)
-        }
-        feedback.resolveRecordedCallbacks()
-        if let fullscreen = recorded.fullscreen { isFullscreen = fullscreen }
-        if let configure = recorded.configure, !isTornDown { return apply(configure) }
-        return .open
-    }
-
-    private func apply(_ configure: (serial: UInt32, width: Int, height: Int)) -> BatchResult {
-        let fallback = (screen?.info.logicalWidth ?? 1280, screen?.info.logicalHeight ?? 720)
-        let changed: Bool
-        do {
-            changed = try sceneSurface.apply(configure, fallbackSize: fallback, graphics: graphicsWhenDrawn())
-        } catch {
-            host.report(
-                SceneError(
-                    screen: screen?.name, reason: "cannot create the EGL surface: \(error)",
-                    fix: "check the Mesa EGL installation (`screenplay doctor`)"))
-            return .close
-        }
-        if isFullscreenFallback, configure.width > 0, configure.height > 0, let screen,
-            let warning = warnings.fallbackConfigured(
-                width: configure.width, height: configure.height, screen: screen,
-                others: host.screens.filter { $0 !== screen }.map(\.name))
-        {
-            host.report(warning)
-        }
-        reportResizeIfChanged()
-        if !isConnected {
-            isConnected = true
-            delegate.scene(self, willConnectTo: session)
-        }
-        // A delegate may have closed the scene, its registration or the
-        // whole application from the calls above.
-        guard !isTornDown else { return .open }
-        // Sway answers commits with repeated configures of the same size;
-        // redraw only when something changed.
-        if changed || !hasDrawn {
-            setNeedsDisplay()
-        } else {
-            // An ack takes effect with the next commit. Without one, a
-            // compositor that waits for it (cage) never shows the window.
-            surface.commit()
-        }
-        return .open
-    }
-
-    private func reportResizeIfChanged() {
-        let geometry = [pixelSize.width, pixelSize.height, sceneSurface.bufferScale]
-        defer { reportedGeometry = geometry }
-        if isConnected && !reportedGeometry.isEmpty && geometry != reportedGeometry { delegate.sceneDidResize(self) }
-    }
-
-    private func surfaceOutputsChanged() {
-        if isFullscreenFallback, let screen, let last = surface.enteredOutputs.last, last != screen.id,
-            let warning = warnings.fallbackEntered(
-                host.screens.first { $0.id == last }?.name ?? "another output", screen: screen)
-        {
-            host.report(warning)
-        }
-        // Windows follow the output they entered last; external scenes stay
-        // keyed to the screen they were made for.
-        guard let last = surface.enteredOutputs.last else { return }
-        follow(screenID: last)
-    }
-
-    /// A window follows the output it entered, or its frames were synced to.
-    private func follow(screenID: UInt32) {
-        guard binding.follow(screenID, among: host.screens) else { return }
-        delegate.sceneDidUpdateScreen(self)
-        setNeedsDisplay()
-    }
-
-    /// The screen this scene is on changed mode, scale or transform.
-    func screenChanged(_ screen: Screen) {
-        guard !isTornDown, let scaleChanged = binding.screenChanged(screen) else { return }
-        if scaleChanged { reportResizeIfChanged() }
-        delegate.sceneDidUpdateScreen(self)
-        setNeedsDisplay()
     }
 
     /// The panel was switched on or off (`Application.setPower`, or a read

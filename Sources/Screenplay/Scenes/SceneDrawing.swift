@@ -3,10 +3,10 @@ import Rendering
 
 extension Scene {
     /// Draws if a frame is due or content changed: the step after
-    /// `applyPendingState` for every scene of the batch. Decides whether a
-    /// frame is drawn and what changed; `FrameDrawer` draws and presents it,
-    /// repainting only what changed where the driver tells the back
-    /// buffer's age.
+    /// `applyPendingState` for every scene of the batch. `FrameRequest`
+    /// decides whether a frame is drawn and what changed; `FrameDrawer`
+    /// draws and presents it, repainting only what changed where the
+    /// driver tells the back buffer's age.
     func drawIfNeeded() {
         guard !isTornDown, isConnected, let window = sceneSurface.window else { return }
         // A panel switched off shows nothing: ask for no frames until it is back.
@@ -15,35 +15,12 @@ extension Scene {
             return
         }
         let now = monotonicNanoseconds()
-        // A refresh the delegate draws on, not yet handed back to the pacing.
-        var refreshTaken = false
-        if pacing.takeDueRefresh(nowNs: now) {
-            refreshTaken = true
-            // Asked every refresh, even when a redraw is due anyway: video
-            // hands its repeats back to mpv here. A refresh that draws with
-            // no rectangle given repaints everything (setNeedsDisplay(in:)).
-            if delegate.sceneShouldDrawFrame(self) {
-                if pendingDamage.isEmpty { pendingDamage.addAll() }
-            } else if pendingDamage.isEmpty {
-                pacing.hold(nowNs: now)
-                refreshTaken = false
-            }
-        }
         let bounds = SceneRect(x: 0, y: 0, width: window.pixelWidth, height: window.pixelHeight)
-        let damage = pendingDamage.clipped(to: bounds)
-        // Nothing changed (or only outside a buffer that shrank since): no frame.
-        guard damage.map({ !$0.isEmpty }) ?? true else {
-            pendingDamage = FrameDamage()
-            return
-        }
-        // Content not ready yet: what was asked for waits for the delegate's
-        // next setNeedsDisplay.
-        guard delegate.sceneIsReadyToDraw(self) else {
-            if refreshTaken { pacing.hold(nowNs: now) }
-            return
-        }
-        pendingDamage = FrameDamage()
-        hasDrawn = true
+        guard
+            let frame = frameRequest.take(
+                within: bounds, pacing: pacing, nowNs: now, shouldDrawFrame: { delegate.sceneShouldDrawFrame(self) },
+                isReady: { delegate.sceneIsReadyToDraw(self) })
+        else { return }
         pacing.willDraw(on: surface, nowNs: now) { [weak self] shownNs in
             self?.feedback.pacedFrameShown(atNs: shownNs)
         }
@@ -62,7 +39,7 @@ extension Scene {
             // Only a scene with a web page leaves GL to the frame's first GL
             // call: a frame presented as it is then needs none.
             try frames.draw(
-                damage, of: window, bringUpGL: webPageCount == 0, feedbackToken: feedbackToken, outlets
+                frame.rects, of: window, bringUpGL: webPageCount == 0, feedbackToken: feedbackToken, outlets
             ) { context in
                 try delegate.draw(self, in: context)
             }

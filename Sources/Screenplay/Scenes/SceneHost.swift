@@ -2,7 +2,7 @@
 /// and no more: the screens it may name, a batch handled soon, somewhere to
 /// report, the shared graphics, a flush, and a word when it freed a lot.
 /// Events flow one way: the owner hands each batch to its scenes, and a
-/// scene that is to close says so in its answer (`Scene.BatchResult`)
+/// scene that is to close says so in its answer (`SceneChanges.BatchResult`)
 /// rather than reaching back into the owner while it walks its scenes.
 @MainActor
 protocol SceneHost: AnyObject {
