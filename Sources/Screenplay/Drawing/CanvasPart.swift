@@ -38,6 +38,6 @@ public struct CanvasPart: Equatable, Sendable {
         let rect = PixelRect(
             x: Int((-Double(x) * across).rounded()), y: Int((-Double(y) * down).rounded()),
             width: Int((Double(canvasWidth) * across).rounded()), height: Int((Double(canvasHeight) * down).rounded()))
-        try context.drawLayer(in: rect, size: (canvasWidth, canvasHeight), body)
+        try LayerComposite(rect: rect, width: canvasWidth, height: canvasHeight).draw(on: context, body)
     }
 }
