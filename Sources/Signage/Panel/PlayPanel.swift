@@ -128,7 +128,10 @@ final class PlayPanel: SceneDelegate {
         scene.setNeedsDisplay()
     }
 
-    func sceneDidUpdateScreen(_ scene: Scene) { scene.setNeedsDisplay() }
+    func sceneDidUpdateScreen(_ scene: Scene) {
+        refitTile()
+        scene.setNeedsDisplay()
+    }
 
     /// A video alone on screen draws only when mpv has a new picture (a
     /// 30 fps clip holds each frame for two refreshes of 60 Hz); a
