@@ -120,9 +120,11 @@ extension PlayPanel {
     /// Turns the content back on a panel mounted rotated; a wall's tile shows its part of the canvas.
     func turned(_ context: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
         func part(_ on: DrawingContext) throws { try assigned.entry.tile.map { try $0.draw(on: on, body) } ?? body(on) }
-        if rotate == 0 { return try part(context) }
-        // The panel hangs turned clockwise: the content turns back.
-        try context.drawLayer(quarterTurnsClockwise: -(rotate / 90), part)
+        // The panel hangs turned clockwise: the content turns back (and a
+        // tile also undoes its output's turn: `turnsUndoingTheOutput`).
+        let turns = turnsUndoingTheOutput - rotate / 90
+        if turns % 4 == 0 { return try part(context) }
+        try context.drawLayer(quarterTurnsClockwise: turns, part)
     }
 
     func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
