@@ -14,12 +14,12 @@ final class PlayWallFaultTests: ScreenplayTestCase {
     /// A wall of two 640x360 tiles side by side named `left` and `right`,
     /// playing the coordinate picture of its 1280x360 canvas, then magenta,
     /// `seconds` each, by the wall clock (no crossfade).
-    func writeWall(left: String, right: String) throws -> String {
+    func writeWall(left: String, right: String, sync: Bool = true) throws -> String {
         let folder = try wallFolder()
         try writeCoordinatePicture(folder + "/wide.png", width: 1280, height: 360)
         let path = folder + "/wall.json"
         try
-            #"{"playlists": {"wide": [{"file": "wide.png"}, {"color": "ff00ff"}]}, "walls": [{"playlist": "wide", "tiles": [{"match": "\#(left)", "column": 0, "row": 0}, {"match": "\#(right)", "column": 1, "row": 0}]}]}"#
+            #"{"playlists": {"wide": [{"file": "wide.png"}, {"color": "ff00ff"}]}, "walls": [{"playlist": "wide", "tiles": [{"match": "\#(left)", "column": 0, "row": 0}, {"match": "\#(right)", "column": 1, "row": 0}]}], "sync": \#(sync)}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -123,6 +123,45 @@ final class PlayWallFaultTests: ScreenplayTestCase {
         assertClockItems(p, "WL-1", "all along")
         XCTAssertTrue(p.isRunning, p.stderr)
         XCTAssertFalse(p.stderr.contains("protocol error"), p.stderr)
+        assertCleanStop(p)
+    }
+
+    /// Seconds from an ISO 8601 time of a stats line.
+    func seconds(_ event: StatsEvent) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (event.raw["at"] as? String).flatMap { formatter.date(from: $0)?.timeIntervalSince1970 }
+    }
+
+    func testWithoutSyncATileStillRejoinsOnTheOthersItem() throws {
+        let rig = try NestedSwayRig.start(
+            outputs: 2, outputSize: .init(width: 640, height: 360), parentMode: .init(width: 1920, height: 1080))
+        addTeardownBlock { rig.stop() }
+        // "sync": false lets each panel start at its first item when it
+        // appears; a wall's tiles are one picture and keep one clock.
+        let p = try play(try writeWall(left: "WL-1", right: "WL-[2-9]", sync: false), rig.clientEnvironment)
+        assertParts(rig.capture, ["WL-1": Self.leftPart, "WL-2": Self.rightPart], "both tiles")
+        try rig.removeOutput("WL-2")
+        XCTAssertNotNil(p.waitForEvent { $0.event == "disconnect" && $0.output == "WL-2" }, p.stderr)
+        // Plugged back in the middle of WL-1's item, so a tile on a clock
+        // of its own would switch half an item away from it.
+        let shown = items(p, on: "WL-1").count
+        XCTAssertTrue(waitUntil(timeout: 2 * Self.seconds + 3) { self.items(p, on: "WL-1").count > shown })
+        let since = items(p, on: "WL-1").last.flatMap(seconds) ?? 0
+        Thread.sleep(forTimeInterval: max(0, since + Self.seconds / 2 - Date().timeIntervalSince1970))
+        let plugged = try rig.addOutput()
+        XCTAssertTrue(
+            waitUntil(timeout: 3 * Self.seconds + 5) { self.items(p, on: plugged).count >= 3 }, p.stderr)
+        assertParts(
+            rig.capture, ["WL-1": Self.leftPart, plugged: Self.rightPart], timeout: 3 * Self.seconds,
+            "back together")
+        // Each item the rejoined tile switches to, WL-1 switches to on about the same refresh.
+        let left = items(p, on: "WL-1")
+        for item in items(p, on: plugged).dropFirst() {
+            guard let at = seconds(item) else { continue }
+            let match = left.first { $0.int("index") == item.int("index") && abs((seconds($0) ?? 0) - at) < 0.25 }
+            XCTAssertNotNil(match, "\(plugged)'s \(item.raw) has no like item on WL-1: \(left.map(\.raw))")
+        }
         assertCleanStop(p)
     }
 

@@ -303,8 +303,11 @@ final class PlayPanel: SceneDelegate {
     /// the playlist the schedule says for now.
     func adopt(_ entry: PanelAssignment.Entry, now: Double) {
         // A schedule's playlist counted from its own start; the plain
-        // playlist that replaces it goes back to the epoch (or to now).
-        let plainOrigin = assigned.entry.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
+        // playlist that replaces it goes back to the epoch (or to now). A
+        // wall's tiles are one picture: they keep the epoch, whatever
+        // `sync` says, so a tile that comes back shows the others' item.
+        let plainOrigin =
+            entry.tile != nil ? 0 : assigned.entry.schedule == nil ? schedule.origin : (runner.config.sync ? 0 : now)
         assigned = PanelAssignment(entry)
         guard let wanted = assigned.scheduled(at: now)?.playlist else {
             return adopt(entry.playlist, rotate: entry.rotate, origin: plainOrigin)

@@ -43,7 +43,10 @@ extension PlayPanel {
     /// held panel's pause is moved too, so `resume` gives back the time
     /// that was left.
     func clockStepped(by step: Double, sync: Bool) {
-        if !sync { schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step) }
+        // A wall's tiles keep the epoch (`adopt`): they take the clock's item.
+        if !sync, assigned.entry.tile == nil {
+            schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step)
+        }
         assigned.forgetChange()
         if let since = heldSince { heldSince = since + step }
         for media in [current?.media, incoming?.incoming.media].compactMap({ $0 }) { media.wallClockStepped() }
