@@ -63,26 +63,38 @@ final class PlayWallFaultTests: ScreenplayTestCase {
         return images
     }
 
-    /// The clock's item (0: the picture, 1: magenta) at an ISO 8601 time.
-    func clockIndex(_ at: String) -> Int? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let t = formatter.date(from: at)?.timeIntervalSince1970 else { return nil }
-        return Int((t / Self.seconds).rounded(.down).truncatingRemainder(dividingBy: 2))
+    /// The clock's item (0: the picture, 1: magenta) at `seconds` since the epoch.
+    func clockIndex(_ seconds: Double) -> Int {
+        Int((seconds / Self.seconds).rounded(.down).truncatingRemainder(dividingBy: 2))
     }
 
     func items(_ p: RunningProcess, on output: String) -> [StatsEvent] {
         p.statsEvents.filter { $0.event == "item" && $0.output == output }
     }
 
-    /// Every item `output` showed after its first `after` is the wall clock's: tiles show the same item.
+    /// Every item `output` showed after its first `after` is the wall
+    /// clock's: tiles show the same item. `at` is when sway's frame
+    /// callback said the frame was shown; on a loaded machine that comes
+    /// a few hundred milliseconds after the boundary the item was chosen
+    /// at, so an item shown up to a quarter of a slot into the next one
+    /// still counts as its own slot's (a panel on a clock of its own is off
+    /// by a random part of a slot, and by a whole one half the time).
     func assertClockItems(
         _ p: RunningProcess, _ output: String, after: Int = 0, _ label: String, line: UInt = #line
     ) {
         for item in items(p, on: output).dropFirst(after) {
-            let at = item.raw["at"] as? String ?? ""
-            XCTAssertEqual(item.int("index"), clockIndex(at), "\(label): \(output)'s item at \(at)", line: line)
+            guard let at = seconds(item) else { return XCTFail("\(label): no time in \(item.raw)", line: line) }
+            XCTAssertTrue(
+                [clockIndex(at), clockIndex(at - Self.seconds / 4)].contains(item.int("index")),
+                "\(label): \(output)'s item \(item.raw) is not the clock's", line: line)
         }
+    }
+
+    /// Seconds since the epoch of a stats line's `at`.
+    func seconds(_ event: StatsEvent) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (event.raw["at"] as? String).flatMap { formatter.date(from: $0)?.timeIntervalSince1970 }
     }
 
     func testAnUnpluggedTileLeavesTheOthersAsTheyWereAndRejoinsOnTheSameItem() throws {
@@ -124,13 +136,6 @@ final class PlayWallFaultTests: ScreenplayTestCase {
         XCTAssertTrue(p.isRunning, p.stderr)
         XCTAssertFalse(p.stderr.contains("protocol error"), p.stderr)
         assertCleanStop(p)
-    }
-
-    /// Seconds from an ISO 8601 time of a stats line.
-    func seconds(_ event: StatsEvent) -> Double? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return (event.raw["at"] as? String).flatMap { formatter.date(from: $0)?.timeIntervalSince1970 }
     }
 
     func testWithoutSyncATileStillRejoinsOnTheOthersItem() throws {
