@@ -15,7 +15,7 @@ final class TypeSizeTests: XCTestCase {
     /// `DrawingContext`): their public members with their doc comments make
     /// up most of what is left.
     private static let ceilings: [String: Int] = [
-        "Application": 714, "DrawingContext": 442,
+        "Application": 714, "DrawingContext": 363,
     ]
 
     func testNoTypeGrowsPastAboutThreeHundredLines() throws {
