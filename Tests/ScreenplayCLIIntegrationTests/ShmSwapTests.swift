@@ -30,17 +30,8 @@ extension PlayTests {
         let items = photos.indices.flatMap {
             [#"{"file": "steady.frag", "duration": 0.7}"#, #"{"file": "photo\#($0).png", "duration": 0.7}"#]
         }
-        let playlist = try writePlaylist(
-            folder,
-            """
-            {"transition": {"seconds": 0},
-             "layouts": {"m": {"background": "000000", "regions": [
-                {"name": "photo", "x": 0, "y": 0, "width": "100%", "height": "100%",
-                 "items": [\(items.joined(separator: ", "))]},
-                {"name": "news", "x": 0, "y": 300, "width": 640, "height": 60, "z": 1,
-                 "items": [{"ticker": "Whole frames swap, bands copy  ·  ", "speed": 120, "size": 30}]}]}},
-             "panels": [{"match": "*", "layout": "m"}]}
-            """)
+        let playlist = try writeRegionOverBand(
+            folder, items: items, transitionSeconds: 0, ticker: "Whole frames swap, bands copy  ·  ")
         var environment = rig.clientEnvironment
         environment["WAYLAND_DEBUG"] = "client"
         let p = try CLI.start(["play", playlist], environment: environment)
