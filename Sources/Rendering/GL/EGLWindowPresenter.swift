@@ -50,7 +50,7 @@ final class EGLWindowPresenter {
             eglSwapInterval(context.display, 0)
             swapIntervalIsSet = true
         }
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+        bindFramebuffer(0)
         glViewport(0, 0, GLsizei(width), GLsizei(height))
     }
 
