@@ -10,12 +10,12 @@ final class TypeSizeTests: XCTestCase {
     private static let limit = 300
 
     /// Types over the limit, by name, with their present size: a ceiling to
-    /// split them under, never to grow into. Two are public faces whose
+    /// split them under, never to grow into. Both are public faces whose
     /// jobs are types of their own already (`Application`,
     /// `DrawingContext`): their public members with their doc comments make
-    /// up most of what is left. `PlayPanel` is a panel's item state machine.
+    /// up most of what is left.
     private static let ceilings: [String: Int] = [
-        "Application": 714, "PlayPanel": 635, "DrawingContext": 442,
+        "Application": 714, "DrawingContext": 363,
     ]
 
     func testNoTypeGrowsPastAboutThreeHundredLines() throws {

@@ -7,8 +7,8 @@ extension PlayTests {
     /// With a software renderer (Mesa's llvmpipe, every rig here) a scene
     /// presents through its own wl_shm buffers: a ticker band under a
     /// still photo commits buffers damaged in the band's rows alone (the
-    /// compositor is told no more), at most four buffers of the panel's
-    /// size in XRGB8888, and what reaches the output (grim) is the photo,
+    /// compositor is told no more), at most four buffers of its own of the
+    /// panel's size in XRGB8888, and what reaches the output (grim) is the photo,
     /// untouched, over the moving band, as `play` runs with no settings.
     func testATickerUnderAPhotoCommitsOnlyTheBandsRowsThroughWlShm() throws {
         let rig = try startSway([.init(width: 640, height: 360)])
@@ -43,10 +43,14 @@ extension PlayTests {
         assertCleanStop(p)
 
         let commits = ShmCommits(trace: p.stderr)
-        XCTAssertFalse(commits.buffers.isEmpty, "no wl_shm buffer created: \(p.screenplayLines)")
-        XCTAssertLessThanOrEqual(commits.buffers.count, 4, "buffers made: \(commits.buffers)")
+        // Screenplay's own buffers are XRGB8888; the whole frames (the
+        // layout's first, the photo's repaints) go through Mesa's swap,
+        // whose buffers take the EGL config's format (ARGB8888 here).
+        let own = commits.buffers.filter { $0.hasSuffix(", 1") }
+        XCTAssertFalse(own.isEmpty, "no wl_shm buffer created: \(p.screenplayLines)")
+        XCTAssertLessThanOrEqual(own.count, 4, "buffers made: \(commits.buffers)")
         for buffer in commits.buffers {
-            XCTAssertEqual(buffer, "640, 360, 2560, 1", "the panel's size, XRGB8888")
+            XCTAssertTrue(buffer.hasPrefix("640, 360, 2560, "), "not the panel's size: \(buffer)")
         }
         // After the layout's first frames: the band, and now and then the
         // photo region's repaint of the same picture when its slot comes

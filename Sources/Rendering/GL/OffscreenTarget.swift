@@ -60,7 +60,7 @@ package final class OffscreenTarget: RenderTarget {
     package func makeCurrent() throws {
         guard framebuffer != 0 else { throw RenderingError.destroyed(what: "OffscreenTarget") }
         try context.ensureCurrent()
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        bindFramebuffer(framebuffer)
         glViewport(0, 0, GLsizei(pixelWidth), GLsizei(pixelHeight))
     }
 

@@ -70,3 +70,27 @@ package func applyClip(_ target: any RenderTarget) {
         GLint(clip.x), GLint(target.pixelHeight - clip.y - clip.height), GLsizei(max(clip.width, 0)),
         GLsizei(max(clip.height, 0)))
 }
+
+/// Binds `framebuffer` (0: the current EGL surface's own) for drawing and
+/// reading, and has GL take the change in at once.
+///
+/// Why at once: Mesa (22.3's GL state tracker, llvmpipe here) gives a
+/// fragment shader's gl_FragCoord its bottom-left origin with a hidden
+/// uniform made from the framebuffer drawn into (flipped for a window
+/// surface, whose rows are stored the other way up from a framebuffer
+/// object's, and offset by its height). A draw that takes in a change of
+/// framebuffer marks that uniform for upload; a glClear that comes first
+/// takes the change in without marking it (`_mesa_update_clear_state`),
+/// and the uniform keeps the old framebuffer's value until the program or
+/// one of its own uniforms changes. So a frame that went from the wl_shm
+/// path's framebuffer object to the EGL window, cleared it (alpha 1,
+/// `QuadRenderer.beginFrame`) and drew the same shader as the frame
+/// before, with the same uniforms (a gradient that does not read iTime),
+/// came out upside down. Asking for GL_SAMPLE_BUFFERS makes Mesa run its
+/// whole state update first, which marks the uniform while the change is
+/// pending; with no change pending it costs a lookup.
+func bindFramebuffer(_ framebuffer: GLuint) {
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+    var sampleBuffers: GLint = 0
+    glGetIntegerv(GLenum(GL_SAMPLE_BUFFERS), &sampleBuffers)
+}

@@ -2,8 +2,19 @@ import CEGL
 import CWayland
 
 /// A window's drawable on a Wayland `wl_surface`: an EGL window surface via
-/// `wl_egl_window`, or, where GL renders in software, a framebuffer object
-/// presented through the window's own `wl_shm` buffers (`ShmPresenter`).
+/// `wl_egl_window` (`EGLWindowPresenter`), or, where GL renders in
+/// software, a framebuffer object presented through the window's own
+/// `wl_shm` buffers (`ShmPresenter`), and through an EGL window surface
+/// beside them for frames that change (nearly) everywhere.
+///
+/// Why both in software: the wl_shm path copies only the rows that
+/// changed, but GL's rows run bottom to top, so its copy walks memory
+/// backwards, which cost this machine's memcpy about 0.35 ms more per
+/// 1280x720 frame than Mesa's own copy (its window buffers are stored top
+/// down). For a frame that changes everywhere there is nothing to save, so
+/// Mesa's swap presents it. (Attaching the wl_shm buffer upside down with a
+/// flipped buffer transform instead doubled headless sway's pixman
+/// compositing per frame.)
 ///
 /// `present()` commits the `wl_surface` (Mesa's eglSwapBuffers, or the
 /// presenter, attaches, damages and commits), so request the frame callback
@@ -14,11 +25,22 @@ package final class WindowSurface: RenderTarget {
     private var context: GraphicsContext?
     private var makeContext: (() throws -> GraphicsContext)?
     private let waylandSurface: OpaquePointer
-    private var eglWindow: OpaquePointer?
-    private var surface: EGLSurface?
-    private var swapIntervalIsSet = false
+    private var egl: EGLWindowPresenter?
     private var shmPresenter: ShmPresenter?
+    /// The EGL window surface presents this frame (`beginFrame`), not the
+    /// wl_shm buffers.
+    private var swapsThisFrame = false
+    /// Making the EGL window beside the wl_shm buffers failed once: the
+    /// wl_shm path presents every frame.
+    private var swapUnavailable = false
+    /// The frame before this one changed (nearly) everywhere.
+    private var lastFrameWasWhole = false
     private var isDestroyed = false
+    /// The share of the window a frame's damage must cover to be presented
+    /// by the EGL swap rather than copied into wl_shm: drawing it whole and
+    /// copying it forwards then costs no more than the backwards copy of
+    /// what changed.
+    package static let swapShare = 0.9
 
     package private(set) var pixelWidth: Int
     package private(set) var pixelHeight: Int
@@ -47,7 +69,7 @@ package final class WindowSurface: RenderTarget {
                 context: context, surface: waylandSurface, shm: shm, width: width, height: height)
             return
         }
-        try makeEGLWindow(context)
+        egl = try EGLWindowPresenter(context: context, waylandSurface: waylandSurface, width: width, height: height)
     }
 
     /// A window that presents through its own wl_shm buffers and loads GL
@@ -89,32 +111,12 @@ package final class WindowSurface: RenderTarget {
         } else {
             shmPresenter?.destroy()
             shmPresenter = nil
-            try makeEGLWindow(made)
+            egl = try EGLWindowPresenter(
+                context: made, waylandSurface: waylandSurface, width: pixelWidth, height: pixelHeight)
         }
         context = made
         self.makeContext = nil
         return made
-    }
-
-    private func makeEGLWindow(_ context: GraphicsContext) throws {
-        guard let window = wl_egl_window_create(waylandSurface, Int32(pixelWidth), Int32(pixelHeight)) else {
-            throw RenderingError.egl(
-                call: "wl_egl_window_create", error: "returned NULL", hint: "out of memory?")
-        }
-        let native = UnsafeMutableRawPointer(window)
-        let created =
-            context.hasEGL15
-            ? eglCreatePlatformWindowSurface(context.display, context.config, native, nil)
-            : screenplay_egl_create_platform_window_surface_ext(context.display, context.config, native)
-        guard let created, created != screenplay_egl_no_surface() else {
-            let failure = eglFailure(
-                "eglCreatePlatformWindowSurface",
-                hint: "the surface may already have a buffer attached by something else, or GPU memory ran out")
-            wl_egl_window_destroy(window)
-            throw failure
-        }
-        eglWindow = window
-        surface = created
     }
 
     /// Sides of at least a pixel and, once GL is up (`context`), no longer
@@ -133,17 +135,49 @@ package final class WindowSurface: RenderTarget {
     /// Changes the buffer size; takes effect with the next frame drawn.
     package func resize(width: Int, height: Int) throws {
         try Self.validate(width: width, height: height, context: context)
-        if let shmPresenter {
-            try shmPresenter.resize(width: width, height: height)
-            pixelWidth = width
-            pixelHeight = height
-            return
+        guard !isDestroyed, shmPresenter != nil || egl != nil || makeContext != nil else {
+            throw RenderingError.destroyed(what: "WindowSurface")
         }
-        guard let eglWindow else { throw RenderingError.destroyed(what: "WindowSurface") }
-        guard width != pixelWidth || height != pixelHeight else { return }
-        wl_egl_window_resize(eglWindow, Int32(width), Int32(height), 0, 0)
+        try shmPresenter?.resize(width: width, height: height)
+        if width != pixelWidth || height != pixelHeight { egl?.resize(width: width, height: height) }
         pixelWidth = width
         pixelHeight = height
+    }
+
+    /// Chooses how the next frame is presented, before it is drawn:
+    /// through wl_shm, or by the EGL swap where the frame's `damage`
+    /// (top-left pixels; nil: all) and the last frame's both cover at least
+    /// `swapShare` of the window and GL is up. One whole frame alone (a
+    /// scene's first, a new picture) stays on wl_shm, so the frames that
+    /// change in part after it need not be drawn whole again, and a still
+    /// window never makes Mesa's buffers; frames whole in a row (a video, a
+    /// shader) are swapped. Without wl_shm presenting there is nothing to
+    /// choose.
+    package func beginFrame(damage: [PixelRect]?) {
+        guard shmPresenter != nil, let context, !isDestroyed else { return }
+        let area = pixelWidth * pixelHeight
+        let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+        // Overlapping rectangles count twice: damage is merged upstream,
+        // and an overestimate only draws a frame whole.
+        let damaged =
+            damage.map { $0.reduce(0) { $0 + ($1.intersection(bounds).map { $0.width * $0.height } ?? 0) } } ?? area
+        let whole = Double(damaged) >= Self.swapShare * Double(area)
+        swapsThisFrame = whole && lastFrameWasWhole && swapWindow(context) != nil
+        lastFrameWasWhole = whole
+    }
+
+    /// The EGL window beside the wl_shm buffers, made at the first frame
+    /// that needs it; nil if it cannot be made (reported once).
+    private func swapWindow(_ context: GraphicsContext) -> EGLWindowPresenter? {
+        if let egl { return egl }
+        guard !swapUnavailable else { return nil }
+        do {
+            egl = try EGLWindowPresenter(
+                context: context, waylandSurface: waylandSurface, width: pixelWidth, height: pixelHeight)
+        } catch {
+            swapUnavailable = true
+        }
+        return egl
     }
 
     /// Whether windows made with `context` (and a `wl_shm`) present through
@@ -170,40 +204,30 @@ package final class WindowSurface: RenderTarget {
     /// Presents a staged frame as the whole window (nothing drawn); the
     /// next drawn frame repaints everything (`bufferAge()` answers 0).
     package func present(staged frame: StagedFrame) throws {
+        swapsThisFrame = false
+        lastFrameWasWhole = false
         guard !isDestroyed, let shmPresenter else { throw RenderingError.destroyed(what: "WindowSurface") }
         try shmPresenter.present(staged: frame)
     }
 
     /// The default framebuffer, or the shm presenter's framebuffer object.
-    package var framebufferObject: UInt32 { shmPresenter?.backing?.framebufferObject ?? 0 }
+    package var framebufferObject: UInt32 {
+        swapsThisFrame ? 0 : shmPresenter?.backing?.framebufferObject ?? 0
+    }
 
     /// Binds this surface (and its framebuffer) for drawing; brings up GL
     /// for a deferred window.
     package func makeCurrent() throws {
         guard !isDestroyed else { throw RenderingError.destroyed(what: "WindowSurface") }
         let context = try graphicsContext()
-        if let shmPresenter {
+        if let shmPresenter, !swapsThisFrame {
             guard !context.isDestroyed else { throw RenderingError.destroyed(what: "GraphicsContext") }
             guard let backing = shmPresenter.backing else { throw RenderingError.destroyed(what: "WindowSurface") }
             try backing.makeCurrent()
             return
         }
-        guard let surface else { throw RenderingError.destroyed(what: "WindowSurface") }
-        guard !context.isDestroyed else { throw RenderingError.destroyed(what: "GraphicsContext") }
-        if eglGetCurrentContext() != context.context || eglGetCurrentSurface(EGL_DRAW) != surface {
-            guard eglMakeCurrent(context.display, surface, surface, context.context) == EGLBoolean(EGL_TRUE)
-            else { throw eglFailure("eglMakeCurrent(window surface)") }
-        }
-        if !swapIntervalIsSet {
-            // The interval belongs to the surface current at the time of the
-            // call. 0 keeps eglSwapBuffers from waiting for a frame callback,
-            // which never comes while the output is off or the surface hidden;
-            // the caller paces frames itself.
-            eglSwapInterval(context.display, 0)
-            swapIntervalIsSet = true
-        }
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
-        glViewport(0, 0, GLsizei(pixelWidth), GLsizei(pixelHeight))
+        guard let egl else { throw RenderingError.destroyed(what: "WindowSurface") }
+        try egl.makeCurrent(width: pixelWidth, height: pixelHeight)
     }
 
     /// How many frames old the back buffer's content is (EGL_EXT_buffer_age):
@@ -212,50 +236,28 @@ package final class WindowSurface: RenderTarget {
     /// whole buffer must be drawn. Call after `makeCurrent()`, before drawing.
     /// Through wl_shm the framebuffer object always holds the last frame.
     package func bufferAge() -> Int {
-        if let shmPresenter { return shmPresenter.backingHoldsFrame ? 1 : 0 }
-        guard let surface, let context, context.offersBufferAge else { return 0 }
-        var age: EGLint = 0
-        guard eglQuerySurface(context.display, surface, EGLint(EGL_BUFFER_AGE_EXT), &age) == EGLBoolean(EGL_TRUE)
-        else {
-            _ = eglGetError()
-            return 0
-        }
-        return Int(max(age, 0))
+        if let shmPresenter, !swapsThisFrame { return shmPresenter.backingHoldsFrame ? 1 : 0 }
+        return egl?.bufferAge() ?? 0
     }
 
-    /// Swaps buffers, which attaches and commits the new buffer to the
-    /// wl_surface. `damage` (top-left pixel rectangles) tells the compositor
-    /// what changed, where the driver offers swap with damage; nil or a
-    /// driver without it damages the whole buffer. (Damaging with
-    /// `wl_surface.damage_buffer` before a plain swap would gain nothing:
-    /// Mesa's eglSwapBuffers damages the whole surface itself.)
+    /// Presents the frame drawn since `beginFrame`: the wl_shm presenter or
+    /// the EGL swap attaches, damages and commits the wl_surface. `damage`
+    /// (top-left pixel rectangles; nil: all) tells the compositor what
+    /// changed.
     package func present(damage: [PixelRect]? = nil) throws {
         guard !isDestroyed else { throw RenderingError.destroyed(what: "WindowSurface") }
         // A deferred window presenting a drawn frame has drawn with GL; if
         // it drew nothing, GL comes up now to present the cleared frame.
         if context == nil { try makeCurrent() }
-        if let shmPresenter {
+        let swaps = swapsThisFrame
+        swapsThisFrame = false
+        if let shmPresenter, !swaps {
             try shmPresenter.present(damage: damage)
             return
         }
-        guard let surface, let context else { throw RenderingError.destroyed(what: "WindowSurface") }
-        try makeCurrent()
-        if let damage, !damage.isEmpty, context.offersSwapWithDamage {
-            let rects = Self.eglRects(damage, height: pixelHeight).map { EGLint($0) }
-            guard
-                screenplay_egl_swap_buffers_with_damage(context.display, surface, rects, EGLint(damage.count))
-                    == EGLBoolean(EGL_TRUE)
-            else {
-                throw eglFailure(
-                    "eglSwapBuffersWithDamageKHR",
-                    hint: "the Wayland connection may have been lost or the surface destroyed")
-            }
-            return
-        }
-        guard eglSwapBuffers(context.display, surface) == EGLBoolean(EGL_TRUE) else {
-            throw eglFailure(
-                "eglSwapBuffers", hint: "the Wayland connection may have been lost or the surface destroyed")
-        }
+        guard let egl else { throw RenderingError.destroyed(what: "WindowSurface") }
+        try egl.swap(damage: damage, width: pixelWidth, height: pixelHeight)
+        shmPresenter?.frameShownElsewhere()
     }
 
     /// Top-left rectangles as the x, y, width, height quadruples that
@@ -264,32 +266,14 @@ package final class WindowSurface: RenderTarget {
         rects.flatMap { rect in [rect.x, height - rect.y - rect.height, rect.width, rect.height].map { Int32($0) } }
     }
 
-    /// Destroys the EGL surface, then the wl_egl_window (the reverse order
-    /// would leave Mesa with a dangling window). Does not destroy the
-    /// wl_surface. Idempotent.
+    /// Destroys the presenters (not the wl_surface). Idempotent.
     package func destroy() {
-        if let shmPresenter {
-            guard !isDestroyed else { return }
-            isDestroyed = true
-            makeContext = nil
-            shmPresenter.destroy()
-            return
-        }
         guard !isDestroyed else { return }
         isDestroyed = true
         makeContext = nil
-        guard let eglWindow, let context else { return }
-        if let surface, !context.isDestroyed {
-            if eglGetCurrentSurface(EGL_DRAW) == surface || eglGetCurrentSurface(EGL_READ) == surface {
-                // EGL defers destroying a current surface until it is released,
-                // by which time the wl_egl_window would be gone.
-                context.releaseSurface()
-            }
-            eglDestroySurface(context.display, surface)
-        }
-        surface = nil
-        wl_egl_window_destroy(eglWindow)
-        self.eglWindow = nil
+        shmPresenter?.destroy()
+        egl?.destroy()
+        egl = nil
     }
 
     deinit { destroy() }

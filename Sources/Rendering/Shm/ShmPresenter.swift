@@ -159,6 +159,16 @@ final class ShmPresenter {
         backingHoldsFrame = true
     }
 
+    /// A frame reached the surface another way (the EGL swap): the backing
+    /// no longer holds what is shown, so the next frame is drawn and copied
+    /// whole. Buffers the frames since have not needed are let go as usual.
+    func frameShownElsewhere() {
+        frame += 1
+        backingHoldsFrame = false
+        history = []
+        destroyUnneededBuffers()
+    }
+
     /// The rectangles `buffer` lacks: the damage of every frame since it
     /// last held one, or all of it.
     private func rectsToCopy(into buffer: ShmBuffer) -> [PixelRect] {

@@ -285,29 +285,36 @@ extension DrawingContext {
 
     /// Draws the page's latest frame into a rectangle (device pixels, top-left origin).
     public func drawWebPage(_ page: WebPage, x: Int, y: Int, width: Int, height: Int, opacity: Double = 1) throws {
-        let rect = PixelRect(x: x, y: y, width: width, height: height)
-        afterShown.append { [weak page] in page?.shown() }
+        try page.draw(on: self, in: PixelRect(x: x, y: y, width: width, height: height), opacity: opacity)
+    }
+}
+
+extension WebPage {
+    /// Draws the latest frame into `rect` of `context`'s frame, or holds it
+    /// to go as it is; told once the frame shows.
+    func draw(on context: DrawingContext, in rect: PixelRect, opacity: Double) throws {
+        context.afterShown.append { [weak self] in self?.shown() }
         // A page filling the window, with software GL: its frame is already
         // in a wl_shm buffer and goes as it is unless more is drawn on it.
-        if opacity >= 1, rect == PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight) {
-            if let frame = page.stagedFrame(width: width, height: height),
-                deferred.hold(frame, orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
+        if opacity >= 1, rect == PixelRect(x: 0, y: 0, width: context.pixelWidth, height: context.pixelHeight) {
+            let drawLater: () throws -> Void = { [weak context] in
+                guard let context else { return }
+                try self.drawFrame(on: context, in: rect, opacity: opacity)
+            }
+            if let frame = stagedFrame(width: rect.width, height: rect.height),
+                context.deferred.hold(frame, orDraw: drawLater)
             {
                 return
             }
             // White until the page paints, as drawn below, without GL.
-            if !page.hasFrame,
-                deferred.holdWhite(orDraw: { [weak self] in try self?.drawPage(page, in: rect, opacity: opacity) })
-            {
-                return
-            }
+            if !hasFrame, context.deferred.holdWhite(orDraw: drawLater) { return }
         }
-        try drawPage(page, in: rect, opacity: opacity)
+        try drawFrame(on: context, in: rect, opacity: opacity)
     }
 
-    private func drawPage(_ page: WebPage, in rect: PixelRect, opacity: Double) throws {
-        if try !page.draw(into: target, in: rect, resources: resources, opacity: opacity) {
-            try fill(
+    private func drawFrame(on context: DrawingContext, in rect: PixelRect, opacity: Double) throws {
+        if try !draw(into: context.target, in: rect, resources: context.resources, opacity: opacity) {
+            try context.fill(
                 x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: RGBColor(red: 1, green: 1, blue: 1)
             )
         }

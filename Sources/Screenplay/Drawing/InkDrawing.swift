@@ -68,13 +68,7 @@ extension DrawingContext {
     public func drawInk(_ strokes: [InkStroke], clip: SceneRect? = nil) throws -> Int {
         var area = redrawRect.intersection(SceneRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))
         if let clip { area = area.intersection(clip) }
-        guard let box = InkRaster.paintedBox(of: strokes, within: area) else { return 0 }
-        let texture = try InkRaster.canvas(strokes, in: box).makeTexture(context: resources.context)
-        defer { texture.destroy() }
-        try resources.quads().draw(
-            texture, regions: [PixelRect(x: 0, y: 0, width: box.width, height: box.height)], x: Double(box.x),
-            y: Double(box.y), on: target)
-        return box.area
+        return try InkRaster.draw(strokes, within: area, on: self)
     }
 }
 
@@ -121,9 +115,7 @@ public final class InkLayer {
             }
             kept = (strokes, whole, texture)
         }
-        try c.resources.quads().draw(
-            texture, regions: [PixelRect(x: 0, y: 0, width: whole.width, height: whole.height)],
-            x: Double(whole.x), y: Double(whole.y), on: c.target)
+        try InkRaster.draw(texture, at: whole, on: c)
     }
 }
 
@@ -131,6 +123,25 @@ public final class InkLayer {
 /// lines reach, and a canvas of its size with every stroke that crosses it
 /// drawn, offset to it.
 enum InkRaster {
+    /// Rasterizes the part of `area` that `strokes` reach and draws it on
+    /// `context`; the pixels rasterized (0 when no line reaches the area).
+    @MainActor
+    static func draw(_ strokes: [InkStroke], within area: SceneRect, on context: DrawingContext) throws -> Int {
+        guard let box = paintedBox(of: strokes, within: area) else { return 0 }
+        let texture = try canvas(strokes, in: box).makeTexture(context: context.resources.context)
+        defer { texture.destroy() }
+        try draw(texture, at: box, on: context)
+        return box.area
+    }
+
+    /// Draws a texture of `box`'s size, rasterized for it, at `box` of `context`'s target.
+    @MainActor
+    static func draw(_ texture: Texture, at box: SceneRect, on context: DrawingContext) throws {
+        try context.resources.quads().draw(
+            texture, regions: [PixelRect(x: 0, y: 0, width: box.width, height: box.height)], x: Double(box.x),
+            y: Double(box.y), on: context.target)
+    }
+
     /// The part of `area` that `strokes`' painting lines reach; nil when
     /// none does. Lines outside the area cost nothing; erasers only clear
     /// what is painted.

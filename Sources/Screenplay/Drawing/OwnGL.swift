@@ -54,8 +54,17 @@ extension DrawingContext {
     ///     glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
     /// }
     /// ```
-    public func withGL<T>(_ body: (GLDrawable) throws -> T) throws -> T {
-        let (result, leftError) = try AppGLBlock.run(on: target, context: resources.context) { target in
+    public func withGL<T>(_ body: (GLDrawable) throws -> T) throws -> T { try OwnGLBlock.run(on: self, body) }
+}
+
+/// An app's own GL block run in a frame (`AppGLBlock` keeps and puts back
+/// the GL state around it), and a GL error it left set turned into a
+/// `SceneError` that names it; the promise is `DrawingContext.withGL`'s.
+@MainActor
+enum OwnGLBlock {
+    static func run<T>(on context: DrawingContext, _ body: (GLDrawable) throws -> T) throws -> T {
+        let (result, leftError) = try AppGLBlock.run(on: context.target, context: context.resources.context) {
+            target in
             try body(
                 GLDrawable(
                     framebuffer: target.framebuffer, pixelWidth: target.pixelWidth, pixelHeight: target.pixelHeight,

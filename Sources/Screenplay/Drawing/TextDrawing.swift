@@ -27,20 +27,11 @@ extension DrawingContext {
         alignment: TextAlign = .left, font: String = "Sans", markup: Bool = false
     ) throws -> Int {
         guard !text.isEmpty, maxWidth > 0 else { return 0 }
-        let key = TextKey(
-            lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: maxWidth,
-            maxHeight: maxHeight, alignment: alignment, markup: markup)
-        let block = try resources.text(key) {
-            try TextTypesetting.block(
-                text, pixelHeight: pixelHeight, maxWidth: maxWidth, maxHeight: maxHeight, color: color,
-                alignment: alignment, font: font, markup: markup)
-        }
-        try resources.quads().draw(block.texture, regions: block.ink, x: Double(x), y: Double(y), on: target)
-        return block.texture.height
+        return try TextDrawer(on: self).block(
+            text, x: x, y: y, maxWidth: maxWidth, maxHeight: maxHeight, pixelHeight: pixelHeight, color: color,
+            alignment: alignment, font: font, markup: markup)
     }
-}
 
-extension DrawingContext {
     /// The size `drawText(_:x:y:maxWidth:maxHeight:pixelHeight:color:alignment:font:)`
     /// gives the same text before it is drawn, so a caller can place the
     /// block (centre it vertically, scroll it) without drawing it twice.
@@ -60,9 +51,7 @@ extension DrawingContext {
         guard !text.isEmpty else { return (0, 0) }
         return try TextTypesetting.size(text, maxWidth: maxWidth, pixelHeight: pixelHeight, font: font)
     }
-}
 
-extension DrawingContext {
     /// Draws `text` on one line, never wrapped, with its top-left at
     /// (`x`, `y`): a ticker's line, scrolled a fraction of a pixel each
     /// refresh. `x` may be fractional (the line is then sampled between
@@ -84,20 +73,15 @@ extension DrawingContext {
         _ text: String, x: Double, y: Int, pixelHeight: Int, color: RGBColor, font: String = "Sans"
     ) throws -> Int {
         guard !text.isEmpty, x.isFinite else { return 0 }
-        // Width 0 in the key: an unwrapped line, never one of drawText's boxes.
-        let key = TextKey(
-            lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: 0,
-            maxHeight: nil, alignment: .left)
-        let block = try resources.text(key) {
-            try TextTypesetting.line(text, pixelHeight: pixelHeight, color: color, font: font)
-        }
-        let (width, height) = (block.texture.width, block.texture.height)
-        // Between pixels, each edge texel blends into the pixel beyond it:
-        // the whole line and a texel either side (clamped: transparent).
-        let regions =
-            x == x.rounded() ? block.ink : [Rendering.PixelRect(x: -1, y: 0, width: width + 2, height: height)]
-        try resources.quads().draw(block.texture, regions: regions, x: x, y: Double(y), on: target)
-        return width
+        return try TextDrawer(on: self).line(text, x: x, y: y, pixelHeight: pixelHeight, color: color, font: font)
+    }
+
+    /// Draws lines of text (pango), centred as a block, each line at its
+    /// own pixel height. The block is kept as a texture (see
+    /// `drawText(_:x:y:maxWidth:maxHeight:pixelHeight:color:alignment:font:)`):
+    /// a scoreboard redrawn every frame lays its text out only when it changes.
+    public func drawText(lines: [(text: String, pixelHeight: Int)], color: RGBColor, font: String = "Sans") throws {
+        try TextDrawer(on: self).centred(lines, color: color, font: font)
     }
 }
 
@@ -112,23 +96,65 @@ extension Application {
     }
 }
 
-extension DrawingContext {
-    /// Draws lines of text (pango), centred as a block, each line at its
-    /// own pixel height. The block is kept as a texture (see
-    /// `drawText(_:x:y:maxWidth:maxHeight:pixelHeight:color:alignment:font:)`):
-    /// a scoreboard redrawn every frame lays its text out only when it changes.
-    public func drawText(lines: [(text: String, pixelHeight: Int)], color: RGBColor, font: String = "Sans") throws {
+/// Text drawn on a frame from the cache of laid-out blocks
+/// (`GraphicsResources.text`): the key its look makes, its layout on a
+/// miss (`TextTypesetting`), and the block's inked parts drawn. The calls
+/// that take it, with what they promise, are `DrawingContext`'s.
+@MainActor
+struct TextDrawer {
+    private let context: DrawingContext
+
+    init(on context: DrawingContext) { self.context = context }
+
+    /// A wrapped block with its top-left at (`x`, `y`); the height drawn.
+    func block(
+        _ text: String, x: Int, y: Int, maxWidth: Int, maxHeight: Int?, pixelHeight: Int, color: RGBColor,
+        alignment: TextAlign, font: String, markup: Bool
+    ) throws -> Int {
+        let key = TextKey(
+            lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: maxWidth,
+            maxHeight: maxHeight, alignment: alignment, markup: markup)
+        let block = try context.resources.text(key) {
+            try TextTypesetting.block(
+                text, pixelHeight: pixelHeight, maxWidth: maxWidth, maxHeight: maxHeight, color: color,
+                alignment: alignment, font: font, markup: markup)
+        }
+        try context.resources.quads().draw(
+            block.texture, regions: block.ink, x: Double(x), y: Double(y), on: context.target)
+        return block.texture.height
+    }
+
+    /// One unwrapped line at a fractional `x`; its width.
+    func line(_ text: String, x: Double, y: Int, pixelHeight: Int, color: RGBColor, font: String) throws -> Int {
+        // Width 0 in the key: an unwrapped line, never one of drawText's boxes.
+        let key = TextKey(
+            lines: [text], pixelHeights: [max(1, pixelHeight)], font: font, color: color, maxWidth: 0,
+            maxHeight: nil, alignment: .left)
+        let block = try context.resources.text(key) {
+            try TextTypesetting.line(text, pixelHeight: pixelHeight, color: color, font: font)
+        }
+        let (width, height) = (block.texture.width, block.texture.height)
+        // Between pixels, each edge texel blends into the pixel beyond it:
+        // the whole line and a texel either side (clamped: transparent).
+        let regions =
+            x == x.rounded() ? block.ink : [Rendering.PixelRect(x: -1, y: 0, width: width + 2, height: height)]
+        try context.resources.quads().draw(block.texture, regions: regions, x: x, y: Double(y), on: context.target)
+        return width
+    }
+
+    /// Lines, each at its own pixel height, centred as a block on the whole target.
+    func centred(_ lines: [(text: String, pixelHeight: Int)], color: RGBColor, font: String) throws {
+        let pixelWidth = context.pixelWidth, pixelHeight = context.pixelHeight
         let key = TextKey(
             lines: lines.map(\.text), pixelHeights: lines.map { max(1, $0.pixelHeight) }, font: font, color: color,
             maxWidth: pixelWidth, maxHeight: pixelHeight, alignment: .center)
-        let pixelWidth = pixelWidth, pixelHeight = pixelHeight
-        let block = try resources.text(key) {
+        let block = try context.resources.text(key) {
             try TextTypesetting.centredLines(
                 lines, color: color, font: font, maxWidth: pixelWidth, maxHeight: pixelHeight)
         }
         let (width, height) = (block.texture.width, block.texture.height)
-        try resources.quads().draw(
+        try context.resources.quads().draw(
             block.texture, regions: block.ink, x: Double((pixelWidth - width) / 2),
-            y: Double((pixelHeight - height) / 2), on: target)
+            y: Double((pixelHeight - height) / 2), on: context.target)
     }
 }

@@ -2,8 +2,8 @@ import Rendering
 
 /// Text laid out with pango onto a canvas the size of its ink box: what a
 /// `DrawingContext` keeps as a texture and draws until the text changes.
-/// Each way of placing text has its own layout here; drawing and the
-/// cache of laid-out blocks stay with the context.
+/// Each way of placing text has its own layout here; drawing it from the
+/// cache of laid-out blocks is `TextDrawer`'s.
 enum TextTypesetting {
     /// `text` wrapped at words to `maxWidth`, cut off below `maxHeight`,
     /// aligned within the box.

@@ -48,6 +48,7 @@ final class FrameDrawer {
         let bounds = SceneRect(x: 0, y: 0, width: window.pixelWidth, height: window.pixelHeight)
         var target: any RenderTarget = window
         if !window.hasGraphicsContext, bringUpGL { try window.makeCurrent() }
+        window.beginFrame(damage: damage?.map(\.pixelRect))
         let graphics = window.presentsThroughShm ? nil : try outlets.graphics.resources()
         if graphics != nil { try window.makeCurrent() }
         lastBufferAge = window.bufferAge()

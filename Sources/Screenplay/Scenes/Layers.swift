@@ -30,6 +30,17 @@ extension DrawingContext {
         let rect = PixelRect(x: x, y: y, width: width, height: height)
         try LayerComposite(rect: rect, width: width, height: height).draw(on: self, body)
     }
+
+    /// Uploads a picture's texture now, so the frame that first shows it
+    /// does not pay for the upload (a playlist's next item, before its turn).
+    public func prepare(_ picture: Picture) throws {
+        _ = try resources.texture(for: picture)
+    }
+
+    /// Compiles a shader now, before its turn; throws `ShaderCompileError`.
+    public func prepare(_ shader: FragmentShader) throws {
+        _ = try resources.program(for: shader)
+    }
 }
 
 /// One layer from the pool, drawn by a body as a whole target of its own
@@ -113,18 +124,5 @@ extension Application {
     /// (programs are cached per shader, as textures are per picture).
     public func releaseResources(of shader: FragmentShader) {
         CurrentContext.preserving { graphics.resourcesIfMade?.release(shader) }
-    }
-}
-
-extension DrawingContext {
-    /// Uploads a picture's texture now, so the frame that first shows it
-    /// does not pay for the upload (a playlist's next item, before its turn).
-    public func prepare(_ picture: Picture) throws {
-        _ = try resources.texture(for: picture)
-    }
-
-    /// Compiles a shader now, before its turn; throws `ShaderCompileError`.
-    public func prepare(_ shader: FragmentShader) throws {
-        _ = try resources.program(for: shader)
     }
 }

@@ -12,11 +12,11 @@ final class PanelReport {
     /// `panel` in `ctl status`.
     func status(of panel: PlayPanel, now: Double) -> [String: Any] {
         let playlist = panel.playlist
-        let index = panel.current.flatMap { $0.playlist == playlist.name ? $0.index : nil }
+        let index = panel.stage.current.flatMap { $0.playlist == playlist.name ? $0.index : nil }
         let item = index.flatMap { playlist.items.indices.contains($0) ? playlist.items[$0].label : nil }
-        let position = panel.schedule.position(at: now)
+        let position = panel.programme.schedule.position(at: now)
         // A layout's own slot (an hour) means nothing to a reader: its regions say theirs.
-        let layout = panel.current?.media as? LayoutMedia
+        let layout = panel.stage.current?.media as? LayoutMedia
         let left: Any =
             panel.heldSince != nil || index != position.index || layout != nil
             ? NSNull() : max(0, position.end - now)
@@ -25,11 +25,11 @@ final class PanelReport {
         return [
             "output": panel.outputName, "playlist": playlist.name,
             "index": index.map { $0 >= 0 ? $0 + 1 : 0 } as Any? ?? NSNull(),
-            "item": item as Any? ?? (panel.showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
+            "item": item as Any? ?? (panel.stage.showingPlaceholder ? "(placeholder)" : NSNull()), "seconds_left": left,
             "paused": panel.heldSince != nil, "stalled": stall != nil, "stalled_seconds": stall as Any? ?? NSNull(),
             // Whether the panel asks for a frame every refresh now (something animates).
             "display_link_running": scene.map { !$0.displayLink.isPaused } ?? false,
-            "items": playlist.items.count, "schedule": panel.assigned.status(now: now) as Any? ?? NSNull(),
+            "items": playlist.items.count, "schedule": panel.programme.assigned.status(now: now) as Any? ?? NSNull(),
             "regions": layout?.status(now: now) as Any? ?? NSNull(),
             "override": panel.override?.status(in: panel.runner.config.timeZone) as Any? ?? NSNull(),  // OVERRIDE
         ]
@@ -38,14 +38,14 @@ final class PanelReport {
     /// `panel` for the service manager's status and watchdog.
     func health(of panel: PlayPanel) -> SignagePanelHealth {
         let playlist = panel.playlist
-        let label = panel.current.flatMap {
+        let label = panel.stage.current.flatMap {
             $0.playlist == playlist.name && playlist.items.indices.contains($0.index)
                 ? playlist.items[$0.index].label : nil
         }
         return SignagePanelHealth(
             output: panel.outputName,
             showing: panel.override.map { "\($0.entry.label) (override)" }
-                ?? (panel.showingPlaceholder ? "(placeholder)" : label),
+                ?? (panel.stage.showingPlaceholder ? "(placeholder)" : label),
             stalledSeconds: panel.scene?.displayLink.stallWhilePanelIsOn())
     }
 

@@ -9,28 +9,26 @@ extension PlayPanel {
 
     /// The item on screen, or the one the clock says before the first shows.
     private func currentIndex(now: Double) -> Int {
-        if let current, current.index >= 0, current.playlist == playlist.name { return current.index }
-        return schedule.position(at: now).index
+        if let current = stage.current, current.index >= 0, current.playlist == programme.playlist.name {
+            return current.index
+        }
+        return programme.schedule.position(at: now).index
     }
 
     /// `next` (+1) and `previous` (-1): that item now, for its full duration;
     /// the playlist goes on from it.
     func skip(by offset: Int, now: Double) {
-        let count = playlist.items.count
+        let count = programme.playlist.items.count
         show(index: ((currentIndex(now: now) + offset) % count + count) % count, now: now)
     }
 
     /// Moves the panel's schedule so item `index` starts now. A held panel
     /// shows it and stays held.
     func show(index: Int, now: Double) {
-        if let pending {
-            // A reload waiting for a boundary: this is one.
-            self.pending = nil
-            adopt(pending, now: now)
-        }
-        guard playlist.items.indices.contains(index) else { return }
-        let before = schedule.durations.prefix(index).reduce(0, +)
-        schedule = PlaySchedule(durations: schedule.durations, origin: now - before)
+        // A reload waiting for a boundary: this is one.
+        sequencer.takePending(now: now)
+        guard programme.playlist.items.indices.contains(index) else { return }
+        programme.start(index, at: now)
         let held = heldSince
         heldSince = nil
         evaluate(now: now)
@@ -43,13 +41,11 @@ extension PlayPanel {
     /// held panel's pause is moved too, so `resume` gives back the time
     /// that was left.
     func clockStepped(by step: Double, sync: Bool) {
-        // A wall's tiles keep the epoch (`adopt`): they take the clock's item.
-        if !sync, assigned.entry.tile == nil {
-            schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + step)
-        }
-        assigned.forgetChange()
+        // A wall's tiles keep the epoch (`PanelProgramme.adopt`): they take the clock's item.
+        if !sync, programme.assigned.entry.tile == nil { programme.shift(by: step) }
+        programme.assigned.forgetChange()
         if let since = heldSince { heldSince = since + step }
-        for media in [current?.media, incoming?.incoming.media].compactMap({ $0 }) { media.wallClockStepped() }
+        stage.wallClockStepped()
     }
 
     /// `pause` (true) holds the item on screen; `resume` (false) lets it
@@ -62,17 +58,13 @@ extension PlayPanel {
         } else {
             guard let since = heldSince else { return }
             heldSince = nil
-            schedule = PlaySchedule(durations: schedule.durations, origin: schedule.origin + (now - since))
+            programme.shift(by: now - since)
             evaluate(now: now)
         }
     }
 
-    /// The playlist position `show` means: "3" (1-based) or the end of an
-    /// item's source ("menu.pdf#page=2", "welcome.png").
-    func index(of item: String) -> Int? {
-        if let number = Int(item) { return playlist.items.indices.contains(number - 1) ? number - 1 : nil }
-        return playlist.items.firstIndex { $0.label == item || $0.label.hasSuffix("/" + item) }
-    }
+    /// The playlist position `show` means (`PanelProgramme.index(of:)`).
+    func index(of item: String) -> Int? { programme.index(of: item) }
 
     /// This panel in `ctl status`.
     func status(now: Double) -> [String: Any] { report.status(of: self, now: now) }
@@ -104,8 +96,8 @@ extension PlayPanel {
         override = new
         guard let scene else { return }
         if uncovering {
-            justArrived = current != nil  // its proof-of-play line, now that it shows
-            scene.displayLink.isPaused = incoming == nil && current?.media.isAnimated != true
+            stage.justArrived = stage.current != nil  // its proof-of-play line, now that it shows
+            scene.displayLink.isPaused = stage.incoming == nil && stage.current?.media.isAnimated != true
         }
         scene.setNeedsDisplay()
     }

@@ -10,12 +10,12 @@ extension PlayPanel {
     /// (a screen plugged in, then given its mode) shows its part one to one
     /// rather than the old part scaled. The item on screen stays.
     func refitTile() {
-        guard let old = assigned.entry.tile, let screen = scene?.screen,
+        guard let old = programme.assigned.entry.tile, let screen = scene?.screen,
             let fresh = runner.assignment(for: screen)?.tile, fresh != old
         else { return }
-        var entry = assigned.entry
+        var entry = programme.assigned.entry
         entry.tile = fresh
-        assigned = PanelAssignment(entry)
+        programme.assigned = PanelAssignment(entry)
     }
 
     /// Quarter turns clockwise that undo the compositor's turn of a tile's
@@ -29,7 +29,7 @@ extension PlayPanel {
     /// undone (layers turn, they do not mirror). Panels that are not tiles
     /// follow the compositor: their content is upright as it says.
     var turnsUndoingTheOutput: Int {
-        guard assigned.entry.tile != nil, let transform = scene?.screen?.transform else { return 0 }
+        guard programme.assigned.entry.tile != nil, let transform = scene?.screen?.transform else { return 0 }
         switch transform {
         case .rotated90: return 1
         case .rotated180: return 2

@@ -159,7 +159,8 @@ final class PlayRunner: PlayHost {
         records.write([
             "event": "connect", "output": panel.outputName, "width": scene.pixelSize.width,
             "height": scene.pixelSize.height,
-            "playlist": panel.playlist.name, "rotate": panel.rotate, "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
+            "playlist": panel.playlist.name, "rotate": panel.programme.rotate,
+            "refresh_mhz": scene.screen?.refreshMilliHz ?? 0,
             "inhibits_idle": scene.inhibitsIdle,
         ])
     }
