@@ -20,13 +20,8 @@ final class PlayMirrorTests: ScreenplayTestCase {
     /// per panel (the `graphics` stats line, every ten seconds).
     func testOneImageOnTwoPanelsIsOneTexture() throws {
         let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
-        let (width, height) = (64, 36)
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for i in stride(from: 0, to: pixels.count, by: 3) {
-            (pixels[i], pixels[i + 1], pixels[i + 2]) = (0x20, 0xc0, 0x60)
-        }
         // 16:9 on both panels' full width: the centre is the picture's.
-        try RigImage(width: width, height: height, pixels: pixels).writePNG(to: media + "/a.png")
+        try writeSolidPNG(media + "/a.png", hex: 0x20c060)
         let playlist = media + "/signage.json"
         try #"{"playlists": {"show": [{"file": "a.png"}]}, "default": "show"}"#
             .write(toFile: playlist, atomically: true, encoding: .utf8)
@@ -44,5 +39,80 @@ final class PlayMirrorTests: ScreenplayTestCase {
         let graphics = p.waitForEvent(timeout: 25) { $0.event == "graphics" }
         XCTAssertEqual(graphics?.int("picture_textures"), 1, "one texture serves both panels: \(p.stderr)")
         assertCleanStop(p)
+    }
+
+    /// Two panels of different sizes play the same clip: each draws new
+    /// video pictures (its own `video_frames`) and shows the clip's colours,
+    /// while the process runs one libmpv video output thread, not one per
+    /// panel: the clip is decoded once for both.
+    func testOneVideoOnTwoPanelsIsOneDecoder() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
+        _ = try TestMedia.colourSequence(in: media, name: "clip")
+        try writeSolidPNG(media + "/a.png", hex: 0x808080)
+        // The image's short slot comes first in each pass: the clip seen
+        // after it has its whole slot ahead, and nothing else decodes then.
+        let playlist = media + "/signage.json"
+        try """
+        {"playlists": {"show": [{"file": "a.png", "duration": 1}, {"file": "clip.mp4", "duration": 12}]},
+         "default": "show"}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: env(rig))
+        func clipShown(after start: Int) -> Bool {
+            let events = p.statsEvents.dropFirst(start)
+            guard let image = events.firstIndex(where: { $0.event == "item" && self.name($0) == "a.png" }) else {
+                return false
+            }
+            let later = events[image...].filter { $0.event == "item" && self.name($0) == "clip.mp4" }
+            return Set(later.map(\.output)) == ["HEADLESS-1", "HEADLESS-2"]
+        }
+        XCTAssertTrue(waitUntil(timeout: 40) { clipShown(after: 0) || !p.isRunning }, p.stderr)
+        Thread.sleep(forTimeInterval: 1)
+        let start = p.statsEvents.count
+        var outputThreads: [Int] = []
+        for _ in 0..<8 {
+            outputThreads.append(Self.threads(of: p.pid, named: "mpv/vo"))
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let shot = try rig.capture(output: output)
+            let centre = shot.pixel(x: shot.width / 2, y: shot.height / 2)
+            let colours: [(Int, Int, Int)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255)]
+            XCTAssertTrue(
+                colours.contains {
+                    abs(Int(centre.r) - $0.0) < 40 && abs(Int(centre.g) - $0.1) < 40 && abs(Int(centre.b) - $0.2) < 40
+                },
+                "\(output) shows \(centre), not a colour of the clip")
+        }
+        let frames = p.statsEvents.dropFirst(start).filter { $0.event == "frames" }
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let drawn = frames.filter { $0.output == output }.reduce(0) { $0 + max(0, $1.int("video_frames")) }
+            XCTAssertGreaterThan(drawn, 10, "\(output) drew new video pictures: \(p.stderr)")
+        }
+        XCTAssertEqual(outputThreads, Array(repeating: 1, count: 8), "one video output thread serves both panels")
+        assertCleanStop(p)
+    }
+
+    func name(_ event: StatsEvent) -> String {
+        (event.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
+    }
+
+    func writeSolidPNG(_ path: String, hex: UInt32) throws {
+        let (width, height) = (64, 36)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for i in stride(from: 0, to: pixels.count, by: 3) {
+            (pixels[i], pixels[i + 1], pixels[i + 2]) = (
+                UInt8(hex >> 16 & 0xff), UInt8(hex >> 8 & 0xff), UInt8(hex & 0xff)
+            )
+        }
+        try RigImage(width: width, height: height, pixels: pixels).writePNG(to: path)
+    }
+
+    /// Threads of `pid` with the name `name` (libmpv names its threads).
+    static func threads(of pid: Int32, named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.filter { task in
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }.count
     }
 }
