@@ -46,27 +46,7 @@ final class PlayMirrorTests: ScreenplayTestCase {
     /// while the process runs one libmpv video output thread, not one per
     /// panel: the clip is decoded once for both.
     func testOneVideoOnTwoPanelsIsOneDecoder() throws {
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
-        _ = try TestMedia.colourSequence(in: media, name: "clip")
-        try writeSolidPNG(media + "/a.png", hex: 0x808080)
-        // The image's short slot comes first in each pass: the clip seen
-        // after it has its whole slot ahead, and nothing else decodes then.
-        let playlist = media + "/signage.json"
-        try """
-        {"playlists": {"show": [{"file": "a.png", "duration": 1}, {"file": "clip.mp4", "duration": 12}]},
-         "default": "show"}
-        """.write(toFile: playlist, atomically: true, encoding: .utf8)
-        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: env(rig))
-        func clipShown(after start: Int) -> Bool {
-            let events = p.statsEvents.dropFirst(start)
-            guard let image = events.firstIndex(where: { $0.event == "item" && self.name($0) == "a.png" }) else {
-                return false
-            }
-            let later = events[image...].filter { $0.event == "item" && self.name($0) == "clip.mp4" }
-            return Set(later.map(\.output)) == ["HEADLESS-1", "HEADLESS-2"]
-        }
-        XCTAssertTrue(waitUntil(timeout: 40) { clipShown(after: 0) || !p.isRunning }, p.stderr)
-        Thread.sleep(forTimeInterval: 1)
+        let (rig, p) = try playMirroredClip()
         let start = p.statsEvents.count
         var outputThreads: [Int] = []
         for _ in 0..<8 {
@@ -90,6 +70,51 @@ final class PlayMirrorTests: ScreenplayTestCase {
         }
         XCTAssertEqual(outputThreads, Array(repeating: 1, count: 8), "one video output thread serves both panels")
         assertCleanStop(p)
+    }
+
+    /// An override on one panel stops that panel asking for the video's
+    /// frames; the other panel's video goes on. Each panel is covered in
+    /// turn, so the one that paces the shared player is covered once.
+    func testMirroredVideoGoesOnBesideAnOverride() throws {
+        let (rig, p) = try playMirroredClip()
+        for (covered, shown) in [("HEADLESS-1", "HEADLESS-2"), ("HEADLESS-2", "HEADLESS-1")] {
+            let result = try CLI.run(
+                ["ctl", "override", "--text", "CLOSED", "--for", "3s", "--output", covered], environment: env(rig))
+            XCTAssertEqual(result.status, 0, result.stderr)
+            Thread.sleep(forTimeInterval: 1)
+            let start = p.statsEvents.count
+            Thread.sleep(forTimeInterval: 2.5)
+            let drawn = p.statsEvents.dropFirst(start).filter { $0.event == "frames" && $0.output == shown }
+                .reduce(0) { $0 + max(0, $1.int("video_frames")) }
+            XCTAssertGreaterThan(drawn, 10, "\(shown) plays on while \(covered) shows an override: \(p.stderr)")
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        assertCleanStop(p)
+    }
+
+    /// `play` of a one-second image and a clip on two panels, returned once
+    /// both show the clip after the image: the clip's whole slot is ahead.
+    func playMirroredClip() throws -> (SwayRig, RunningProcess) {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
+        _ = try TestMedia.colourSequence(in: media, name: "clip")
+        try writeSolidPNG(media + "/a.png", hex: 0x808080)
+        let playlist = media + "/signage.json"
+        try """
+        {"playlists": {"show": [{"file": "a.png", "duration": 1}, {"file": "clip.mp4", "duration": 14}]},
+         "default": "show"}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: env(rig))
+        func clipShown() -> Bool {
+            let events = p.statsEvents
+            guard let image = events.firstIndex(where: { $0.event == "item" && self.name($0) == "a.png" }) else {
+                return false
+            }
+            let later = events[image...].filter { $0.event == "item" && self.name($0) == "clip.mp4" }
+            return Set(later.map(\.output)) == ["HEADLESS-1", "HEADLESS-2"]
+        }
+        XCTAssertTrue(waitUntil(timeout: 40) { clipShown() || !p.isRunning }, p.stderr)
+        Thread.sleep(forTimeInterval: 1)
+        return (rig, p)
     }
 
     func name(_ event: StatsEvent) -> String {

@@ -28,6 +28,12 @@ final class SharedVideo {
 
     /// When the first member's turn came (monotonic seconds).
     private var startedAt: Double?
+    /// The member stepping the player, and when it last asked.
+    private var pacer: ObjectIdentifier?
+    private var pacerAskedAt = 0.0
+    /// How long a pacer may go without asking before another panel takes
+    /// over: a panel under an override, or stalled, stops asking.
+    static let pacerSilence = 0.5
     /// Players not started yet, which a panel's video item of the same file joins.
     private static var waiting: [Key: SharedVideo] = [:]
     /// How much later than the first a member's turn may come and still
@@ -88,17 +94,24 @@ final class SharedVideo {
         return monotonicSeconds() - startedAt > Self.sameTurn
     }
 
-    /// The scene whose display link steps the player: the first panel on
-    /// screen whose scene is still there.
+    /// Whether `member`'s display link steps the player now: asked by
+    /// every member each refresh, it stays with the panel that has it while
+    /// that one keeps asking, and passes to another panel on screen once
+    /// it has not for `pacerSilence`.
     func isPacer(_ member: AnyObject) -> Bool {
         let id = ObjectIdentifier(member)
-        return members.first(where: { $0.started && $0.scene != nil })?.id == id
+        guard members.contains(where: { $0.id == id && $0.started && $0.scene != nil }) else { return false }
+        let now = monotonicSeconds()
+        guard pacer == id || pacer == nil || now - pacerAskedAt > Self.pacerSilence else { return false }
+        (pacer, pacerAskedAt) = (id, now)
+        return true
     }
 
     /// `member` is done with it; the player closes with the last.
     func leave(_ member: AnyObject) {
         let id = ObjectIdentifier(member)
         members.removeAll { $0.id == id }
+        if pacer == id { pacer = nil }
         onPicture[id] = nil
         onFailure[id] = nil
         guard members.isEmpty else { return }
