@@ -136,6 +136,9 @@ final class BenchRunner {
         if only.contains("layouts") {
             attempt("layouts") { try LayoutBench(context: context).run() }
         }
+        if only.contains("mirrors") {
+            attempt("mirrors") { try MirrorBench(context: context).run() }
+        }
         if only.contains("web") {
             attempt("web pages against cog") { try WebBench(context: context).run() }
         }

@@ -17,8 +17,8 @@ let usage = """
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
       --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
-                         web, fleet, soak, day, textures, webmemory. Default: all but soak (half an hour), day (ten
-                         minutes), textures and webmemory (an hour each).
+                         web, fleet, soak, day, textures, webmemory, mirrors. Default: all but soak (half an hour),
+                         day (ten minutes), textures and webmemory (an hour each) and mirrors.
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
       --web-memory-minutes N  Length of the web page's memory run (default 60).
@@ -124,6 +124,8 @@ runner.results.methods = [
         "`screenplay play` of four 320x180 images, a PDF page and a shader at 0.5 s each on one sway output, one image file rewritten (a new gradient, renamed into place) every 30 s so its reload makes pictures never drawn before; the `graphics` lines of --stats (every 10 s) give the GL objects held: picture textures, shader programs, text blocks. Flat = the second half's maximum is no higher than the maximum of the ten minutes after a one-minute warm-up.",
     "layouts":
         "three cost ratios of layouts, each case and its peer alternating in rounds (median of three; one sway started per case): (a) `play` of a 1920x1080@60 layout, a full-panel 1920x1080 PNG under a 1920x80 ticker region, against the same ticker region alone on a black layout, CPU (every thread, schedstat) per presented frame; (b) a 1280x720 30 fps H.264 clip in a 1280x720 region with a seconds clock and the ticker, against the same clip as a full-screen item, CPU per second (the same video frames per second in both); (c) `present deck.pdf` with its console on the 1280x720 built-in output, clock running, against `--no-clock`, CPU per second over 60 s. Frames and `redrawn_px` from --stats.",
+    "mirrors":
+        "`play` of one playlist (a 1280x720 30 fps H.264 clip, full screen) on one 1280x720@60 sway output, and on two outputs of one sway (both panels match it), alternating in rounds (median of three; one sway per case): CPU of every thread (schedstat) per second over the window; video_frames from --stats summed over the panels.",
     "web":
         "the same page (a CSS-rotated gradient square, a CSS-slid bar, a requestAnimationFrame counter reporting to the loopback server each second) full screen on one 1920x1080@60 sway output, by `screenplay present URL` and by Debian's cog 0.16.1 (`cog -P wl`, COG_PLATFORM_WL_VIEW_FULLSCREEN=1), in alternating rounds (median of three): CPU of every thread of the started process and every process below it (WebKit's web and network processes) over the window, divided by the page's own frame count; PSS and RSS summed over that tree at the end.",
     "fleet":

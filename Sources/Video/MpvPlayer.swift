@@ -55,6 +55,13 @@ package final class MpvPlayer {
     package var hasPicture: Bool { hasPendingFrame || hasDrawn }
     /// A decoded picture not drawn yet: drawing now shows something new.
     package var hasNewPicture: Bool { hasPendingFrame }
+    /// The picture's size as shown (`dwidth`, `dheight`), once decoded.
+    package var displaySize: (width: Int, height: Int)? {
+        guard let width = core.double("dwidth"), let height = core.double("dheight"), width > 0, height > 0 else {
+            return nil
+        }
+        return (Int(width), Int(height))
+    }
 
     private let core: MpvCore
     private var render: MpvRenderContext?

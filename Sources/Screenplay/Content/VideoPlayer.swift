@@ -15,7 +15,9 @@ import Video
 /// drifting apart), so only a decoder per output can show each frame for
 /// an exact number of that output's refreshes. A scene's player also lives
 /// and dies with it (hot-plug touches no other screen), and screens may
-/// play different files. The cost is decoding once per screen.
+/// play different files. The cost is decoding once per screen. Screens
+/// that show the same file at the same time (a mirrored playlist) can
+/// share one player through `MirroredVideo`, paced by one of them.
 @MainActor
 public final class VideoPlayer {
     /// Where playback is.
@@ -77,6 +79,9 @@ public final class VideoPlayer {
     public var hasPicture: Bool { player.hasPicture }
 
     private let player: MpvPlayer
+    /// A decoded picture not drawn yet, and the picture's size as shown.
+    var hasNewPicture: Bool { player.hasNewPicture }
+    var displaySize: (width: Int, height: Int)? { player.displaySize }
     private weak var scene: Scene?
     private var closed = false
     /// The last picture drawn into a rectangle, kept between frames: a frame
@@ -143,7 +148,14 @@ public final class VideoPlayer {
     /// frame kept (display sync repeats), it is told here and the scene
     /// commits nothing.
     public func frameIsDue() -> Bool {
-        guard !closed, let scene else { return false }
+        guard let scene else { return false }
+        return frameIsDue(pacedBy: scene)
+    }
+
+    /// `frameIsDue()` on `scene`'s display link: another scene than the
+    /// player's own keeps it paced once that one is gone (a mirrored video).
+    public func frameIsDue(pacedBy scene: Scene) -> Bool {
+        guard !closed else { return false }
         player.setDisplayRefresh(hz: 1 / scene.displayLink.duration)
         let refreshNs = UInt64(max(scene.displayLink.refresh.durationNs, 1))
         return player.step(nowNs: monotonicNanoseconds(), refreshNs: refreshNs) == .draw

@@ -99,7 +99,7 @@ struct LayoutBench: Benchmark {
     /// CPU of every thread of `process` over `seconds` of steady state
     /// (after its first frames line and two more seconds), with the frames
     /// its `--stats` counted on `output` (any output when nil) in that span.
-    private func measureStats(
+    func measureStats(
         _ process: RunningProcess, name: String, what: String, round: Int, seconds: Double, output: String? = nil
     ) throws -> LayoutCostRun {
         func frames() -> [[String: Any]] {

@@ -38,6 +38,7 @@ enum Report: MarkdownFormatting {
         md += ScalingReport.markdown(r)
         md += FrameCostReport.markdown(r)
         md += LayoutReport.markdown(r)
+        md += MirrorReport.markdown(r)
         md += FleetReport.markdown(r)
         md += WebMemoryReport.markdown(r)
         md += WebReport.markdown(r)

@@ -182,6 +182,9 @@ struct BenchResults: Codable, Sendable {
     /// Layouts and partial redraws (`--only layouts`): every round of every case.
     var layoutRuns: [LayoutCostRun] = []
     var layoutRatios: [FrameCostRatio] = []
+    /// Two panels mirroring one video against one (`--only mirrors`).
+    var mirrorRuns: [LayoutCostRun] = []
+    var mirrorRatios: [FrameCostRatio] = []
     /// Web pages against cog (`--only web`): every round of both programs.
     var webRuns: [WebCostRun] = []
     var webRatios: [FrameCostRatio] = []

@@ -89,14 +89,17 @@ final class ColorMedia: PlayMedia {
 @MainActor
 final class PictureMedia: PlayMedia {
     private var picture: Picture?
+    /// Where a file's picture is shared with other panels (nil: its own).
+    private var shared: SharedPictures.Key?
     private(set) var isReady = false
     private(set) var failure: String?
     var isAnimated: Bool { false }
     var onChange: (() -> Void)?
 
+    /// The file's picture, shared with every panel showing the same file.
     init(path: String) {
         do {
-            picture = try Picture.load(path: path)
+            (picture, shared) = try SharedPictures.acquire(path: path)
         } catch {
             failure = error.description
         }
@@ -127,7 +130,7 @@ final class PictureMedia: PlayMedia {
     }
 
     func release(from app: Application?) {
-        if let picture { app?.releaseResources(of: picture) }
+        if let picture { SharedPictures.release(picture, key: shared, from: app) }
         picture = nil
     }
 }

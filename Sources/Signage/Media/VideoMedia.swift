@@ -3,18 +3,28 @@ import Documents
 import Foundation
 import Screenplay
 
-/// A video, decoded and drawn by libmpv on the panel's own context. It is
-/// made paused: ready once its first picture is decoded, it waits for its
-/// turn there (`start()`), so the switch to it shows a real frame. A video
-/// without its own "duration" plays once and holds its last frame until its
-/// slot (its length) ends; with one it loops and is cut at that length.
+/// A video, decoded and drawn by libmpv on the panels' shared context. It
+/// is made paused: ready once its first picture is decoded, it waits for
+/// its turn there (`start()`), so the switch to it shows a real frame. A
+/// video without its own "duration" plays once and holds its last frame
+/// until its slot (its length) ends; with one it loops and is cut at that
+/// length. Panels showing the same video at the same turn share one
+/// decoder (`SharedVideo`).
 @MainActor
 final class VideoMedia: PlayMedia {
-    private var player: VideoPlayer?
+    private var shared: SharedVideo?
+    /// A player of its own, for an item whose turn came after the shared
+    /// player had started: it replaces `shared` once it has a picture.
+    private var successor: SharedVideo?
+    private let path: String
+    private let loops: Bool
     private(set) var failure: String?
+    private weak var scene: Scene?
     private let sceneID: ObjectIdentifier
     /// `player.framesDrawn` already added to the panel's tally.
     private var tallied = 0
+    /// The mirror's `serial` this panel last drew.
+    private var drawnSerial = -1
     var isAnimated: Bool { true }
     var onChange: (() -> Void)?
     /// The display link already asked the player about this refresh.
@@ -22,43 +32,95 @@ final class VideoMedia: PlayMedia {
 
     init(path: String, loops: Bool, scene: Scene) {
         sceneID = ObjectIdentifier(scene)
+        self.scene = scene
+        (self.path, self.loops) = (path, loops)
         do {
-            let player = try VideoPlayer(path: path, scene: scene, loops: loops, startsPaused: true)
-            self.player = player
-            player.onPicture = { [weak self] in self?.onChange?() }
-            player.onFailure = { [weak self] reason in
-                guard let self, self.failure == nil else { return }
-                self.failure = reason
-                self.onChange?()
-            }
+            shared = try join(on: scene, alone: false)
         } catch {
             failure = error.reason
         }
     }
 
-    var isReady: Bool { failure == nil && player?.hasPicture == true }
+    private func join(on scene: Scene, alone: Bool) throws(VideoError) -> SharedVideo {
+        try SharedVideo.join(
+            path: path, loops: loops, scene: scene, member: self, alone: alone,
+            onPicture: { [weak self] in self?.onChange?() },
+            onFailure: { [weak self] reason in
+                guard let self, self.failure == nil else { return }
+                self.failure = reason
+                self.onChange?()
+            })
+    }
+
+    var isReady: Bool { failure == nil && shared?.player.hasPicture == true }
     func prepare(in context: DrawingContext) {}
-    func start() { player?.play() }
+
+    /// Plays the shared player; one started over a second ago by another
+    /// panel is another turn, so this item gets a player of its own and
+    /// shows the shared picture until that one has its first.
+    func start() {
+        guard let shared else { return }
+        if shared.isLate(self), let scene, let own = try? join(on: scene, alone: true) {
+            own.start(self)
+            successor = own
+        } else {
+            shared.start(self)
+        }
+    }
+
+    private func takeSuccessorIfReady() {
+        guard let successor, successor.player.hasPicture else { return }
+        shared?.leave(self)
+        shared = successor
+        self.successor = nil
+        (tallied, drawnSerial) = (0, -1)
+    }
 
     func refreshIsDue() -> Bool {
-        guard let player else { return false }
+        takeSuccessorIfReady()
+        guard let shared else { return false }
+        if shared.isMirrored, !shared.isPacer(self) {
+            return shared.mirror.hasNewPicture || shared.mirror.serial != drawnSerial
+        }
         stepped = true
-        return player.frameIsDue()
+        return pace(shared) || (shared.isMirrored && shared.mirror.serial != drawnSerial)
     }
 
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
-        guard let player else { return }
-        step(player)
-        try context.drawVideo(player)
-        tally(player)
+        takeSuccessorIfReady()
+        guard let shared else { return }
+        step(shared)
+        if shared.isMirrored {
+            try drawMirrored(shared, x: 0, y: 0, width: context.pixelWidth, height: context.pixelHeight, on: context)
+        } else {
+            try context.drawVideo(shared.player)
+            tally(shared.player)
+        }
     }
 
     func draw(in context: DrawingContext, rect: SceneRect, seconds: Double, frame: Int) throws -> Bool {
-        guard let player else { return false }
-        step(player)
-        try context.drawVideo(player, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        tally(player)
+        takeSuccessorIfReady()
+        guard let shared else { return false }
+        step(shared)
+        if shared.isMirrored {
+            try drawMirrored(shared, x: rect.x, y: rect.y, width: rect.width, height: rect.height, on: context)
+        } else {
+            try context.drawVideo(shared.player, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            tally(shared.player)
+        }
         return true
+    }
+
+    /// Counts a picture new to this panel once, whichever panel rendered it.
+    private func drawMirrored(
+        _ shared: SharedVideo, x: Int, y: Int, width: Int, height: Int, on context: DrawingContext
+    ) throws {
+        try shared.mirror.draw(x: x, y: y, width: width, height: height, on: context)
+        if shared.mirror.serial != drawnSerial {
+            if drawnSerial >= 0 || shared.mirror.serial > 0 { VideoFrameTally.add(1, scene: sceneID) }
+            drawnSerial = shared.mirror.serial
+        }
+        tallied = shared.player.framesDrawn
     }
 
     private func tally(_ player: VideoPlayer) {
@@ -66,17 +128,25 @@ final class VideoMedia: PlayMedia {
         tallied = player.framesDrawn
     }
 
+    /// Steps the player on this panel's display link, when this panel paces it.
+    private func pace(_ shared: SharedVideo) -> Bool {
+        guard let scene else { return false }
+        return shared.player.frameIsDue(pacedBy: scene)
+    }
+
     /// In a crossfade, or a region beside others that move, a refresh may
     /// draw without the display link having asked the player: mpv is asked
     /// here (a frame it wants kept is drawn again, not reported as new).
-    private func step(_ player: VideoPlayer) {
-        if !stepped { _ = player.frameIsDue() }
+    /// A panel that does not pace a mirrored video never asks.
+    private func step(_ shared: SharedVideo) {
+        if !stepped, !shared.isMirrored || shared.isPacer(self) { _ = pace(shared) }
         stepped = false
     }
 
     func release(from app: Application?) {
-        player?.close()
-        player = nil
+        shared?.leave(self)
+        successor?.leave(self)
+        (shared, successor) = (nil, nil)
     }
 }
 

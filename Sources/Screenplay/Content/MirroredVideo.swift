@@ -1,0 +1,75 @@
+import Rendering
+
+/// One video player's pictures shown by several scenes (one playlist on
+/// several screens): libmpv decodes each frame once and renders it once,
+/// at the video's own size, into a kept picture that every scene draws
+/// fitted to its own rectangle and letterboxed in black, as a scene's own
+/// player would. Every scene shares one GL context, so the kept picture
+/// is one texture for all.
+///
+/// Pacing stays with one display link: the scene that steps the player
+/// (`VideoPlayer.frameIsDue(pacedBy:)`) draws each new picture first and
+/// reports its swap; the others draw when `serial` moved on since theirs.
+@MainActor
+public final class MirroredVideo {
+    /// The player whose pictures are shown.
+    public let player: VideoPlayer
+    /// New pictures rendered into the kept picture so far: a scene whose
+    /// last drawn serial differs has a new picture to show.
+    public private(set) var serial = 0
+    private var kept: OffscreenTarget?
+
+    /// Shows `player`'s pictures; `close()` closes the player too.
+    public init(player: VideoPlayer) { self.player = player }
+
+    /// A new picture is waiting to be rendered: drawing now shows it.
+    public var hasNewPicture: Bool { player.hasNewPicture }
+
+    /// Draws the current picture into the rectangle (device pixels,
+    /// top-left origin), aspect kept, letterboxed in black; renders it from
+    /// libmpv first when it is new (once for every scene).
+    public func draw(x: Int, y: Int, width: Int, height: Int, on context: DrawingContext) throws {
+        guard width > 0, height > 0 else { return }
+        let graphics = try context.resources.context
+        let size = player.displaySize ?? (width, height)
+        if let current = kept, current.pixelWidth != size.width || current.pixelHeight != size.height {
+            current.destroy()
+            kept = nil
+        }
+        if kept == nil || player.hasNewPicture {
+            let target = try kept ?? OffscreenTarget(context: graphics, width: size.width, height: size.height)
+            kept = target
+            try player.draw(into: target, afterPresent: &context.afterPresent)
+            try target.makeOpaque()
+            serial += 1
+        }
+        guard let kept else { return }
+        let quads = try context.resources.quads()
+        let target = context.target
+        // The video's own size filling the whole buffer: copied texel for
+        // pixel, the cheapest way on a software rasteriser.
+        if x == 0, y == 0, width == target.pixelWidth, height == target.pixelHeight, size == (width, height) {
+            try quads.copy(kept, onto: target)
+            return
+        }
+        let fit = aspectFit(contentWidth: size.width, contentHeight: size.height, intoWidth: width, intoHeight: height)
+        let picture = PixelRect(x: x + fit.x, y: y + fit.y, width: fit.width, height: fit.height)
+        // Only the bars are filled: the picture covers the rest.
+        for bar in [
+            PixelRect(x: x, y: y, width: width, height: fit.y),
+            PixelRect(x: x, y: picture.y + picture.height, width: width, height: height - fit.y - fit.height),
+            PixelRect(x: x, y: picture.y, width: fit.x, height: fit.height),
+            PixelRect(x: picture.x + picture.width, y: picture.y, width: width - fit.x - fit.width, height: fit.height),
+        ] where bar.width > 0 && bar.height > 0 {
+            try quads.fill(bar, color: .black, on: target)
+        }
+        try quads.draw(kept, mapping: .layer, in: picture, on: target)
+    }
+
+    /// Frees the kept picture and closes the player. Idempotent.
+    public func close() {
+        CurrentContext.preserving { kept?.destroy() }
+        kept = nil
+        player.close()
+    }
+}

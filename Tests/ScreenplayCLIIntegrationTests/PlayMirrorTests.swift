@@ -1,0 +1,143 @@
+import Foundation
+import TestHarness
+import TestSupport
+import XCTest
+
+/// One playlist shown on several panels (every output matches it): what the
+/// panels share is decoded and uploaded once, while each panel still shows
+/// the item itself.
+final class PlayMirrorTests: ScreenplayTestCase {
+    var media = ""
+
+    override func setUpWithError() throws {
+        media = try TestMedia.directory()
+        let dir = media
+        addTeardownBlock { TestMedia.remove(dir) }
+    }
+
+    /// Two panels of different sizes show the same image: both show its
+    /// colour, and the process holds one picture texture for it, not one
+    /// per panel (the `graphics` stats line, every ten seconds).
+    func testOneImageOnTwoPanelsIsOneTexture() throws {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
+        // 16:9 on both panels' full width: the centre is the picture's.
+        try writeSolidPNG(media + "/a.png", hex: 0x20c060)
+        let playlist = media + "/signage.json"
+        try #"{"playlists": {"show": [{"file": "a.png"}]}, "default": "show"}"#
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: env(rig))
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            XCTAssertNotNil(
+                p.waitForEvent(timeout: 20) { $0.event == "item" && $0.output == output },
+                "\(output) shows no item: \(p.stderr)")
+        }
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let shot = try rig.capture(output: output)
+            XCTAssertEqual(
+                shot.pixel(x: shot.width / 2, y: shot.height / 2), RGB(hex: 0x20c060), "\(output) shows the image")
+        }
+        let graphics = p.waitForEvent(timeout: 25) { $0.event == "graphics" }
+        XCTAssertEqual(graphics?.int("picture_textures"), 1, "one texture serves both panels: \(p.stderr)")
+        assertCleanStop(p)
+    }
+
+    /// Two panels of different sizes play the same clip: each draws new
+    /// video pictures (its own `video_frames`) and shows the clip's colours,
+    /// while the process runs one libmpv video output thread, not one per
+    /// panel: the clip is decoded once for both.
+    func testOneVideoOnTwoPanelsIsOneDecoder() throws {
+        let (rig, p) = try playMirroredClip()
+        let start = p.statsEvents.count
+        var outputThreads: [Int] = []
+        for _ in 0..<8 {
+            outputThreads.append(Self.threads(of: p.pid, named: "mpv/vo"))
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let shot = try rig.capture(output: output)
+            let centre = shot.pixel(x: shot.width / 2, y: shot.height / 2)
+            let colours: [(Int, Int, Int)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255)]
+            XCTAssertTrue(
+                colours.contains {
+                    abs(Int(centre.r) - $0.0) < 40 && abs(Int(centre.g) - $0.1) < 40 && abs(Int(centre.b) - $0.2) < 40
+                },
+                "\(output) shows \(centre), not a colour of the clip")
+        }
+        let frames = p.statsEvents.dropFirst(start).filter { $0.event == "frames" }
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let drawn = frames.filter { $0.output == output }.reduce(0) { $0 + max(0, $1.int("video_frames")) }
+            XCTAssertGreaterThan(drawn, 10, "\(output) drew new video pictures: \(p.stderr)")
+        }
+        XCTAssertEqual(outputThreads, Array(repeating: 1, count: 8), "one video output thread serves both panels")
+        assertCleanStop(p)
+    }
+
+    /// An override on one panel stops that panel asking for the video's
+    /// frames; the other panel's video goes on. Each panel is covered in
+    /// turn, so the one that paces the shared player is covered once.
+    func testMirroredVideoGoesOnBesideAnOverride() throws {
+        let (rig, p) = try playMirroredClip()
+        for (covered, shown) in [("HEADLESS-1", "HEADLESS-2"), ("HEADLESS-2", "HEADLESS-1")] {
+            let result = try CLI.run(
+                ["ctl", "override", "--text", "CLOSED", "--for", "3s", "--output", covered], environment: env(rig))
+            XCTAssertEqual(result.status, 0, result.stderr)
+            Thread.sleep(forTimeInterval: 1)
+            let start = p.statsEvents.count
+            Thread.sleep(forTimeInterval: 2.5)
+            let drawn = p.statsEvents.dropFirst(start).filter { $0.event == "frames" && $0.output == shown }
+                .reduce(0) { $0 + max(0, $1.int("video_frames")) }
+            XCTAssertGreaterThan(drawn, 10, "\(shown) plays on while \(covered) shows an override: \(p.stderr)")
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        assertCleanStop(p)
+    }
+
+    /// `play` of a one-second image and a clip on two panels, returned once
+    /// both show the clip after the image: the clip's whole slot is ahead.
+    func playMirroredClip() throws -> (SwayRig, RunningProcess) {
+        let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
+        _ = try TestMedia.colourSequence(in: media, name: "clip")
+        try writeSolidPNG(media + "/a.png", hex: 0x808080)
+        let playlist = media + "/signage.json"
+        try """
+        {"playlists": {"show": [{"file": "a.png", "duration": 1}, {"file": "clip.mp4", "duration": 14}]},
+         "default": "show"}
+        """.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: env(rig))
+        func clipShown() -> Bool {
+            let events = p.statsEvents
+            guard let image = events.firstIndex(where: { $0.event == "item" && self.name($0) == "a.png" }) else {
+                return false
+            }
+            let later = events[image...].filter { $0.event == "item" && self.name($0) == "clip.mp4" }
+            return Set(later.map(\.output)) == ["HEADLESS-1", "HEADLESS-2"]
+        }
+        XCTAssertTrue(waitUntil(timeout: 40) { clipShown() || !p.isRunning }, p.stderr)
+        Thread.sleep(forTimeInterval: 1)
+        return (rig, p)
+    }
+
+    func name(_ event: StatsEvent) -> String {
+        (event.raw["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
+    }
+
+    func writeSolidPNG(_ path: String, hex: UInt32) throws {
+        let (width, height) = (64, 36)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for i in stride(from: 0, to: pixels.count, by: 3) {
+            (pixels[i], pixels[i + 1], pixels[i + 2]) = (
+                UInt8(hex >> 16 & 0xff), UInt8(hex >> 8 & 0xff), UInt8(hex & 0xff)
+            )
+        }
+        try RigImage(width: width, height: height, pixels: pixels).writePNG(to: path)
+    }
+
+    /// Threads of `pid` with the name `name` (libmpv names its threads).
+    static func threads(of pid: Int32, named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.filter { task in
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }.count
+    }
+}
