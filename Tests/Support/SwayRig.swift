@@ -645,17 +645,37 @@ final class SwayInstance: @unchecked Sendable {
         RigError("\(message). Log \(logPath):\n\(RigFiles.tail(of: logPath, maxBytes: 3000))")
     }
 
+    /// Runs swaymsg against this sway.
+    ///
+    /// swaymsg gives up on a reply after a fixed 3 s ("Unable to receive IPC
+    /// response") and has no option to wait longer; a nested sway on a loaded
+    /// CI machine sometimes takes that long. A query (`-t get_*`) changes
+    /// nothing, so it is asked again, up to three times. A command is not:
+    /// sway drops a client that hung up before it read the command, so the
+    /// command may or may not have run, and running `create_output` twice
+    /// adds two outputs; the callers that can tell (`addOutput`) retry.
     @discardableResult
     func swaymsg(_ args: [String]) throws -> String {
-        let result = try runProcess(
-            "swaymsg", ["-s", swaySocket] + args, environment: clientEnvironment, timeout: 10)
-        guard result.status == 0, !result.timedOut else {
+        let isQuery = args.count >= 2 && args[0] == "-t" && args[1].hasPrefix("get_")
+        var attempt = 1
+        while true {
+            let result = try runProcess(
+                "swaymsg", ["-s", swaySocket] + args, environment: clientEnvironment, timeout: 10)
+            if result.status == 0, !result.timedOut { return result.stdout }
+            if isQuery, attempt < 3, !result.timedOut, result.stderr.contains(Self.lostReply) {
+                FileHandle.standardError.write(
+                    Data("rig: swaymsg \(args.joined(separator: " ")): reply lost, asking again\n".utf8))
+                attempt += 1
+                continue
+            }
             throw RigError(
                 "swaymsg \(args.joined(separator: " ")) failed (status \(result.status)"
                     + "\(result.timedOut ? ", timed out" : "")): \(result.stdout)\(result.stderr)")
         }
-        return result.stdout
     }
+
+    /// What swaymsg prints when sway took longer than its fixed 3 s to reply.
+    static let lostReply = "Unable to receive IPC response"
 
     func outputs() throws -> [RigOutput] {
         let json = try swaymsg(["-t", "get_outputs", "-r"])
