@@ -1,0 +1,54 @@
+import Foundation
+import TestHarness
+import TestSupport
+import XCTest
+
+/// A wall playing a video: the clip is decoded once for all its tiles, and
+/// each tile shows its own part of every picture.
+final class PlayWallVideoTests: ScreenplayTestCase {
+    /// A 2x1 wall whose playlist is one clip, as a user writes it: red on
+    /// the clip's left half, blue on its right. Each output shows its half
+    /// and draws new pictures, while the process runs one libmpv video
+    /// output thread (one decode), not one per tile.
+    func testATwoTileWallDecodesItsVideoOnce() throws {
+        let rig = try startSway([.init(width: 320, height: 180), .init(width: 320, height: 180)])
+        let folder = try wallFolder()
+        _ = try TestMedia.halves(in: folder, name: "clip", left: "red", right: "blue", seconds: 20)
+        let path = folder + "/wall.json"
+        try
+            #"{"playlists": {"clip": [{"file": "clip.mp4"}]}, "walls": [{"playlist": "clip", "tiles": [{"match": "HEADLESS-1", "column": 0, "row": 0}, {"match": "HEADLESS-2", "column": 1, "row": 0}]}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", path, "--stats", "-"], environment: env(rig))
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            XCTAssertNotNil(
+                p.waitForEvent(timeout: 20) { $0.event == "item" && $0.output == output }, "\(output): \(p.stderr)")
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let start = p.statsEvents.count
+        var outputThreads: [Int] = []
+        for _ in 0..<8 {
+            outputThreads.append(PlayMirrorTests.threads(of: p.pid, named: "mpv/vo"))
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        let halves = ["HEADLESS-1": RGB(hex: 0xff0000), "HEADLESS-2": RGB(hex: 0x0000ff)]
+        for (output, colour) in halves.sorted(by: { $0.key < $1.key }) {
+            let shot = try rig.capture(output: output)
+            // Away from the seam and the edges: H.264's colour is near, not exact.
+            let points = [(shot.width / 4, shot.height / 2), (shot.width * 3 / 4, shot.height / 2)]
+            for (x, y) in points {
+                let pixel = shot.pixel(x: x, y: y)
+                XCTAssertTrue(
+                    abs(Int(pixel.r) - Int(colour.r)) < 40 && abs(Int(pixel.g) - Int(colour.g)) < 40
+                        && abs(Int(pixel.b) - Int(colour.b)) < 40,
+                    "\(output) at (\(x), \(y)) shows \(pixel), not its half's \(colour)")
+            }
+        }
+        let frames = p.statsEvents.dropFirst(start).filter { $0.event == "frames" }
+        for output in halves.keys.sorted() {
+            let drawn = frames.filter { $0.output == output }.reduce(0) { $0 + max(0, $1.int("video_frames")) }
+            XCTAssertGreaterThan(drawn, 10, "\(output) drew new video pictures: \(p.stderr)")
+        }
+        XCTAssertEqual(outputThreads, Array(repeating: 1, count: 8), "one video output thread serves both tiles")
+        assertCleanStop(p)
+    }
+}
