@@ -3,9 +3,37 @@ import TestHarness
 import TestSupport
 import XCTest
 
-/// A wall playing a video: the clip is decoded once for all its tiles, and
-/// each tile shows its own part of every picture.
+/// A wall's content produced once: a clip decoded once and a picture
+/// uploaded once for all its tiles, while each tile shows its own part.
 final class PlayWallVideoTests: ScreenplayTestCase {
+    /// A 2x1 wall of one picture: both tiles show their parts, and the
+    /// process holds one picture texture for it (the `graphics` stats line,
+    /// every ten seconds), not one per tile.
+    func testATwoTileWallUploadsItsPictureOnce() throws {
+        let rig = try startSway([.init(width: 320, height: 180), .init(width: 320, height: 180)])
+        let folder = try wallFolder()
+        try writeCoordinatePicture(folder + "/wide.png", width: 640, height: 180)
+        let path = folder + "/wall.json"
+        try
+            #"{"playlists": {"wide": [{"file": "wide.png"}]}, "walls": [{"playlist": "wide", "tiles": [{"match": "HEADLESS-1", "column": 0, "row": 0}, {"match": "HEADLESS-2", "column": 1, "row": 0}]}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", path, "--stats", "-"], environment: env(rig))
+        for (output, offset) in [("HEADLESS-1", 0), ("HEADLESS-2", 320)] {
+            XCTAssertNotNil(
+                p.waitForEvent(timeout: 20) { $0.event == "item" && $0.output == output }, "\(output): \(p.stderr)")
+            var result = (count: -1, first: [String]())
+            _ = waitUntil(timeout: 10) {
+                guard let image = try? rig.capture(output: output) else { return false }
+                result = self.misplaced(image, expected: { ($0 + offset, $1) })
+                return result.count == 0
+            }
+            XCTAssertEqual(result.count, 0, "\(output) shows its part: \(result.first)")
+        }
+        let graphics = p.waitForEvent(timeout: 25) { $0.event == "graphics" }
+        XCTAssertEqual(graphics?.int("picture_textures"), 1, "one texture serves both tiles: \(p.stderr)")
+        assertCleanStop(p)
+    }
+
     /// A 2x1 wall whose playlist is one clip, as a user writes it: red on
     /// the clip's left half, blue on its right. Each output shows its half
     /// and draws new pictures, while the process runs one libmpv video
