@@ -139,6 +139,9 @@ final class BenchRunner {
         if only.contains("mirrors") {
             attempt("mirrors") { try MirrorBench(context: context).run() }
         }
+        if only.contains("walls") {
+            attempt("walls") { try WallBench(context: context).run() }
+        }
         if only.contains("web") {
             attempt("web pages against cog") { try WebBench(context: context).run() }
         }

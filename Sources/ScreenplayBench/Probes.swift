@@ -239,3 +239,16 @@ struct PixelProbe {
         return nil
     }
 }
+
+/// Makes `path`: `seconds` of ffmpeg's moving test pattern (`testsrc2`) at
+/// `width` x `height` and 30 fps, H.264 (veryfast, yuv420p), the clip every
+/// video benchmark plays.
+func makeBenchClip(_ path: String, width: Int, height: Int, seconds: Double) throws {
+    let made = try runProcess(
+        "/usr/bin/ffmpeg",
+        [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=30:d=\(seconds)", "-c:v",
+            "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", path,
+        ], timeout: 600)
+    guard made.status == 0 else { throw RigError("ffmpeg could not make the clip \(path): \(made.stderr)") }
+}

@@ -17,8 +17,8 @@ let usage = """
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
       --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
-                         web, fleet, soak, day, textures, webmemory, mirrors. Default: all but soak (half an hour),
-                         day (ten minutes), textures and webmemory (an hour each) and mirrors.
+                         web, fleet, soak, day, textures, webmemory, mirrors, walls. Default: all but soak (half an
+                         hour), day (ten minutes), textures and webmemory (an hour each), mirrors and walls.
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
       --web-memory-minutes N  Length of the web page's memory run (default 60).
@@ -126,6 +126,8 @@ runner.results.methods = [
         "three cost ratios of layouts, each case and its peer alternating in rounds (median of three; one sway started per case): (a) `play` of a 1920x1080@60 layout, a full-panel 1920x1080 PNG under a 1920x80 ticker region, against the same ticker region alone on a black layout, CPU (every thread, schedstat) per presented frame; (b) a 1280x720 30 fps H.264 clip in a 1280x720 region with a seconds clock and the ticker, against the same clip as a full-screen item, CPU per second (the same video frames per second in both); (c) `present deck.pdf` with its console on the 1280x720 built-in output, clock running, against `--no-clock`, CPU per second over 60 s. Frames and `redrawn_px` from --stats.",
     "mirrors":
         "`play` of one playlist (a 1280x720 30 fps H.264 clip, full screen) on one 1280x720@60 sway output, and on two outputs of one sway (both panels match it), alternating in rounds (median of three; one sway per case): CPU of every thread (schedstat) per second over the window; video_frames from --stats summed over the panels.",
+    "walls":
+        "a 1920x1080 30 fps H.264 clip (ffmpeg's testsrc2, veryfast) by `play` with --stats: on one 1920x1080@60 sway output (a panel matching it); as a 2x1 wall across two such outputs of one sway (one play, one decode, each tile its half); and two play processes on those two outputs, each the clip on its own panel (two decodes). Alternating rounds (median of three; one sway per case): CPU of every thread of every play process (schedstat) over the window, per clip frame shown on every panel (video_frames from --stats summed over the panels, divided by the panels), so a case that drops more frames is not flattered; CPU per second alongside.",
     "web":
         "the same page (a CSS-rotated gradient square, a CSS-slid bar, a requestAnimationFrame counter reporting to the loopback server each second) full screen on one 1920x1080@60 sway output, by `screenplay present URL` and by Debian's cog 0.16.1 (`cog -P wl`, COG_PLATFORM_WL_VIEW_FULLSCREEN=1), in alternating rounds (median of three): CPU of every thread of the started process and every process below it (WebKit's web and network processes) over the window, divided by the page's own frame count; PSS and RSS summed over that tree at the end.",
     "fleet":

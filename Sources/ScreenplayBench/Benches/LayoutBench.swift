@@ -210,13 +210,7 @@ struct LayoutBenchFiles {
         }
         try RigImage(width: w, height: h, pixels: pixels).writePNG(to: image)
         let clip = folder + "/clip-720p30.mp4"
-        let made = try runProcess(
-            "/usr/bin/ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=40", "-c:v", "libx264",
-                "-preset", "veryfast", "-pix_fmt", "yuv420p", clip,
-            ], timeout: 300)
-        guard made.status == 0 else { throw RigError("ffmpeg could not make the clip: \(made.stderr)") }
+        try makeBenchClip(clip, width: 1280, height: 720, seconds: 40)
         deck = folder + "/deck.pdf"
         try SampleDeck.writePDF(to: deck)
 

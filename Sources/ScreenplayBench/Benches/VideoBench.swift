@@ -46,13 +46,7 @@ struct VideoBench: Benchmark {
     func run() throws {
         let clip = workDirectory + "/bench-720p30.mp4"
         let length = videoSeconds + 8
-        let made = try runProcess(
-            "/usr/bin/ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=\(length)", "-c:v", "libx264",
-                "-preset", "veryfast", "-pix_fmt", "yuv420p", clip,
-            ], timeout: 300)
-        guard made.status == 0 else { throw RigError("ffmpeg could not make the clip: \(made.stderr)") }
+        try makeBenchClip(clip, width: 1280, height: 720, seconds: length)
         var runs: [VideoRun] = []
         runs.append(try videoScreenplay(clip))
         runs.append(try videoMpv(clip))

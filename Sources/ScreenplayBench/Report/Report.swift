@@ -39,6 +39,7 @@ enum Report: MarkdownFormatting {
         md += FrameCostReport.markdown(r)
         md += LayoutReport.markdown(r)
         md += MirrorReport.markdown(r)
+        md += WallReport.markdown(r)
         md += FleetReport.markdown(r)
         md += WebMemoryReport.markdown(r)
         md += WebReport.markdown(r)

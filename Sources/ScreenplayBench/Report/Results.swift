@@ -185,6 +185,9 @@ struct BenchResults: Codable, Sendable {
     /// Two panels mirroring one video against one (`--only mirrors`).
     var mirrorRuns: [LayoutCostRun] = []
     var mirrorRatios: [FrameCostRatio] = []
+    /// A 2x1 wall of one video against one panel and two decodes (`--only walls`).
+    var wallRuns: [LayoutCostRun] = []
+    var wallRatios: [FrameCostRatio] = []
     /// Web pages against cog (`--only web`): every round of both programs.
     var webRuns: [WebCostRun] = []
     var webRatios: [FrameCostRatio] = []
