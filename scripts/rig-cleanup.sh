@@ -83,5 +83,14 @@ fi
 if [ "$DRY" = 0 ]; then
     rm -rf /tmp/screenplay-rig.* 2>/dev/null
     [ -d "$PIDDIR" ] && find "$PIDDIR" -type f -delete 2>/dev/null
+    # The package tests' shared builds (Tests/PackageTests/RunShared.swift),
+    # hundreds of MB, named after their `swift test`: only those of runs
+    # that are over, so a run still going keeps its own.
+    for shared in /tmp/screenplay-run-*; do
+        [ -e "$shared" ] || continue
+        run=${shared#/tmp/screenplay-run-}
+        run=${run%%-*}
+        kill -0 "$run" 2>/dev/null || rm -rf "$shared"
+    done
 fi
 exit 0

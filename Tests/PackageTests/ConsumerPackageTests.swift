@@ -5,19 +5,13 @@ import XCTest
 
 /// Packages that depend on Screenplay as a user's would: the README's library
 /// example (beside a scene that draws with its own GLES calls through the
-/// `ScreenplayGLES` product and a loop of its own), and the `screenplay`
-/// tool's own sources, build without a single warning or error. Both live in
-/// one scratch package, so Screenplay is built cold once for the two.
+/// `ScreenplayGLES` product and a loop of its own), the lobby example, and
+/// the `screenplay` tool's own sources, build without a single warning or
+/// error. All live in one scratch package made once per `swift test` run
+/// (`RunShared`), so Screenplay is built cold once for the three: the first
+/// build compiles it, and the others (SwiftPM's lock on `.build` makes them
+/// wait for it) compile their own targets.
 final class ConsumerPackageTests: ScreenplayTestCase {
-    /// The scratch package; removed after the last test of the class.
-    nonisolated(unsafe) static var consumer: Result<String, any Error>?
-
-    override class func tearDown() {
-        if case let .success(directory) = consumer { try? FileManager.default.removeItem(atPath: directory) }
-        consumer = nil
-        super.tearDown()
-    }
-
     /// An app's own GL and loop, as the DocC article shows them.
     static let ownGL = """
         import Glibc
@@ -80,8 +74,12 @@ final class ConsumerPackageTests: ScreenplayTestCase {
     /// no warning, no error. Names the `package` symbols used, when that is
     /// why it failed.
     static func build(product: String, in directory: String, what: String) throws -> String {
-        // The first build is a cold build of Screenplay and everything under it.
-        let build = try runProcess("swift", ["build", "--product", product], timeout: 1800, directory: directory)
+        // The first build is a cold build of Screenplay and everything under
+        // it. One build at a time: a test of another process waits here, so
+        // SwiftPM's own "waiting" note never lands in the log checked below.
+        let build = try RunShared.exclusively(directory + "/build.lock") {
+            try runProcess("swift", ["build", "--product", product], timeout: 1800, directory: directory)
+        }
         let log = build.stdout + build.stderr
         XCTAssertFalse(build.timedOut, "swift build of \(what) in a dependent package timed out:\n\(log)")
         let findings = PackageCheckout.findings(in: log)
@@ -95,20 +93,16 @@ final class ConsumerPackageTests: ScreenplayTestCase {
         return log
     }
 
-    /// The scratch package, made once: the README example as one executable,
-    /// the lobby example as another, the CLI's sources as a third.
+    /// The scratch package, made once a run: the README example as one
+    /// executable, the lobby example as another, the CLI's sources as a third.
     static func consumerPackage() throws -> String {
-        if let consumer { return try consumer.get() }
-        let made = Result { try makeConsumerPackage() }
-        consumer = made
-        return try made.get()
+        try RunShared.directory("consumer") { try makeConsumerPackage(in: $0) }
     }
 
-    private static func makeConsumerPackage() throws -> String {
+    private static func makeConsumerPackage(in consumer: String) throws {
         let root = PackageCheckout.root
         let example = try PackageCheckout.firstSwiftBlock(
             inSection: "An app or a game", of: try PackageCheckout.readme())
-        let consumer = try PackageCheckout.scratchDirectory("consumer")
         // SwiftPM names a path dependency after its directory's last component.
         let identity = URL(fileURLWithPath: root).lastPathComponent
         let manifest = """
@@ -182,6 +176,5 @@ final class ConsumerPackageTests: ScreenplayTestCase {
         } catch {
             throw CheckoutError("cannot write the consumer package in \(consumer): \(error)")
         }
-        return consumer
     }
 }

@@ -3,29 +3,41 @@ import TestHarness
 import TestSupport
 import XCTest
 
-/// One run of scripts/docs.sh per test process, in a scratch directory: it builds
-/// Screenplay's symbol graph, checks every public symbol is documented and writes HTML.
+/// One run of scripts/docs.sh per `swift test` run (`RunShared`), in a
+/// scratch directory: it builds Screenplay's symbol graph, checks every
+/// public symbol is documented and writes HTML. Its exit status and log are
+/// kept beside the HTML for the tests of the run's other processes.
 enum DocsBuild {
     struct Outcome: Sendable {
         var directory: String
-        var result: ProcessResult
-        var log: String { result.stdout + result.stderr }
+        var status: Int32
+        var timedOut: Bool
+        var log: String
         var html: String { directory + "/html" }
         var symbolGraphs: String { directory + "/symbol-graphs/Screenplay" }
     }
 
     static let outcome: Result<Outcome, CheckoutError> = {
         do {
-            let directory = try PackageCheckout.scratchDirectory("docs")
-            let result = try runProcess(
-                PackageCheckout.root + "/scripts/docs.sh",
-                [
-                    "--out", directory + "/html", "--symbol-graphs", directory + "/symbol-graphs",
-                    "--scratch-path", directory + "/build",
-                ], timeout: 1200, directory: PackageCheckout.root)
-            // The build is hundreds of MB; the tests read only the HTML and the graphs (a few MB, left in /tmp).
-            try? FileManager.default.removeItem(atPath: directory + "/build")
-            return .success(Outcome(directory: directory, result: result))
+            let directory = try RunShared.directory("docs") { directory in
+                let result = try runProcess(
+                    PackageCheckout.root + "/scripts/docs.sh",
+                    [
+                        "--out", directory + "/html", "--symbol-graphs", directory + "/symbol-graphs",
+                        "--scratch-path", directory + "/build",
+                    ], timeout: 1200, directory: PackageCheckout.root)
+                // The build is hundreds of MB; the tests read only the HTML and the graphs (a few MB).
+                try? FileManager.default.removeItem(atPath: directory + "/build")
+                try "\(result.status) \(result.timedOut)".write(
+                    toFile: directory + "/status", atomically: true, encoding: .utf8)
+                try (result.stdout + result.stderr).write(toFile: directory + "/log", atomically: true, encoding: .utf8)
+            }
+            let status = try String(contentsOfFile: directory + "/status", encoding: .utf8).split(separator: " ")
+            let log = try String(contentsOfFile: directory + "/log", encoding: .utf8)
+            return .success(
+                Outcome(
+                    directory: directory, status: Int32(status.first ?? "") ?? -1, timedOut: status.last == "true",
+                    log: log))
         } catch let error as CheckoutError {
             return .failure(error)
         } catch {
@@ -39,8 +51,8 @@ enum DocsBuild {
 final class DocumentationTests: ScreenplayTestCase {
     func testDocsScriptBuildsHTMLWithEveryPublicSymbolDocumented() throws {
         let docs = try DocsBuild.outcome.get()
-        XCTAssertFalse(docs.result.timedOut, "scripts/docs.sh timed out:\n\(docs.log)")
-        XCTAssertEqual(docs.result.status, 0, "scripts/docs.sh failed:\n\(docs.log)")
+        XCTAssertFalse(docs.timedOut, "scripts/docs.sh timed out:\n\(docs.log)")
+        XCTAssertEqual(docs.status, 0, "scripts/docs.sh failed:\n\(docs.log)")
         let landing = docs.html + "/documentation/screenplay/index.html"
         XCTAssertTrue(FileManager.default.fileExists(atPath: landing), "no \(landing):\n\(docs.log)")
         // The three articles of the catalog are in the output.
