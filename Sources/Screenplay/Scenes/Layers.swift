@@ -55,13 +55,10 @@ struct LayerComposite {
     var turns = 0
 
     func draw(on frame: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
-        // A partial frame repaints only part of the target: a layer drawn
-        // one to one (a region, a crossfade) draws only its part of that, so
-        // a full-panel photo under a moving ticker costs the ticker's band.
         var inner: PixelRect?
-        if turns == 0, width == rect.width, height == rect.height, let clip = frame.target.clip {
-            guard let shared = clip.intersection(rect) else { return }  // none of it is repainted
-            inner = PixelRect(x: shared.x - rect.x, y: shared.y - rect.y, width: shared.width, height: shared.height)
+        if turns == 0 {
+            guard let shown = shownPart(of: frame) else { return }  // none of it is repainted
+            inner = shown == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : shown
         }
         let resources = try frame.resources
         let layer = try resources.layers.acquire(width: width, height: height, context: resources.context)
@@ -80,6 +77,37 @@ struct LayerComposite {
         try layer.makeOpaque()
         try resources.quads().draw(
             layer, mapping: .layer(turnedClockwise: turns), in: rect, on: frame.target, opacity: opacity)
+    }
+}
+
+extension LayerComposite {
+    /// The part of the layer that reaches the frame, in layer pixels, nil
+    /// when none does; the layer draws only that part (its clip, which
+    /// every renderer scissors to).
+    ///
+    /// A partial frame repaints only part of the target: a layer drawn one
+    /// to one (a region, a crossfade) draws only its part of that, so a
+    /// full-panel photo under a moving ticker costs the ticker's band. A
+    /// layer that reaches past the target draws only what lands on it: a
+    /// wall's tile draws the wall's canvas as a layer placed so that its
+    /// part covers the target, and the rest of the canvas, the other tiles'
+    /// parts, is never drawn (a 2x1 wall's tile drew twice its own pixels).
+    private func shownPart(of frame: DrawingContext) -> PixelRect? {
+        let target = frame.target
+        let bounds = target.clip ?? PixelRect(x: 0, y: 0, width: target.pixelWidth, height: target.pixelHeight)
+        guard let shown = bounds.intersection(rect), rect.width > 0, rect.height > 0 else { return nil }
+        if width == rect.width, height == rect.height {
+            return PixelRect(x: shown.x - rect.x, y: shown.y - rect.y, width: shown.width, height: shown.height)
+        } else {
+            // Stretched: the texels under the pixels shown, and one more on
+            // each side, which bilinear sampling reads at the part's edges.
+            let across = Double(width) / Double(rect.width), down = Double(height) / Double(rect.height)
+            let left = max(0, Int((Double(shown.x - rect.x) * across).rounded(.down)) - 1)
+            let top = max(0, Int((Double(shown.y - rect.y) * down).rounded(.down)) - 1)
+            let right = min(width, Int((Double(shown.x + shown.width - rect.x) * across).rounded(.up)) + 1)
+            let bottom = min(height, Int((Double(shown.y + shown.height - rect.y) * down).rounded(.up)) + 1)
+            return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+        }
     }
 }
 
