@@ -142,6 +142,9 @@ final class BenchRunner {
         if only.contains("walls") {
             attempt("walls") { try WallBench(context: context).run() }
         }
+        if only.contains("wallsync") {
+            attempt("wall sync") { try WallSyncBench(context: context).run() }
+        }
         if only.contains("web") {
             attempt("web pages against cog") { try WebBench(context: context).run() }
         }

@@ -17,8 +17,9 @@ let usage = """
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
       --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
-                         web, fleet, soak, day, textures, webmemory, mirrors, walls. Default: all but soak (half an
-                         hour), day (ten minutes), textures and webmemory (an hour each), mirrors and walls.
+                         web, fleet, soak, day, textures, webmemory, mirrors, walls, wallsync. Default: all but soak
+                         (half an hour), day (ten minutes), textures and webmemory (an hour each), mirrors, walls
+                         and wallsync.
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
       --web-memory-minutes N  Length of the web page's memory run (default 60).
@@ -128,6 +129,8 @@ runner.results.methods = [
         "`play` of one playlist (a 1280x720 30 fps H.264 clip, full screen) on one 1280x720@60 sway output, and on two outputs of one sway (both panels match it), alternating in rounds (median of three; one sway per case): CPU of every thread (schedstat) per second over the window; video_frames from --stats summed over the panels.",
     "walls":
         "a 1920x1080 30 fps H.264 clip (ffmpeg's testsrc2, veryfast) by `play` with --stats: on one 1920x1080@60 sway output (a panel matching it); as a 2x1 wall across two such outputs of one sway (one play, one decode, each tile its half); and two play processes on those two outputs, each the clip on its own panel (two decodes). Alternating rounds (median of three; one sway per case): CPU of every thread of every play process (schedstat) over the window, per clip frame shown on every panel (video_frames from --stats summed over the panels, divided by the panels), so a case that drops more frames is not flattered; CPU per second alongside.",
+    "wall sync":
+        "a wall of a 30 fps H.264 clip of the canvas's size on 640x360@60 outputs of one headless sway (2x1, 2x2, and 2x1 beside a busy core), `play` with SCREENPLAY_PLAY_PICTURES=1 for a minute: a `picture` line each time a tile shows a picture of the shared video new to it, with when its frame reached the screen (the frame callback on sway). For each picture every tile showed, the spread of those times: under 1.5 refreshes is the same or the next refresh (within one), 1.5 or more two apart or worse. The first and last pictures of the window are left out; a picture some tiles showed and others never did is counted apart.",
     "web":
         "the same page (a CSS-rotated gradient square, a CSS-slid bar, a requestAnimationFrame counter reporting to the loopback server each second) full screen on one 1920x1080@60 sway output, by `screenplay present URL` and by Debian's cog 0.16.1 (`cog -P wl`, COG_PLATFORM_WL_VIEW_FULLSCREEN=1), in alternating rounds (median of three): CPU of every thread of the started process and every process below it (WebKit's web and network processes) over the window, divided by the page's own frame count; PSS and RSS summed over that tree at the end.",
     "fleet":

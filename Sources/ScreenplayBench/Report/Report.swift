@@ -40,6 +40,7 @@ enum Report: MarkdownFormatting {
         md += LayoutReport.markdown(r)
         md += MirrorReport.markdown(r)
         md += WallReport.markdown(r)
+        md += WallSyncReport.markdown(r)
         md += FleetReport.markdown(r)
         md += WebMemoryReport.markdown(r)
         md += WebReport.markdown(r)

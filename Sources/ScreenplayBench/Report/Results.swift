@@ -188,6 +188,8 @@ struct BenchResults: Codable, Sendable {
     /// A 2x1 wall of one video against one panel and two decodes (`--only walls`).
     var wallRuns: [LayoutCostRun] = []
     var wallRatios: [FrameCostRatio] = []
+    /// A wall's tiles showing each picture together (`--only wallsync`).
+    var wallSync: [WallSyncRun] = []
     /// Web pages against cog (`--only web`): every round of both programs.
     var webRuns: [WebCostRun] = []
     var webRatios: [FrameCostRatio] = []

@@ -26,6 +26,9 @@ final class VideoMedia: PlayMedia {
     /// The mirror's `serial` this panel last drew.
     private var drawnSerial = -1
     var isAnimated: Bool { true }
+    /// The mirrored picture this panel drew last (`MirroredVideo.serial`),
+    /// nil while it plays a player of its own.
+    var mirroredSerial: Int? { shared?.isMirrored == true && drawnSerial >= 0 ? drawnSerial : nil }
     var onChange: (() -> Void)?
     /// The display link already asked the player about this refresh.
     private var stepped = false

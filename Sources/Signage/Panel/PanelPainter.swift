@@ -11,6 +11,8 @@ final class PanelPainter {
     private unowned let panel: PlayPanel
     /// Frames drawn so far: a shader's frame number, the override's.
     private var frame = 0
+    /// The mirrored video's picture last reported shown (`SCREENPLAY_PLAY_PICTURES`).
+    private var reportedSerial: Int?
 
     init(panel: PlayPanel) { self.panel = panel }
 
@@ -71,10 +73,22 @@ final class PanelPainter {
         try context.drawLayer(quarterTurnsClockwise: turns, part)
     }
 
+    /// A mirrored picture new to this panel: a `picture` line once the
+    /// frame showing it reaches the screen.
+    private func notePicture(_ scene: Scene) {
+        guard panel.override?.isShowing != true,
+            let serial = (panel.stage.current?.media as? VideoMedia)?.mirroredSerial, serial != reportedSerial
+        else { return }
+        reportedSerial = serial
+        let output = panel.outputName, records = panel.runner.records
+        scene.whenNextFrameShown { records.pictureShown(output: output, serial: serial, shown: $0) }
+    }
+
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {
         // OVERRIDE: an animated override (video, shader) keeps frames coming
         // whatever the item underneath asked for.
         if panel.override?.isAnimated == true { scene.displayLink.isPaused = false }
+        if panel.runner.tracksPictures { notePicture(scene) }
         if panel.probe {
             panel.runner.records.probeFrame(
                 output: panel.outputName, context: context, values: panel.stage.current?.media.probeValues ?? [:])

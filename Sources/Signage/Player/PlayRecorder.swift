@@ -66,6 +66,15 @@ final class PlayRecorder {
         ])
     }
 
+    /// `SCREENPLAY_PLAY_PICTURES=1`: picture `serial` of the mirrored video
+    /// on `output` reached the screen.
+    func pictureShown(output: String, serial: Int, shown: FrameShown) {
+        onEvent?([
+            "event": "picture", "output": output, "serial": serial, "shown_ns": shown.monotonicNs,
+            "clock": shown.clock,
+        ])
+    }
+
     /// `SCREENPLAY_PLAY_PROBE=1`: the colour in the middle of the frame
     /// about to be presented, as a `probe` line.
     func probeFrame(output: String, context: DrawingContext, values: [String: Any]) {

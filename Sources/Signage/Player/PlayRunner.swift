@@ -34,6 +34,11 @@ final class PlayRunner: PlayHost {
     /// drawn, with the colour read back from the middle of the buffer before
     /// it is presented, to check every frame of a crossfade.
     private let probe = ProcessInfo.processInfo.environment["SCREENPLAY_PLAY_PROBE"] == "1"
+    /// `SCREENPLAY_PLAY_PICTURES=1` (tests and benches only): a `picture`
+    /// stats line each time a panel shows a mirrored video's picture new to
+    /// it, with the time it reached the screen, to measure whether a wall's
+    /// tiles show each picture on the same refresh. No pixels are read.
+    let tracksPictures = ProcessInfo.processInfo.environment["SCREENPLAY_PLAY_PICTURES"] == "1"
     /// What the app hears of the panels' health.
     private(set) lazy var health = PlayHealth(runner: self, screens: screens)
     /// The requests of `screenplay ctl`'s socket and a broker alike.
