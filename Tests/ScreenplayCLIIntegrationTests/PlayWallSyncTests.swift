@@ -55,6 +55,8 @@ final class PlayWallSyncTests: ScreenplayTestCase {
         // late (1 picture of about 440 in 2 of 10 runs at load 4), so the
         // test holds the share and lets no more than a hundredth slip.
         XCTAssertLessThanOrEqual(sync.twoOrMoreApart, sync.onEveryTile / 100, "\(sync)", line: line)
+        // A picture rendered for one tile waits until every tile showed the one before.
+        XCTAssertEqual(sync.onSomeTiles, 0, "pictures shown on some tiles and never on others: \(sync)", line: line)
         assertCleanStop(p, line: line)
     }
 }

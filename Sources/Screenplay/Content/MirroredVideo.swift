@@ -27,8 +27,14 @@ public final class MirroredVideo {
 
     /// Draws the current picture into the rectangle (device pixels,
     /// top-left origin), aspect kept, letterboxed in black; renders it from
-    /// libmpv first when it is new (once for every scene).
-    public func draw(x: Int, y: Int, width: Int, height: Int, on context: DrawingContext) throws {
+    /// libmpv first when it is new (once for every scene). With `mayAdvance`
+    /// false the kept picture is drawn even when a newer one waits: another
+    /// scene has not shown the kept one yet, and a picture shown on some
+    /// screens and never on others would tear a video wall apart (libmpv
+    /// then drops a late picture for every scene alike).
+    public func draw(
+        x: Int, y: Int, width: Int, height: Int, on context: DrawingContext, mayAdvance: Bool = true
+    ) throws {
         guard width > 0, height > 0 else { return }
         let graphics = try context.resources.context
         let size = player.displaySize ?? (width, height)
@@ -36,7 +42,7 @@ public final class MirroredVideo {
             current.destroy()
             kept = nil
         }
-        if kept == nil || player.hasNewPicture {
+        if kept == nil || (player.hasNewPicture && mayAdvance) {
             let target = try kept ?? OffscreenTarget(context: graphics, width: size.width, height: size.height)
             kept = target
             try player.draw(into: target, afterPresent: &context.afterPresent)

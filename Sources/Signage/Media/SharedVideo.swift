@@ -26,6 +26,8 @@ final class SharedVideo {
     private var onPicture: [ObjectIdentifier: () -> Void] = [:]
     private var onFailure: [ObjectIdentifier: (String) -> Void] = [:]
 
+    /// The kept picture each member drew last, and when.
+    private var drawn: [ObjectIdentifier: (serial: Int, at: Double)] = [:]
     /// When the first member's turn came (monotonic seconds).
     private var startedAt: Double?
     /// The member stepping the player, and when it last asked.
@@ -107,10 +109,29 @@ final class SharedVideo {
         return true
     }
 
+    /// `member` drew kept picture `serial`.
+    func noteDrawn(_ member: AnyObject, serial: Int) {
+        drawn[ObjectIdentifier(member)] = (serial, monotonicSeconds())
+    }
+
+    /// Whether `member` may render the next picture: every other member
+    /// on screen that drew within `pacerSilence` has drawn the kept one.
+    /// One that stopped drawing (a hidden output, an override) holds no one up.
+    func mayAdvance(_ member: AnyObject) -> Bool {
+        let id = ObjectIdentifier(member), now = monotonicSeconds(), serial = mirror.serial
+        return members.allSatisfy { other in
+            guard other.id != id, other.started, other.scene != nil, let last = drawn[other.id],
+                now - last.at <= Self.pacerSilence
+            else { return true }
+            return last.serial == serial
+        }
+    }
+
     /// `member` is done with it; the player closes with the last.
     func leave(_ member: AnyObject) {
         let id = ObjectIdentifier(member)
         members.removeAll { $0.id == id }
+        drawn[id] = nil
         if pacer == id { pacer = nil }
         onPicture[id] = nil
         onFailure[id] = nil

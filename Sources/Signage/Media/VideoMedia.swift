@@ -82,11 +82,14 @@ final class VideoMedia: PlayMedia {
     func refreshIsDue() -> Bool {
         takeSuccessorIfReady()
         guard let shared else { return false }
-        if shared.isMirrored, !shared.isPacer(self) {
-            return shared.mirror.hasNewPicture || shared.mirror.serial != drawnSerial
-        }
+        // A mirrored panel draws a picture it has not shown, and renders a
+        // waiting one once every other panel has shown the kept one.
+        let mirrorIsDue =
+            shared.isMirrored
+            && (shared.mirror.serial != drawnSerial || (shared.mirror.hasNewPicture && shared.mayAdvance(self)))
+        if shared.isMirrored, !shared.isPacer(self) { return mirrorIsDue }
         stepped = true
-        return pace(shared) || (shared.isMirrored && shared.mirror.serial != drawnSerial)
+        return pace(shared) || mirrorIsDue
     }
 
     func draw(in context: DrawingContext, seconds: Double, frame: Int) throws {
@@ -118,7 +121,9 @@ final class VideoMedia: PlayMedia {
     private func drawMirrored(
         _ shared: SharedVideo, x: Int, y: Int, width: Int, height: Int, on context: DrawingContext
     ) throws {
-        try shared.mirror.draw(x: x, y: y, width: width, height: height, on: context)
+        try shared.mirror.draw(
+            x: x, y: y, width: width, height: height, on: context, mayAdvance: shared.mayAdvance(self))
+        shared.noteDrawn(self, serial: shared.mirror.serial)
         if shared.mirror.serial != drawnSerial {
             if drawnSerial >= 0 || shared.mirror.serial > 0 { VideoFrameTally.add(1, scene: sceneID) }
             drawnSerial = shared.mirror.serial
