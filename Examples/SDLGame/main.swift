@@ -8,8 +8,8 @@
 // (arrow keys move, space changes colour, Escape quits) and any gamepad
 // (d-pad moves, A changes colour) through SDL's events, the window drawn
 // with OpenGL ES in SDL's own EGL context. Screenplay never gets the main
-// thread: the loop polls `Application.eventFileDescriptor` and calls
-// `processEvents()` (bring your own loop), and every external screen shows
+// thread: the loop polls `EventPump.fileDescriptor` and calls
+// `EventPump.processEvents()` (bring your own loop), and every external screen shows
 // the same arena, drawn with raw GLES inside `DrawingContext.withGL` (your
 // own GL). Screenplay puts SDL's EGL context back after each of its frames;
 // the loop checks that it did.
@@ -217,7 +217,7 @@ func runGame() {
     arena.onChange.append { windowNeedsDraw = true }
     var controllers: [OpaquePointer] = []
     var running = true
-    var descriptor = pollfd(fd: app.eventFileDescriptor, events: Int16(POLLIN), revents: 0)
+    var descriptor = pollfd(fd: EventPump.fileDescriptor, events: Int16(POLLIN), revents: 0)
     var event = SDL_Event()
     while running {
         while SDL_PollEvent(&event) != 0 {
@@ -262,12 +262,12 @@ func runGame() {
             windowPainter.draw(arena, width: Int(width), height: Int(height))
             SDL_GL_SwapWindow(window)
         }
-        app.processEvents()
+        EventPump.processEvents()
         // Screenplay drew with its own EGL context; SDL's must be current again.
         if eglGetCurrentContext() != sdlEGLContext {
             fail("Screenplay left another EGL context current than SDL's after processEvents()")
         }
-        _ = poll(&descriptor, 1, app.eventTimeoutMilliseconds(atMost: 16))
+        _ = poll(&descriptor, 1, EventPump.timeoutMilliseconds(atMost: 16))
     }
     for controller in controllers { SDL_GameControllerClose(controller) }
     app.shutdown()

@@ -53,7 +53,7 @@ final class TalkScenes {
         }
         self.registration = registration
         if !registration.isAvailable { messages.info("no external screen yet; the console runs and waits for one") }
-        if !app.hasLayerShell {
+        if !app.compositorInfo.hasLayerShell {
             // Said as what happens: the fallback is made, and works.
             messages.info(
                 "the compositor offers no zwlr_layer_shell_v1 (GNOME): the audience view is a full-screen window on each external screen; keys typed while it has the focus still reach the presenter"

@@ -105,8 +105,8 @@ public func screenplayAppFd(_ app: OpaquePointer?, _ fd: UnsafeMutablePointer<In
     nonisolated(unsafe) let app = app
     nonisolated(unsafe) let fd = fd
     return entry("screenplay_app_fd") { () throws(Failure) in
-        let made = try Handles.shared.get(app, CApp.self, "screenplay_app_fd")
-        try store(made.app.eventFileDescriptor, fd, "screenplay_app_fd", "fd")
+        _ = try Handles.shared.get(app, CApp.self, "screenplay_app_fd")
+        try store(EventPump.fileDescriptor, fd, "screenplay_app_fd", "fd")
     }
 }
 
@@ -118,7 +118,7 @@ public func screenplayAppDispatch(_ app: OpaquePointer?) -> Int32 {
         let function = "screenplay_app_dispatch"
         let made = try liveApp(app, function)
         try made.refuseInCallback(function)
-        made.app.processEvents()
+        EventPump.processEvents()
         if let lost = made.lost, !made.reconnects {
             throw Failure(
                 Int32(SCREENPLAY_ERROR_CONNECTION_LOST),
@@ -135,8 +135,8 @@ public func screenplayAppTimeout(_ app: OpaquePointer?, _ limit: Int32, _ timeou
     nonisolated(unsafe) let app = app
     nonisolated(unsafe) let timeout = timeout
     return entry("screenplay_app_timeout") { () throws(Failure) in
-        let made = try Handles.shared.get(app, CApp.self, "screenplay_app_timeout")
-        let value = made.app.eventTimeoutMilliseconds(atMost: limit >= 0 ? limit : nil)
+        _ = try Handles.shared.get(app, CApp.self, "screenplay_app_timeout")
+        let value = EventPump.timeoutMilliseconds(atMost: limit >= 0 ? limit : nil)
         try store(value, timeout, "screenplay_app_timeout", "timeout_ms")
     }
 }

@@ -56,7 +56,7 @@ public func screenplayScreenSetMode(
         )
         let answer = callback.map { CCallback(function: $0, user: user) }
         let handle: OpaquePointer = made.handle
-        app.app.setMode(request, for: made.screen) { [weak app] result in
+        made.screen.setMode(request) { [weak app] result in
             guard let answer else { return }
             let call = {
                 switch result {
@@ -115,7 +115,7 @@ public func screenplayScreenSetPower(
         }
         let answer = callback.map { CCallback(function: $0, user: user) }
         let handle: OpaquePointer = made.handle
-        app.app.setPower(state, for: made.screen) { [weak app] result in
+        made.screen.setPower(state) { [weak app] result in
             deliver(answer, handle, app, result.map { state })
         }
     }
@@ -134,6 +134,6 @@ public func screenplayScreenReadPower(
         guard let callback else { throw Failure.null(function, "callback") }
         let answer = CCallback(function: callback, user: user)
         let handle: OpaquePointer = made.handle
-        app.app.powerState(of: made.screen) { [weak app] state in deliver(answer, handle, app, .success(state)) }
+        made.screen.readPowerState { [weak app] state in deliver(answer, handle, app, .success(state)) }
     }
 }

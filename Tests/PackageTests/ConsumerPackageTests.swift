@@ -30,9 +30,9 @@ final class ConsumerPackageTests: ScreenplayTestCase {
         }
 
         @MainActor func playOneTick(_ app: Application) {
-            var descriptor = pollfd(fd: app.eventFileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, app.eventTimeoutMilliseconds(atMost: 16))
-            app.processEvents()
+            var descriptor = pollfd(fd: EventPump.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, EventPump.timeoutMilliseconds(atMost: 16))
+            EventPump.processEvents()
         }
 
         """

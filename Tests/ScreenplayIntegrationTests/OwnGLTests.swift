@@ -277,7 +277,7 @@ final class OwnGLTests: ScreenplayTestCase {
             // The window's own framebuffer: 0 for an EGL window; where GL
             // renders in software the window's frame is a framebuffer object
             // that Screenplay copies into its wl_shm buffers.
-            if try app.partialRedrawSupport().sharedMemory {
+            if try app.graphicsDriver().presentsThroughSharedMemory {
                 XCTAssertNotEqual(drawable?.framebuffer, 0, "the window's framebuffer object")
             } else {
                 XCTAssertEqual(drawable?.framebuffer, 0, "the window's own framebuffer")

@@ -79,10 +79,10 @@ enum OwnLoopRig {
         _ app: Application, seconds: Double, until condition: () -> Bool, each: () -> Void = {}
     ) {
         let end = Date().addingTimeInterval(seconds)
-        var descriptor = pollfd(fd: app.eventFileDescriptor, events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: EventPump.fileDescriptor, events: Int16(POLLIN), revents: 0)
         while Date() < end, !condition() {
-            _ = poll(&descriptor, 1, app.eventTimeoutMilliseconds(atMost: 50))
-            app.processEvents()
+            _ = poll(&descriptor, 1, EventPump.timeoutMilliseconds(atMost: 50))
+            EventPump.processEvents()
             each()
         }
     }
@@ -117,7 +117,7 @@ final class PacedRed: SceneDelegate {
 }
 
 /// Bring your own loop: an app that never calls `run()` and never drains
-/// the main queue, only polls `eventFileDescriptor` and calls
+/// the main queue, only polls `EventPump.fileDescriptor` and calls
 /// `processEvents()`, gets its scenes drawn, hot-plugs handled and timers
 /// honoured, and finds its own EGL context current after every call.
 final class OwnLoopTests: ScreenplayTestCase {

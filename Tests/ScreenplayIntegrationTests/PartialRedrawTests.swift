@@ -82,7 +82,8 @@ final class PartialRedrawTests: ScreenplayTestCase {
             }
             XCTAssertEqual(
                 scene.redrawnPixels, delegate.draws.map(\.rect.area).reduce(0, +), "redrawnPixels adds up the repaints")
-            let (bufferAge, _, sharedMemory) = try app.partialRedrawSupport()
+            let driver = try app.graphicsDriver()
+            let (bufferAge, sharedMemory) = (driver.offersBufferAge, driver.presentsThroughSharedMemory)
             if sharedMemory {
                 // The scene's framebuffer always holds the last frame: each
                 // change repaints its tile and nothing else, from the first.

@@ -52,8 +52,8 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
         XCTAssertEqual(dp1.adaptiveSync, false, "manager v4 reports adaptive sync")
         let eDP = try XCTUnwrap(h.app.screens.first { $0.name == "eDP-1" })
         XCTAssertNil(eDP.serial, "a head without a serial number gives none")
-        XCTAssertEqual(h.app.disabledHeads.map(\.name), ["HDMI-A-1"])
-        XCTAssertFalse(h.app.disabledHeads[0].isEnabled)
+        XCTAssertEqual(h.app.compositorInfo.disabledHeads.map(\.name), ["HDMI-A-1"])
+        XCTAssertFalse(h.app.compositorInfo.disabledHeads[0].isEnabled)
 
         h.register()
         try await h.settle("both external screens connect") { Set(h.log.events) == ["connect DP-1", "connect DP-2"] }
@@ -76,7 +76,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
         XCTAssertEqual(scene.displayLink.duration, 1.0 / 60, accuracy: 1e-4)
         let before = h.fixture.configurationCount
         h.fixture.setConfigReply(SCRIPTED_CONFIG_CHANGE_SERIAL_ONCE)
-        let mode = try await h.app.setMode(ScreenModeRequest(width: 1280, height: 720, refreshHz: 30), for: screen)
+        let mode = try await screen.setMode(ScreenModeRequest(width: 1280, height: 720, refreshHz: 30))
         XCTAssertEqual(mode?.description, "1280x720 @ 30.000 Hz")
         XCTAssertEqual(h.fixture.configurationCount - before, 3, "a cancelled test, its retry, then the apply")
         XCTAssertEqual(h.fixture.outputMode(dp1), [1280, 720, 30000])
@@ -98,7 +98,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
         let screen = try XCTUnwrap(h.app.screens.first { $0.name == "DP-1" })
         h.fixture.setConfigReply(SCRIPTED_CONFIG_FAIL)
         let refused = await Self.failure { () async throws(ScreenConfigurationError) in
-            _ = try await h.app.setMode(ScreenModeRequest(width: 1280, height: 720), for: screen)
+            _ = try await screen.setMode(ScreenModeRequest(width: 1280, height: 720))
         }
         XCTAssertEqual(refused?.kind, .refused)
         XCTAssertTrue(refused?.description.contains("1280x720") == true, "\(String(describing: refused))")
@@ -106,7 +106,7 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
         XCTAssertEqual(h.fixture.outputMode(dp1), [1920, 1080, 60000])
         let sent = h.fixture.configurationCount
         let unlisted = await Self.failure { () async throws(ScreenConfigurationError) in
-            _ = try await h.app.setMode(ScreenModeRequest(width: 800, height: 600), for: screen)
+            _ = try await screen.setMode(ScreenModeRequest(width: 800, height: 600))
         }
         XCTAssertEqual(unlisted?.kind, .notListed)
         XCTAssertTrue(
@@ -157,21 +157,21 @@ final class OutputManagementProtocolTests: ScreenplayTestCase {
         defer { h.close() }
         let scene = try await Self.animatedScene(h)
         let screen = try XCTUnwrap(scene.screen)
-        let read = await h.app.powerState(of: screen)
+        let read = await screen.readPowerState()
         XCTAssertEqual(read, .on)
 
-        try await h.app.setPower(.off, for: screen)
+        try await screen.setPower(.off)
         XCTAssertFalse(h.fixture.powerIsOn(dp1))
         XCTAssertEqual(screen.powerState, .off)
         try await assertFramesStopWithoutStall(scene, h)
 
-        try await h.app.setPower(.on, for: screen)
+        try await screen.setPower(.on)
         let resumedAt = scene.displayLink.frameCount
         try await h.settle("frames resume") { scene.displayLink.frameCount > resumedAt + 10 }
         XCTAssertNil(scene.displayLink.checkStall(), "no resumed for a panel switched on")
         h.fixture.setPowerRefuses(true)
         let refused = await Self.failure { () async throws(ScreenConfigurationError) in
-            try await h.app.setPower(.off, for: screen)
+            try await screen.setPower(.off)
         }
         XCTAssertEqual(refused?.kind, .refused)
         XCTAssertTrue("\(String(describing: refused))".contains("answered `failed`"), "\(String(describing: refused))")

@@ -244,11 +244,11 @@ final class ProtocolEdgeCaseTests: ScreenplayTestCase {
         try await h.settle("DP-1 connects") { h.log.events == ["connect DP-1"] }
         let scene = try XCTUnwrap(h.app.scenes.first)
         let layer = h.fixture.layerSurface(on: "DP-1")
-        XCTAssertTrue(h.app.hasLayerShell)
+        XCTAssertTrue(h.app.compositorInfo.hasLayerShell)
 
         h.fixture.removeLayerShell()
         try h.sync()
-        XCTAssertFalse(h.app.hasLayerShell)
+        XCTAssertFalse(h.app.compositorInfo.hasLayerShell)
         XCTAssertEqual(h.log.errors.count, 1)
         XCTAssertTrue(h.log.errors.first?.contains("withdrew zwlr_layer_shell_v1") == true, "\(h.log.errors)")
 

@@ -52,6 +52,45 @@ final class RequestsAsEventsTests: ScreenplayTestCase {
         OutputManagementProtocolTests.assertCleanApartFromSlowDraws(h)
     }
 
+    /// A screen kept after its application was released has no connection
+    /// to ask on: a mode change, a power switch and a power read each
+    /// answer after the call (never inside it), naming the screen and
+    /// the fix, and the power read answers nil.
+    @MainActor
+    func testAScreenThatOutlivedItsApplicationRefusesAfterTheCall() async throws {
+        weak var released: Application?
+        var kept: Screen?
+        do {
+            let (h, _, _) = try OutputManagementProtocolTests.harness()
+            kept = h.app.screens.first { $0.name == "DP-1" }
+            released = h.app
+            h.close()
+        }
+        let screen = try XCTUnwrap(kept)
+        XCTAssertNil(released, "nothing keeps the application once the harness is gone")
+        var answers: [String] = []
+        func refusal<T>(_ result: Result<T, ScreenConfigurationError>) -> String {
+            guard case let .failure(error) = result else { return "answered \(result)" }
+            return "\(error.kind): \(error.description)"
+        }
+        screen.setMode(ScreenModeRequest(width: 1280, height: 720)) { answers.append("mode \(refusal($0))") }
+        screen.setPower(.off) { answers.append("power \(refusal($0))") }
+        screen.readPowerState { answers.append("read \($0.map { "\($0)" } ?? "nil")") }
+        XCTAssertEqual(answers, [], "nothing answered inside the calls")
+        let end = Date().addingTimeInterval(5)
+        while answers.count < 3, Date() < end {
+            EventPump.processEvents()
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        XCTAssertEqual(answers.count, 3, "every request answered: \(answers)")
+        XCTAssertEqual(answers.last, "read nil")
+        for answer in answers.prefix(2) {
+            XCTAssertTrue(answer.contains(" shutDown: "), answer)
+            XCTAssertTrue(answer.contains("screen DP-1"), answer)
+            XCTAssertTrue(answer.contains("keep the Application alive"), answer)
+        }
+    }
+
     /// A panel switched off by another program while nobody polls
     /// `checkStall`: `currentStall` never calls it a stall and changes
     /// nothing when asked (no power, no handler, within the call); the
@@ -147,15 +186,15 @@ final class RequestProbe {
     func fire(_ label: String, on screen: Screen, mode: ScreenModeRequest, power: ScreenPowerState) {
         inside = true
         defer { inside = false }
-        app.setMode(mode, for: screen) { [self] result in
+        screen.setMode(mode) { [self] result in
             noteHandler("\(label) mode completion")
             answers.append("\(label) mode " + ((try? result.get()).map { "\($0)" } ?? "failed: \(result)"))
         }
-        app.setPower(power, for: screen) { [self] result in
+        screen.setPower(power) { [self] result in
             noteHandler("\(label) power completion")
             answers.append("\(label) power " + ((try? result.get()).map { "\(power)" } ?? "failed: \(result)"))
         }
-        app.powerState(of: screen) { [self] state in
+        screen.readPowerState { [self] state in
             noteHandler("\(label) read completion")
             answers.append("\(label) read \(state.map { "\($0)" } ?? "nil")")
         }

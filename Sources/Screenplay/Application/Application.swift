@@ -9,12 +9,12 @@ import WaylandClient
 /// thread), turns outputs into `Screen`s, and connects a scene on every
 /// external screen while an accessory registration is presented.
 ///
-/// Its jobs live in one file each: the batch of events (ApplicationBatch),
-/// screens (ApplicationScreens), registrations and scenes
-/// (ApplicationScenes, with `AccessoryScenes` deciding), losing and
-/// regaining the compositor (ApplicationConnection, with `CompositorLink`
-/// owning each connection), the shared EGL context and GL objects
-/// (`SharedGraphics`).
+/// Its jobs are types of their own: a batch of events (`EventBatch`),
+/// screens (`ScreenRegistry`; a screen's mode and power are `Screen`'s),
+/// registrations and scenes (ApplicationScenes, with `AccessoryScenes`
+/// deciding), losing and regaining the compositor (`CompositorLoss`, with
+/// `CompositorLink` owning each connection), the shared EGL context and GL
+/// objects (`SharedGraphics`).
 @MainActor
 public final class Application {
     /// The options the application was made with.
@@ -37,12 +37,12 @@ public final class Application {
     /// Makes windows and external scenes on the connection.
     let sceneMaker = SceneMaker()
     let memoryTrimmer = MemoryTrimmer()
-    /// True while the events of a batch are handled (`handleBatch`):
+    /// True while the events of a batch are handled (`EventBatch`):
     /// registration changes made by handlers then wait for its end.
     var isHandlingBatch = false
     /// A reconcile asked for while a batch was being handled.
     var needsReconcile = false
-    /// Mode and power requests in flight (ScreenRequests.swift).
+    /// Mode and power requests in flight (`Screen.setMode`, `setPower`).
     let screenRequests = ScreenRequests()
 
     /// Hears a new screen, after classification.
@@ -84,18 +84,13 @@ public final class Application {
             isCurrent: { [weak self] in self?.link === $0 },
             batch: { [weak self] in
                 guard let self else { return }
-                CurrentContext.preserving { self.handleBatch() }
+                CurrentContext.preserving { EventBatch(app: self).handle() }
             },
             lost: { [weak self] error in
                 guard let self else { return }
-                CurrentContext.preserving { self.lost(error) }
+                CurrentContext.preserving { CompositorLoss(app: self).handle(error) }
             })
     }
-
-    /// Where the connection went, for messages.
-    public var socketDescription: String { connection.socketDescription }
-    /// Whether external scenes use wlr-layer-shell.
-    public var hasLayerShell: Bool { compositor.layerShell != nil }
 
     func report(_ error: any Error) {
         if let onSceneError {
@@ -106,30 +101,10 @@ public final class Application {
     }
 
     /// Brings up EGL/GLES on this connection and describes the driver, so
-    /// `doctor` can say whether rendering will work before any scene exists.
-    public func graphicsDescription() throws -> String {
-        let context = try CurrentContext.preserving { try graphics.context() }
-        return
-            "\(context.renderer), \(context.version), GLES \(context.glesMajorVersion), \(context.isOpaqueConfig ? "opaque" : "alpha") config"
-    }
-
-    /// Whether scenes can repaint only what changed. With a GPU that needs
-    /// two EGL extensions of the driver on this connection:
-    /// EGL_EXT_buffer_age (the back buffer's content is known, so only
-    /// changed rectangles are drawn) and EGL_KHR_swap_buffers_with_damage
-    /// (the compositor hears which rectangles changed). Where GL renders in
-    /// software (Mesa's llvmpipe, which offers neither), `sharedMemory` is
-    /// true: each scene draws into a framebuffer that keeps the last frame
-    /// and presents through its own wl_shm buffers, copying into each only
-    /// the rows that changed since it was last shown and telling the
-    /// compositor exactly those. Without any of these a scene that changes
-    /// in part repaints its own copy of its picture and copies all of it
-    /// into each new buffer. Brings up EGL like ``graphicsDescription()``.
-    public func partialRedrawSupport() throws -> (bufferAge: Bool, swapWithDamage: Bool, sharedMemory: Bool) {
-        let context = try CurrentContext.preserving { try graphics.context() }
-        return (
-            context.offersBufferAge, context.offersSwapWithDamage, WindowSurface.presentsThroughShm(with: context)
-        )
+    /// `doctor` can say whether rendering will work, and how, before any
+    /// scene exists.
+    public func graphicsDriver() throws -> GraphicsDriver {
+        try CurrentContext.preserving { GraphicsDriver(try graphics.context()) }
     }
 
     /// Blocks until the compositor has answered everything sent so far,

@@ -30,28 +30,6 @@ extension Application {
     /// so screens it now takes get scenes and screens it drops lose theirs.
     public func reevaluateScreens() { requestReconcile() }
 
-    /// Makes the set of accessory scenes match (presented registration ×
-    /// target screens): scenes that no longer belong go first, then the
-    /// target screens without one get theirs.
-    func reconcile() {
-        guard !isShutDown else { return }
-        let targets = externalScreens
-        for scene in accessories.takeStaleScenes(targets: targets) { remove(scene) }
-        if let presented = accessories.presented, compositor.connection.failure == nil {
-            for screen in accessories.screensWithoutScene(targets) {
-                do {
-                    let scene = try sceneMaker.accessoryScene(for: presented, on: screen, app: self)
-                    scenes.append(scene)
-                    accessories.add(scene, on: screen)
-                } catch {
-                    report(error)
-                }
-            }
-        }
-        accessories.setAvailable(!targets.isEmpty)
-        connection.flush()
-    }
-
     /// Opens an ordinary interactive window (role `application`).
     ///
     /// The first window the process opens asks for the focus with the
@@ -82,7 +60,7 @@ extension Application {
 
 /// What a scene needs from its owner, and no more.
 extension Application: SceneHost {
-    func sceneNeedsRender() { scheduleRender() }
+    func sceneNeedsRender() { EventBatch.schedule(for: self) }
 
     func flush() { connection.flush() }
 

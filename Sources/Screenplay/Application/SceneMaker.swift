@@ -13,7 +13,8 @@ final class SceneMaker {
     {
         try Scene(
             host: app, compositor: app.compositor, session: session, delegate: delegate, screen: screen,
-            layer: screen == nil ? .top : session.configuration.layer.layer, readsPanelPower: app.canControlPower,
+            layer: screen == nil ? .top : session.configuration.layer.layer,
+            readsPanelPower: app.compositor.powerManager != nil,
             drawWatch: app.options.drawWatch)
     }
 

@@ -155,7 +155,7 @@ public final class Scene {
     /// renders in software the scene's framebuffer keeps the last frame and
     /// only the changed rows go into its own wl_shm buffers; elsewhere the
     /// scene keeps its own copy of its picture, repaints that and copies it
-    /// whole into each new buffer (``Application/partialRedrawSupport()``
+    /// whole into each new buffer (``GraphicsDriver/presentsThroughSharedMemory``
     /// says which; so does `screenplay doctor`).
     public func setNeedsDisplay(in rect: SceneRect) {
         guard !isTornDown else { return }
@@ -165,7 +165,7 @@ public final class Scene {
         host.sceneNeedsRender()
     }
 
-    /// The panel was switched on or off (`Application.setPower`, or a read
+    /// The panel was switched on or off (`Screen.setPower`, or a read
     /// of its power): off asks for no frames; on draws the current content.
     func screenPowerChanged() {
         guard !isTornDown else { return }

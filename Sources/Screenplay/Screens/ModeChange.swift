@@ -55,7 +55,7 @@ final class ModeChange: ScreenRequest {
             return .refused(
                 ScreenConfigurationError(
                     kind: .unsupported,
-                    description: Application.missingProtocolSentence(
+                    description: CompositorInfo.missingProtocolSentence(
                         "change a screen's mode", "zwlr_output_manager_v1")))
         }
         let serial = manager.serial

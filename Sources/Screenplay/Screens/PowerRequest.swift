@@ -45,7 +45,7 @@ final class PowerRequest: ScreenRequest {
                 refusal
                 ?? ScreenConfigurationError(
                     kind: .unsupported,
-                    description: Application.missingProtocolSentence(
+                    description: CompositorInfo.missingProtocolSentence(
                         "switch a panel on or off", "zwlr_output_power_manager_v1"))
             // A read without the protocol is no error: the power is unknown.
             if wanted == nil && refusal == nil { return { completion(.success(nil)) } }
@@ -53,17 +53,17 @@ final class PowerRequest: ScreenRequest {
         }
         guard let answer = exchange.advance(nowNs: nowNs) else { return nil }
         let (screen, wanted) = (screen, self.wanted)
-        return { [weak app] in
+        return {
             guard let wanted else {
                 // A read: nil when the compositor answered `failed` or nothing.
                 var state: ScreenPowerState?
                 if case let .done(read) = answer { state = ScreenPowerState(read) }
-                app?.recordPower(state, of: screen)
+                screen.recordPower(state)
                 return completion(.success(state))
             }
             switch answer {
             case .done:
-                app?.recordPower(wanted, of: screen)
+                screen.recordPower(wanted)
                 completion(.success(wanted))
             case .failed:
                 completion(

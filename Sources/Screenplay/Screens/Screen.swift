@@ -14,6 +14,9 @@ public final class Screen: Identifiable {
     /// (a new Screen is made when the display comes back).
     public internal(set) var isConnected = true
     let output: Output
+    /// The application that found the screen, which carries out its mode
+    /// and power requests (ScreenSettings.swift).
+    weak var application: Application?
 
     init(output: Output, info: OutputInfo, classification: ScreenClassification) {
         self.output = output
@@ -66,7 +69,7 @@ public final class Screen: Identifiable {
     /// Whether adaptive sync (VRR) is on; nil where the compositor does not say.
     public var adaptiveSync: Bool? { head?.adaptiveSync }
     /// The panel's power as last read or set through
-    /// `zwlr_output_power_manager_v1` (see `Application.powerState(of:)`);
+    /// `zwlr_output_power_manager_v1` (see `readPowerState(completion:)`);
     /// nil where unknown.
     public internal(set) var powerState: ScreenPowerState?
     /// Integer scale the compositor applies to this output's buffers.

@@ -2,7 +2,7 @@ import WaylandClient
 
 /// An output device as `zwlr_output_manager_v1` describes it, also while the
 /// compositor has it disabled (then it is no `Screen`; see
-/// `Application.disabledHeads`).
+/// `CompositorInfo.disabledHeads`).
 public struct ScreenHead: Hashable, Sendable {
     /// Connector name; the same as the screen's when the head is enabled.
     public var name: String

@@ -49,7 +49,7 @@ enum ScreenRequestCheck {
         guard canSetModes else {
             return ScreenConfigurationError(
                 kind: .unsupported,
-                description: Application.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
+                description: CompositorInfo.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1"))
         }
         guard screen.isConnected, screen.head != nil else {
             return ScreenConfigurationError(
@@ -66,7 +66,7 @@ enum ScreenRequestCheck {
         if !canControlPower {
             return ScreenConfigurationError(
                 kind: .unsupported,
-                description: Application.missingProtocolSentence(
+                description: CompositorInfo.missingProtocolSentence(
                     "switch a panel on or off", "zwlr_output_power_manager_v1"))
         }
         if !screen.isConnected {

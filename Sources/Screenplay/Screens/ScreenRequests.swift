@@ -34,7 +34,7 @@ final class ScreenRequests {
     func add(_ request: any ScreenRequest, _ app: Application) {
         pending.append(request)
         startPowerExchanges()
-        app.scheduleRender()
+        EventBatch.schedule(for: app)
     }
 
     /// Sends the power reads and switches whose screen has no other one
@@ -78,7 +78,7 @@ final class ScreenRequests {
         // On the main event loop, so an app that runs its own loop gets it too.
         MainEventLoop.shared.after(ns: (next > now ? next - now : 0) + 1_000_000) { [weak self, weak app] in
             self?.wakeNs = nil
-            app?.scheduleRender()
+            if let app { EventBatch.schedule(for: app) }
         }
     }
 
@@ -102,7 +102,7 @@ final class ScreenRequests {
     /// silent then learns whether its panel is off without anyone polling
     /// it, and a panel that is off is read again once a second.
     func updatePanelWatch(_ app: Application) {
-        let needed = app.canControlPower && app.scenes.contains { !$0.displayLink.isPaused }
+        let needed = app.compositor.powerManager != nil && app.scenes.contains { !$0.displayLink.isPaused }
         if !needed {
             stopPanelWatch()
             return
@@ -116,7 +116,7 @@ final class ScreenRequests {
             let now = monotonicNanoseconds()
             for scene in app.scenes {
                 guard let screen = scene.screenNeedingPowerRead(nowNs: now) else { continue }
-                app.powerState(of: screen) { [weak scene] state in
+                screen.readPowerState { [weak scene] state in
                     scene?.displayLink.panelPowerRead(isOff: state == .off)
                 }
             }

@@ -105,11 +105,11 @@ enum OutputsRunner {
         let app = try ScreenplayTool.connect(ApplicationOptions())
         defer { app.shutdown() }
         // Read before the reads below end the connection.
-        let (disabledHeads, powerKnown) = (app.disabledHeads, app.canControlPower)
+        let (disabledHeads, powerKnown) = (app.compositorInfo.disabledHeads, app.compositorInfo.canControlPower)
         // Read each panel's power once (null where the protocol is missing).
         let power = try ScreenplayTool.answer(from: app) {
             var power: [UInt32: ScreenPowerState?] = [:]
-            for screen in app.screens { power[screen.id] = await app.powerState(of: screen) }
+            for screen in app.screens { power[screen.id] = await screen.readPowerState() }
             return power
         }
         if command.json {

@@ -39,12 +39,12 @@ enum DoctorRunner {
         (
             "zwlr_output_manager_v1", false,
             "no modes beyond what wl_output lists, no serial numbers, no disabled outputs; `present --mode` cannot work: "
-                + Application.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1")
+                + CompositorInfo.missingProtocolSentence("change a screen's mode", "zwlr_output_manager_v1")
         ),
         (
             "zwlr_output_power_manager_v1", false,
             "`screenplay power` cannot work: "
-                + Application.missingProtocolSentence("switch a panel on or off", "zwlr_output_power_manager_v1")
+                + CompositorInfo.missingProtocolSentence("switch a panel on or off", "zwlr_output_power_manager_v1")
         ),
     ]
 
@@ -63,8 +63,10 @@ enum DoctorRunner {
             return ExitCode.unavailable.rawValue
         }
         defer { app.shutdown() }
-        findings.append(Finding(level: .ok, topic: "connection", text: "connected to \(app.socketDescription)"))
-        let offered = Dictionary(app.offeredProtocols.map { ($0.interface, $0.version) }, uniquingKeysWith: max)
+        findings.append(
+            Finding(level: .ok, topic: "connection", text: "connected to \(app.compositorInfo.socketDescription)"))
+        let offered = Dictionary(
+            app.compositorInfo.offeredProtocols.map { ($0.interface, $0.version) }, uniquingKeysWith: max)
         for p in protocols {
             if let version = offered[p.interface] {
                 findings.append(Finding(level: .ok, topic: p.interface, text: "offered (version \(version))"))
@@ -82,7 +84,7 @@ enum DoctorRunner {
                 ))
         }
         do {
-            findings.append(Finding(level: .ok, topic: "EGL/GLES", text: try app.graphicsDescription()))
+            findings.append(Finding(level: .ok, topic: "EGL/GLES", text: try app.graphicsDriver().description))
         } catch {
             findings.append(
                 Finding(
@@ -125,7 +127,7 @@ enum DoctorRunner {
                     text:
                         "no screen would get an external scene: every screen is built-in or the main screen. Connect a display, mark the real panel with --builtin NAME (or SCREENPLAY_BUILTIN) so the others count as external, or use --all"
                 ))
-        } else if targets > 0 && !app.hasLayerShell {
+        } else if targets > 0 && !app.compositorInfo.hasLayerShell {
             findings.append(
                 Finding(
                     level: .warning, topic: "present",
@@ -147,7 +149,7 @@ enum DoctorRunner {
                     "a screen switched off, an undock or a KVM switch looks like an unplug: the scene goes with the output and comes back when it returns while present runs"
             ))
         emit(
-            findings, screens: app.screens, globals: app.offeredProtocols.map(\.description),
+            findings, screens: app.screens, globals: app.compositorInfo.offeredProtocols.map(\.description),
             json: command.json)
         return findings.contains { $0.level == .problem } ? ExitCode.failure.rawValue : 0
     }
@@ -157,8 +159,9 @@ enum DoctorRunner {
     /// layout's region) redraws only that part; nil when EGL does not start
     /// (the EGL/GLES finding says why).
     private static func partialRedrawFinding(_ app: Application) -> Finding? {
-        guard let (bufferAge, swapWithDamage, sharedMemory) = try? app.partialRedrawSupport() else { return nil }
-        if sharedMemory {
+        guard let driver = try? app.graphicsDriver() else { return nil }
+        let (bufferAge, swapWithDamage) = (driver.offersBufferAge, driver.offersSwapWithDamage)
+        if driver.presentsThroughSharedMemory {
             return Finding(
                 level: .ok, topic: "partial redraws",
                 text:

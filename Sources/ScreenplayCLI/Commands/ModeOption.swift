@@ -40,7 +40,7 @@ final class ModeSwitcher {
     /// other; `done` hears the first failure, or nil once every screen has
     /// its mode.
     func apply(to screens: [Screen], done: @escaping @MainActor (CommandFailure?) -> Void) throws(CommandFailure) {
-        guard app.canSetModes else {
+        guard app.compositorInfo.canSetModes else {
             throw CommandFailure(
                 .unavailable,
                 "cannot set --mode \(request): "
@@ -75,7 +75,7 @@ final class ModeSwitcher {
 
     private func switchMode(of screen: Screen, done: @escaping @MainActor (CommandFailure?) -> Void) {
         let before = screen.currentMode
-        app.setMode(request, for: screen) { [weak self] result in
+        screen.setMode(request) { [weak self] result in
             switch result {
             case let .success(now):
                 if let self, let before, !self.previous.contains(where: { $0.screen === screen }) {
@@ -101,7 +101,7 @@ final class ModeSwitcher {
     func restore(then done: @escaping @MainActor () -> Void) {
         guard let (screen, mode) = previous.popLast() else { return done() }
         guard screen.isConnected else { return restore(then: done) }
-        app.setMode(mode, for: screen) { [weak self] result in
+        screen.setMode(mode) { [weak self] result in
             switch result {
             case .success: log("screen \(screen.name): mode \(mode) restored")
             case let .failure(error):

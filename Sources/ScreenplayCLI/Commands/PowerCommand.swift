@@ -80,7 +80,7 @@ enum PowerRunner {
     static func run(_ command: PowerCommand) throws -> Int32 {
         let app = try ScreenplayTool.connect(ApplicationOptions())
         defer { app.shutdown() }
-        guard app.canControlPower else {
+        guard app.compositorInfo.canControlPower else {
             throw CommandFailure(
                 .unavailable,
                 "cannot switch panels: "
@@ -91,7 +91,7 @@ enum PowerRunner {
         case .status:
             let states = try ScreenplayTool.answer(from: app) {
                 var states: [(String, ScreenPowerState?)] = []
-                for screen in screens { states.append((screen.name, await app.powerState(of: screen))) }
+                for screen in screens { states.append((screen.name, await screen.readPowerState())) }
                 return states
             }
             if command.json {
@@ -110,7 +110,7 @@ enum PowerRunner {
                 var failures: [String] = []
                 for screen in screens {
                     do {
-                        try await app.setPower(wanted, for: screen)
+                        try await screen.setPower(wanted)
                         print("\(screen.name): \(wanted.rawValue)")
                     } catch {
                         failures.append("\(error)")
@@ -149,7 +149,7 @@ extension ScreenplayTool {
 
     /// "The compositor cannot do this from a client; its own settings can."
     static func missingProtocol(_ what: String, _ interface: String) -> String {
-        Application.missingProtocolSentence(what, interface)
+        CompositorInfo.missingProtocolSentence(what, interface)
     }
 
     /// The screens `--output` names (all without patterns); a pattern

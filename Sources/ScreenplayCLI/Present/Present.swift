@@ -137,7 +137,9 @@ final class PresentRunner: SceneCommand {
             // and brings the registration's scenes and the preview window back.
             printError("\(error.description); --reconnect: waiting for a compositor on the same socket")
         }
-        app.onReconnect = { [weak app] in log("reconnected to \(app?.socketDescription ?? "the compositor")") }
+        app.onReconnect = { [weak app] in
+            log("reconnected to \(app?.compositorInfo.socketDescription ?? "the compositor")")
+        }
         app.onScreenConnect = { [weak self, weak app] screen in
             log("screen connected: \(screen.name) (\(screen.classification.kind.rawValue))")
             if let app, app.targetReason(screen).isTarget { self?.modeSwitcher?.screenConnected(screen) }

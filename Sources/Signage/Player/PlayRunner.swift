@@ -118,7 +118,7 @@ final class PlayRunner: PlayHost {
             self?.health.update()
         }
         app.onReconnect = { [weak self, weak app] in
-            self?.messages.info("reconnected to \(app?.socketDescription ?? "the compositor")")
+            self?.messages.info("reconnected to \(app?.compositorInfo.socketDescription ?? "the compositor")")
             self?.compositorGone = false
             self?.health.update()
         }
