@@ -45,7 +45,7 @@ public final class MirroredVideo {
         if kept == nil || (player.hasNewPicture && mayAdvance) {
             let target = try kept ?? OffscreenTarget(context: graphics, width: size.width, height: size.height)
             kept = target
-            try player.draw(into: target, afterPresent: &context.afterPresent)
+            try player.draw(into: target, afterPresent: &context.frameInProgress.afterPresent)
             try target.makeOpaque()
             serial += 1
         }

@@ -205,7 +205,7 @@ public final class VideoPlayer {
             stillIsCurrent = false
         }
         if player.hasNewPicture || !stillIsCurrent {
-            try draw(into: target, afterPresent: &context.afterPresent)
+            try draw(into: target, afterPresent: &context.frameInProgress.afterPresent)
             try target.makeOpaque()
             stillIsCurrent = true
         }
@@ -239,7 +239,7 @@ extension DrawingContext {
     /// Draws the player's current frame over the whole buffer, fitted and
     /// letterboxed in black (by mpv).
     public func drawVideo(_ player: VideoPlayer) throws {
-        try player.draw(into: target, afterPresent: &afterPresent)
+        try player.draw(into: target, afterPresent: &frameInProgress.afterPresent)
     }
 
     /// Draws the player's current frame into a rectangle (device pixels,

@@ -293,7 +293,7 @@ extension WebPage {
     /// Draws the latest frame into `rect` of `context`'s frame, or holds it
     /// to go as it is; told once the frame shows.
     func draw(on context: DrawingContext, in rect: PixelRect, opacity: Double) throws {
-        context.afterShown.append { [weak self] in self?.shown() }
+        context.frameInProgress.afterShown.append { [weak self] in self?.shown() }
         // A page filling the window, with software GL: its frame is already
         // in a wl_shm buffer and goes as it is unless more is drawn on it.
         if opacity >= 1, rect == PixelRect(x: 0, y: 0, width: context.pixelWidth, height: context.pixelHeight) {
@@ -302,12 +302,12 @@ extension WebPage {
                 try self.drawFrame(on: context, in: rect, opacity: opacity)
             }
             if let frame = stagedFrame(width: rect.width, height: rect.height),
-                context.deferred.hold(frame, orDraw: drawLater)
+                context.frameInProgress.deferred.hold(frame, orDraw: drawLater)
             {
                 return
             }
             // White until the page paints, as drawn below, without GL.
-            if !hasFrame, context.deferred.holdWhite(orDraw: drawLater) { return }
+            if !hasFrame, context.frameInProgress.deferred.holdWhite(orDraw: drawLater) { return }
         }
         try drawFrame(on: context, in: rect, opacity: opacity)
     }

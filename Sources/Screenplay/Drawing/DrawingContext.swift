@@ -15,59 +15,27 @@ public final class DrawingContext {
     /// drawing everything is correct; a delegate may skip what lies
     /// outside to save the work.
     public let redrawRect: SceneRect
-    /// What every drawing call draws on. Reaching for it first settles
-    /// what the frame put off: the frame's start, and a web page's frame
-    /// held to be presented as it is, which is drawn now that something
-    /// else shares the frame. So an order of calls draws as it always did.
-    var target: any RenderTarget {
-        settle()
-        return drawTarget
-    }
-    /// The frame's start and a held page frame, put off until needed.
-    let deferred: DeferredFrame
-    private let drawTarget: any RenderTarget
-    /// The shared GL objects, brought up at the first call that needs them:
-    /// a frame presented as it is (a web page's, through wl_shm) needs none.
+    /// The frame drawn into: its target, the shared GL objects, what it put
+    /// off and what runs once it is presented and shown.
+    let frameInProgress: FrameInProgress
+    /// What every drawing call draws on, what the frame put off settled
+    /// first (`FrameInProgress.target`).
+    var target: any RenderTarget { frameInProgress.target }
+    /// The shared GL objects, brought up at the first call that needs them.
     var resources: GraphicsResources {
-        get throws {
-            if let madeResources { return madeResources }
-            let made = try makeResources()
-            madeResources = made
-            return made
-        }
+        get throws { try frameInProgress.resources }
     }
-    private let makeResources: () throws -> GraphicsResources
-    private var madeResources: GraphicsResources?
-    /// Run by the scene right after the buffer is swapped (video reports
-    /// its swaps to mpv).
-    var afterPresent: [() -> Void] = []
-    /// Run once the compositor shows the frame (its presentation feedback,
-    /// else its frame callback): a web page renders its next frame only
-    /// then, at the panel's refresh.
-    var afterShown: [() -> Void] = []
-    /// A held frame's draw that failed once something else needed it.
-    var settleError: (any Error)? { deferred.error }
 
     convenience init(target: any RenderTarget, resources: GraphicsResources, redrawRect: SceneRect? = nil) {
         self.init(target: target, resources: { resources }, redrawRect: redrawRect)
     }
 
     init(target: any RenderTarget, resources: @escaping () throws -> GraphicsResources, redrawRect: SceneRect? = nil) {
-        drawTarget = target
-        deferred = DeferredFrame(target: target)
-        makeResources = resources
+        frameInProgress = FrameInProgress(target: target, resources: resources)
         pixelWidth = target.pixelWidth
         pixelHeight = target.pixelHeight
         self.redrawRect = redrawRect ?? SceneRect(x: 0, y: 0, width: target.pixelWidth, height: target.pixelHeight)
     }
-
-    /// Starts the frame's drawing if it has not started, and draws a held
-    /// page frame.
-    func settle() { deferred.settle { try resources.quads() } }
-
-    /// The held page frame, if the frame is nothing else: the scene
-    /// presents it as it is instead of the drawn buffer.
-    func takeHeldFrame() -> StagedFrame? { deferred.take { try resources.quads() } }
 
     /// Fills the whole buffer with `color` (of a partial frame, the part
     /// repainted: ``redrawRect``).
@@ -87,12 +55,7 @@ public final class DrawingContext {
     public func fillCircle(centerX: Double, centerY: Double, radius: Double, color: RGBColor, opacity: Double = 1)
         throws
     {
-        guard radius > 0 else { return }
-        let left = Int((centerX - radius - 1).rounded(.down)), top = Int((centerY - radius - 1).rounded(.down))
-        let side = Int((2 * radius + 2).rounded(.up)) + 1
-        try fillDisc(
-            PixelRect(x: left, y: top, width: side, height: side), color: color, opacity: opacity, centerX: centerX,
-            centerY: centerY, radius: radius, outside: false)
+        try DiscFill(centerX: centerX, centerY: centerY, radius: radius, color: color, opacity: opacity).disc(on: self)
     }
 
     /// Fills a rectangle with `color` at `opacity` (0...1) everywhere except
@@ -102,28 +65,14 @@ public final class DrawingContext {
         x: Int, y: Int, width: Int, height: Int, centerX: Double, centerY: Double, radius: Double, color: RGBColor,
         opacity: Double = 1
     ) throws {
-        try fillDisc(
-            PixelRect(x: x, y: y, width: width, height: height), color: color, opacity: opacity, centerX: centerX,
-            centerY: centerY, radius: radius, outside: true)
-    }
-
-    private func fillDisc(
-        _ rect: PixelRect, color: RGBColor, opacity: Double, centerX: Double, centerY: Double, radius: Double,
-        outside: Bool
-    ) throws {
-        var tinted = color.rendering
-        tinted.alpha = min(max(opacity, 0), 1)
-        try resources.quads().fill(
-            rect, color: tinted, circleX: centerX, circleY: centerY, radius: radius, outside: outside, on: target)
+        try DiscFill(centerX: centerX, centerY: centerY, radius: radius, color: color, opacity: opacity).outside(
+            in: PixelRect(x: x, y: y, width: width, height: height), on: self)
     }
 
     /// Draws a picture fitted to the buffer, aspect kept, letterboxed in
     /// `background`.
     public func drawFitted(_ picture: Picture, background: RGBColor = .black) throws {
-        try clear(background)
-        let rect = aspectFit(
-            contentWidth: picture.width, contentHeight: picture.height, intoWidth: pixelWidth, intoHeight: pixelHeight)
-        try draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        try PictureDrawer(on: self).fitted(picture, background: background)
     }
 
     /// Draws `picture` fitted into `rect` when it covers all of it and has
@@ -132,31 +81,19 @@ public final class DrawingContext {
     /// region is then one scissored quad, not a layer cleared, drawn, made
     /// opaque and copied.
     public func drawCovering(_ picture: Picture, in rect: SceneRect) throws -> Bool {
-        let fit = aspectFit(
-            contentWidth: picture.width, contentHeight: picture.height, intoWidth: rect.width,
-            intoHeight: rect.height)
-        guard fit.x == 0, fit.y == 0, fit.width == rect.width, fit.height == rect.height, picture.isOpaque else {
-            return false
-        }
-        try draw(picture, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        return true
+        try PictureDrawer(on: self).covering(picture, in: rect)
     }
 
     /// Draws a picture into a rectangle (stretched to it).
     public func draw(_ picture: Picture, x: Int, y: Int, width: Int, height: Int, opacity: Double = 1) throws {
-        let texture = try resources.texture(for: picture)
-        try resources.quads().draw(
-            texture, in: PixelRect(x: x, y: y, width: width, height: height), on: target, opacity: opacity)
+        try PictureDrawer(on: self).stretched(
+            picture, to: PixelRect(x: x, y: y, width: width, height: height), opacity: opacity)
     }
 
     /// Runs a fragment shader over the whole buffer, with its `uniforms`
     /// and `textures`.
     public func draw(_ shader: FragmentShader, time: Double, frame: Int) throws {
-        let program = try resources.program(for: shader)
-        var textures: [String: Texture] = [:]
-        for (name, picture) in shader.textures { textures[name] = try resources.texture(for: picture) }
-        try program.draw(
-            on: target, time: time, frame: frame, uniforms: shader.uniforms.mapValues(\.uniform), textures: textures)
+        try shader.draw(on: self, time: time, frame: frame)
     }
 
     /// Reads back pixels drawn so far in this frame (RGBA rows, top first).

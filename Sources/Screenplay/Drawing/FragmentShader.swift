@@ -50,6 +50,20 @@ public final class FragmentShader {
     }
 }
 
+extension FragmentShader {
+    /// Runs over the whole of `context`'s target with its uniforms and
+    /// textures, the program and the pictures' textures taken from
+    /// `GraphicsResources`' caches; the promise is
+    /// `DrawingContext.draw(_:time:frame:)`'s.
+    func draw(on context: DrawingContext, time: Double, frame: Int) throws {
+        let program = try context.resources.program(for: self)
+        var bound: [String: Texture] = [:]
+        for (name, picture) in textures { bound[name] = try context.resources.texture(for: picture) }
+        try program.draw(
+            on: context.target, time: time, frame: frame, uniforms: uniforms.mapValues(\.uniform), textures: bound)
+    }
+}
+
 /// A value for one of a `FragmentShader`'s own uniforms.
 public enum ShaderValue: Sendable, Equatable {
     /// A `float`.

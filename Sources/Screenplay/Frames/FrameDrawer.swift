@@ -78,18 +78,18 @@ final class FrameDrawer {
         } catch {
             outlets.report(error)
         }
-        let feedback = outlets.feedback
+        let feedback = outlets.feedback, frame = context.frameInProgress
         // A capture reads the drawn buffer: a held page frame is drawn for it.
-        if !outlets.captures.isEmpty { context.settle() }
+        if !outlets.captures.isEmpty { frame.settle() }
         // Resolved with the frame's own watchers (presentation feedback
         // where it comes, else the frame callback) by trackShown below.
-        for action in context.afterShown { feedback.shownWatchers.append { _ in action() } }
-        if let held = context.takeHeldFrame() {
+        for action in frame.afterShown { feedback.shownWatchers.append { _ in action() } }
+        if let held = frame.takeHeldFrame() {
             feedback.trackShown(feedbackToken: feedbackToken, surface: outlets.surface)
             try window.present(staged: held)
             framesPresentedAsIs += 1
         } else {
-            if let error = context.settleError { outlets.report(error) }
+            if let error = frame.settleError { outlets.report(error) }
             if let graphics, let copy = target as? OffscreenTarget {
                 try retainedFrame.draw(copy, into: window, quads: graphics.quads())
             }
@@ -100,7 +100,7 @@ final class FrameDrawer {
             outlets.captures.deliver(from: window, screen: outlets.screenName)
             try window.present(damage: damage?.map(\.pixelRect))
         }
-        for action in context.afterPresent { action() }
+        for action in frame.afterPresent { action() }
     }
 
     /// Frees the scene's copy of its picture (the scene is torn down).

@@ -11,10 +11,7 @@ extension DrawingContext {
     public func drawLayer(
         opacity: Double = 1, quarterTurnsClockwise turns: Int = 0, _ body: (DrawingContext) throws -> Void
     ) throws {
-        let odd = turns % 2 != 0
-        let (w, h) = odd ? (pixelHeight, pixelWidth) : (pixelWidth, pixelHeight)
-        let rect = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
-        try LayerComposite(rect: rect, width: w, height: h, opacity: opacity, turns: turns).draw(on: self, body)
+        try LayerComposite(over: self, opacity: opacity, turns: turns).draw(on: self, body)
     }
 
     /// Draws `body` into the rectangle at (`x`, `y`) of `width` x `height`
@@ -72,8 +69,8 @@ struct LayerComposite {
             redrawRect: inner.map { SceneRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
         try body(layerContext)
         // Video in the layer reports its swap after the frame, as on screen.
-        frame.afterPresent += layerContext.afterPresent
-        frame.afterShown += layerContext.afterShown
+        frame.frameInProgress.afterPresent += layerContext.frameInProgress.afterPresent
+        frame.frameInProgress.afterShown += layerContext.frameInProgress.afterShown
         try layer.makeOpaque()
         try resources.quads().draw(
             layer, mapping: .layer(turnedClockwise: turns), in: rect, on: frame.target, opacity: opacity)
@@ -81,6 +78,15 @@ struct LayerComposite {
 }
 
 extension LayerComposite {
+    /// A layer over the whole of `frame`, drawn at the turned size (width
+    /// and height swapped for odd turns).
+    init(over frame: DrawingContext, opacity: Double, turns: Int) {
+        let odd = turns % 2 != 0
+        let (w, h) = odd ? (frame.pixelHeight, frame.pixelWidth) : (frame.pixelWidth, frame.pixelHeight)
+        let rect = PixelRect(x: 0, y: 0, width: frame.pixelWidth, height: frame.pixelHeight)
+        self.init(rect: rect, width: w, height: h, opacity: opacity, turns: turns)
+    }
+
     /// The part of the layer that reaches the frame, in layer pixels, nil
     /// when none does; the layer draws only that part (its clip, which
     /// every renderer scissors to).
