@@ -3,8 +3,9 @@ import TestHarness
 import TestSupport
 import XCTest
 
-/// A wall's content produced once: a clip decoded once and a picture
-/// uploaded once for all its tiles, while each tile shows its own part.
+/// A wall's content produced once: a clip decoded once, a picture
+/// uploaded once and a web page rendered once for all its tiles, while
+/// each tile shows its own part.
 final class PlayWallVideoTests: ScreenplayTestCase {
     /// A 2x1 wall of one picture: both tiles show their parts, and the
     /// process holds one picture texture for it (the `graphics` stats line,
@@ -78,5 +79,51 @@ final class PlayWallVideoTests: ScreenplayTestCase {
         }
         XCTAssertEqual(outputThreads, Array(repeating: 1, count: 8), "one video output thread serves both tiles")
         assertCleanStop(p)
+    }
+
+    /// A 2x1 wall of a local web page, as a user writes it: red on the
+    /// canvas's left half, blue on its right. Each output shows its half,
+    /// and one web process renders the page for both tiles, not one each.
+    func testATwoTileWallRendersItsWebPageOnce() throws {
+        let rig = try startSway([.init(width: 320, height: 180), .init(width: 320, height: 180)])
+        let folder = try wallFolder()
+        try Data(
+            """
+            <html><body style="margin:0">
+            <div style="position:absolute;left:0;top:0;width:320px;height:180px;background:#ff0000"></div>
+            <div style="position:absolute;left:320px;top:0;width:320px;height:180px;background:#0000ff"></div>
+            </body></html>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: folder + "/halves.html"))
+        let path = folder + "/wall.json"
+        try
+            #"{"playlists": {"page": [{"web": "halves.html"}]}, "walls": [{"playlist": "page", "tiles": [{"match": "HEADLESS-1", "column": 0, "row": 0}, {"match": "HEADLESS-2", "column": 1, "row": 0}]}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", path, "--stats", "-"], environment: env(rig))
+        let halves = [("HEADLESS-1", RGB(hex: 0xff0000)), ("HEADLESS-2", RGB(hex: 0x0000ff))]
+        for (output, colour) in halves {
+            var seen: [RGB] = []
+            let shown = waitUntil(timeout: 40) {
+                guard let shot = try? rig.capture(output: output) else { return false }
+                seen = [(2, 2), (160, 90), (317, 177)].map { shot.pixel(x: $0.0, y: $0.1) }
+                return seen.allSatisfy { $0 == colour }
+            }
+            XCTAssertTrue(shown, "\(output) shows its half \(colour), edge to edge: \(seen); \(p.stderr)")
+        }
+        var processes: [Int] = []
+        for _ in 0..<4 {
+            processes.append(Self.webProcesses(under: p.pid).count)
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        XCTAssertEqual(processes, [1, 1, 1, 1], "one web process renders the page for both tiles")
+        assertCleanStop(p)
+    }
+
+    /// The live WPEWebProcess descendants of `pid`.
+    static func webProcesses(under pid: Int32) -> [Int32] {
+        ProcessUsage.descendants(of: pid).filter { child in
+            let comm = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)) ?? ""
+            return comm.hasPrefix("WPEWebProcess")
+        }
     }
 }

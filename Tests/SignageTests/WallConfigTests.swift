@@ -217,17 +217,25 @@ final class WallConfigTests: ScreenplayTestCase {
 }
 
 extension WallConfigTests {
-    /// The signage guide's wall example (docs/signage.md, "Video walls") is a file `play`
-    /// accepts, with the canvas the guide says (3856x1080: 16 px of gap).
-    func testTheSignageGuidesWallExampleIsAccepted() throws {
+    /// The walls guide's examples (docs/walls.md) are files `play` accepts,
+    /// with the canvases the guide says: the 2x1 wall's 3856x1080 (16 px of
+    /// gap) and the 2x2 wall's 3856x2176 (16 px across and down).
+    func testTheWallsGuidesExamplesAreAccepted() throws {
         let guide = try String(
-            contentsOf: PlaylistSchema.root.appendingPathComponent("docs/signage.md"), encoding: .utf8)
+            contentsOf: PlaylistSchema.root.appendingPathComponent("docs/walls.md"), encoding: .utf8)
         let blocks = guide.components(separatedBy: "```json\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        let example = try XCTUnwrap(blocks.first { $0.contains("\"walls\"") }, "docs/signage.md has no wall example")
+        let walls = blocks.filter { $0.contains("\"walls\"") }
+        XCTAssertEqual(walls.count, 2, "docs/walls.md has a 2x1 and a 2x2 wall example")
+        let pair = try XCTUnwrap(walls.first, "docs/walls.md has no wall example")
         XCTAssertEqual(
-            try views(example).map { [$0.x, $0.canvasWidth, $0.canvasHeight] }, [[0, 3856, 1080], [1936, 3856, 1080]])
+            try views(pair).map { [$0.x, $0.canvasWidth, $0.canvasHeight] }, [[0, 3856, 1080], [1936, 3856, 1080]])
         XCTAssertTrue(guide.contains("3856x1080 above (1920 + 16 + 1920)"))
+        let square = try XCTUnwrap(walls.dropFirst().first, "docs/walls.md has no 2x2 example")
+        XCTAssertEqual(
+            try views(square).map { [$0.x, $0.y, $0.canvasWidth, $0.canvasHeight] },
+            [[0, 0, 3856, 2176], [1936, 0, 3856, 2176], [0, 1096, 3856, 2176], [1936, 1096, 3856, 2176]])
+        XCTAssertTrue(guide.contains("the canvas is 3856x2176"))
     }
 }

@@ -5,11 +5,13 @@ import Screenplay
 /// A web page as a playlist item: loaded ahead of its slot like any item
 /// (ready once it has painted, so a slow server keeps the item before on
 /// screen), drawn from the scene's own GL context, a frame only when the
-/// page sent one. A web process that crashes or passes its memory limit is
-/// reloaded in a fresh one after a backoff (1 s, doubling to a minute).
+/// page sent one. Panels that show the same page at the same size at the
+/// same time (a wall's tiles, mirrored panels) share one (`SharedWebPage`),
+/// which also reloads a web process that crashed.
 @MainActor
 final class WebMedia: PlayMedia {
-    private var page: WebPage?
+    private var shared: SharedWebPage?
+    private var page: WebPage? { shared?.page }
     private(set) var failure: String?
     var onChange: (() -> Void)?
     /// New frames ask for a redraw themselves (`attach(redraw:)`), so a static page costs nothing.
@@ -17,8 +19,6 @@ final class WebMedia: PlayMedia {
     let item: WebItem
     private let place: String
     private var redraw: (() -> Void)?
-    private var restarts = 0
-    private var restartTimer: (any DispatchSourceTimer)?
 
     private weak var scene: Scene?
     private let messages: SignageMessages
@@ -44,25 +44,12 @@ final class WebMedia: PlayMedia {
 
     private func makePage(width: Int, height: Int, scene: Scene) {
         do {
-            let page = try WebPage(
-                url: item.url, scene: scene, width: width, height: height, allowedOrigins: item.allowedOrigins,
-                fileRoot: item.fileRoot)
-            self.page = page
+            shared = try SharedWebPage.join(
+                item, width: width, height: height, scene: scene, member: self, place: place, messages: messages,
+                onPaint: { [weak self] in self?.onChange?() },
+                onFrame: { [weak self] in self?.redraw?() },
+                onFailure: { [weak self] reason in self?.failed(reason) })
             Self.sayOnce(memoryLimitMB: item.memoryLimitMB, to: messages)
-            page.onPaint = { [weak self] in
-                guard let self else { return }
-                if self.restarts > 0 {
-                    self.messages.info("web page \(self.item.url) on \(self.place): painted again after a restart")
-                }
-                self.onChange?()
-            }
-            page.onFrame = { [weak self] in self?.redraw?() }
-            page.onFailure = { [weak self] reason in self?.failed(reason) }
-            page.onBlocked = { [place, messages, url = item.url] uri in
-                messages.warning(
-                    "web page \(url) on \(place): blocked \(uri): its origin is not in the playlist's web.allow")
-            }
-            page.onWebProcessTerminated = { [weak self] why in self?.terminated(why) }
         } catch {
             failure = error.description
         }
@@ -71,7 +58,7 @@ final class WebMedia: PlayMedia {
     var isReady: Bool { failure == nil && page?.hasPainted == true }
 
     func prepare(in context: DrawingContext) {
-        if page == nil, failure == nil, let scene {
+        if shared == nil, failure == nil, let scene {
             makePage(width: context.pixelWidth, height: context.pixelHeight, scene: scene)
         }
     }
@@ -91,10 +78,8 @@ final class WebMedia: PlayMedia {
     func refreshIsDue() -> Bool { page?.frameIsDue() ?? false }
 
     func release(from app: Application?) {
-        restartTimer?.cancel()
-        restartTimer = nil
-        page?.close()
-        page = nil
+        shared?.leave(self)
+        shared = nil
     }
 
     /// Before its first paint a failure makes it a bad item (skipped with the
@@ -110,26 +95,6 @@ final class WebMedia: PlayMedia {
         }
         failure = reason
         onChange?()
-    }
-
-    private func terminated(_ why: String) {
-        guard page != nil else { return }
-        let delay = min(60, pow(2, Double(restarts)))
-        restarts += 1
-        messages.warning(
-            "web page \(item.url) on \(place): \(why); reloading it in a fresh web process in \(Int(delay)) s (restart \(restarts)); the last frame stays until it paints"
-        )
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + delay)
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.restartTimer = nil
-                self?.page?.reload()
-            }
-        }
-        timer.resume()
-        restartTimer?.cancel()
-        restartTimer = timer
     }
 
     /// WebKit's settings for every page, set before the first: the sandbox
