@@ -168,7 +168,6 @@ final class PresenterTests: ScreenplayTestCase {
         assertCleanStop(p)
     }
 
-    /// Errors before any window, with exit codes 66 and 65.
     /// A speaker's presenter.conf (where docs/presenting.md says: in
     /// `$XDG_CONFIG_HOME/screenplay`) binds `x` to next and unbinds Right;
     /// `?` shows the key list on the console and Escape closes it without
@@ -208,6 +207,7 @@ final class PresenterTests: ScreenplayTestCase {
         XCTAssertEqual(missing.status, 66, missing.stderr)
     }
 
+    /// Errors before any window, with exit codes 66 and 65.
     func testErrorsExitBeforeAnyWindow() throws {
         let rig = try startSway([.init(width: 640, height: 480)])
         let e = env(rig, builtin: "HEADLESS-1")
