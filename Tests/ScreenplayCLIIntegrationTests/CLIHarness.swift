@@ -190,3 +190,10 @@ extension XCTestCase {
             status, 0, "SIGTERM must tear down and exit 0; stderr:\n\(process.stderr)", file: file, line: line)
     }
 }
+
+/// Now on CLOCK_MONOTONIC, in nanoseconds.
+func monotonicNow() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
