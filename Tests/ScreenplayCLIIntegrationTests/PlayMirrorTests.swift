@@ -140,4 +140,29 @@ final class PlayMirrorTests: ScreenplayTestCase {
             return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
         }.count
     }
+
+    /// Two panels of one size show the same web page: both show it, and one
+    /// web process renders it for both, not one per panel.
+    func testOneWebPageOnTwoPanelsIsOneWebProcess() throws {
+        let rig = try startSway([.init(width: 320, height: 180), .init(width: 320, height: 180)])
+        try Data(#"<html><body style="margin:0;background:#20c060"></body></html>"#.utf8)
+            .write(to: URL(fileURLWithPath: media + "/board.html"))
+        let playlist = media + "/signage.json"
+        try #"{"playlists": {"show": [{"web": "board.html"}]}, "default": "show"}"#
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: env(rig))
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let shown = waitUntil(timeout: 40) {
+                (try? rig.capture(output: output))?.pixel(x: 160, y: 90) == RGB(hex: 0x20c060)
+            }
+            XCTAssertTrue(shown, "\(output) shows the page: \(p.stderr)")
+        }
+        var processes: [Int] = []
+        for _ in 0..<4 {
+            processes.append(PlayWallVideoTests.webProcesses(under: p.pid).count)
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        XCTAssertEqual(processes, [1, 1, 1, 1], "one web process renders the page for both panels")
+        assertCleanStop(p)
+    }
 }
