@@ -20,8 +20,11 @@ final class PlayWallBoxesTests: ScreenplayTestCase {
         let rig = try startSway(Array(repeating: .init(width: 320, height: 180), count: names.count))
         let folder = try wallFolder()
         let wall = try writeWall(in: folder, names: names)
+        // The second box starts 1.5 s after the first: where each video is
+        // must come from the clock, not from when its box started.
         let boxes = try names.enumerated().map { index, name in
-            try startBox(wall, output: name, folder: folder + "/box\(index + 1)", env(rig))
+            if index > 0 { Thread.sleep(forTimeInterval: 1.5) }
+            return try startBox(wall, output: name, folder: folder + "/box\(index + 1)", env(rig))
         }
         defer { for box in boxes where box.isRunning { box.kill() } }
         for (box, name) in zip(boxes, names) {
