@@ -188,7 +188,11 @@ package final class MpvPlayer {
         guard let render else { return false }
         let isNew = hasPendingFrame
         if hasPendingFrame, state != .ended { framesDrawn += 1 }
-        if isNew, let position { drawnPicture = (position, monotonicSeconds()) }
+        // A clock-timed video's measure is asked now: the observed `time-pos`
+        // of the picture just handed over may not have been read yet.
+        if isNew, let at = (timedBySystemClock ? core.double("time-pos") : nil) ?? position {
+            drawnPicture = (at, monotonicSeconds())
+        }
         hasPendingFrame = false
         hasDrawn = true
         render.draw(framebuffer: fbo, width: width, height: height)

@@ -64,6 +64,20 @@ final class VideoClockTests: XCTestCase {
             looping.correction(shown: 5 + 1.9 / 30, now: 1005, slotStart: 1000, seekLead: 0), .speed(0.95))
     }
 
+    func testALoopsEndIsCrossedByASeekThatLandsInTheNextPass() throws {
+        // In step, but the end comes before a seek asked now would land.
+        guard case let .seek(to: aim)? = looping.correction(shown: 9.9, now: 1009.9, slotStart: 1000, seekLead: 0.2)
+        else { return XCTFail("expected a seek across the loop's end") }
+        XCTAssertEqual(aim, 0.1, accuracy: 1e-9)
+        // Aimed within the last frame, it lands at the next pass's start, never on the end.
+        XCTAssertEqual(
+            looping.correction(shown: 9.75, now: 1009.75, slotStart: 1000, seekLead: 0.23), .seek(to: 0))
+        // Further from the end, in step: its own speed.
+        XCTAssertEqual(looping.correction(shown: 9.7, now: 1009.7, slotStart: 1000, seekLead: 0.2), .speed(1))
+        // A clip played once is not looped round.
+        XCTAssertEqual(once.correction(shown: 9.9, now: 1009.9, slotStart: 1000, seekLead: 0.2), .speed(1))
+    }
+
     func testAClipPlayedOnceIsNotSoughtPastOrAtItsEnd() {
         XCTAssertNil(once.correction(shown: 2, now: 1009.9, slotStart: 1000, seekLead: 0.25))
         XCTAssertNil(once.correction(shown: 9.99, now: 1011, slotStart: 1000, seekLead: 0))

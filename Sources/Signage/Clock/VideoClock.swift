@@ -67,14 +67,22 @@ public struct VideoClock: Sendable, Equatable {
     /// What brings a video showing `shown` at `now` back to the clock's
     /// position in the slot begun at `slotStart`; `seekLead` is how long a
     /// seek takes to show its first picture, so a seek aims that far
-    /// ahead. Nil when there is nothing to follow (past the end of a
-    /// one-pass clip, or near it: a seek there would land past its end).
+    /// ahead, and a loop's end is crossed by such a seek. Nil when there
+    /// is nothing to follow (past the end of a one-pass clip, or near it:
+    /// a seek there would land past its end).
     public func correction(shown: Double, now: Double, slotStart: Double, seekLead: Double) -> Correction? {
         guard let target = target(now: now, slotStart: slotStart) else { return nil }
         let off = offset(shown: shown, target: target)
-        if abs(off) > Self.seekBeyondFrames * frame {
+        // A loop's end is crossed by a seek aimed past it, as every box
+        // does at the same instant: mpv's own loop pauses a quarter of a
+        // second here and starts the clip late, each box by its own amount.
+        let crossesEnd = loops && target + max(0, seekLead) + frame >= duration
+        if abs(off) > Self.seekBeyondFrames * frame || crossesEnd {
             let aim = target + max(0, seekLead)
-            if loops { return .seek(to: aim.truncatingRemainder(dividingBy: duration)) }
+            // Landing on the last frame would leave the end to mpv's loop: the next pass's start instead.
+            if loops {
+                return .seek(to: (crossesEnd ? max(aim, duration) : aim).truncatingRemainder(dividingBy: duration))
+            }
             return aim < duration - frame ? .seek(to: aim) : nil
         }
         return .speed(speed(offset: off))
