@@ -56,7 +56,7 @@ final class PlayWallBoxesTests: ScreenplayTestCase {
         XCTAssertGreaterThan(stoppedSpread, 100, "the stopped box showed the frame of 5 s before when let go")
         let recovery = BoxSpread.recovery(
             boxes: boxes.map(pictures), fromNs: resumed, toNs: BoxSpread.monotonicNowNs(), stepNs: refresh,
-            holdNs: 1_000_000_000, loopFrames: loop)
+            holdNs: 500_000_000, loopFrames: loop)
         print(
             "wall of two boxes: a box stopped for 5 s was back within one frame after \(recovery.map { String(format: "%.2f s", $0) } ?? "never")"
         )
