@@ -17,7 +17,8 @@ final class VideoMedia: PlayMedia {
     /// player had started: it replaces `shared` once it has a picture.
     private var successor: SharedVideo?
     private let path: String
-    private let loops: Bool
+    /// It loops for its slot (an item with its own duration).
+    let loops: Bool
     private(set) var failure: String?
     private weak var scene: Scene?
     private let sceneID: ObjectIdentifier

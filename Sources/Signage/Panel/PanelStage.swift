@@ -76,8 +76,10 @@ final class PanelStage {
     /// Its turn has come. A text item that changes on its own (a file, a
     /// clock) redraws the panel through `redraw`: one frame per change.
     private func start(_ media: any PlayMedia, index: Int) {
-        if programme.assigned.entry.tile != nil, let video = media as? VideoMedia {
-            // A wall's tiles on several boxes each decode it: the clock places it.
+        if programme.assigned.entry.tile != nil, let video = media as? VideoMedia, video.loops {
+            // A wall's tiles on several boxes each decode it: the clock places
+            // it. Only a looping one: a clip played once starts at its
+            // beginning, as on a panel, whenever its box starts it.
             let playlist = programme.playlist.name
             video.slotStart = { [weak self] in self?.slotStart(of: index, in: playlist) }
         }
