@@ -65,7 +65,10 @@ final class BenchRunner {
     /// Runs every benchmark in `only`, in a fixed order, then the verdicts
     /// drawn from several of them. The long runs are cut to two minutes
     /// each in a quick run.
-    func run(_ only: Set<String>, soakMinutes: Double, textureMinutes: Double, webMemoryMinutes: Double) {
+    func run(
+        _ only: Set<String>, soakMinutes: Double, textureMinutes: Double, webMemoryMinutes: Double,
+        wallBoxMinutes: Double
+    ) {
         let settings = context.settings
         let quick = settings.quick
         if only.contains("pacing") {
@@ -144,6 +147,11 @@ final class BenchRunner {
         }
         if only.contains("wallsync") {
             attempt("wall sync") { try WallSyncBench(context: context).run() }
+        }
+        if only.contains("wallboxes") {
+            attempt("wall of boxes") {
+                try WallBoxesBench(context: context, minutes: quick ? min(wallBoxMinutes, 1) : wallBoxMinutes).run()
+            }
         }
         if only.contains("web") {
             attempt("web pages against cog") { try WebBench(context: context).run() }

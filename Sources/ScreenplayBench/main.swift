@@ -6,7 +6,7 @@ import TestSupport
 
 let usage = """
     USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--soak-minutes N] [--texture-minutes N]
-                            [--web-memory-minutes N]
+                            [--web-memory-minutes N] [--minutes N]
                             [--readme PATH|--no-readme]
 
     Runs every benchmark, each on its own headless sway or weston, and writes
@@ -17,12 +17,13 @@ let usage = """
       --out DIR          Where to write the results.
       --screenplay PATH  The screenplay binary (default: next to this one).
       --only LIST        Comma-separated subset of: pacing, scaling, hotplug, idle, framecost, video, signage, layouts,
-                         web, fleet, soak, day, textures, webmemory, mirrors, walls, wallsync. Default: all but soak
-                         (half an hour), day (ten minutes), textures and webmemory (an hour each), mirrors, walls
-                         and wallsync.
+                         web, fleet, soak, day, textures, webmemory, mirrors, walls, wallsync, wallboxes. Default: all
+                         but soak (half an hour), day (ten minutes), textures and webmemory (an hour each), mirrors,
+                         walls, wallsync and wallboxes (ten minutes).
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
       --web-memory-minutes N  Length of the web page's memory run (default 60).
+      --minutes N        Length of the wall-of-boxes run (default 10).
       --readme PATH      The page whose bench markers get the headline table after a
                          full run (default docs/performance.md; skipped when missing
                          or --quick).
@@ -41,6 +42,7 @@ var readmePath: String? = "docs/performance.md"
 var soakMinutes = 30.0
 var textureMinutes = 60.0
 var webMemoryMinutes = 60.0
+var wallBoxMinutes = 10.0
 var arguments = CommandLine.arguments.dropFirst()
 while let word = arguments.popFirst() {
     switch word {
@@ -51,6 +53,7 @@ while let word = arguments.popFirst() {
     case "--soak-minutes": soakMinutes = Double(arguments.popFirst() ?? "") ?? soakMinutes
     case "--web-memory-minutes": webMemoryMinutes = Double(arguments.popFirst() ?? "") ?? webMemoryMinutes
     case "--texture-minutes": textureMinutes = Double(arguments.popFirst() ?? "") ?? textureMinutes
+    case "--minutes": wallBoxMinutes = Double(arguments.popFirst() ?? "") ?? wallBoxMinutes
     case "--readme": readmePath = arguments.popFirst()
     case "--no-readme": readmePath = nil
     case "-h", "--help":
@@ -95,7 +98,9 @@ let info = RunInfo(
     loadAverageAtEnd: 0, settings: settings.asDictionary)
 let runner = BenchRunner(settings: settings, screenplay: screenplayBinary, workDirectory: workDirectory, info: info)
 
-runner.run(only, soakMinutes: soakMinutes, textureMinutes: textureMinutes, webMemoryMinutes: webMemoryMinutes)
+runner.run(
+    only, soakMinutes: soakMinutes, textureMinutes: textureMinutes, webMemoryMinutes: webMemoryMinutes,
+    wallBoxMinutes: wallBoxMinutes)
 runner.results.methods = [
     "pacing on sway":
         "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",
@@ -131,6 +136,8 @@ runner.results.methods = [
         "a 1920x1080 30 fps H.264 clip (ffmpeg's testsrc2, veryfast) by `play` with --stats: on one 1920x1080@60 sway output (a panel matching it); as a 2x1 wall across two such outputs of one sway (one play, one decode, each tile its half); and two play processes on those two outputs, each the clip on its own panel (two decodes). Alternating rounds (median of three; one sway per case): CPU of every thread of every play process (schedstat) over the window, per clip frame shown on every panel (video_frames from --stats summed over the panels, divided by the panels), so a case that drops more frames is not flattered; CPU per second alongside.",
     "wall sync":
         "a wall of a 30 fps H.264 clip of the canvas's size on 640x360@60 outputs of one headless sway (2x1, 2x2, and 2x1 beside a busy core), `play` with SCREENPLAY_PLAY_PICTURES=1 for a minute: a `picture` line each time a tile shows a picture of the shared video new to it, with when its frame reached the screen (the frame callback on sway). For each picture every tile showed, the spread of those times: under 1.5 refreshes is the same or the next refresh (within one), 1.5 or more two apart or worse. The first and last pictures of the window are left out; a picture some tiles showed and others never did is counted apart.",
+    "wall of boxes":
+        "two `play` processes of one wall file (a 1280x360 30 fps H.264 clip looping every 60 s in an hour-long slot, a 2x1 wall), each given its own 640x360@60 output of one headless sway with --output, SCREENPLAY_PLAY_PICTURES=1: a `picture` line with the video frame number (mpv's playback position when the picture was rendered, times the frame rate, rounded) each time a box shows a picture new to it, and when its frame reached the screen (the frame callback, CLOCK_MONOTONIC, shared by the processes of one machine). At every refresh (1/60 s) of the window, each box shows its last picture's frame; the spread is the smallest arc holding both (the clip loops). After the window, the second box is stopped 5 s (SIGSTOP, SIGCONT): recovery is the time from SIGCONT until the boxes are within one frame and stay so for 0.5 s.",
     "web":
         "the same page (a CSS-rotated gradient square, a CSS-slid bar, a requestAnimationFrame counter reporting to the loopback server each second) full screen on one 1920x1080@60 sway output, by `screenplay present URL` and by Debian's cog 0.16.1 (`cog -P wl`, COG_PLATFORM_WL_VIEW_FULLSCREEN=1), in alternating rounds (median of three): CPU of every thread of the started process and every process below it (WebKit's web and network processes) over the window, divided by the page's own frame count; PSS and RSS summed over that tree at the end.",
     "fleet":

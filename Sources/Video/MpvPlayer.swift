@@ -39,7 +39,7 @@ package final class MpvPlayer {
     /// nothing from mpv yet.
     package private(set) var refreshesKept = 0
     package private(set) var refreshesWaiting = 0
-    package private(set) var framesPerSecond = 0.0
+    package private(set) var framesPerSecond = 0.0, duration = 0.0
     /// Whether the video follows the system clock because display sync
     /// lost too many refreshes, and what was measured then.
     package private(set) var followsClock = false
@@ -63,7 +63,12 @@ package final class MpvPlayer {
         return (Int(width), Int(height))
     }
 
-    private let core: MpvCore
+    /// The newest `time-pos`, and the one read when the last new picture
+    /// was drawn with when (monotonic s); seeks asked for and done: `MpvPlayerClock.swift`.
+    package private(set) var position: Double?
+    package private(set) var drawnPicture: (position: Double, at: Double)?
+    var seekPending = false, seeksDone = 0, timedBySystemClock = false
+    let core: MpvCore
     private var render: MpvRenderContext?
     private var wakeup: MainWakeup?
     private var hasPendingFrame = false
@@ -138,7 +143,7 @@ package final class MpvPlayer {
     /// output refreshing every `refreshNs`: what to do with this refresh.
     package func step(nowNs: UInt64, refreshNs: UInt64) -> FrameStep {
         let step = nextStep()
-        if !followsClock, state == .playing,
+        if !followsClock, !timedBySystemClock, state == .playing,
             displaySync.refresh(nowNs: nowNs, refreshNs: refreshNs, handedOver: step != .wait)
         {
             followClock()
@@ -183,6 +188,11 @@ package final class MpvPlayer {
         guard let render else { return false }
         let isNew = hasPendingFrame
         if hasPendingFrame, state != .ended { framesDrawn += 1 }
+        // A clock-timed video's measure is asked now: the observed `time-pos`
+        // of the picture just handed over may not have been read yet.
+        if isNew, let at = (timedBySystemClock ? core.double("time-pos") : nil) ?? position {
+            drawnPicture = (at, monotonicSeconds())
+        }
         hasPendingFrame = false
         hasDrawn = true
         render.draw(framebuffer: fbo, width: width, height: height)
@@ -232,6 +242,10 @@ package final class MpvPlayer {
             isIdle = true
         case .fileLoaded:
             isIdle = false
+        case .playbackRestart where seekPending:
+            seekPending = false
+            seeksDone += 1
+            if state == .loading { setState(.playing) }
         case .playbackRestart:
             // A restart after the first is the loop seeking back to the start.
             let now = monotonicSeconds()
@@ -255,7 +269,9 @@ package final class MpvPlayer {
         switch (name, value) {
         case let ("time-pos", .double(position)):
             passCheck.heard(position: position)
+            self.position = position
         case let ("duration", .double(seconds)):
+            duration = seconds
             passCheck.duration = seconds
         case let ("container-fps", .double(fps)):
             framesPerSecond = fps

@@ -17,6 +17,9 @@ public final class MirroredVideo {
     /// New pictures rendered into the kept picture so far: a scene whose
     /// last drawn serial differs has a new picture to show.
     public private(set) var serial = 0
+    /// Where in the file (seconds) the kept picture is, as mpv reported
+    /// when it was rendered; nil until known.
+    public private(set) var keptPosition: Double?
     private var kept: OffscreenTarget?
 
     /// Shows `player`'s pictures; `close()` closes the player too.
@@ -48,6 +51,7 @@ public final class MirroredVideo {
             try player.draw(into: target, afterPresent: &context.frameInProgress.afterPresent)
             try target.makeOpaque()
             serial += 1
+            keptPosition = player.drawnPicture?.position
         }
         guard let kept else { return }
         let quads = try context.resources.quads()

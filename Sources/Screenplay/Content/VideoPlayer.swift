@@ -78,7 +78,7 @@ public final class VideoPlayer {
     /// The first picture is decoded: drawing now shows it, not black.
     public var hasPicture: Bool { player.hasPicture }
 
-    private let player: MpvPlayer
+    let player: MpvPlayer
     /// A decoded picture not drawn yet, and the picture's size as shown.
     var hasNewPicture: Bool { player.hasNewPicture }
     var displaySize: (width: Int, height: Int)? { player.displaySize }

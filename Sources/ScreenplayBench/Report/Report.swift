@@ -41,6 +41,7 @@ enum Report: MarkdownFormatting {
         md += MirrorReport.markdown(r)
         md += WallReport.markdown(r)
         md += WallSyncReport.markdown(r)
+        md += WallBoxesReport.markdown(r)
         md += FleetReport.markdown(r)
         md += WebMemoryReport.markdown(r)
         md += WebReport.markdown(r)

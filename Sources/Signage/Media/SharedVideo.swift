@@ -28,6 +28,8 @@ final class SharedVideo {
 
     /// The kept picture each member drew last, and when.
     private var drawn: [ObjectIdentifier: (serial: Int, at: Double)] = [:]
+    /// Kept at the wall clock's position (a wall's tile), from the first turn.
+    private(set) var clocked: ClockedVideo?
     /// When the first member's turn came (monotonic seconds).
     private var startedAt: Double?
     /// The member stepping the player, and when it last asked.
@@ -79,13 +81,18 @@ final class SharedVideo {
     var isMirrored: Bool { members.count > 1 }
 
     /// `member`'s turn has come: the player plays from the first turn on,
-    /// and no later item joins it.
-    func start(_ member: AnyObject) {
+    /// and no later item joins it. With `slotStart` (a wall's tile) the
+    /// first turn puts the video where the wall clock says, and keeps it there.
+    func start(_ member: AnyObject, slotStart: (@MainActor () -> Double?)? = nil) {
         let id = ObjectIdentifier(member)
         guard let index = members.firstIndex(where: { $0.id == id }) else { return }
         members[index].started = true
         if Self.waiting[key] === self { Self.waiting[key] = nil }
-        if startedAt == nil { startedAt = monotonicSeconds() }
+        if startedAt == nil {
+            startedAt = monotonicSeconds()
+            clocked = slotStart.map { ClockedVideo(player: player, loops: key.loops, slotStart: $0) }
+            clocked?.begin()
+        }
         player.play()
     }
 

@@ -17,7 +17,8 @@ final class VideoMedia: PlayMedia {
     /// player had started: it replaces `shared` once it has a picture.
     private var successor: SharedVideo?
     private let path: String
-    private let loops: Bool
+    /// It loops for its slot (an item with its own duration).
+    let loops: Bool
     private(set) var failure: String?
     private weak var scene: Scene?
     private let sceneID: ObjectIdentifier
@@ -29,7 +30,23 @@ final class VideoMedia: PlayMedia {
     /// The mirrored picture this panel drew last (`MirroredVideo.serial`),
     /// nil while it plays a player of its own.
     var mirroredSerial: Int? { shared?.isMirrored == true && drawnSerial >= 0 ? drawnSerial : nil }
+    /// The picture this panel drew last: a serial new with each picture
+    /// (the mirror's, or its own player's pictures drawn) and its frame
+    /// number in the video, when known; nil before the first.
+    var drawnPicture: (serial: Int, frame: Int?)? {
+        guard let shared else { return nil }
+        let fps = shared.player.framesPerSecond
+        let frame = { (position: Double?) in
+            position.flatMap { fps > 0 ? VideoClock.frameNumber(position: $0, framesPerSecond: fps) : nil }
+        }
+        if let serial = mirroredSerial { return (serial, frame(shared.mirror.keptPosition)) }
+        guard !shared.isMirrored, tallied > 0 else { return nil }
+        return (tallied, frame(shared.player.drawnPicture?.position))
+    }
     var onChange: (() -> Void)?
+    /// A wall's tile: the wall-clock start of the item's slot while it is
+    /// the clock's item; the video is kept where the clock says. Given before `start()`.
+    var slotStart: (@MainActor () -> Double?)?
     /// The display link already asked the player about this refresh.
     private var stepped = false
 
@@ -64,10 +81,10 @@ final class VideoMedia: PlayMedia {
     func start() {
         guard let shared else { return }
         if shared.isLate(self), let scene, let own = try? join(on: scene, alone: true) {
-            own.start(self)
+            own.start(self, slotStart: slotStart)
             successor = own
         } else {
-            shared.start(self)
+            shared.start(self, slotStart: slotStart)
         }
     }
 
@@ -139,6 +156,7 @@ final class VideoMedia: PlayMedia {
     /// Steps the player on this panel's display link, when this panel paces it.
     private func pace(_ shared: SharedVideo) -> Bool {
         guard let scene else { return false }
+        shared.clocked?.keep()
         return shared.player.frameIsDue(pacedBy: scene)
     }
 

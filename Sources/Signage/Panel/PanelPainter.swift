@@ -11,7 +11,7 @@ final class PanelPainter {
     private unowned let panel: PlayPanel
     /// Frames drawn so far: a shader's frame number, the override's.
     private var frame = 0
-    /// The mirrored video's picture last reported shown (`SCREENPLAY_PLAY_PICTURES`).
+    /// The video picture last reported shown (`SCREENPLAY_PLAY_PICTURES`).
     private var reportedSerial: Int?
 
     init(panel: PlayPanel) { self.panel = panel }
@@ -73,15 +73,18 @@ final class PanelPainter {
         try context.drawLayer(quarterTurnsClockwise: turns, part)
     }
 
-    /// A mirrored picture new to this panel: a `picture` line once the
-    /// frame showing it reaches the screen.
+    /// A video picture new to this panel: a `picture` line once the
+    /// frame showing it reaches the screen, with its frame number.
     private func notePicture(_ scene: Scene) {
         guard panel.override?.isShowing != true,
-            let serial = (panel.stage.current?.media as? VideoMedia)?.mirroredSerial, serial != reportedSerial
+            let picture = (panel.stage.current?.media as? VideoMedia)?.drawnPicture, picture.serial != reportedSerial
         else { return }
+        let (serial, videoFrame) = picture
         reportedSerial = serial
         let output = panel.outputName, records = panel.runner.records
-        scene.whenNextFrameShown { records.pictureShown(output: output, serial: serial, shown: $0) }
+        scene.whenNextFrameShown {
+            records.pictureShown(output: output, serial: serial, videoFrame: videoFrame, shown: $0)
+        }
     }
 
     private func finishFrame(_ scene: Scene, _ context: DrawingContext, _ afterDraw: (() -> Void)?) {

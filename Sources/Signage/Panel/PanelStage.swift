@@ -55,7 +55,7 @@ final class PanelStage {
         let item = playlist.items[index]
         let shown = ShownItem(index: index, playlist: playlist.name, media: media, since: monotonicSeconds())
         currentIsStale = false  // fleet: what comes on is the adopted playlist's
-        start(media)
+        start(media, index: index)
         // A failure part-way (a video runs into damage) or a video that ends: back to the schedule.
         media.onChange = { [weak self] in self?.runner.ticker.tickSoon() }
         if let current, showingGoodItem, item.transition > 0,
@@ -75,7 +75,14 @@ final class PanelStage {
 
     /// Its turn has come. A text item that changes on its own (a file, a
     /// clock) redraws the panel through `redraw`: one frame per change.
-    private func start(_ media: any PlayMedia) {
+    private func start(_ media: any PlayMedia, index: Int) {
+        if programme.assigned.entry.tile != nil, let video = media as? VideoMedia, video.loops {
+            // A wall's tiles on several boxes each decode it: the clock places
+            // it. Only a looping one: a clip played once starts at its
+            // beginning, as on a panel, whenever its box starts it.
+            let playlist = programme.playlist.name
+            video.slotStart = { [weak self] in self?.slotStart(of: index, in: playlist) }
+        }
         media.attach { [weak self] in self?.panel.scene?.setNeedsDisplay() }
         media.attachAnimationChange({ [weak self, weak media] in
             // Only the item alone on screen decides; a crossfade's end does otherwise.
@@ -86,6 +93,14 @@ final class PanelStage {
             scene.displayLink.isPaused = !current.media.isAnimated && self.panel.override?.isAnimated != true
         })
         media.start()
+    }
+
+    /// The wall-clock start of item `index`'s slot while the clock says
+    /// it; nil once another item's slot has begun (this one plays on until that one is ready).
+    private func slotStart(of index: Int, in playlist: String) -> Double? {
+        guard programme.playlist.name == playlist else { return nil }
+        let position = programme.schedule.position(at: runner.now())
+        return position.index == index ? position.start : nil
     }
 
     /// Every item of the playlist failed: a placeholder says so (once, and
@@ -124,7 +139,7 @@ final class PanelStage {
         } else if current == nil, next.media.isReady, lateFirst.allowsStart(now: now) {
             self.next = nil
             current = ShownItem(index: next.index, playlist: next.playlist, media: next.media, since: elapsed)
-            start(next.media)
+            start(next.media, index: next.index)
             next.media.onChange = { [weak self] in self?.runner.ticker.tickSoon() }
             justArrived = true
             scene.displayLink.isPaused = !next.media.isAnimated

@@ -66,13 +66,15 @@ final class PlayRecorder {
         ])
     }
 
-    /// `SCREENPLAY_PLAY_PICTURES=1`: picture `serial` of the mirrored video
-    /// on `output` reached the screen.
-    func pictureShown(output: String, serial: Int, shown: FrameShown) {
-        onEvent?([
+    /// `SCREENPLAY_PLAY_PICTURES=1`: picture `serial` of the video on
+    /// `output` (its frame number `videoFrame`, when known) reached the screen.
+    func pictureShown(output: String, serial: Int, videoFrame: Int?, shown: FrameShown) {
+        var line: [String: Any] = [
             "event": "picture", "output": output, "serial": serial, "shown_ns": shown.monotonicNs,
             "clock": shown.clock,
-        ])
+        ]
+        if let videoFrame { line["frame"] = videoFrame }
+        onEvent?(line)
     }
 
     /// `SCREENPLAY_PLAY_PROBE=1`: the colour in the middle of the frame
