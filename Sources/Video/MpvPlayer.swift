@@ -26,15 +26,8 @@ package final class MpvPlayer {
     package private(set) var state: PlaybackState = .loading
     /// New video frames drawn (repeats not counted).
     package private(set) var framesDrawn = 0
-    /// Frames mpv dropped (display sync skipping frames, or a late VO).
-    package private(set) var framesDropped = 0
-    /// `hwdec-current`: the hardware decoder in use, "no" for software.
-    package private(set) var hardwareDecoder = ""
-    /// `current-ao`: the audio output mpv opened; empty when none.
-    package private(set) var audioOutput = ""
-    /// `aid`: the audio track selected ("no" without `audio`).
-    package private(set) var audioTrack = ""
-    package private(set) var codec = ""
+    /// The decoder, audio output, codec and drops mpv reports.
+    package private(set) var facts = MpvStreamFacts()
     /// Refreshes that kept the picture (display-sync repeats) and that had
     /// nothing from mpv yet.
     package private(set) var refreshesKept = 0
@@ -79,8 +72,6 @@ package final class MpvPlayer {
     /// Whether each pass played to the end of the file (see `PlayedPassCheck`).
     private var passCheck = PlayedPassCheck(readingStartsAt: monotonicSeconds())
     private var passErrors = PassErrors()
-    private var decoderDrops = 0
-    private var outputDrops = 0
     private var displaySync = DisplaySyncMonitor()
 
     /// Starts playing `path` into `context` (made current here). `wlDisplay`
@@ -90,20 +81,7 @@ package final class MpvPlayer {
     ) throws(VideoError) {
         self.path = path
         self.options = options
-        var settings: [(String, String)] = [
-            ("vo", "libmpv"), ("video-sync", "display-resample"),
-            // The scene's display link is the clock; mpv must not sleep
-            // until a frame's time on the render thread.
-            ("video-timing-offset", "0"),
-            ("keep-open", "yes"), ("loop-file", options.loops ? "inf" : "no"),
-            ("pause", options.startsPaused ? "yes" : "no"),
-            ("sid", "no"), ("osc", "no"), ("input-default-bindings", "no"), ("terminal", "no"),
-            ("msg-level", "all=no"),
-        ]
-        settings += MpvCore.hardwareDecoding
-        // Silent by default: no audio track, so no audio output is opened.
-        settings += options.audio ? [("aid", "auto")] : [("aid", "no"), ("ao", "null")]
-        core = try MpvCore(path: path, options: settings)
+        core = try MpvCore(path: path, options: options.mpvSettings)
         let render: MpvRenderContext
         do throws(VideoError) {
             render = try MpvRenderContext(core: core, context: context, wlDisplay: wlDisplay, path: path)
@@ -280,34 +258,9 @@ package final class MpvPlayer {
             guard reached, state == .playing else { return }
             if let shortfall = passCheck.reachedEnd(readAt: monotonicSeconds()) { failShort(at: shortfall) }
             if case .playing = state { setState(.ended) }
-        case let ("frame-drop-count", .int(count)):
-            framesDropped += Self.increase(from: &outputDrops, to: Int(count))
-        case let ("decoder-frame-drop-count", .int(count)):
-            framesDropped += Self.increase(from: &decoderDrops, to: Int(count))
-        case let ("hwdec-current", .string(text)):
-            hardwareDecoder = text
-            onInfoChange?()
-        case ("hwdec-current", .none):
-            hardwareDecoder = ""
-        case let ("current-ao", .string(text)):
-            audioOutput = text
-            onInfoChange?()
-        case ("current-ao", .none):
-            audioOutput = ""
-        case let ("aid", .string(text)):
-            audioTrack = text
-        case let ("video-codec", .string(text)):
-            codec = text
         default:
-            break
+            if facts.take(name, value) == true { onInfoChange?() }
         }
-    }
-
-    /// mpv's drop counters start again at 0 each time the loop restarts
-    /// the file; the total keeps counting.
-    private static func increase(from last: inout Int, to count: Int) -> Int {
-        defer { last = count }
-        return count >= last ? count - last : count
     }
 
     /// A pass ended long before the file's stated length: the file is cut

@@ -31,3 +31,24 @@ package enum PlaybackState: Equatable, Sendable {
     case ended
     case failed(String)
 }
+
+extension PlaybackOptions {
+    /// The options mpv starts with for this playback: drawn through the
+    /// render API at the display's pace, kept open at the end, and silent
+    /// unless `audio` (no audio track, so no audio output is opened).
+    var mpvSettings: [(String, String)] {
+        var settings: [(String, String)] = [
+            ("vo", "libmpv"), ("video-sync", "display-resample"),
+            // The scene's display link is the clock; mpv must not sleep
+            // until a frame's time on the render thread.
+            ("video-timing-offset", "0"),
+            ("keep-open", "yes"), ("loop-file", loops ? "inf" : "no"),
+            ("pause", startsPaused ? "yes" : "no"),
+            ("sid", "no"), ("osc", "no"), ("input-default-bindings", "no"), ("terminal", "no"),
+            ("msg-level", "all=no"),
+        ]
+        settings += MpvCore.hardwareDecoding
+        settings += audio ? [("aid", "auto")] : [("aid", "no"), ("ao", "null")]
+        return settings
+    }
+}

@@ -48,15 +48,15 @@ public final class VideoPlayer {
     /// New video frames drawn into the scene (repeats not counted).
     public var framesDrawn: Int { player.framesDrawn }
     /// Video frames mpv dropped (a 60 fps clip on a 30 Hz output drops half).
-    public var framesDropped: Int { player.framesDropped }
+    public var framesDropped: Int { player.facts.framesDropped }
     /// The hardware decoder in use (mpv's `hwdec-current`): "no" when
     /// decoding in software, empty before the first frame.
-    public var hardwareDecoder: String { player.hardwareDecoder }
+    public var hardwareDecoder: String { player.facts.hardwareDecoder }
     /// The audio output mpv opened (`current-ao`); empty when none, as
     /// always without `audio`.
-    public var audioOutput: String { player.audioOutput }
+    public var audioOutput: String { player.facts.audioOutput }
     /// The selected audio track (`aid`): "no" without `audio`.
-    public var audioTrack: String { player.audioTrack }
+    public var audioTrack: String { player.facts.audioTrack }
     /// Refreshes that kept the picture on screen because mpv repeats the
     /// frame (a 30 fps clip on 60 Hz keeps every other refresh).
     public var refreshesKept: Int { player.refreshesKept }
@@ -71,7 +71,7 @@ public final class VideoPlayer {
     /// Refreshes with nothing new from the decoder yet (loading, or decoding behind).
     public var refreshesWaiting: Int { player.refreshesWaiting }
     /// The video codec, once known.
-    public var codec: String { player.codec }
+    public var codec: String { player.facts.codec }
 
     /// Called once the first picture is decoded and can be drawn.
     public var onPicture: (() -> Void)?
