@@ -5,7 +5,13 @@ import Foundation
 
 /// Why a connection to the compositor could not be made or was lost.
 package struct ConnectionError: Error, CustomStringConvertible, Sendable {
-    package enum Kind: Sendable { case noCompositor, lost, protocolError }
+    package enum Kind: Sendable {
+        case noCompositor, lost, protocolError
+        /// The compositor sent a message this process's libwayland could not
+        /// take (an id still in use, a malformed message): the connection is
+        /// dropped on this side while the compositor may well run on.
+        case refusedMessage
+    }
     package let kind: Kind
     package let description: String
 }
@@ -162,6 +168,12 @@ package final class Connection {
                 kind: .protocolError,
                 description:
                     "the compositor raised protocol error \(protocolCode) on \(name)#\(objectID); this is a Screenplay bug, please report it with the output of `WAYLAND_DEBUG=1 screenplay ...`"
+            )
+        } else if code == EINVAL || code == EPROTO {
+            error = ConnectionError(
+                kind: .refusedMessage,
+                description:
+                    "the compositor at \(socketDescription) sent a message that libwayland in this process could not accept (\(String(cString: strerror(code)))), so the connection was dropped on this side while the compositor runs on; libwayland's own line before this one names the message. Compositors built on wlroots 0.15, such as sway 1.7, send one when an output goes and another comes at once: they give the new output's head the id of the head they just retired"
             )
         } else {
             let reason = code == 0 ? "connection closed" : String(cString: strerror(code))

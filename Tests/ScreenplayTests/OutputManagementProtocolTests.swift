@@ -261,6 +261,7 @@ extension ScriptedFixture {
         scripted_set_head(handle, output, make, model, serial, flat, Int32(modes.count), preferred, current)
     }
     func addDisabledHead(_ name: String) -> Int32 { scripted_add_disabled_head(handle, name) }
+    func retireAndReannounceHeads(_ output: Int32) { scripted_retire_and_reannounce_heads(handle, output) }
     func setConfigReply(_ reply: scripted_config_reply) { scripted_set_config_reply(handle, reply) }
     var configurationCount: Int32 { scripted_configuration_count(handle) }
     var lastConfigurationSerial: UInt32 { scripted_last_configuration_serial(handle) }

@@ -1610,6 +1610,32 @@ int scripted_add_disabled_head(scripted_compositor *c, const char *name) {
     return index;
 }
 
+// What a wlroots 0.15 compositor (sway 1.7) does when an output goes and
+// another comes in one go: `finished` for each head and mode, their
+// resources destroyed at once so their ids are free again, and the head
+// announced anew, which takes a freed id while the client still holds the
+// old proxy (libwayland's client makes new_id proxies when it reads).
+void scripted_retire_and_reannounce_heads(scripted_compositor *c, int output) {
+    LOCKED(c) {
+        if (!valid_output(c, output)) continue;
+        struct sc_output *o = &c->outputs[output];
+        struct sc_head *h, *next;
+        wl_list_for_each_safe(h, next, &o->heads, link) {
+            for (int i = 0; i < MAX_MODES; i++) {
+                if (!h->modes[i]) continue;
+                zwlr_output_mode_v1_send_finished(h->modes[i]);
+                wl_resource_destroy(h->modes[i]);
+            }
+            zwlr_output_head_v1_send_finished(h->resource);
+            wl_resource_destroy(h->resource);
+        }
+        struct wl_resource *manager;
+        wl_resource_for_each(manager, &c->managers) send_head(c, manager, o);
+        c->head_serial++;
+        send_manager_done(c);
+    }
+}
+
 void scripted_set_config_reply(scripted_compositor *c, scripted_config_reply reply) {
     LOCKED(c) {
         c->config_reply = reply == SCRIPTED_CONFIG_CHANGE_SERIAL_ONCE ? SCRIPTED_CONFIG_SUCCEED : reply;

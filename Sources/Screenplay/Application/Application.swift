@@ -37,6 +37,7 @@ public final class Application {
     /// Makes windows and external scenes on the connection.
     let sceneMaker = SceneMaker()
     let memoryTrimmer = MemoryTrimmer()
+    let refusalRestarts = RefusalRestarts()
     /// True while the events of a batch are handled (`EventBatch`):
     /// registration changes made by handlers then wait for its end.
     var isHandlingBatch = false

@@ -8,6 +8,11 @@ public struct ApplicationError: Error, CustomStringConvertible, Sendable {
         case connectionLost
         /// The compositor reported a protocol error and dropped the client.
         case protocolError
+        /// The compositor sent a message libwayland could not accept, and the
+        /// connection was dropped on the app's side. The compositor is
+        /// usually still running, so the app reconnects at once (see
+        /// `CompositorLossBehavior`); this ends the app only when it repeats.
+        case messageRefused
     }
     /// What went wrong.
     public let kind: Kind

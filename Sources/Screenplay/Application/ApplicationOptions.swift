@@ -71,7 +71,10 @@ public enum ScreenTargets: Sendable, Equatable {
 
 /// What an `Application` does when the compositor goes away. Either way
 /// every scene is torn down first and `Application.onConnectionLost` hears
-/// the error.
+/// the error. A connection dropped because libwayland refused a message
+/// from a compositor that runs on (`ApplicationError.Kind.messageRefused`)
+/// is not a compositor gone: the app reconnects at once, up to three
+/// times a minute, and `onSceneError` hears why.
 public enum CompositorLossBehavior: Sendable, Equatable {
     /// `run()` shuts the application down and throws the error
     /// (`connectionLost` or `protocolError`). Outside `run()` the

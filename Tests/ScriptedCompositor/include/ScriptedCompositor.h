@@ -143,6 +143,10 @@ void scripted_set_head(
     int mode_count, int preferred, int current);
 /// A head with no wl_output: an output the compositor has disabled.
 int scripted_add_disabled_head(scripted_compositor *c, const char *name);
+/// Every head of the output (and its modes) gets `finished` and is destroyed
+/// at once, then the head is announced again in the same flush, reusing the
+/// freed ids: the race of wlroots 0.15 (sway 1.7) when outputs come and go.
+void scripted_retire_and_reannounce_heads(scripted_compositor *c, int output);
 void scripted_set_config_reply(scripted_compositor *c, scripted_config_reply reply);
 /// Configurations created so far, the serial the last one carried, and the
 /// serial of the current head state.
