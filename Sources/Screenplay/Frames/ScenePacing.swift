@@ -1,4 +1,5 @@
 import EventLoop
+import FrameTiming
 import WaylandClient
 
 /// When a scene draws while its display link runs: on the refresh the
@@ -17,6 +18,9 @@ final class ScenePacing {
     /// is not the newest does nothing.
     private var generation = 0
     private var isStopped = false
+    /// A frame came back only after the compositor had held it for a
+    /// stall's length (`takeHeldFrame()`).
+    private var frameWasHeld = false
 
     init(displayLink: DisplayLink, needsBatch: @escaping () -> Void) {
         self.displayLink = displayLink
@@ -44,6 +48,14 @@ final class ScenePacing {
         retry(afterNs: displayLink.holdDelayNs(nowNs: nowNs))
     }
 
+    /// True once after a frame the compositor held for a stall's length
+    /// (a hidden output, a compositor stopped or overloaded) before
+    /// calling it back: it may have held every buffer of the window.
+    func takeHeldFrame() -> Bool {
+        defer { frameWasHeld = false }
+        return frameWasHeld
+    }
+
     /// A switched-off panel asks for no frames: forget the due one.
     func dropDueRefresh() { frameDue = false }
 
@@ -52,9 +64,11 @@ final class ScenePacing {
     func willDraw(on surface: Surface, nowNs: UInt64, shown: @escaping @MainActor (UInt64) -> Void) {
         guard !displayLink.isPaused else { return }
         displayLink.willDraw(nowNs: nowNs)
+        let heldNs = StallDetector.thresholdNs(refreshNs: Int64(displayLink.duration * 1e9))
         surface.requestFrame { [weak self] _ in
             let shownNs = monotonicNanoseconds()
             guard let self, !self.isStopped else { return }
+            if shownNs &- nowNs >= heldNs { self.frameWasHeld = true }
             self.displayLink.frameShown(nowNs: shownNs)
             self.frameDue = true
             self.needsBatch()

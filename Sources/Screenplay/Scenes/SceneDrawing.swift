@@ -32,6 +32,10 @@ extension Scene {
             isDrawing = false
             drawWatch?.end()
         }
+        // While the compositor held every buffer, Mesa's software swap may
+        // have taken a spare one, which it keeps for good: the swap window
+        // is made again with the next whole frame (WindowSurface).
+        if pacing.takeHeldFrame() { window.dropSwapWindow() }
         do {
             let outlets = FrameDrawer.Outlets(
                 graphics: host.graphics, feedback: feedback, captures: captures, surface: surface,
