@@ -10,7 +10,7 @@ import XCTest
 /// compositor holds both, then keeps it until the window goes: 3.6 MB at
 /// 1280x720 (8.3 MB at 1920x1080), for good, after one stall or a loaded
 /// minute. The window now makes its swap window again after a frame the
-/// compositor held, and every `WindowSurface.swapWindowLifetime` frames.
+/// compositor held, and trims the heap.
 final class HeldFramesMemoryTests: ScreenplayTestCase {
     func testAVideoWindowGoesBackToTwoBuffersAfterTheCompositorHeldItsFrames() throws {
         let mode = OutputMode(width: 1280, height: 720, refreshHz: 60)
@@ -23,6 +23,7 @@ final class HeldFramesMemoryTests: ScreenplayTestCase {
         XCTAssertNotNil(p.waitForEvent { $0.event == "connect" && $0.output == "HEADLESS-2" }, p.stderr)
         let sway = try XCTUnwrap(rig.compositorPID, "the sway process behind runuser")
         Thread.sleep(forTimeInterval: 3)
+        let before = ProcessUsage.residentKiB(p.pid)
         // A short stall, then long ones: on this machine the order that made
         // Mesa take a third buffer every time (long ones alone: not always).
         for seconds in [1.0, 5.0, 5.0] {
@@ -45,6 +46,14 @@ final class HeldFramesMemoryTests: ScreenplayTestCase {
             back,
             "the video's window kept \(least) KiB of shared buffers (a 1280x720 buffer is \(buffer) KiB) half a minute after the compositor held its frames"
         )
+        // Nor is the buffer traded for heap: the new window's buffers leave
+        // the old ones' blocks free in the heap, which a trim hands back.
+        Thread.sleep(forTimeInterval: 1)
+        let after = ProcessUsage.residentKiB(p.pid)
+        print("held frames: RSS \(before) -> \(after) KiB, shared \(least) KiB")
+        XCTAssertLessThan(
+            after - before, buffer,
+            "RSS grew from \(before) to \(after) KiB over the stalls, a window buffer (\(buffer) KiB) or more")
         let seen = p.frames(for: "HEADLESS-2").count
         XCTAssertTrue(
             waitUntil(timeout: 5) { p.frames(for: "HEADLESS-2").dropFirst(seen).contains { $0.int("presented") > 0 } },

@@ -35,13 +35,6 @@ package final class WindowSurface: RenderTarget {
     private var swapUnavailable = false
     /// The frame before this one changed (nearly) everywhere.
     private var lastFrameWasWhole = false
-    /// Frames swapped since the EGL window beside the wl_shm buffers was made.
-    private var swapsSinceMade = 0
-    /// How many swapped frames an EGL window beside the wl_shm buffers
-    /// lives before it is made again (20 s of a 30 fps video): however
-    /// many spare buffers Mesa took meanwhile, they go with it
-    /// (`dropSwapWindow()`). Making one costs about a millisecond.
-    package static let swapWindowLifetime = 600
     private var isDestroyed = false
     /// The share of the window a frame's damage must cover to be presented
     /// by the EGL swap rather than copied into wl_shm: drawing it whole and
@@ -169,7 +162,6 @@ package final class WindowSurface: RenderTarget {
         let damaged =
             damage.map { $0.reduce(0) { $0 + ($1.intersection(bounds).map { $0.width * $0.height } ?? 0) } } ?? area
         let whole = Double(damaged) >= Self.swapShare * Double(area)
-        if swapsSinceMade >= Self.swapWindowLifetime { dropSwapWindow() }
         swapsThisFrame = whole && lastFrameWasWhole && swapWindow(context) != nil
         lastFrameWasWhole = whole
     }
@@ -191,16 +183,20 @@ package final class WindowSurface: RenderTarget {
     /// Frees the EGL window beside the wl_shm buffers; the next frame that
     /// is swapped makes it again. Mesa's software path takes a third or
     /// fourth buffer when it must draw while the compositor holds the
-    /// others (a stall, a loaded machine), and frees none until the window
-    /// goes (3.6 MB each at 1280x720): it happens after the compositor held
-    /// a frame for long, and every `swapWindowLifetime` frames. The
-    /// window's own wl_shm buffers trim themselves (`ShmRotation`); an
-    /// EGL-only window (a GPU driver, which trims its own) is left as it is.
-    package func dropSwapWindow() {
-        guard shmPresenter != nil, let egl, !swapsThisFrame, !isDestroyed else { return }
+    /// others (a stall), and frees none until the window goes (3.6 MB each
+    /// at 1280x720): call it after the compositor held a frame for long.
+    /// Not on a timer: each new window's buffers leave freed blocks of
+    /// their size in the heap (a shader's RSS rose 7.2 MB with one every
+    /// 10 s), so it is for stalls, and a trim should follow. The window's
+    /// own wl_shm buffers trim themselves (`ShmRotation`); an EGL-only
+    /// window (a GPU driver, which trims its own) is left as it is.
+    /// - Returns: whether there was one to free.
+    @discardableResult
+    package func dropSwapWindow() -> Bool {
+        guard shmPresenter != nil, let egl, !swapsThisFrame, !isDestroyed else { return false }
         egl.destroy()
         self.egl = nil
-        swapsSinceMade = 0
+        return true
     }
 
     /// Whether windows made with `context` (and a `wl_shm`) present through
@@ -280,7 +276,6 @@ package final class WindowSurface: RenderTarget {
         }
         guard let egl else { throw RenderingError.destroyed(what: "WindowSurface") }
         try egl.swap(damage: damage, width: pixelWidth, height: pixelHeight)
-        swapsSinceMade += 1
         shmPresenter?.frameShownElsewhere()
     }
 

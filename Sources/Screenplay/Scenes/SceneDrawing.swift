@@ -34,8 +34,9 @@ extension Scene {
         }
         // While the compositor held every buffer, Mesa's software swap may
         // have taken a spare one, which it keeps for good: the swap window
-        // is made again with the next whole frame (WindowSurface).
-        if pacing.takeHeldFrame() { window.dropSwapWindow() }
+        // is made again with the next whole frame (WindowSurface), and the
+        // heap trimmed of the old one's blocks.
+        if pacing.takeHeldFrame(), window.dropSwapWindow() { host.sceneFreedMemory() }
         do {
             let outlets = FrameDrawer.Outlets(
                 graphics: host.graphics, feedback: feedback, captures: captures, surface: surface,
