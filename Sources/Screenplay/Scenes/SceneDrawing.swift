@@ -32,10 +32,8 @@ extension Scene {
             isDrawing = false
             drawWatch?.end()
         }
-        // While the compositor held every buffer, Mesa's software swap may
-        // have taken a spare one, which it keeps for good: the swap window
-        // is made again with the next whole frame (WindowSurface), and the
-        // heap trimmed of the old one's blocks.
+        // Mesa's software swap may have taken a spare buffer while the
+        // compositor held both, and keeps it: a new swap window, then a trim.
         if pacing.takeHeldFrame(), window.dropSwapWindow() { host.sceneFreedMemory() }
         do {
             let outlets = FrameDrawer.Outlets(
