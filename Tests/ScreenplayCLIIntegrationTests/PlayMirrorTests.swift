@@ -56,19 +56,59 @@ final class PlayMirrorTests: ScreenplayTestCase {
         for output in ["HEADLESS-1", "HEADLESS-2"] {
             let shot = try rig.capture(output: output)
             let centre = shot.pixel(x: shot.width / 2, y: shot.height / 2)
-            let colours: [(Int, Int, Int)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255)]
-            XCTAssertTrue(
-                colours.contains {
-                    abs(Int(centre.r) - $0.0) < 40 && abs(Int(centre.g) - $0.1) < 40 && abs(Int(centre.b) - $0.2) < 40
-                },
-                "\(output) shows \(centre), not a colour of the clip")
+            XCTAssertTrue(Self.isClipColour(centre), "\(output) shows \(centre), not a colour of the clip")
         }
         let frames = p.statsEvents.dropFirst(start).filter { $0.event == "frames" }
         for output in ["HEADLESS-1", "HEADLESS-2"] {
             let drawn = frames.filter { $0.output == output }.reduce(0) { $0 + max(0, $1.int("video_frames")) }
             XCTAssertGreaterThan(drawn, 10, "\(output) drew new video pictures: \(p.stderr)")
         }
+        // Panels of two sizes each draw their own frame: nothing is copied.
+        XCTAssertEqual(frames.reduce(0) { $0 + $1.int("copied") }, 0, "no frame copied across sizes: \(p.stderr)")
         XCTAssertEqual(outputThreads, Array(repeating: 1, count: 8), "one video output thread serves both panels")
+        assertCleanStop(p)
+    }
+
+    /// Two panels of one size mirroring a clip of their size: each picture
+    /// is drawn (read back from the shared picture) for one panel and
+    /// copied for the other (`copied`), and both show the clip the right
+    /// way up.
+    func testOneVideoOnTwoPanelsOfItsSizeIsCopied() throws {
+        try assertMirrorCopies(panel: .init(width: 320, height: 180))
+    }
+
+    /// The same where the clip is scaled to the panels: one panel draws
+    /// the frame and reads it back, the other copies it.
+    func testScaledVideoOnTwoPanelsOfOneSizeIsCopied() throws {
+        try assertMirrorCopies(panel: .init(width: 480, height: 270))
+    }
+
+    /// Over three seconds of a clip (red over blue, 320x180) mirrored on
+    /// two panels of `panel`'s size: each panel shows new pictures, red
+    /// above and blue below, and of the pictures shown, at least half
+    /// reached one of the panels as a copy of the other's frame rather
+    /// than a second draw.
+    func assertMirrorCopies(panel: OutputMode) throws {
+        let (rig, p) = try playMirroredClip(outputs: [panel, panel], stacked: true)
+        let start = p.statsEvents.count
+        Thread.sleep(forTimeInterval: 3)
+        let frames = p.statsEvents.dropFirst(start).filter { $0.event == "frames" }
+        var pictures = 0
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let drawn = frames.filter { $0.output == output }.reduce(0) { $0 + max(0, $1.int("video_frames")) }
+            XCTAssertGreaterThan(drawn, 10, "\(output) drew new video pictures: \(p.stderr)")
+            pictures = max(pictures, drawn)
+            let shot = try rig.capture(output: output)
+            let (top, bottom) = (
+                shot.pixel(x: shot.width / 2, y: shot.height / 4), shot.pixel(x: shot.width / 2, y: shot.height * 3 / 4)
+            )
+            XCTAssertTrue(
+                top.r > 200 && top.b < 60 && bottom.b > 200 && bottom.r < 60,
+                "\(output) shows \(top) over \(bottom), not red over blue")
+        }
+        let copied = frames.reduce(0) { $0 + max(0, $1.int("copied")) }
+        XCTAssertGreaterThanOrEqual(
+            copied, pictures / 2, "most pictures drawn once for both panels (\(pictures) pictures): \(p.stderr)")
         assertCleanStop(p)
     }
 
@@ -92,11 +132,20 @@ final class PlayMirrorTests: ScreenplayTestCase {
         assertCleanStop(p)
     }
 
-    /// `play` of a one-second image and a clip on two panels, returned once
-    /// both show the clip after the image: the clip's whole slot is ahead.
-    func playMirroredClip() throws -> (SwayRig, RunningProcess) {
-        let rig = try startSway([.init(width: 320, height: 240), .init(width: 480, height: 270)])
-        _ = try TestMedia.colourSequence(in: media, name: "clip")
+    /// `play` of a one-second image and a clip on two panels (`outputs`),
+    /// returned once both show the clip after the image: the clip's whole
+    /// slot is ahead. The clip changes colour each second, or with
+    /// `stacked` is red above blue.
+    func playMirroredClip(
+        outputs: [OutputMode] = [.init(width: 320, height: 240), .init(width: 480, height: 270)], stacked: Bool = false
+    ) throws -> (SwayRig, RunningProcess) {
+        let rig = try startSway(outputs)
+        if stacked {
+            _ = try TestMedia.halves(
+                in: media, name: "clip", left: "red", right: "blue", seconds: 4, height: 90, stacked: true)
+        } else {
+            _ = try TestMedia.colourSequence(in: media, name: "clip")
+        }
         try writeSolidPNG(media + "/a.png", hex: 0x808080)
         let playlist = media + "/signage.json"
         try """
@@ -115,6 +164,13 @@ final class PlayMirrorTests: ScreenplayTestCase {
         XCTAssertTrue(waitUntil(timeout: 40) { clipShown() || !p.isRunning }, p.stderr)
         Thread.sleep(forTimeInterval: 1)
         return (rig, p)
+    }
+
+    /// Red, green or blue, as the colour clip shows them.
+    static func isClipColour(_ pixel: RGB) -> Bool {
+        let colours: [(Int, Int, Int)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255)]
+        let (r, g, b) = (Int(pixel.r), Int(pixel.g), Int(pixel.b))
+        return colours.contains { abs(r - $0.0) < 40 && abs(g - $0.1) < 40 && abs(b - $0.2) < 40 }
     }
 
     func name(_ event: StatsEvent) -> String {

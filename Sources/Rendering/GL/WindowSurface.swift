@@ -210,6 +210,27 @@ package final class WindowSurface: RenderTarget {
         try shmPresenter.present(staged: frame)
     }
 
+    /// Keeps this frame in the wl_shm presenter's framebuffer, not the EGL
+    /// swap `beginFrame` chose: for a frame read back whole afterwards
+    /// (`stageFrame(readingBack:)`). Call before anything is drawn.
+    package func drawsForReadback() {
+        if shmPresenter != nil { swapsThisFrame = false }
+    }
+
+    /// Stages a whole frame read back from `source` (an opaque target of
+    /// the window's size; nil: what this frame drew, after
+    /// `drawsForReadback()`), to be presented with `present(staged:)` and
+    /// copied by other windows of its size (`StagedFrame.pixels`). Nil
+    /// without wl_shm presenting, at another size, or with every buffer taken.
+    package func stageFrame(readingBack source: OffscreenTarget?) throws -> StagedFrame? {
+        guard !isDestroyed, let shmPresenter, source != nil || !swapsThisFrame else { return nil }
+        if let source {
+            guard source.pixelWidth == pixelWidth, source.pixelHeight == pixelHeight else { return nil }
+            try source.makeCurrent()
+        }
+        return try shmPresenter.stage(readingBack: source?.framebufferObject)
+    }
+
     /// The default framebuffer, or the shm presenter's framebuffer object.
     package var framebufferObject: UInt32 {
         swapsThisFrame ? 0 : shmPresenter?.backing?.framebufferObject ?? 0

@@ -233,6 +233,29 @@ final class ShmPresenter {
         return made
     }
 
+    /// Reads a whole frame of the window's size back from `framebuffer`
+    /// (nil: the backing, as drawn) into a buffer staged as `stage` does:
+    /// a frame other windows may copy as it is. The framebuffer, when
+    /// given, is bound by the caller. Nil as `stage` answers nil.
+    func stage(readingBack framebuffer: UInt32?) throws -> StagedFrame? {
+        guard readback != nil else { throw RenderingError.destroyed(what: "wl_shm window's read-back (no GL yet)") }
+        let source = try framebuffer ?? currentBacking().framebufferObject
+        let all = [PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)]
+        var failure: (any Error)?
+        let made = try stage(width: pixelWidth, height: pixelHeight, replacing: nil) { memory, stride in
+            do {
+                try self.readback?.read(all, of: source, height: self.pixelHeight, into: memory, stride: stride)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            made.map(unstage)
+            throw failure
+        }
+        return made
+    }
+
     /// Attaches a staged frame's buffer as the whole frame and commits.
     /// The backing does not hold it, so the next drawn frame is drawn whole.
     func present(staged stagedFrame: StagedFrame) throws {
