@@ -98,13 +98,7 @@ final class PlayMirrorTests: ScreenplayTestCase {
             let drawn = frames.filter { $0.output == output }.reduce(0) { $0 + max(0, $1.int("video_frames")) }
             XCTAssertGreaterThan(drawn, 10, "\(output) drew new video pictures: \(p.stderr)")
             pictures = max(pictures, drawn)
-            let shot = try rig.capture(output: output)
-            let (top, bottom) = (
-                shot.pixel(x: shot.width / 2, y: shot.height / 4), shot.pixel(x: shot.width / 2, y: shot.height * 3 / 4)
-            )
-            XCTAssertTrue(
-                top.r > 200 && top.b < 60 && bottom.b > 200 && bottom.r < 60,
-                "\(output) shows \(top) over \(bottom), not red over blue")
+            assertRedOverBlue(try rig.capture(output: output), output)
         }
         let copied = frames.reduce(0) { $0 + max(0, $1.int("copied")) }
         XCTAssertGreaterThanOrEqual(
@@ -132,6 +126,48 @@ final class PlayMirrorTests: ScreenplayTestCase {
         assertCleanStop(p)
     }
 
+    /// Two panels of one size copying each other's video frames: with one
+    /// unplugged the other goes on drawing new pictures the right way up,
+    /// and a panel plugged back in shows the clip too.
+    func testAMirrorGoesOnWhenAPanelIsUnpluggedAndPluggedBack() throws {
+        let rig = try NestedSwayRig.start(
+            outputs: 2, outputSize: .init(width: 320, height: 180), parentMode: .init(width: 1280, height: 720))
+        addTeardownBlock { rig.stop() }
+        try writeStackedClip()
+        let playlist = media + "/signage.json"
+        try #"{"playlists": {"show": [{"file": "clip.mp4", "duration": 60}]}, "default": "show"}"#
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: rig.clientEnvironment)
+        func assertPlays(_ outputs: [String], _ when: String) throws {
+            let start = p.statsEvents.count
+            Thread.sleep(forTimeInterval: 2)
+            let frames = p.statsEvents.dropFirst(start).filter { $0.event == "frames" }
+            for output in outputs {
+                let drawn = frames.filter { $0.output == output }.reduce(0) { $0 + max(0, $1.int("video_frames")) }
+                XCTAssertGreaterThan(drawn, 10, "\(when): \(output) drew new video pictures: \(p.stderr)")
+                assertRedOverBlue(try rig.capture(output: output), "\(when): \(output)")
+            }
+        }
+        for output in ["WL-1", "WL-2"] {
+            XCTAssertNotNil(p.waitForEvent(timeout: 30) { $0.event == "item" && $0.output == output }, p.stderr)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let mirrored = p.statsEvents.count
+        try assertPlays(["WL-1", "WL-2"], "mirrored")
+        XCTAssertGreaterThan(
+            p.statsEvents.dropFirst(mirrored).reduce(0) { $0 + max(0, $1.int("copied")) }, 0,
+            "frames copied while mirrored: \(p.stderr)")
+        try rig.removeOutput("WL-2")
+        XCTAssertNotNil(p.waitForEvent { $0.event == "disconnect" && $0.output == "WL-2" }, p.stderr)
+        try assertPlays(["WL-1"], "unplugged")
+        let plugged = try rig.addOutput()
+        XCTAssertNotNil(p.waitForEvent(timeout: 30) { $0.event == "item" && $0.output == plugged }, p.stderr)
+        Thread.sleep(forTimeInterval: 1)
+        try assertPlays(["WL-1", plugged], "plugged back")
+        XCTAssertFalse(p.stderr.contains("protocol error"), p.stderr)
+        assertCleanStop(p)
+    }
+
     /// `play` of a one-second image and a clip on two panels (`outputs`),
     /// returned once both show the clip after the image: the clip's whole
     /// slot is ahead. The clip changes colour each second, or with
@@ -141,8 +177,7 @@ final class PlayMirrorTests: ScreenplayTestCase {
     ) throws -> (SwayRig, RunningProcess) {
         let rig = try startSway(outputs)
         if stacked {
-            _ = try TestMedia.halves(
-                in: media, name: "clip", left: "red", right: "blue", seconds: 4, height: 90, stacked: true)
+            try writeStackedClip()
         } else {
             _ = try TestMedia.colourSequence(in: media, name: "clip")
         }
@@ -164,6 +199,21 @@ final class PlayMirrorTests: ScreenplayTestCase {
         XCTAssertTrue(waitUntil(timeout: 40) { clipShown() || !p.isRunning }, p.stderr)
         Thread.sleep(forTimeInterval: 1)
         return (rig, p)
+    }
+
+    /// clip.mp4: four seconds of 320x180, red above blue.
+    func writeStackedClip() throws {
+        _ = try TestMedia.halves(
+            in: media, name: "clip", left: "red", right: "blue", seconds: 4, height: 90, stacked: true)
+    }
+
+    /// `shot` shows the stacked clip the right way up: red above, blue below.
+    func assertRedOverBlue(_ shot: RigImage, _ what: String) {
+        let top = shot.pixel(x: shot.width / 2, y: shot.height / 4)
+        let bottom = shot.pixel(x: shot.width / 2, y: shot.height * 3 / 4)
+        XCTAssertTrue(
+            top.r > 200 && top.b < 60 && bottom.b > 200 && bottom.r < 60,
+            "\(what) shows \(top) over \(bottom), not red over blue")
     }
 
     /// Red, green or blue, as the colour clip shows them.
