@@ -41,6 +41,36 @@ final class PlayMirrorTests: ScreenplayTestCase {
         assertCleanStop(p)
     }
 
+    /// Two panels of one size show a playlist of two pictures: at each
+    /// change after the first, one panel draws the picture and the other
+    /// copies its frame (`copied`), and each shows one of the pictures.
+    func testPicturesOnTwoPanelsOfOneSizeAreCopied() throws {
+        let rig = try startSway([.init(width: 320, height: 180), .init(width: 320, height: 180)])
+        try writeSolidPNG(media + "/a.png", hex: 0x20c060)
+        try writeSolidPNG(media + "/b.png", hex: 0xc02060)
+        let playlist = media + "/signage.json"
+        try
+            #"{"playlists": {"show": [{"file": "a.png", "duration": 1}, {"file": "b.png", "duration": 1}]}, "default": "show"}"#
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: env(rig))
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            XCTAssertNotNil(p.waitForEvent(timeout: 20) { $0.event == "item" && $0.output == output }, p.stderr)
+        }
+        let start = p.statsEvents.count
+        Thread.sleep(forTimeInterval: 6)
+        let events = p.statsEvents.dropFirst(start)
+        let changes = events.filter { $0.event == "item" && $0.output == "HEADLESS-1" }.count
+        let copied = events.filter { $0.event == "frames" }.reduce(0) { $0 + max(0, $1.int("copied")) }
+        XCTAssertGreaterThan(changes, 2, "the pictures change every second: \(p.stderr)")
+        XCTAssertGreaterThanOrEqual(copied, changes / 2, "\(changes) changes, \(copied) frames copied: \(p.stderr)")
+        for output in ["HEADLESS-1", "HEADLESS-2"] {
+            let shot = try rig.capture(output: output)
+            let centre = shot.pixel(x: shot.width / 2, y: shot.height / 2)
+            XCTAssertTrue([RGB(hex: 0x20c060), RGB(hex: 0xc02060)].contains(centre), "\(output) shows \(centre)")
+        }
+        assertCleanStop(p)
+    }
+
     /// Two panels of different sizes play the same clip: each draws new
     /// video pictures (its own `video_frames`) and shows the clip's colours,
     /// while the process runs one libmpv video output thread, not one per
@@ -247,8 +277,9 @@ final class PlayMirrorTests: ScreenplayTestCase {
         }.count
     }
 
-    /// Two panels of one size show the same web page: both show it, and one
-    /// web process renders it for both, not one per panel.
+    /// Two panels of one size show the same web page: both show it, one
+    /// web process renders it for both, not one per panel, and the panel
+    /// whose window the page's frame did not go into copies it (`copied`).
     func testOneWebPageOnTwoPanelsIsOneWebProcess() throws {
         let rig = try startSway([.init(width: 320, height: 180), .init(width: 320, height: 180)])
         try Data(#"<html><body style="margin:0;background:#20c060"></body></html>"#.utf8)
@@ -269,6 +300,9 @@ final class PlayMirrorTests: ScreenplayTestCase {
             Thread.sleep(forTimeInterval: 0.5)
         }
         XCTAssertEqual(processes, [1, 1, 1, 1], "one web process renders the page for both panels")
+        // The page's frame goes into one panel's buffer; the other copies it.
+        let copied = p.statsEvents.filter { $0.event == "frames" }.reduce(0) { $0 + max(0, $1.int("copied")) }
+        XCTAssertGreaterThan(copied, 0, "the second panel copies the page's frame: \(p.stderr)")
         assertCleanStop(p)
     }
 }

@@ -201,6 +201,10 @@ package final class WindowSurface: RenderTarget {
         return try shmPresenter.stage(width: width, height: height, replacing: previous, fill: fill)
     }
 
+    /// Whether `frame` lies in this window's buffers: another window's
+    /// frame is not presented here, only copied (`stageFrame`).
+    package func owns(_ frame: StagedFrame) -> Bool { shmPresenter.map { frame.isStaged(by: $0) } ?? false }
+
     /// Presents a staged frame as the whole window (nothing drawn); the
     /// next drawn frame repaints everything (`bufferAge()` answers 0).
     package func present(staged frame: StagedFrame) throws {

@@ -324,6 +324,9 @@ package final class StagedFrame {
     package var pixels: UnsafeRawPointer { UnsafeRawPointer(buffer.memory) }
     package var stride: Int { buffer.stride }
 
+    /// Whether it lies in `presenter`'s buffers (only they present it).
+    func isStaged(by presenter: ShmPresenter) -> Bool { self.presenter === presenter }
+
     /// Hands the buffer back to the window's rotation: the frame will be
     /// drawn, not presented as it is.
     package func release() { presenter?.unstage(self) }

@@ -18,6 +18,8 @@ final class DeferredFrame {
     /// (`SharedFrames` copies or reads it back), drawn like any content
     /// once something else is drawn.
     private var heldShared: SharedFrame?
+    /// The held page frame is a copy of another window's (`holdCopy`).
+    private(set) var heldIsCopy = false
     /// A held frame's draw, or the frame's start, that failed once
     /// something else needed it.
     private(set) var error: (any Error)?
@@ -56,14 +58,34 @@ final class DeferredFrame {
     /// False where frames cannot go as they are (not a window presenting
     /// through wl_shm, or another size).
     func hold(_ frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
-        guard let window = target as? WindowSurface, window.presentsThroughShm, frame.isStaged,
+        guard let window = target as? WindowSurface, window.presentsThroughShm, frame.isStaged, window.owns(frame),
             frame.width == target.pixelWidth, frame.height == target.pixelHeight
         else { return false }
+        heldIsCopy = false
         // Whatever was drawn before is covered, a frame held before too
         // (its buffer back to the rotation).
         if let previous = held?.frame, previous !== frame { previous.release() }
         heldShared = nil
         held = (frame, draw)
+        return true
+    }
+
+    /// Holds a copy of `frame`, a page's frame written into another
+    /// window's buffer (a page shown on two screens of one size), like
+    /// `hold(_:orDraw:)`: one memcpy instead of an upload, a draw and a
+    /// read-back.
+    func holdCopy(of frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
+        let (width, height) = (target.pixelWidth, target.pixelHeight)
+        guard let window = target as? WindowSurface, window.presentsThroughShm, held == nil, frame.isReadable,
+            !window.owns(frame), frame.width == width, frame.height == height,
+            let copy = try? window.stageFrame(
+                width: width, height: height, replacing: nil, fill: { frame.copyPixels(into: $0, stride: $1) })
+        else { return false }
+        guard hold(copy, orDraw: draw) else {
+            copy.release()
+            return false
+        }
+        heldIsCopy = true
         return true
     }
 

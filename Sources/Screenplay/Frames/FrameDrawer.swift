@@ -23,8 +23,9 @@ final class FrameDrawer {
     private(set) var redrawnPixels = 0
     /// How many frames went to the compositor as a web page's own pixels.
     private(set) var framesPresentedAsIs = 0
-    /// How many frames were copies of the same shared picture another
-    /// scene presented (`SharedFrames`), neither drawn nor read back.
+    /// How many frames were copies of the same shared picture or web
+    /// page frame another scene presented or holds (`SharedFrames`,
+    /// `DeferredFrame.holdCopy`), neither drawn nor read back.
     private(set) var framesCopied = 0
 
     /// What a frame goes through besides its window: the graphics every
@@ -94,6 +95,7 @@ final class FrameDrawer {
             feedback.trackShown(feedbackToken: feedbackToken, surface: outlets.surface)
             try window.present(staged: held)
             framesPresentedAsIs += 1
+            if frame.deferred.heldIsCopy { framesCopied += 1 }
         } else {
             if let error = frame.settleError { outlets.report(error) }
             if let graphics, let copy = target as? OffscreenTarget {

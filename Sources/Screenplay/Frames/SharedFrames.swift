@@ -6,8 +6,11 @@ struct SharedFrameKey: Hashable {
     /// What draws it (a mirrored video), from `newSource()`: never reused,
     /// so a source made where a freed one lived does not match its frames.
     var source: UInt64
-    /// The source's picture (a mirrored video's serial).
+    /// The source's picture (a mirrored video's serial, a picture's
+    /// replacements).
     var version: Int
+    /// What else the frame's pixels depend on (a picture's background).
+    var variant: UInt32 = 0
     var width: Int
     var height: Int
 
@@ -33,8 +36,8 @@ struct SharedFrame {
 }
 
 /// The frames that scenes of one connection presented as one shared
-/// picture (one playlist's video on several panels), so a panel of the same
-/// size showing the same picture copies the other's wl_shm buffer with one
+/// picture (one playlist's video or image on several panels), so a panel
+/// of the same size showing the same picture copies the other's wl_shm buffer with one
 /// memcpy instead of drawing it with GL and reading it back: on a software
 /// rasteriser the second panel's draw cost most of a panel.
 ///
@@ -57,13 +60,16 @@ final class SharedFrames {
         case notDrawn
     }
 
-    /// The newest frame of each source and size presented whole, in the
+    /// The newest frame of each source, variant and size presented whole, in the
     /// wl_shm buffer that holds it.
     private var presented: [SharedFrameKey: StagedFrame] = [:]
     /// The size of each window that held a shared frame lately, and when.
     private var holders: [ObjectIdentifier: (width: Int, height: Int, at: UInt64)] = [:]
-    /// How long a window that held a shared frame counts as sharing its size.
-    static let holderMemoryNs: UInt64 = 1_000_000_000
+    /// How long a window that held a shared frame counts as sharing its
+    /// size: a minute, so a playlist's pictures shown for most of one are
+    /// copied at each change too. A frame read back whole where no window
+    /// copies it costs what presenting it drawn whole costs.
+    static let holderMemoryNs: UInt64 = 60_000_000_000
 
     /// Puts `frame` into `window`: a copy of another window's frame of the
     /// same key; else read back from its source; else, where another window
@@ -75,13 +81,9 @@ final class SharedFrames {
         let now = monotonicNanoseconds()
         holders[ObjectIdentifier(window)] = (key.width, key.height, now)
         if let shown = presented[key], shown.isReadable, shown.width == key.width, shown.height == key.height {
-            let rowBytes = key.width * 4
             let copy = try window.stageFrame(width: key.width, height: key.height, replacing: nil) { memory, stride in
-                // This window's own buffer, taken again: it holds the frame.
-                guard UnsafeRawPointer(memory) != shown.pixels else { return }
-                for row in 0..<key.height {
-                    (memory + row * stride).copyMemory(from: shown.pixels + row * shown.stride, byteCount: rowBytes)
-                }
+                // This window's own buffer, taken again, holds it already.
+                shown.copyPixels(into: memory, stride: stride)
             }
             if let copy { return .copied(copy) }
             return .notDrawn
@@ -99,7 +101,9 @@ final class SharedFrames {
         guard let made else { return .notDrawn }
         // One frame per source and size: the newest.
         presented = presented.filter { other, shown in
-            shown.isReadable && (other.source, other.width, other.height) != (key.source, key.width, key.height)
+            shown.isReadable
+                && (other.source, other.variant, other.width, other.height)
+                    != (key.source, key.variant, key.width, key.height)
         }
         presented[key] = made
         return .readBack(made)
