@@ -26,7 +26,7 @@ package final class WindowSurface: RenderTarget {
     private var makeContext: (() throws -> GraphicsContext)?
     private let waylandSurface: OpaquePointer
     private var egl: EGLWindowPresenter?
-    private var shmPresenter: ShmPresenter?
+    private(set) var shmPresenter: ShmPresenter?
     /// The EGL window surface presents this frame (`beginFrame`), not the
     /// wl_shm buffers.
     private var swapsThisFrame = false
@@ -201,10 +201,6 @@ package final class WindowSurface: RenderTarget {
         return try shmPresenter.stage(width: width, height: height, replacing: previous, fill: fill)
     }
 
-    /// Whether `frame` lies in this window's buffers: another window's
-    /// frame is not presented here, only copied (`stageFrame`).
-    package func owns(_ frame: StagedFrame) -> Bool { shmPresenter.map { frame.isStaged(by: $0) } ?? false }
-
     /// Presents a staged frame as the whole window (nothing drawn); the
     /// next drawn frame repaints everything (`bufferAge()` answers 0).
     package func present(staged frame: StagedFrame) throws {
@@ -214,25 +210,15 @@ package final class WindowSurface: RenderTarget {
         try shmPresenter.present(staged: frame)
     }
 
-    /// Keeps this frame in the wl_shm presenter's framebuffer, not the EGL
-    /// swap `beginFrame` chose: for a frame read back whole afterwards
-    /// (`stageFrame(readingBack:)`). Call before anything is drawn.
-    package func drawsForReadback() {
-        if shmPresenter != nil { swapsThisFrame = false }
-    }
-
     /// Stages a whole frame read back from `source` (an opaque target of
-    /// the window's size; nil: what this frame drew, after
-    /// `drawsForReadback()`), to be presented with `present(staged:)` and
-    /// copied by other windows of its size (`StagedFrame.pixels`). Nil
-    /// without wl_shm presenting, at another size, or with every buffer taken.
+    /// the window's size; nil: this frame as drawn) to present as it is
+    /// and for other windows of its size to copy. Nil as `stageFrame` is.
     package func stageFrame(readingBack source: OffscreenTarget?) throws -> StagedFrame? {
-        guard !isDestroyed, let shmPresenter, source != nil || !swapsThisFrame else { return nil }
-        if let source {
-            guard source.pixelWidth == pixelWidth, source.pixelHeight == pixelHeight else { return nil }
-            try source.makeCurrent()
-        }
-        return try shmPresenter.stage(readingBack: source?.framebufferObject)
+        let target: any RenderTarget = source ?? self
+        guard !isDestroyed, let shmPresenter, (target.pixelWidth, target.pixelHeight) == (pixelWidth, pixelHeight)
+        else { return nil }
+        try target.makeCurrent()
+        return try shmPresenter.stage(readingBack: target.framebufferObject)
     }
 
     /// The default framebuffer, or the shm presenter's framebuffer object.

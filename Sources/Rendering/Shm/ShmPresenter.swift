@@ -233,13 +233,12 @@ final class ShmPresenter {
         return made
     }
 
-    /// Reads a whole frame of the window's size back from `framebuffer`
-    /// (nil: the backing, as drawn) into a buffer staged as `stage` does:
-    /// a frame other windows may copy as it is. The framebuffer, when
-    /// given, is bound by the caller. Nil as `stage` answers nil.
-    func stage(readingBack framebuffer: UInt32?) throws -> StagedFrame? {
+    /// Reads a whole frame of the window's size back from `source` (the
+    /// backing, the EGL window's back buffer or another target, made
+    /// current by the caller) into a buffer staged as `stage` does: a frame
+    /// other windows may copy as it is. Nil as `stage` answers nil.
+    func stage(readingBack source: UInt32) throws -> StagedFrame? {
         guard readback != nil else { throw RenderingError.destroyed(what: "wl_shm window's read-back (no GL yet)") }
-        let source = try framebuffer ?? currentBacking().framebufferObject
         let all = [PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)]
         var failure: (any Error)?
         let made = try stage(width: pixelWidth, height: pixelHeight, replacing: nil) { memory, stride in

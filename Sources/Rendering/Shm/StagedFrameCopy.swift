@@ -9,4 +9,10 @@ extension StagedFrame {
             (memory + row * targetStride).copyMemory(from: pixels + row * stride, byteCount: width * 4)
         }
     }
+
+    /// Whether it lies in `window`'s own buffers: another window's frame
+    /// is not presented there, only copied (`copyPixels`).
+    package func belongs(to window: WindowSurface) -> Bool {
+        window.shmPresenter.map { isStaged(by: $0) } ?? false
+    }
 }

@@ -58,7 +58,8 @@ final class DeferredFrame {
     /// False where frames cannot go as they are (not a window presenting
     /// through wl_shm, or another size).
     func hold(_ frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
-        guard let window = target as? WindowSurface, window.presentsThroughShm, frame.isStaged, window.owns(frame),
+        guard let window = target as? WindowSurface, window.presentsThroughShm, frame.isStaged,
+            frame.belongs(to: window),
             frame.width == target.pixelWidth, frame.height == target.pixelHeight
         else { return false }
         heldIsCopy = false
@@ -77,7 +78,7 @@ final class DeferredFrame {
     func holdCopy(of frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
         let (width, height) = (target.pixelWidth, target.pixelHeight)
         guard let window = target as? WindowSurface, window.presentsThroughShm, held == nil, frame.isReadable,
-            !window.owns(frame), frame.width == width, frame.height == height,
+            !frame.belongs(to: window), frame.width == width, frame.height == height,
             let copy = try? window.stageFrame(
                 width: width, height: height, replacing: nil, fill: { frame.copyPixels(into: $0, stride: $1) })
         else { return false }

@@ -3,8 +3,9 @@ import Rendering
 /// What a whole frame shows, known before it is drawn: two windows of one
 /// size whose frames have the same key show the same pixels.
 struct SharedFrameKey: Hashable {
-    /// What draws it (a mirrored video), from `newSource()`: never reused,
-    /// so a source made where a freed one lived does not match its frames.
+    /// What draws it (a mirrored video, a picture), from `newSource()`:
+    /// never reused, so a source made where a freed one lived does not
+    /// match its frames.
     var source: UInt64
     /// The source's picture (a mirrored video's serial, a picture's
     /// replacements).
@@ -37,9 +38,10 @@ struct SharedFrame {
 
 /// The frames that scenes of one connection presented as one shared
 /// picture (one playlist's video or image on several panels), so a panel
-/// of the same size showing the same picture copies the other's wl_shm buffer with one
-/// memcpy instead of drawing it with GL and reading it back: on a software
-/// rasteriser the second panel's draw cost most of a panel.
+/// of the same size showing the same picture copies the other's wl_shm
+/// buffer with one memcpy instead of drawing it with GL and reading it
+/// back: on a software rasteriser the second panel's draw and present cost
+/// about three fifths of a panel.
 ///
 /// Each window still presents its own buffer, on its own display link, and
 /// the compositor releases each on its own; only pixels are copied, and
@@ -60,8 +62,8 @@ final class SharedFrames {
         case notDrawn
     }
 
-    /// The newest frame of each source, variant and size presented whole, in the
-    /// wl_shm buffer that holds it.
+    /// The newest frame of each source, variant and size presented whole,
+    /// in the wl_shm buffer that holds it.
     private var presented: [SharedFrameKey: StagedFrame] = [:]
     /// The size of each window that held a shared frame lately, and when.
     private var holders: [ObjectIdentifier: (width: Int, height: Int, at: UInt64)] = [:]
@@ -92,7 +94,6 @@ final class SharedFrames {
         if let source = frame.source {
             made = try window.stageFrame(readingBack: source)
         } else if sharesSize(window, key, now: now) {
-            window.drawsForReadback()
             settle()
             try frame.draw()
             guard let drawn = try window.stageFrame(readingBack: nil) else { return .drawn }
