@@ -26,7 +26,7 @@ package final class WindowSurface: RenderTarget {
     private var makeContext: (() throws -> GraphicsContext)?
     private let waylandSurface: OpaquePointer
     private var egl: EGLWindowPresenter?
-    private var shmPresenter: ShmPresenter?
+    private(set) var shmPresenter: ShmPresenter?
     /// The EGL window surface presents this frame (`beginFrame`), not the
     /// wl_shm buffers.
     private var swapsThisFrame = false
@@ -227,6 +227,17 @@ package final class WindowSurface: RenderTarget {
         lastFrameWasWhole = false
         guard !isDestroyed, let shmPresenter else { throw RenderingError.destroyed(what: "WindowSurface") }
         try shmPresenter.present(staged: frame)
+    }
+
+    /// Stages a whole frame read back from `source` (an opaque target of
+    /// the window's size; nil: this frame as drawn) to present as it is
+    /// and for other windows of its size to copy. Nil as `stageFrame` is.
+    package func stageFrame(readingBack source: OffscreenTarget?) throws -> StagedFrame? {
+        let target: any RenderTarget = source ?? self
+        guard !isDestroyed, let shmPresenter, (target.pixelWidth, target.pixelHeight) == (pixelWidth, pixelHeight)
+        else { return nil }
+        try target.makeCurrent()
+        return try shmPresenter.stage(readingBack: target.framebufferObject)
     }
 
     /// The default framebuffer, or the shm presenter's framebuffer object.

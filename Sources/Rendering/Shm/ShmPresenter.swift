@@ -233,6 +233,28 @@ final class ShmPresenter {
         return made
     }
 
+    /// Reads a whole frame of the window's size back from `source` (the
+    /// backing, the EGL window's back buffer or another target, made
+    /// current by the caller) into a buffer staged as `stage` does: a frame
+    /// other windows may copy as it is. Nil as `stage` answers nil.
+    func stage(readingBack source: UInt32) throws -> StagedFrame? {
+        guard readback != nil else { throw RenderingError.destroyed(what: "wl_shm window's read-back (no GL yet)") }
+        let all = [PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)]
+        var failure: (any Error)?
+        let made = try stage(width: pixelWidth, height: pixelHeight, replacing: nil) { memory, stride in
+            do {
+                try self.readback?.read(all, of: source, height: self.pixelHeight, into: memory, stride: stride)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            made.map(unstage)
+            throw failure
+        }
+        return made
+    }
+
     /// Attaches a staged frame's buffer as the whole frame and commits.
     /// The backing does not hold it, so the next drawn frame is drawn whole.
     func present(staged stagedFrame: StagedFrame) throws {
@@ -300,6 +322,9 @@ package final class StagedFrame {
     /// The pixels (B, G, R, X bytes, rows top to bottom) while `isReadable`.
     package var pixels: UnsafeRawPointer { UnsafeRawPointer(buffer.memory) }
     package var stride: Int { buffer.stride }
+
+    /// Whether it lies in `presenter`'s buffers (only they present it).
+    func isStaged(by presenter: ShmPresenter) -> Bool { self.presenter === presenter }
 
     /// Hands the buffer back to the window's rotation: the frame will be
     /// drawn, not presented as it is.

@@ -21,6 +21,8 @@ public final class MirroredVideo {
     /// when it was rendered; nil until known.
     public private(set) var keptPosition: Double?
     private var kept: OffscreenTarget?
+    /// Its frames' source number (`SharedFrameKey`).
+    private let frameSource = SharedFrameKey.newSource()
 
     /// Shows `player`'s pictures; `close()` closes the player too.
     public init(player: VideoPlayer) { self.player = player }
@@ -46,7 +48,13 @@ public final class MirroredVideo {
             kept = nil
         }
         if kept == nil || (player.hasNewPicture && mayAdvance) {
-            let target = try kept ?? OffscreenTarget(context: graphics, width: size.width, height: size.height)
+            // In wl_shm's byte order where windows present through it: a
+            // frame that is only this picture is read back from it as it is.
+            let target =
+                try kept
+                ?? OffscreenTarget(
+                    context: graphics, width: size.width, height: size.height,
+                    bgra: WindowSurface.presentsThroughShm(with: graphics))
             kept = target
             try player.draw(into: target, afterPresent: &context.frameInProgress.afterPresent)
             try target.makeOpaque()
@@ -54,6 +62,25 @@ public final class MirroredVideo {
             keptPosition = player.drawnPicture?.position
         }
         guard let kept else { return }
+        // The whole frame is this picture: held, so a screen of this size
+        // that showed it already is copied, and this one's kept picture is
+        // read back as it is where it has the window's size (`SharedFrames`).
+        if x == 0, y == 0, width == context.pixelWidth, height == context.pixelHeight {
+            let key = SharedFrameKey(source: frameSource, version: serial, width: width, height: height)
+            let held = SharedFrame(key: key, source: size == (width, height) ? kept : nil) { [weak context] in
+                guard let context else { return }
+                try Self.draw(kept, size: size, x: x, y: y, width: width, height: height, on: context)
+            }
+            if context.frameInProgress.deferred.holdShared(held) { return }
+        }
+        try Self.draw(kept, size: size, x: x, y: y, width: width, height: height, on: context)
+    }
+
+    /// Draws the kept picture fitted into the rectangle, letterboxed in black.
+    private static func draw(
+        _ kept: OffscreenTarget, size: (width: Int, height: Int), x: Int, y: Int, width: Int, height: Int,
+        on context: DrawingContext
+    ) throws {
         let quads = try context.resources.quads()
         let target = context.target
         // The video's own size filling the whole buffer: copied texel for

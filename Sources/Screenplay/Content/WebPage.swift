@@ -306,6 +306,13 @@ extension WebPage {
             {
                 return
             }
+            // Another screen's window holds the frame (one page on two
+            // screens of one size): copied into this one's buffer.
+            if let frame = view.stagedFrame, frame.width == rect.width, frame.height == rect.height,
+                context.frameInProgress.deferred.holdCopy(of: frame, orDraw: drawLater)
+            {
+                return
+            }
             // White until the page paints, as drawn below, without GL.
             if !hasFrame, context.frameInProgress.deferred.holdWhite(orDraw: drawLater) { return }
         }

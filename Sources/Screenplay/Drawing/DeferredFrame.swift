@@ -14,6 +14,12 @@ final class DeferredFrame {
     /// A page's frame that is the whole frame so far, already in one of
     /// the window's wl_shm buffers, and its draw should anything follow.
     private var held: (frame: StagedFrame, draw: () throws -> Void)?
+    /// A shared picture that is the whole frame so far, not drawn yet
+    /// (`SharedFrames` copies or reads it back), drawn like any content
+    /// once something else is drawn.
+    private var heldShared: SharedFrame?
+    /// The held page frame is a copy of another window's (`holdCopy`).
+    private(set) var heldIsCopy = false
     /// A held frame's draw, or the frame's start, that failed once
     /// something else needed it.
     private(set) var error: (any Error)?
@@ -37,6 +43,10 @@ final class DeferredFrame {
                 self.error = self.error ?? error
             }
         }
+        if let shared = heldShared {
+            heldShared = nil
+            do { try shared.draw() } catch { self.error = self.error ?? error }
+        }
         guard let held else { return }
         self.held = nil
         do { try held.draw() } catch { self.error = self.error ?? error }
@@ -49,12 +59,34 @@ final class DeferredFrame {
     /// through wl_shm, or another size).
     func hold(_ frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
         guard let window = target as? WindowSurface, window.presentsThroughShm, frame.isStaged,
+            frame.belongs(to: window),
             frame.width == target.pixelWidth, frame.height == target.pixelHeight
         else { return false }
+        heldIsCopy = false
         // Whatever was drawn before is covered, a frame held before too
         // (its buffer back to the rotation).
         if let previous = held?.frame, previous !== frame { previous.release() }
+        heldShared = nil
         held = (frame, draw)
+        return true
+    }
+
+    /// Holds a copy of `frame`, a page's frame written into another
+    /// window's buffer (a page shown on two screens of one size), like
+    /// `hold(_:orDraw:)`: one memcpy instead of an upload, a draw and a
+    /// read-back.
+    func holdCopy(of frame: StagedFrame, orDraw draw: @escaping () throws -> Void) -> Bool {
+        let (width, height) = (target.pixelWidth, target.pixelHeight)
+        guard let window = target as? WindowSurface, window.presentsThroughShm, held == nil, frame.isReadable,
+            !frame.belongs(to: window), frame.width == width, frame.height == height,
+            let copy = try? window.stageFrame(
+                width: width, height: height, replacing: nil, fill: { frame.copyPixels(into: $0, stride: $1) })
+        else { return false }
+        guard hold(copy, orDraw: draw) else {
+            copy.release()
+            return false
+        }
+        heldIsCopy = true
         return true
     }
 
@@ -72,6 +104,25 @@ final class DeferredFrame {
             return false
         }
         return true
+    }
+
+    /// Holds `frame`, a shared picture covering the whole window, while
+    /// nothing has been drawn and the whole window is repainted through
+    /// wl_shm; false otherwise (then draw it).
+    func holdShared(_ frame: SharedFrame) -> Bool {
+        guard !hasBegun, held == nil, target.clip == nil, let window = target as? WindowSurface,
+            window.presentsThroughShm, window.hasGraphicsContext, frame.key.width == target.pixelWidth,
+            frame.key.height == target.pixelHeight
+        else { return false }
+        heldShared = frame
+        return true
+    }
+
+    /// The held shared picture, if the frame is nothing else; the frame is
+    /// then not started, and drawing it is the caller's.
+    func takeShared() -> SharedFrame? {
+        defer { heldShared = nil }
+        return heldShared
     }
 
     /// The held page frame, if the frame is nothing else; nil (and the

@@ -10,6 +10,9 @@ public final class Picture {
     private(set) var rgba: [UInt8]
     /// Counts replacements, so the texture cache knows to upload again.
     private(set) var generation = 0
+    /// Its frames' source number (`SharedFrameKey`): a frame that is only
+    /// this picture, fitted, is copied between screens of one size.
+    let frameSource = SharedFrameKey.newSource()
     /// Whether every pixel's alpha is 255, and for which generation.
     private var opacity: (generation: Int, isOpaque: Bool)?
 

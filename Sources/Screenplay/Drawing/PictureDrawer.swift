@@ -17,8 +17,26 @@ struct PictureDrawer {
         try context.resources.quads().draw(texture, in: rect, on: context.target, opacity: opacity)
     }
 
-    /// `picture` fitted to the buffer, letterboxed in `background`.
+    /// `picture` fitted to the buffer, letterboxed in `background`: held
+    /// as a shared frame while it is the whole frame (`SharedFrames`).
     func fitted(_ picture: Picture, background: RGBColor) throws {
+        let context = context
+        let channels = [background.red, background.green, background.blue].map {
+            UInt32(max(0, min(1, $0)) * 255 + 0.5)
+        }
+        let key = SharedFrameKey(
+            source: picture.frameSource, version: picture.generation,
+            variant: channels[0] << 16 | channels[1] << 8 | channels[2],
+            width: context.pixelWidth, height: context.pixelHeight)
+        let held = SharedFrame(key: key, source: nil) { [weak context] in
+            guard let context else { return }
+            try PictureDrawer(on: context).drawFitted(picture, background: background)
+        }
+        if context.frameInProgress.deferred.holdShared(held) { return }
+        try drawFitted(picture, background: background)
+    }
+
+    private func drawFitted(_ picture: Picture, background: RGBColor) throws {
         try context.clear(background)
         let rect = aspectFit(
             contentWidth: picture.width, contentHeight: picture.height, intoWidth: context.pixelWidth,

@@ -11,6 +11,9 @@ final class SharedGraphics {
     let waylandDisplay: OpaquePointer
     private var madeContext: GraphicsContext?
     private var madeResources: GraphicsResources?
+    /// Whole frames scenes presented as one shared picture, for the
+    /// scenes of their size that show it next.
+    let frames = SharedFrames()
 
     init(waylandDisplay: OpaquePointer) {
         self.waylandDisplay = waylandDisplay
@@ -37,6 +40,7 @@ final class SharedGraphics {
 
     /// Frees the GL objects, then the EGL display (the connection goes).
     func destroy() {
+        frames.removeAll()
         madeResources?.destroy()
         madeResources = nil
         madeContext?.destroy()

@@ -23,6 +23,10 @@ final class FrameDrawer {
     private(set) var redrawnPixels = 0
     /// How many frames went to the compositor as a web page's own pixels.
     private(set) var framesPresentedAsIs = 0
+    /// How many frames were copies of the same shared picture or web
+    /// page frame another scene presented or holds (`SharedFrames`,
+    /// `DeferredFrame.holdCopy`), neither drawn nor read back.
+    private(set) var framesCopied = 0
 
     /// What a frame goes through besides its window: the graphics every
     /// scene shares, where its shown frames are tracked and its reads
@@ -84,10 +88,14 @@ final class FrameDrawer {
         // Resolved with the frame's own watchers (presentation feedback
         // where it comes, else the frame callback) by trackShown below.
         for action in frame.afterShown { feedback.shownWatchers.append { _ in action() } }
-        if let held = frame.takeHeldFrame() {
+        if let shared = frame.deferred.takeShared(), let staged = stage(shared, on: window, frame: frame, outlets) {
+            feedback.trackShown(feedbackToken: feedbackToken, surface: outlets.surface)
+            try window.present(staged: staged)
+        } else if let held = frame.takeHeldFrame() {
             feedback.trackShown(feedbackToken: feedbackToken, surface: outlets.surface)
             try window.present(staged: held)
             framesPresentedAsIs += 1
+            if frame.deferred.heldIsCopy { framesCopied += 1 }
         } else {
             if let error = frame.settleError { outlets.report(error) }
             if let graphics, let copy = target as? OffscreenTarget {
@@ -101,6 +109,31 @@ final class FrameDrawer {
             try window.present(damage: damage?.map(\.pixelRect))
         }
         for action in frame.afterPresent { action() }
+    }
+
+    /// A frame that is one shared picture, as a staged wl_shm frame:
+    /// another scene's copied, or its source read back; nil once drawn
+    /// into the window the usual way, to be presented as usual.
+    private func stage(
+        _ shared: SharedFrame, on window: WindowSurface, frame: FrameInProgress, _ outlets: Outlets
+    ) -> StagedFrame? {
+        var outcome = SharedFrames.Outcome.notDrawn
+        do {
+            outcome = try outlets.graphics.frames.stage(shared, on: window, settle: frame.settle)
+        } catch {
+            outlets.report(error)
+        }
+        switch outcome {
+        case let .copied(staged):
+            framesCopied += 1
+            return staged
+        case let .readBack(staged): return staged
+        case .drawn: return nil
+        case .notDrawn:
+            frame.settle()
+            do { try shared.draw() } catch { outlets.report(error) }
+            return nil
+        }
     }
 
     /// Frees the scene's copy of its picture (the scene is torn down).

@@ -58,6 +58,10 @@ public final class Scene {
     /// own pixels, copied once into the window's wl_shm buffer and not
     /// drawn (software GL, the page filling the scene with nothing over it).
     public var framesPresentedAsIs: Int { frames.framesPresentedAsIs }
+    /// How many of the frames drawn were copies of the same frame another
+    /// scene of this size presented (one video mirrored on several
+    /// screens, software GL): one memcpy, neither drawn nor read back.
+    public var framesCopied: Int { frames.framesCopied }
     /// Open web pages drawing here: while there are none, GL comes up before the first draw.
     var webPageCount = 0
     /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn;

@@ -45,7 +45,7 @@ final class PlayFrameStats {
             let redrawn = redraws[panel.output, default: .init()].take(panel.scene)
             stats.write([
                 "event": "frames", "output": panel.output, "presented": panel.presented, "draws": panel.draws,
-                "redrawn_px": redrawn.redrawnPixels, "as_is": redrawn.presentedAsIs,
+                "redrawn_px": redrawn.redrawnPixels, "as_is": redrawn.presentedAsIs, "copied": redrawn.copied,
                 "video_frames": panel.videoFrames,
             ])
             if change == "stalled" { warn("\(panel.output) shows no frames (stalled)") }

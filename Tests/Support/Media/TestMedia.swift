@@ -30,17 +30,19 @@ public enum TestMedia {
 
     /// `seconds` of a clip whose left half is `left` and right half `right`
     /// (ffmpeg colour names), each half `width` x `height`: a wall's two
-    /// tiles each show one colour.
+    /// tiles each show one colour. `stacked`: `left` on top of `right`
+    /// instead, which shows a picture drawn upside down.
     public static func halves(
         in dir: String, name: String = "halves", left: String, right: String, seconds: Int, fps: Int = 30,
-        width: Int = 320, height: Int = 180
+        width: Int = 320, height: Int = 180, stacked: Bool = false
     ) throws -> String {
         let path = "\(dir)/\(name).mp4"
         var args = ["-v", "error", "-y"]
         for colour in [left, right] {
             args += ["-f", "lavfi", "-i", "color=c=\(colour):s=\(width)x\(height):r=\(fps):d=\(seconds)"]
         }
-        args += ["-filter_complex", "[0][1]hstack=inputs=2[v]", "-map", "[v]"] + codecArguments(container: "mp4")
+        let stack = stacked ? "vstack" : "hstack"
+        args += ["-filter_complex", "[0][1]\(stack)=inputs=2[v]", "-map", "[v]"] + codecArguments(container: "mp4")
         try ffmpeg(args + [path])
         return path
     }
