@@ -17,7 +17,12 @@ public struct LateFirstItem {
     /// Whether item `index`, drawn now on `scene`, would reach the screen
     /// after its slot ends, and may still be passed over.
     public func isLate(_ index: Int, in schedule: PlaySchedule, now: Double, scene: Scene) -> Bool {
-        skips < 3 && schedule.slotEnds(of: index, before: now, latency: Self.drawToScreen(scene))
+        isLate(index, in: schedule, now: now, refresh: scene.displayLink.duration)
+    }
+
+    /// `isLate` for a screen refreshing every `refresh` seconds.
+    public func isLate(_ index: Int, in schedule: PlaySchedule, now: Double, refresh: Double) -> Bool {
+        skips < 3 && schedule.slotEnds(of: index, before: now, latency: Self.drawToScreen(refresh: refresh))
     }
 
     /// Passes over item `index`; the end of its slot, when the panel looks
@@ -41,12 +46,15 @@ public struct LateFirstItem {
     /// Whether a first item may start now (no passed-over slot lasts).
     public func allowsStart(now: Double) -> Bool { now >= notBefore ?? now }
 
-    /// How long a panel's first frame, drawn now, may take to reach the
-    /// screen: its first paint (shaders compiled, textures uploaded), the
-    /// wait for the compositor's next refresh and its render, with room for
-    /// a loaded machine (seen here: up to 90 ms beside busy cores).
     /// None passed over yet.
     public init() {}
 
-    private static func drawToScreen(_ scene: Scene) -> Double { max(3 * scene.displayLink.duration, 0.1) }
+    /// How long a panel's first frame, drawn now, may take to reach the
+    /// screen: its first paint (shaders compiled, textures uploaded), the
+    /// wait for the compositor's next refresh and its render. A quarter of a
+    /// second leaves room for a loaded machine: 90 ms was seen beside busy
+    /// cores here, and a fresh CI machine took longer (its first item reached
+    /// the screen in the next item's second). An item with less of its slot
+    /// left would only flash, so grey until the boundary costs nothing seen.
+    static func drawToScreen(refresh: Double) -> Double { max(3 * refresh, 0.25) }
 }

@@ -252,12 +252,16 @@ public enum SignageDay {
         let lines = (try? String(contentsOfFile: proofPath, encoding: .utf8))?.split(separator: "\n") ?? []
         result.proofLines = lines.count
         var logged: [String: [Int: [Int]]] = [:]  // output -> epoch second -> indices
+        var times: [String: [Int: [String]]] = [:]  // the same, as "item i at +0.123 s"
         for line in lines {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 let output = object["output"] as? String, let index = object["index"] as? Int,
                 let at = (object["at"] as? String).flatMap(formatter.date(from:))
             else { continue }
-            logged[output, default: [:]][Int(at.timeIntervalSince1970.rounded(.down)), default: []].append(index)
+            let second = Int(at.timeIntervalSince1970.rounded(.down))
+            logged[output, default: [:]][second, default: []].append(index)
+            times[output, default: [:]][second, default: []].append(
+                String(format: "item %d at +%.3f s", index, at.timeIntervalSince1970 - Double(second)))
         }
         let epochStart = started.timeIntervalSince1970
         for span in coverage {
@@ -288,7 +292,9 @@ public enum SignageDay {
                 default:
                     result.slotsDuplicated += 1
                     if result.examples.count < 10 {
-                        result.examples.append(String(format: "%@ at %.0f s: %d lines", span.output, t, indices.count))
+                        result.examples.append(
+                            String(format: "%@ at %.0f s: %d lines", span.output, t, indices.count) + " ("
+                                + (times[span.output]?[second] ?? []).joined(separator: ", ") + ")")
                     }
                 }
             }
