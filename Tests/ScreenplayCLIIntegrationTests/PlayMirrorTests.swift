@@ -158,18 +158,9 @@ final class PlayMirrorTests: ScreenplayTestCase {
 
     /// Two panels of one size copying each other's video frames: with one
     /// unplugged the other goes on drawing new pictures the right way up.
-    /// (A panel plugged back in during the clip's 60 s slot showed the grey
-    /// placeholder for over 30 s in 2 of 7 runs beside a busy core, before
-    /// the copying as after it: not asked here until that is fixed.)
+    /// A panel plugged back in is `testAPanelPluggedBackInDuringALongVideoSlotShowsTheClip`.
     func testAMirrorGoesOnWhenAPanelIsUnplugged() throws {
-        let rig = try NestedSwayRig.start(
-            outputs: 2, outputSize: .init(width: 320, height: 180), parentMode: .init(width: 1280, height: 720))
-        addTeardownBlock { rig.stop() }
-        try writeStackedClip()
-        let playlist = media + "/signage.json"
-        try #"{"playlists": {"show": [{"file": "clip.mp4", "duration": 60}]}, "default": "show"}"#
-            .write(toFile: playlist, atomically: true, encoding: .utf8)
-        let p = try CLI.start(["play", playlist, "--stats", "-", "--all"], environment: rig.clientEnvironment)
+        let (rig, p) = try playLongClipOnTwoNestedPanels()
         func assertPlays(_ outputs: [String], _ when: String) throws {
             let start = p.statsEvents.count
             Thread.sleep(forTimeInterval: 2)
@@ -179,9 +170,6 @@ final class PlayMirrorTests: ScreenplayTestCase {
                 XCTAssertGreaterThan(drawn, 10, "\(when): \(output) drew new video pictures: \(p.stderr)")
                 assertRedOverBlue(try rig.capture(output: output), "\(when): \(output)")
             }
-        }
-        for output in ["WL-1", "WL-2"] {
-            XCTAssertNotNil(p.waitForEvent(timeout: 30) { $0.event == "item" && $0.output == output }, p.stderr)
         }
         Thread.sleep(forTimeInterval: 1)
         let mirrored = p.statsEvents.count

@@ -85,6 +85,12 @@ final class PlayPanel: SceneDelegate {
         override?.release(from: runner.app)
         override = nil
         runner.overrides.panelConnected(self)
+        // The item dropped may be the one the panel waits to show (a panel
+        // just plugged in gets its mode after it connected, often while its
+        // first item still loads): made again now at the new size. Without
+        // this the panel stayed grey until its slot's end, a minute for a
+        // long video.
+        evaluate(now: runner.now())
         scene.setNeedsDisplay()
     }
 
