@@ -72,6 +72,29 @@ final class InkRegionTests: OffscreenTestCase {
         }
     }
 
+    func testOverBlendingAlphaGivesTheSamePixelsOnAnOpaqueTarget() throws {
+        let canvas = try helloCanvas()
+        let texture = try canvas.makeTexture(context: context)
+        let quads = try QuadRenderer(context: context)
+        let mask = try XCTUnwrap(canvas.inkMask())
+        for x in [28, 31] {
+            let rects = mask.rects(cell: 4, originX: x, originY: 21)
+            let over = try render(quads) {
+                try quads.draw(texture, regions: rects, x: Double(x), y: 21, on: $0, opaqueTarget: true)
+            }
+            let kept = try render(quads) {
+                try quads.draw(texture, regions: rects, x: Double(x), y: 21, on: $0, opaqueTarget: false)
+            }
+            XCTAssertEqual(over, kept, "alpha blended over must change no pixel at x \(x)")
+            XCTAssertTrue(stride(from: 3, to: over.count, by: 4).allSatisfy { over[$0] == 255 }, "alpha stays 1")
+            let whole = try render(quads) {
+                try quads.draw(texture, in: PixelRect(x: x, y: 21, width: 200, height: 80), on: $0)
+            }
+            XCTAssertEqual(
+                zip(whole, over).filter { abs(Int($0) - Int($1)) > 1 }.count, 0, "the whole texture's pixels")
+        }
+    }
+
     /// "Hello 7" in orange on a transparent 200x80 canvas.
     private func helloCanvas() throws -> Canvas {
         let canvas = try Canvas(width: 200, height: 80)
