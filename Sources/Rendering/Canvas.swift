@@ -171,55 +171,20 @@ package final class Canvas {
 
     /// Cell-aligned rectangles that together cover every pixel with any
     /// alpha (ink), the rest being fully transparent: drawing only these
-    /// skips the empty parts of a text block. Cells inked in a row of cells
-    /// merge into runs, and equal runs of consecutive rows into one rectangle.
+    /// skips the empty parts of a text block (`InkMask.rects`).
     package func inkRects(cell: Int = 8) -> [PixelRect] {
+        guard let mask = inkMask() else { return [PixelRect(x: 0, y: 0, width: width, height: height)] }
+        return mask.rects(cell: cell)
+    }
+
+    /// Which pixels have any alpha, kept for drawing after the canvas is
+    /// gone; nil if cairo gives no pixels.
+    package func inkMask() -> InkMask? {
         cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else {
-            return [PixelRect(x: 0, y: 0, width: width, height: height)]
-        }
-        let rowBytes = Int(cairo_image_surface_get_stride(surface))
-        let columns = (width + cell - 1) / cell
-        var rects: [PixelRect] = []
-        var open: [PixelRect] = []
-        for band in stride(from: 0, to: height, by: cell) {
-            let rows = min(cell, height - band)
-            var inked = [Bool](repeating: false, count: columns)
-            for y in band..<(band + rows) {
-                // ARGB32 words in native (little-endian) order: alpha is byte 3.
-                let row = data + y * rowBytes
-                for column in 0..<columns where !inked[column] {
-                    for x in (column * cell)..<min(width, column * cell + cell) where row[x * 4 + 3] != 0 {
-                        inked[column] = true
-                        break
-                    }
-                }
-            }
-            var runs: [PixelRect] = []
-            var column = 0
-            while column < columns {
-                guard inked[column] else { column += 1; continue }
-                let start = column
-                while column < columns && inked[column] { column += 1 }
-                let x = start * cell
-                runs.append(PixelRect(x: x, y: band, width: min(width, column * cell) - x, height: rows))
-            }
-            // A run under an identical one of the band above extends it.
-            var next: [PixelRect] = []
-            for run in runs {
-                if let i = open.firstIndex(where: { $0.x == run.x && $0.width == run.width && $0.y + $0.height == band }
-                ) {
-                    var grown = open.remove(at: i)
-                    grown.height += run.height
-                    next.append(grown)
-                } else {
-                    next.append(run)
-                }
-            }
-            rects += open
-            open = next
-        }
-        return rects + open
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        // ARGB32 words in native (little-endian) order: alpha is byte 3.
+        return InkMask(
+            width: width, height: height, alphaOf: data, stride: Int(cairo_image_surface_get_stride(surface)))
     }
 
     /// Uploads the canvas into a new texture.

@@ -120,7 +120,7 @@ struct TextDrawer {
                 alignment: alignment, font: font, markup: markup)
         }
         try context.resources.quads().draw(
-            block.texture, regions: block.ink, x: Double(x), y: Double(y), on: context.target)
+            block.texture, regions: block.ink(x: x, y: y), x: Double(x), y: Double(y), on: context.target)
         return block.texture.height
     }
 
@@ -137,7 +137,8 @@ struct TextDrawer {
         // Between pixels, each edge texel blends into the pixel beyond it:
         // the whole line and a texel either side (clamped: transparent).
         let regions =
-            x == x.rounded() ? block.ink : [Rendering.PixelRect(x: -1, y: 0, width: width + 2, height: height)]
+            x == x.rounded() && abs(x) < 1e9
+            ? block.ink(x: Int(x), y: y) : [Rendering.PixelRect(x: -1, y: 0, width: width + 2, height: height)]
         try context.resources.quads().draw(block.texture, regions: regions, x: x, y: Double(y), on: context.target)
         return width
     }
@@ -152,9 +153,8 @@ struct TextDrawer {
             try TextTypesetting.centredLines(
                 lines, color: color, font: font, maxWidth: pixelWidth, maxHeight: pixelHeight)
         }
-        let (width, height) = (block.texture.width, block.texture.height)
+        let (x, y) = ((pixelWidth - block.texture.width) / 2, (pixelHeight - block.texture.height) / 2)
         try context.resources.quads().draw(
-            block.texture, regions: block.ink, x: Double((pixelWidth - width) / 2),
-            y: Double((pixelHeight - height) / 2), on: context.target)
+            block.texture, regions: block.ink(x: x, y: y), x: Double(x), y: Double(y), on: context.target)
     }
 }
