@@ -9,7 +9,7 @@ extension PlayMirrorTests {
     /// A new output gets its mode after the panel connected, often while
     /// its first item still loads; the resize dropped that item as stale
     /// and nothing made it again, so the panel stayed grey until the slot's
-    /// end (a minute here): 4 of 5 runs beside two busy cores failed.
+    /// end (a minute here): 5 of 5 runs beside two busy cores failed.
     func testAPanelPluggedBackInDuringALongVideoSlotShowsTheClip() throws {
         let (rig, p) = try playLongClipOnTwoNestedPanels()
         var victim = "WL-2"
