@@ -53,8 +53,9 @@ public struct LateFirstItem {
     /// screen: its first paint (shaders compiled, textures uploaded), the
     /// wait for the compositor's next refresh and its render. A quarter of a
     /// second leaves room for a loaded machine: 90 ms was seen beside busy
-    /// cores here, and a fresh CI machine took longer (its first item reached
-    /// the screen in the next item's second). An item with less of its slot
-    /// left would only flash, so grey until the boundary costs nothing seen.
+    /// cores here, and with 0.1 s a fresh CI machine once logged two items
+    /// in a panel's first second, most likely a first item reaching the
+    /// screen after its slot. An item with less of its slot left would only
+    /// flash, so grey until the boundary costs nothing seen.
     static func drawToScreen(refresh: Double) -> Double { max(3 * refresh, 0.25) }
 }
