@@ -6,7 +6,7 @@ import XCTest
 /// The playlist schema and its validator, python3-jsonschema.
 enum PlaylistSchema {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     static var schemaPath: String { root.appendingPathComponent("docs/playlist.schema.json").path }
     /// Debian's python3, where `apt-get install python3-jsonschema` puts the module.
     static let python = "/usr/bin/python3"
