@@ -165,7 +165,9 @@ final class SwayInstance: @unchecked Sendable {
     /// swaymsg gives up on a reply after a fixed 3 s ("Unable to receive IPC
     /// response") and has no option to wait longer; a nested sway on a loaded
     /// CI machine sometimes takes that long. A query (`-t get_*`) changes
-    /// nothing, so it is asked again, up to three times. A command is not:
+    /// nothing, so it is asked again, up to five times: a fresh clone's run
+    /// once saw three lost in a row (about 9 s) while a panel was unplugged
+    /// beside another test. A command is not:
     /// sway drops a client that hung up before it read the command, so the
     /// command may or may not have run, and running `create_output` twice
     /// adds two outputs; the callers that can tell (`addOutput`) retry.
@@ -177,7 +179,7 @@ final class SwayInstance: @unchecked Sendable {
             let result = try runProcess(
                 "swaymsg", ["-s", swaySocket] + args, environment: clientEnvironment, timeout: 10)
             if result.status == 0, !result.timedOut { return result.stdout }
-            if isQuery, attempt < 3, !result.timedOut, result.stderr.contains(Self.lostReply) {
+            if isQuery, attempt < 5, !result.timedOut, result.stderr.contains(Self.lostReply) {
                 FileHandle.standardError.write(
                     Data("rig: swaymsg \(args.joined(separator: " ")): reply lost, asking again\n".utf8))
                 attempt += 1
