@@ -24,6 +24,13 @@ enum MallocTuning {
     /// existed, the limit was 16, and the playlist grew 34 KiB/s with
     /// flat in-use bytes (MemoryFlatTests).
     ///
+    /// The heap's top is handed back once 1 MiB of it is free, not glibc's
+    /// 128 KiB. The presenter's clock and notes make and free a few hundred
+    /// KiB of small blocks every second; with 128 KiB the top was handed
+    /// back and taken again all the time, and RSS moved in a 500 KiB band
+    /// that a 30-minute soak read as -8 to +5 KiB a minute. Kept, those
+    /// pages are reused and RSS stays level (docs/performance.md).
+    ///
     /// mallopt is looked up at run time: Swift's Glibc module does not
     /// export malloc.h.
     static func forLongRuns() {
@@ -32,7 +39,9 @@ enum MallocTuning {
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
         let arenaMax: Int32 = -8  // M_ARENA_MAX
+        let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD
         _ = mallopt(mmapThreshold, 128 * 1024)
         _ = mallopt(arenaMax, 1)
+        _ = mallopt(trimThreshold, 1024 * 1024)
     }
 }
