@@ -195,7 +195,3 @@ struct SystemdUnitFile {
         return words
     }
 }
-
-/// The checkout this test file is in.
-let checkoutRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path

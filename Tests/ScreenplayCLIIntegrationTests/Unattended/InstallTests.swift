@@ -8,11 +8,7 @@ import XCTest
 /// help. The .deb on a fresh Debian 12 is scripts/deb-install-check.sh
 /// (minutes: not a test).
 final class InstallTests: ScreenplayTestCase {
-    private var checkout: String {
-        // Tests/ScreenplayCLIIntegrationTests/InstallTests.swift -> the checkout.
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-    }
+    private var checkout: String { checkoutRoot }
 
     /// A scratch folder (removed after the test) and scripts/install.sh run
     /// with the built binary, `arguments` and `DESTDIR` (nil: none).

@@ -7,9 +7,7 @@ import XCTest
 /// (libScreenplayC.so), installed by scripts/install.sh into a scratch
 /// prefix, and programs built against it with pkg-config.
 enum CLibrary {
-    /// The checkout (Tests/ScreenplayCLIIntegrationTests/CLibrarySupport.swift -> the checkout).
-    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let checkout = checkoutRoot
     static let header = checkout + "/Sources/CScreenplay/include/screenplay/screenplay.h"
 
     /// The library `swift build` made beside the `screenplay` binary.

@@ -30,9 +30,7 @@ extension PlayTests {
         let folder = try mediaFolder()
         let proof = folder + "/kiosk-user/proof.jsonl"
         try FileManager.default.createDirectory(atPath: folder + "/kiosk-user", withIntermediateDirectories: true)
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-        let snippet = try String(contentsOfFile: checkout + "/contrib/logrotate/screenplay", encoding: .utf8)
+        let snippet = try String(contentsOfFile: checkoutRoot + "/contrib/logrotate/screenplay", encoding: .utf8)
         XCTAssertTrue(snippet.contains("/var/log/screenplay-kiosk/*/proof.jsonl {"), snippet)
         let configuration = folder + "/logrotate.conf"
         try snippet.replacingOccurrences(of: "/var/log/screenplay-kiosk/", with: folder + "/")
