@@ -17,6 +17,6 @@ if [[ -n "${SCRATCH_PATH:-}" ]]; then scratch=(--scratch-path "$SCRATCH_PATH"); 
 swift build -c release "${scratch[@]}" --product screenplay
 swift build -c release "${scratch[@]}" --product screenplay-bench
 bin="$(swift build -c release "${scratch[@]}" --show-bin-path)"
-# No rig-cleanup.sh trap here: it kills every rig on the machine, tests included. The
+# No rig-cleanup.sh trap here (it would spare the benchmark's rigs while it runs anyway): the
 # benchmark stops its own compositors; after an interrupted run, run it by hand.
 "$bin/screenplay-bench" --screenplay "$bin/screenplay" "$@"

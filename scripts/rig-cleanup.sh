@@ -1,11 +1,16 @@
 #!/bin/bash
 # Kills compositors (and anything else) the Swift test rig (Tests/Support) left behind,
 # e.g. after a test run crashed or was killed before its teardown ran, and removes the
-# rig's temp directories. Meant for CI, after `swift test`. It acts on every rig on this
-# machine, so do not run it while another test run is still using its compositors.
+# rig's temp directories. Run by scripts/test.sh after `swift test`.
+#
+# A leftover is a rig process whose test run is over: no process above it is a test
+# process (`*.xctest`) or the benchmark (`screenplay-bench`). The rigs of runs still
+# going, another developer's or a repeat's neighbour, are left alone with their temp
+# directories and records, so one developer's clean-up does not fail another's tests.
 #
 #   scripts/rig-cleanup.sh            kill leftovers
-#   scripts/rig-cleanup.sh --dry-run  only list what would be killed
+#   scripts/rig-cleanup.sh --dry-run  only list what would be killed (and what is spared)
+#   scripts/rig-cleanup.sh --all      kill every rig on the machine, running or not
 #
 # Found two ways:
 #  - /tmp/screenplay-rig-pids/<pid> records ("pid starttime" first line), written for every
@@ -16,7 +21,14 @@ set -u
 
 PIDDIR=/tmp/screenplay-rig-pids
 DRY=0
-[ "${1:-}" = "--dry-run" ] && DRY=1
+ALL=0
+for arg in "$@"; do
+    case "$arg" in
+        --dry-run) DRY=1 ;;
+        --all) ALL=1 ;;
+        *) echo "rig-cleanup: unknown option $arg (use --dry-run or --all)" >&2; exit 64 ;;
+    esac
+done
 
 # Field 22 of /proc/PID/stat; the fields after the ") " ending the command name start at 3.
 starttime() {
@@ -33,15 +45,36 @@ alive() {
     [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 
+# Whether a test or benchmark process still runs above PID: its rig is in use.
+# (A rig's children are reparented to init, or a subreaper, when their run dies.)
+in_use() {
+    [ "$ALL" = 1 ] && return 1
+    p=$1
+    while [ -n "$p" ] && [ "$p" -gt 1 ] 2>/dev/null; do
+        case "$(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)" in
+            *.xctest*|*screenplay-bench*) return 0 ;;
+        esac
+        p=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f2)
+    done
+    return 1
+}
+
+spared=""
+# Sorts PID into targets, or into spared when its run goes on.
+consider() {
+    if in_use "$1"; then spared="$spared $1"; else targets="$targets $1"; fi
+}
+
 targets=""
 
 if [ -d "$PIDDIR" ]; then
     for record in "$PIDDIR"/*; do
         [ -f "$record" ] || continue
         pid=$(head -n1 "$record" | cut -d' ' -f1)
+        [ "$pid" = "$$" ] && continue
         recorded=$(head -n1 "$record" | cut -d' ' -f2)
         if [ -n "$pid" ] && alive "$pid" && [ "$(starttime "$pid")" = "$recorded" ]; then
-            targets="$targets $pid"
+            consider "$pid"
         elif [ "$DRY" = 0 ]; then
             rm -f "$record"
         fi
@@ -55,7 +88,7 @@ for dir in /proc/[0-9]*; do
     case "$cmd" in
         *rig-cleanup.sh*) ;;
         */tmp/screenplay-rig.*|*--socket=screenplay-rig-weston*)
-            alive "$pid" && targets="$targets $pid" ;;
+            alive "$pid" && consider "$pid" ;;
     esac
 done
 
@@ -80,9 +113,37 @@ else
     fi
 fi
 
+spared=$(printf '%s\n' $spared | sort -un | tr '\n' ' ')
+for pid in $spared; do
+    echo "rig-cleanup: spared $pid (its test run goes on) $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)"
+done
+
+# A temp dir is in use while a spared process names it (sway's config, a client's
+# XDG_RUNTIME_DIR). One a running test made but has not yet handed to a child names
+# no process, so while any test or benchmark runs, only dirs untouched for an hour go.
+running=0
+for dir in /proc/[0-9]*; do
+    case "$(tr '\0' ' ' < "$dir/cmdline" 2>/dev/null)" in
+        *rig-cleanup.sh*) ;;
+        *.xctest*|*screenplay-bench*) running=1; break ;;
+    esac
+done
+named=""
+for pid in $spared; do
+    named="$named $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null) $(tr '\0' ' ' < "/proc/$pid/environ" 2>/dev/null)"
+done
+
 if [ "$DRY" = 0 ]; then
-    rm -rf /tmp/screenplay-rig.* 2>/dev/null
-    [ -d "$PIDDIR" ] && find "$PIDDIR" -type f -delete 2>/dev/null
+    for dir in /tmp/screenplay-rig.*; do
+        [ -e "$dir" ] || continue
+        if [ "$ALL" = 0 ] && [ "$running" = 1 ]; then
+            case "$named" in *"$dir"*) continue ;; esac
+            [ -n "$(find "$dir" -maxdepth 0 -mmin -60 2>/dev/null)" ] && continue
+        fi
+        rm -rf "$dir" 2>/dev/null
+    done
+    # Records of the processes just killed; those spared keep theirs.
+    for pid in $targets; do rm -f "$PIDDIR/$pid"; done
     # The package tests' shared builds (Tests/PackageTests/RunShared.swift),
     # hundreds of MB, named after their `swift test`: only those of runs
     # that are over, so a run still going keeps its own.
