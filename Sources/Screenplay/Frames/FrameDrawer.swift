@@ -131,6 +131,7 @@ final class FrameDrawer {
         case let .copied(staged):
             framesCopied += 1
             return staged
+        case let .shownAgain(staged): return staged
         case let .readBack(staged):
             if shared.source != nil { framesReadBack += 1 }
             return staged

@@ -88,6 +88,9 @@ final class SharedFrames {
     enum Outcome {
         /// Another window's frame, copied.
         case copied(StagedFrame)
+        /// This window's own frame of the same picture, shown again (a
+        /// mirrored picture drawn again while another panel catches up).
+        case shownAgain(StagedFrame)
         /// Read back whole for others to copy; not yet presented.
         case readBack(StagedFrame)
         /// Drawn into the window: present it as usual.
@@ -121,7 +124,7 @@ final class SharedFrames {
                 // This window's own buffer, taken again, holds it already.
                 shown.copyPixels(into: memory, stride: stride)
             }
-            if let copy { return .copied(copy) }
+            if let copy { return shown.belongs(to: window) ? .shownAgain(copy) : .copied(copy) }
             return .notDrawn
         }
         var made: StagedFrame?
