@@ -58,6 +58,52 @@ final class FrameReadbackTests: OffscreenTestCase {
 
     func testRectanglesLandTopRowFirstThroughTheFlip() throws { try check(straightIn: false) }
 
+    /// A wall's tile: the target placed at `origin` in a smaller frame
+    /// (its left columns before the frame's edge, black below it) lands
+    /// pixel for pixel where it is placed, every other pixel of the frame
+    /// is opaque black, and the stride's padding is left alone.
+    private func checkPlaced(at origin: (x: Int, y: Int), straightIn: Bool, line: UInt = #line) throws {
+        let target = try paintedTarget()
+        defer { target.destroy() }
+        var readback = FrameReadback(context: context)
+        readback.readsStraightIn = straightIn
+        let (frameWidth, frameHeight) = (14, 10)
+        let stride = (frameWidth + 2) * 4
+        var memory = [UInt8](repeating: 7, count: stride * frameHeight)
+        try memory.withUnsafeMutableBytes {
+            try readback.read(
+                (target.framebufferObject, width, height), at: origin, width: frameWidth, height: frameHeight,
+                into: $0.baseAddress!, stride: stride)
+        }
+        for y in 0..<frameHeight {
+            for x in 0..<(stride / 4) {
+                let i = y * stride + x * 4
+                let (sx, sy) = (x - origin.x, y - origin.y)
+                let expected: [UInt8]
+                if x >= frameWidth {
+                    expected = [7, 7, 7, 7]
+                } else if sx >= 0, sx < width, sy >= 0, sy < height {
+                    expected = [UInt8(sy * 16), UInt8(sx * 16), 255, 255]
+                } else {
+                    expected = [0, 0, 0, 255]
+                }
+                XCTAssertEqual(
+                    Array(memory[i..<(i + 4)]), expected, "pixel \(x),\(y) (straight in: \(straightIn))", line: line)
+            }
+        }
+    }
+
+    func testAPlacedTargetLandsOnBlackStraightIn() throws {
+        try checkPlaced(at: (-5, 3), straightIn: true)
+        try checkPlaced(at: (4, -2), straightIn: true)
+        try checkPlaced(at: (20, 0), straightIn: true)
+    }
+
+    func testAPlacedTargetLandsOnBlackThroughTheFlip() throws {
+        try checkPlaced(at: (-5, 3), straightIn: false)
+        try checkPlaced(at: (4, -2), straightIn: false)
+    }
+
     /// The reverse row order is set for the wl_shm reads only: a read for a
     /// test or a screenshot afterwards still gets GL's order turned by hand.
     func testReadPixelsAfterwardsIsStillTopDown() throws {

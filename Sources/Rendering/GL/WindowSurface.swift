@@ -231,13 +231,20 @@ package final class WindowSurface: RenderTarget {
 
     /// Stages a whole frame read back from `source` (an opaque target of
     /// the window's size; nil: this frame as drawn) to present as it is
-    /// and for other windows of its size to copy. Nil as `stageFrame` is.
-    package func stageFrame(readingBack source: OffscreenTarget?) throws -> StagedFrame? {
+    /// and for other windows of its size to copy. With `origin`, `source`
+    /// may have any size: its top-left lies there in the frame (outside
+    /// it, for a wall's tile right of or below the picture's corner), and
+    /// every pixel it does not reach is black. Nil as `stageFrame` is.
+    package func stageFrame(readingBack source: OffscreenTarget?, at origin: (x: Int, y: Int)? = nil) throws
+        -> StagedFrame?
+    {
         let target: any RenderTarget = source ?? self
-        guard !isDestroyed, let shmPresenter, (target.pixelWidth, target.pixelHeight) == (pixelWidth, pixelHeight)
+        guard !isDestroyed, let shmPresenter,
+            origin != nil || (target.pixelWidth, target.pixelHeight) == (pixelWidth, pixelHeight)
         else { return nil }
         try target.makeCurrent()
-        return try shmPresenter.stage(readingBack: target.framebufferObject)
+        let placed = origin.map { PixelRect(x: $0.x, y: $0.y, width: target.pixelWidth, height: target.pixelHeight) }
+        return try shmPresenter.stage(readingBack: target.framebufferObject, placed: placed)
     }
 
     /// The default framebuffer, or the shm presenter's framebuffer object.

@@ -26,9 +26,12 @@ struct FrameReadback {
     }
 
     /// Reads `rects` (top-left pixels, inside the framebuffer) of
-    /// `framebuffer`, `height` rows high, into `memory` at `stride`.
+    /// `framebuffer`, `height` rows high, into `memory` at `stride`, each
+    /// at its own place moved by `shift` (a wall's tile: its part of a
+    /// picture that starts left of or above the tile).
     mutating func read(
-        _ rects: [PixelRect], of framebuffer: UInt32, height: Int, into memory: UnsafeMutableRawPointer, stride: Int
+        _ rects: [PixelRect], of framebuffer: UInt32, height: Int, into memory: UnsafeMutableRawPointer, stride: Int,
+        shiftedBy shift: (x: Int, y: Int) = (0, 0)
     ) throws {
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
         glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
@@ -46,12 +49,15 @@ struct FrameReadback {
             for rect in rects {
                 glReadPixels(
                     GLint(rect.x), GLint(height - rect.y - rect.height), GLsizei(rect.width), GLsizei(rect.height),
-                    GLenum(GL_BGRA_EXT), GLenum(GL_UNSIGNED_BYTE), memory + rect.y * stride + rect.x * 4)
+                    GLenum(GL_BGRA_EXT), GLenum(GL_UNSIGNED_BYTE),
+                    memory + (rect.y + shift.y) * stride + (rect.x + shift.x) * 4)
             }
             glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
             glPixelStorei(GLenum(GL_PACK_REVERSE_ROW_ORDER_ANGLE), 0)
         } else {
-            for rect in rects { readFlipping(rect, height: height, into: memory, stride: stride) }
+            for rect in rects {
+                readFlipping(rect, height: height, into: memory + shift.y * stride + shift.x * 4, stride: stride)
+            }
         }
         try checkGL("glReadPixels(wl_shm frame)")
     }
@@ -78,5 +84,34 @@ struct FrameReadback {
                 top += rows
             }
         }
+    }
+
+    /// Reads `source`'s pixels into a `width` x `height` frame at
+    /// `memory` with their top-left at `origin` (which may lie outside the
+    /// frame), and makes every pixel they do not reach black: a wall's
+    /// tile, its part of the wall's picture and the letterbox bars around it.
+    mutating func read(
+        _ source: (framebuffer: UInt32, width: Int, height: Int), at origin: (x: Int, y: Int), width: Int,
+        height: Int, into memory: UnsafeMutableRawPointer, stride: Int
+    ) throws {
+        let frame = PixelRect(x: 0, y: 0, width: width, height: height)
+        let placed = PixelRect(x: origin.x, y: origin.y, width: source.width, height: source.height)
+        let shown = placed.intersection(frame)
+        // B, G, R 0 and X 255 in memory order: what GL reads back of an opaque black.
+        func black(_ x: Int, _ count: Int, row: Int) {
+            guard count > 0 else { return }
+            (memory + row * stride + x * 4).initializeMemory(as: UInt32.self, repeating: 0xff00_0000, count: count)
+        }
+        for row in 0..<height {
+            guard let shown, row >= shown.y, row < shown.y + shown.height else {
+                black(0, width, row: row)
+                continue
+            }
+            black(0, shown.x, row: row)
+            black(shown.x + shown.width, width - shown.x - shown.width, row: row)
+        }
+        guard let shown else { return }
+        let rect = PixelRect(x: shown.x - origin.x, y: shown.y - origin.y, width: shown.width, height: shown.height)
+        try read([rect], of: source.framebuffer, height: source.height, into: memory, stride: stride, shiftedBy: origin)
     }
 }

@@ -236,14 +236,19 @@ final class ShmPresenter {
     /// Reads a whole frame of the window's size back from `source` (the
     /// backing, the EGL window's back buffer or another target, made
     /// current by the caller) into a buffer staged as `stage` does: a frame
-    /// other windows may copy as it is. Nil as `stage` answers nil.
-    func stage(readingBack source: UInt32) throws -> StagedFrame? {
+    /// other windows may copy as it is. With `placed`, `source` is that
+    /// size and lies at that place in the frame, black around it (a wall's
+    /// tile). Nil as `stage` answers nil.
+    func stage(readingBack source: UInt32, placed: PixelRect? = nil) throws -> StagedFrame? {
         guard readback != nil else { throw RenderingError.destroyed(what: "wl_shm window's read-back (no GL yet)") }
-        let all = [PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)]
+        let (w, h) = (pixelWidth, pixelHeight)
+        let place = placed ?? PixelRect(x: 0, y: 0, width: w, height: h)
         var failure: (any Error)?
-        let made = try stage(width: pixelWidth, height: pixelHeight, replacing: nil) { memory, stride in
+        let made = try stage(width: w, height: h, replacing: nil) { memory, stride in
             do {
-                try self.readback?.read(all, of: source, height: self.pixelHeight, into: memory, stride: stride)
+                try self.readback?.read(
+                    (source, place.width, place.height), at: (place.x, place.y), width: w, height: h, into: memory,
+                    stride: stride)
             } catch {
                 failure = error
             }

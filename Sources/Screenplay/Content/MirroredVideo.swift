@@ -64,10 +64,14 @@ public final class MirroredVideo {
         guard let kept else { return }
         // The whole frame is this picture: held, so a screen of this size
         // that showed it already is copied, and this one's kept picture is
-        // read back as it is where it has the window's size (`SharedFrames`).
+        // read back as it is (black around it) where it is shown at its own
+        // size (`SharedFrames`); a wall's tiles each read their part of it.
         if x == 0, y == 0, width == context.pixelWidth, height == context.pixelHeight {
             let key = SharedFrameKey(source: frameSource, version: serial, width: width, height: height)
-            let held = SharedFrame(key: key, source: size == (width, height) ? kept : nil) { [weak context] in
+            let fit = aspectFit(
+                contentWidth: size.width, contentHeight: size.height, intoWidth: width, intoHeight: height)
+            let oneToOne = (fit.width, fit.height) == size
+            let held = SharedFrame(key: key, source: oneToOne ? kept : nil, origin: (fit.x, fit.y)) { [weak context] in
                 guard let context else { return }
                 try Self.draw(kept, size: size, x: x, y: y, width: width, height: height, on: context)
             }

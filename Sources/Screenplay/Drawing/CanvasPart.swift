@@ -4,8 +4,11 @@ import Rendering
 /// shows its part of the wall. The content is drawn at the canvas's size
 /// into a layer, and the part is shown over the whole target; where the
 /// part is the target's size, canvas pixels are the target's, one to one,
-/// otherwise the part is stretched to fit.
-public struct CanvasPart: Equatable, Sendable {
+/// otherwise the part is stretched to fit. A canvas that is one shared
+/// picture at its own size (a wall's video), shown one to one on a window
+/// presenting through wl_shm, is not drawn: the tile reads its part of the
+/// picture straight into its buffer (`LayerComposite.part`).
+public struct CanvasPart: Hashable, Sendable {
     /// The canvas's width: what is drawn is drawn at the canvas's size.
     public var canvasWidth: Int
     /// The canvas's height.
@@ -38,6 +41,14 @@ public struct CanvasPart: Equatable, Sendable {
         let rect = PixelRect(
             x: Int((-Double(x) * across).rounded()), y: Int((-Double(y) * down).rounded()),
             width: Int((Double(canvasWidth) * across).rounded()), height: Int((Double(canvasHeight) * down).rounded()))
-        try LayerComposite(rect: rect, width: canvasWidth, height: canvasHeight).draw(on: context, body)
+        var composite = LayerComposite(rect: rect, width: canvasWidth, height: canvasHeight)
+        // One to one over a frame that may be one shared picture: a canvas
+        // that is one (a wall's video) is read back part by part, undrawn.
+        if context.pixelWidth == width, context.pixelHeight == height,
+            context.frameInProgress.deferred.mayHoldShared
+        {
+            composite.part = self
+        }
+        try composite.draw(on: context, body)
     }
 }

@@ -108,15 +108,33 @@ final class DeferredFrame {
 
     /// Holds `frame`, a shared picture covering the whole window, while
     /// nothing has been drawn and the whole window is repainted through
-    /// wl_shm; false otherwise (then draw it).
+    /// wl_shm; false otherwise (then draw it). On a wall canvas's layer
+    /// (`holdsForPart`), a frame with a picture to read back is held for
+    /// the tile to take (`LayerComposite`).
     func holdShared(_ frame: SharedFrame) -> Bool {
-        guard !hasBegun, held == nil, target.clip == nil, let window = target as? WindowSurface,
-            window.presentsThroughShm, window.hasGraphicsContext, frame.key.width == target.pixelWidth,
-            frame.key.height == target.pixelHeight
+        guard holdsForPart ? frame.source != nil && !hasBegun && held == nil : mayHoldShared,
+            frame.key.width == target.pixelWidth, frame.key.height == target.pixelHeight
         else { return false }
         heldShared = frame
         return true
     }
+
+    /// A layer that is a wall's canvas, one tile's part of which is shown
+    /// one to one on a window whose frame may hold a shared frame: a shared
+    /// picture drawn as the whole canvas waits here for the tile to read
+    /// its part back (`LayerComposite`), and is drawn into the layer once
+    /// anything else is.
+    var holdsForPart = false
+
+    /// Whether a shared frame of the window's size would be held: nothing
+    /// drawn or held yet, the whole window repainted through wl_shm.
+    var mayHoldShared: Bool {
+        guard !hasBegun, held == nil, target.clip == nil, let window = target as? WindowSurface else { return false }
+        return window.presentsThroughShm && window.hasGraphicsContext
+    }
+
+    /// The shared picture held (`holdShared`) while nothing else is drawn.
+    var heldSharedFrame: SharedFrame? { heldShared }
 
     /// The held shared picture, if the frame is nothing else; the frame is
     /// then not started, and drawing it is the caller's.

@@ -27,6 +27,10 @@ final class FrameDrawer {
     /// page frame another scene presented or holds (`SharedFrames`,
     /// `DeferredFrame.holdCopy`), neither drawn nor read back.
     private(set) var framesCopied = 0
+    /// How many frames were read straight from a shared picture into the
+    /// window's wl_shm buffer, not drawn (`SharedFrame.source`: a mirrored
+    /// video at its own size, a wall's tile's part of it).
+    private(set) var framesReadBack = 0
 
     /// What a frame goes through besides its window: the graphics every
     /// scene shares, where its shown frames are tracked and its reads
@@ -127,7 +131,10 @@ final class FrameDrawer {
         case let .copied(staged):
             framesCopied += 1
             return staged
-        case let .readBack(staged): return staged
+        case let .shownAgain(staged): return staged
+        case let .readBack(staged):
+            if shared.source != nil { framesReadBack += 1 }
+            return staged
         case .drawn: return nil
         case .notDrawn:
             frame.settle()

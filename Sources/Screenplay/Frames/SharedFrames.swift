@@ -12,6 +12,9 @@ struct SharedFrameKey: Hashable {
     var version: Int
     /// What else the frame's pixels depend on (a picture's background).
     var variant: UInt32 = 0
+    /// The part of the source's frame this frame is (a wall's tile); nil:
+    /// all of it.
+    var part: CanvasPart?
     var width: Int
     var height: Int
 
@@ -29,11 +32,42 @@ struct SharedFrameKey: Hashable {
 /// window that presented the same key, read back as it is, or drawn.
 struct SharedFrame {
     let key: SharedFrameKey
-    /// The whole frame already drawn, opaque, at the window's size (a
-    /// mirrored video's kept picture): read back with no draw at all.
+    /// The picture already drawn, opaque, at the size it has in the frame
+    /// (a mirrored video's kept picture), at `origin`, with black around
+    /// it: read back with no draw at all.
     let source: OffscreenTarget?
+    /// Where `source`'s top-left lies in the frame: (0, 0) for a picture
+    /// that fills it, inside for a letterboxed one, and left of or above
+    /// the frame for a wall's tile that shows a later part of the picture.
+    var origin = (x: 0, y: 0)
     /// Draws it into the frame's target like any content.
     let draw: () throws -> Void
+
+    init(
+        key: SharedFrameKey, source: OffscreenTarget?, origin: (x: Int, y: Int) = (0, 0),
+        draw: @escaping () throws -> Void
+    ) {
+        (self.key, self.source, self.origin, self.draw) = (key, source, origin, draw)
+    }
+
+    /// `part` of this frame, as a whole frame of the part's size on a
+    /// window of its own (a wall's tile, the frame being the wall's
+    /// canvas), drawn on `context` where it cannot be read back; nil
+    /// without a source to read (then the canvas is drawn and cut).
+    @MainActor
+    func part(_ part: CanvasPart, drawnOn context: DrawingContext) -> SharedFrame? {
+        guard let source, key.part == nil else { return nil }
+        var key = self.key
+        (key.part, key.width, key.height) = (part, part.width, part.height)
+        let origin = (x: self.origin.x - part.x, y: self.origin.y - part.y)
+        return SharedFrame(key: key, source: source, origin: origin) { [weak context] in
+            guard let context else { return }
+            let quads = try context.resources.quads(), target = context.target
+            let placed = PixelRect(x: origin.x, y: origin.y, width: source.pixelWidth, height: source.pixelHeight)
+            try quads.clear(red: 0, green: 0, blue: 0, on: target)
+            try quads.draw(source, mapping: .layer, in: placed, on: target)
+        }
+    }
 }
 
 /// The frames that scenes of one connection presented as one shared
@@ -54,6 +88,9 @@ final class SharedFrames {
     enum Outcome {
         /// Another window's frame, copied.
         case copied(StagedFrame)
+        /// This window's own frame of the same picture, shown again (a
+        /// mirrored picture drawn again while another panel catches up).
+        case shownAgain(StagedFrame)
         /// Read back whole for others to copy; not yet presented.
         case readBack(StagedFrame)
         /// Drawn into the window: present it as usual.
@@ -87,12 +124,12 @@ final class SharedFrames {
                 // This window's own buffer, taken again, holds it already.
                 shown.copyPixels(into: memory, stride: stride)
             }
-            if let copy { return .copied(copy) }
+            if let copy { return shown.belongs(to: window) ? .shownAgain(copy) : .copied(copy) }
             return .notDrawn
         }
         var made: StagedFrame?
         if let source = frame.source {
-            made = try window.stageFrame(readingBack: source)
+            made = try window.stageFrame(readingBack: source, at: frame.origin)
         } else if sharesSize(window, key, now: now) {
             settle()
             try frame.draw()
@@ -103,8 +140,8 @@ final class SharedFrames {
         // One frame per source and size: the newest.
         presented = presented.filter { other, shown in
             shown.isReadable
-                && (other.source, other.variant, other.width, other.height)
-                    != (key.source, key.variant, key.width, key.height)
+                && (other.source, other.variant, other.part, other.width, other.height)
+                    != (key.source, key.variant, key.part, key.width, key.height)
         }
         presented[key] = made
         return .readBack(made)

@@ -50,10 +50,20 @@ struct LayerComposite {
     let width: Int, height: Int
     var opacity = 1.0
     var turns = 0
+    /// A wall canvas's part shown one to one over the whole of a frame
+    /// that may be one shared picture (`CanvasPart.draw`): where the
+    /// canvas is one shared picture, the frame holds the part as its own
+    /// shared frame and the layer is not drawn at all.
+    var part: CanvasPart?
 
     func draw(on frame: DrawingContext, _ body: (DrawingContext) throws -> Void) throws {
         var inner: PixelRect?
-        if turns == 0 {
+        if let part {
+            // Not `shownPart`: reaching for the frame's target starts it,
+            // and a started frame no longer holds a shared picture.
+            let shown = PixelRect(x: part.x, y: part.y, width: part.width, height: part.height)
+            inner = shown == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : shown
+        } else if turns == 0 {
             guard let shown = shownPart(of: frame) else { return }  // none of it is repainted
             inner = shown == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : shown
         }
@@ -67,10 +77,23 @@ struct LayerComposite {
         let layerContext = DrawingContext(
             target: layer, resources: resources,
             redrawRect: inner.map { SceneRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
+        let deferred = layerContext.frameInProgress.deferred
+        deferred.holdsForPart = part != nil
         try body(layerContext)
         // Video in the layer reports its swap after the frame, as on screen.
         frame.frameInProgress.afterPresent += layerContext.frameInProgress.afterPresent
         frame.frameInProgress.afterShown += layerContext.frameInProgress.afterShown
+        if let part, let tile = deferred.heldSharedFrame?.part(part, drawnOn: frame),
+            frame.frameInProgress.deferred.holdShared(tile)
+        {
+            _ = deferred.takeShared()
+            return
+        }
+        if deferred.heldSharedFrame != nil {
+            // Drawn into the layer after all, as any content.
+            layerContext.frameInProgress.settle()
+            if let error = layerContext.frameInProgress.settleError { throw error }
+        }
         try layer.makeOpaque()
         try resources.quads().draw(
             layer, mapping: .layer(turnedClockwise: turns), in: rect, on: frame.target, opacity: opacity)

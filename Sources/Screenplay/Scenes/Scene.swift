@@ -39,8 +39,7 @@ public final class Scene {
     /// about it name this, such as the one for a draw that never returns
     /// (`DrawWatch`). Nil names the scene configuration.
     public var contentDescription: String? {
-        // Set during a draw (a delegate naming what it is about to draw),
-        // the watched draw takes the new name.
+        // Set during a draw (a delegate naming what it draws next): the watched draw takes it.
         didSet {
             if isDrawing { drawWatch?.describe(contentDescription ?? session.configuration.name ?? "scene") }
         }
@@ -62,10 +61,12 @@ public final class Scene {
     /// scene of this size presented (one video mirrored on several
     /// screens, software GL): one memcpy, neither drawn nor read back.
     public var framesCopied: Int { frames.framesCopied }
+    /// How many of the frames drawn were read undrawn from a shared picture into the window's
+    /// wl_shm buffer (software GL: a mirrored video at its own size, a wall tile's part of it).
+    public var framesReadBack: Int { frames.framesReadBack }
     /// Open web pages drawing here: while there are none, GL comes up before the first draw.
     var webPageCount = 0
-    /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn;
-    /// 0 when unknown. For tests of the damage history.
+    /// The back buffer's age (EGL_EXT_buffer_age) at the last frame drawn, 0 when unknown (tests).
     package var lastBufferAge: Int { frames.lastBufferAge }
     /// Outputs the surface is on now (screens' ids).
     public var enteredScreenIDs: [UInt32] { surface.enteredOutputs }

@@ -46,7 +46,7 @@ final class PlayFrameStats {
             stats.write([
                 "event": "frames", "output": panel.output, "presented": panel.presented, "draws": panel.draws,
                 "redrawn_px": redrawn.redrawnPixels, "as_is": redrawn.presentedAsIs, "copied": redrawn.copied,
-                "video_frames": panel.videoFrames,
+                "read_back": redrawn.readBack, "video_frames": panel.videoFrames,
             ])
             if change == "stalled" { warn("\(panel.output) shows no frames (stalled)") }
             if change == "resumed" { log("\(panel.output) shows frames again") }

@@ -47,6 +47,22 @@ public enum TestMedia {
         return path
     }
 
+    /// `seconds` of one picture (a PNG at `picture`) stored losslessly as
+    /// RGB (FFV1 in Matroska), at `fps`: every pixel decodes to the
+    /// picture's own, so a test can tell which pixel of the video a screen
+    /// shows (a wall's coordinate picture, `writeCoordinatePicture`).
+    public static func still(in dir: String, name: String, picture: String, seconds: Int, fps: Int = 30) throws
+        -> String
+    {
+        let path = "\(dir)/\(name).mkv"
+        try ffmpeg([
+            "-v", "error", "-y", "-loop", "1", "-framerate", "\(fps)", "-i", picture, "-t", "\(seconds)", "-c:v",
+            "ffv1",
+            "-pix_fmt", "bgr0", path,
+        ])
+        return path
+    }
+
     /// `seconds` of ffmpeg's moving test pattern with a frame counter
     /// (`testsrc2`), optionally with a sine tone as an audio track.
     public static func pattern(

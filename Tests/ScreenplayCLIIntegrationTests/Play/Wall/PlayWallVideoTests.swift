@@ -81,6 +81,60 @@ final class PlayWallVideoTests: ScreenplayTestCase {
         assertCleanStop(p)
     }
 
+    /// A 2x1 wall of 320x180 tiles playing a video that fills the
+    /// 640x180 canvas at its own size, then one of 320x180 (centred,
+    /// black on each side): every tile shows exactly its part, pixel for
+    /// pixel on both sides of the seam and at the bars' edges, and reads it
+    /// straight from the wall's picture into its buffer rather than
+    /// drawing it (`read_back`, for at least half the pictures it shows).
+    /// The clip is a coordinate picture stored losslessly, so each pixel
+    /// tells which pixel of the video it is.
+    func testATwoTileWallReadsEachTilesPartOfItsVideoPixelExact() throws {
+        let rig = try startSway([.init(width: 320, height: 180), .init(width: 320, height: 180)])
+        let folder = try wallFolder()
+        for (clipWidth, left) in [(640, 0), (320, 160)] {
+            try writeCoordinatePicture(folder + "/still.png", width: clipWidth, height: 180)
+            let clip = try TestMedia.still(
+                in: folder, name: "clip\(clipWidth)", picture: folder + "/still.png", seconds: 20)
+            let path = folder + "/wall\(clipWidth).json"
+            try
+                #"{"playlists": {"clip": [{"file": "\#(clip)"}]}, "walls": [{"playlist": "clip", "tiles": [{"match": "HEADLESS-1", "column": 0, "row": 0}, {"match": "HEADLESS-2", "column": 1, "row": 0}]}]}"#
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            let p = try CLI.start(["play", path, "--stats", "-"], environment: env(rig))
+            let tiles = [("HEADLESS-1", 0), ("HEADLESS-2", 320)]
+            for (output, _) in tiles {
+                XCTAssertNotNil(
+                    p.waitForEvent(timeout: 20) { $0.event == "item" && $0.output == output }, "\(output): \(p.stderr)")
+            }
+            let start = p.statsEvents.count
+            for (output, offset) in tiles {
+                // The video's pixel under each of the tile's, black (0, 0) where the video does not reach.
+                let expected = { (x: Int, y: Int) -> (x: Int, y: Int) in
+                    let canvas = x + offset
+                    return canvas >= left && canvas < left + clipWidth ? (canvas - left, y) : (0, 0)
+                }
+                var result = (count: -1, first: [String]())
+                _ = waitUntil(timeout: 10) {
+                    guard let image = try? rig.capture(output: output) else { return false }
+                    result = self.misplaced(image, expected: expected)
+                    return result.count == 0
+                }
+                XCTAssertEqual(result.count, 0, "\(clipWidth)-pixel clip, \(output) shows its part: \(result.first)")
+            }
+            Thread.sleep(forTimeInterval: 3)
+            let frames = p.statsEvents.dropFirst(start).filter { $0.event == "frames" }
+            for (output, _) in tiles {
+                let mine = frames.filter { $0.output == output }
+                let pictures = mine.reduce(0) { $0 + max(0, $1.int("video_frames")) }
+                let read = mine.reduce(0) { $0 + max(0, $1.int("read_back")) }
+                XCTAssertGreaterThan(pictures, 10, "\(output) drew new video pictures: \(p.stderr)")
+                XCTAssertGreaterThanOrEqual(
+                    read, pictures / 2, "\(output): \(pictures) pictures, \(read) read back undrawn: \(p.stderr)")
+            }
+            assertCleanStop(p)
+        }
+    }
+
     /// A 2x1 wall of a local web page, as a user writes it: red on the
     /// canvas's left half, blue on its right. Each output shows its half,
     /// and one web process renders the page for both tiles, not one each.
