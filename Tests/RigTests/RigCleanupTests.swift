@@ -20,7 +20,7 @@ final class RigCleanupTests: ScreenplayTestCase {
         let work = "/tmp/screenplay-cleanup-test-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let script = Self.checkout + "/scripts/rig-cleanup.sh"
+        let script = checkoutRoot + "/scripts/rig-cleanup.sh"
         // The namespace's init is this script; its command line names neither a rig nor a test.
         try """
         bash -c 'exec -a fake.xctest bash -c "(exec -a \(rigFolder)/ours sleep 60) & wait"' &
@@ -68,15 +68,4 @@ final class RigCleanupTests: ScreenplayTestCase {
         XCTAssertEqual(refused.status, 64)
         XCTAssertTrue(refused.stderr.contains("unknown option --bogus"), refused.stderr)
     }
-
-    /// The checkout: the first folder above this file with Package.swift.
-    private static let checkout: String = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/",
-            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-        {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.path
-    }()
 }

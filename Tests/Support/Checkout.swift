@@ -1,9 +1,9 @@
 import Foundation
 
-/// The checkout these tests are in: the first folder above this file that
+/// The checkout the tests are in: the first folder above this file that
 /// holds Package.swift, so a test keeps finding `contrib/` and `Examples/`
 /// wherever its file is moved within the tests.
-let checkoutRoot: String = {
+public let checkoutRoot: String = {
     var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     while folder.path != "/" {
         if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
