@@ -67,7 +67,7 @@ final class BenchRunner {
     /// each in a quick run.
     func run(
         _ only: Set<String>, soakMinutes: Double, textureMinutes: Double, webMemoryMinutes: Double,
-        wallBoxMinutes: Double
+        wallBoxMinutes: Double, wallBoxCounts: [Int]
     ) {
         let settings = context.settings
         let quick = settings.quick
@@ -149,8 +149,12 @@ final class BenchRunner {
             attempt("wall sync") { try WallSyncBench(context: context).run() }
         }
         if only.contains("wallboxes") {
-            attempt("wall of boxes") {
-                try WallBoxesBench(context: context, minutes: quick ? min(wallBoxMinutes, 1) : wallBoxMinutes).run()
+            for count in wallBoxCounts {
+                attempt("wall of \(count) boxes") {
+                    try WallBoxesBench(
+                        context: context, minutes: quick ? min(wallBoxMinutes, 1) : wallBoxMinutes, boxes: count
+                    ).run()
+                }
             }
         }
         if only.contains("web") {

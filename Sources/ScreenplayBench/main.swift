@@ -6,7 +6,7 @@ import TestSupport
 
 let usage = """
     USAGE: screenplay-bench [--quick] [--out DIR] [--screenplay PATH] [--only LIST] [--soak-minutes N] [--texture-minutes N]
-                            [--web-memory-minutes N] [--minutes N]
+                            [--web-memory-minutes N] [--minutes N] [--boxes LIST]
                             [--readme PATH|--no-readme]
 
     Runs every benchmark, each on its own headless sway or weston, and writes
@@ -23,7 +23,8 @@ let usage = """
       --soak-minutes N   Length of the memory soak (default 30).
       --texture-minutes N  Length of the texture soak (default 60).
       --web-memory-minutes N  Length of the web page's memory run (default 60).
-      --minutes N        Length of the wall-of-boxes run (default 10).
+      --minutes N        Length of each wall-of-boxes run (default 10).
+      --boxes LIST       Comma-separated counts of boxes, each 2 to 4, for the wall-of-boxes runs (default 2,4).
       --readme PATH      The page whose bench markers get the headline table after a
                          full run (default docs/performance.md; skipped when missing
                          or --quick).
@@ -43,6 +44,7 @@ var soakMinutes = 30.0
 var textureMinutes = 60.0
 var webMemoryMinutes = 60.0
 var wallBoxMinutes = 10.0
+var wallBoxCounts = [2, 4]
 var arguments = CommandLine.arguments.dropFirst()
 while let word = arguments.popFirst() {
     switch word {
@@ -54,6 +56,15 @@ while let word = arguments.popFirst() {
     case "--web-memory-minutes": webMemoryMinutes = Double(arguments.popFirst() ?? "") ?? webMemoryMinutes
     case "--texture-minutes": textureMinutes = Double(arguments.popFirst() ?? "") ?? textureMinutes
     case "--minutes": wallBoxMinutes = Double(arguments.popFirst() ?? "") ?? wallBoxMinutes
+    case "--boxes":
+        let word = arguments.popFirst() ?? ""
+        let counts = word.split(separator: ",").map { Int($0) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0.map(WallBoxesBench.counts.contains) ?? false }) else {
+            FileHandle.standardError.write(
+                Data("error: --boxes '\(word)': give counts of boxes from 2 to 4, e.g. --boxes 2,3,4\n".utf8))
+            exit(64)
+        }
+        wallBoxCounts = counts.compactMap { $0 }
     case "--readme": readmePath = arguments.popFirst()
     case "--no-readme": readmePath = nil
     case "-h", "--help":
@@ -100,7 +111,7 @@ let runner = BenchRunner(settings: settings, screenplay: screenplayBinary, workD
 
 runner.run(
     only, soakMinutes: soakMinutes, textureMinutes: textureMinutes, webMemoryMinutes: webMemoryMinutes,
-    wallBoxMinutes: wallBoxMinutes)
+    wallBoxMinutes: wallBoxMinutes, wallBoxCounts: wallBoxCounts)
 runner.results.methods = [
     "pacing on sway":
         "sway 1.7's headless backend answers no wp_presentation feedback (neither presented nor discarded; Screenplay stops asking after six unanswered requests and probes now and then), so on sway frames are counted and timed when their wl_surface.frame callback reaches Screenplay (source frame-callbacks): that is the compositor's repaint cadence as the client sees it, not scan-out.",

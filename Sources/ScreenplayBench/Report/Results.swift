@@ -190,8 +190,8 @@ struct BenchResults: Codable, Sendable {
     var wallRatios: [FrameCostRatio] = []
     /// A wall's tiles showing each picture together (`--only wallsync`).
     var wallSync: [WallSyncRun] = []
-    /// Boxes of one wall showing the same frame (`--only wallboxes`); nil when not run.
-    var wallBoxes: WallBoxesRun?
+    /// Boxes of one wall showing the same frame (`--only wallboxes`), one run per count of boxes.
+    var wallBoxes: [WallBoxesRun] = []
     /// Web pages against cog (`--only web`): every round of both programs.
     var webRuns: [WebCostRun] = []
     var webRatios: [FrameCostRatio] = []
