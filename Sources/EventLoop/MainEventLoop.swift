@@ -49,10 +49,24 @@ package final class MainEventLoop {
         timerFD = timer
         Self.add(timer, to: epoll)
         Self.add(wake, to: epoll)
-        let source = DispatchSource.makeReadSource(fileDescriptor: epoll, queue: .main)
+        attachToMainQueue()
+    }
+
+    /// Has libdispatch's main queue drive the loop: a read source on its
+    /// descriptor calls `process()`. Idempotent.
+    package func attachToMainQueue() {
+        guard mainQueueSource == nil else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fileDescriptor, queue: .main)
         source.setEventHandler { MainActor.assumeIsolated { MainEventLoop.shared.process() } }
         source.resume()
         mainQueueSource = source
+    }
+
+    /// Ends the read source of `attachToMainQueue()`, for a caller that
+    /// polls the descriptor itself (`MainThreadRunner`). Idempotent.
+    package func detachFromMainQueue() {
+        mainQueueSource?.cancel()
+        mainQueueSource = nil
     }
 
     private static func add(_ fd: Int32, to epoll: Int32) {

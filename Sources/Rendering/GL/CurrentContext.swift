@@ -13,24 +13,28 @@ package struct CurrentContext {
     private let draw: EGLSurface?
     private let read: EGLSurface?
 
-    /// What is current now. With no context current (the common case: no
-    /// app context, or Screenplay's own left current), the display and
-    /// surfaces are not asked: every EGL call through libglvnd costs a
-    /// system call, and this runs on every batch.
+    /// What is current now. With no context current, or one of
+    /// Screenplay's own (the common case: no app context, and Screenplay's
+    /// left current by its last draw), the display and surfaces are not
+    /// asked and nothing is given back: every EGL call through libglvnd
+    /// costs a system call (its fork check calls getpid), and this runs
+    /// around every batch of events.
     package init() {
         api = eglQueryAPI()
-        context = eglGetCurrentContext()
-        guard let context, context != screenplay_egl_no_context() else {
-            (display, draw, read) = (nil, nil, nil)
+        let current = eglGetCurrentContext()
+        guard let current, current != screenplay_egl_no_context(), !OwnContexts.contains(current) else {
+            (context, display, draw, read) = (nil, nil, nil, nil)
             return
         }
+        context = current
         display = eglGetCurrentDisplay()
         draw = eglGetCurrentSurface(EGL_DRAW)
         read = eglGetCurrentSurface(EGL_READ)
     }
 
-    /// Whether nothing was current (no app context to give back).
-    private var isNone: Bool { context == nil || context == screenplay_egl_no_context() }
+    /// Whether there is no app context to give back: none was current, or
+    /// Screenplay's own was.
+    private var isNone: Bool { context == nil }
 
     /// Binds the saved API and makes the saved display, context and
     /// surfaces current again, if anything changed them.

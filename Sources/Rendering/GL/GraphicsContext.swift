@@ -198,6 +198,7 @@ package final class GraphicsContext {
         offersReverseRowReadback = glExtensions.contains("GL_ANGLE_pack_reverse_row_order")
         offersPackSubimage = glExtensions.contains("GL_NV_pack_subimage")
         ok = true
+        OwnContexts.insert(created)
     }
 
     /// Scans the configs by hand: eglChooseConfig ranks by the bits of the
@@ -298,6 +299,7 @@ package final class GraphicsContext {
         eglMakeCurrent(display, screenplay_egl_no_surface(), screenplay_egl_no_surface(), screenplay_egl_no_context())
         if let fallbackPbuffer { eglDestroySurface(display, fallbackPbuffer) }
         fallbackPbuffer = nil
+        OwnContexts.remove(context)
         eglDestroyContext(display, context)
         Self.release(display)
     }

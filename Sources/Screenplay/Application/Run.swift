@@ -1,11 +1,13 @@
 import Dispatch
+import EventLoop
 import Foundation
 
 extension Application {
     /// Runs the app, as `UIApplicationMain`: drains the main queue on the
-    /// main thread (`RunLoop.main`; `dispatchMain()` would hand the main
-    /// queue to pool threads on Linux, and an EGL context is current on one
-    /// thread only) until the app is done, then returns.
+    /// main thread (`RunLoop.main`, or one poll when
+    /// `RunOptions.waitsInRunLoop` is false; `dispatchMain()` would hand the
+    /// main queue to pool threads on Linux, and an EGL context is current on
+    /// one thread only) until the app is done, then returns.
     ///
     /// It returns when SIGINT or SIGTERM arrives (every scene is torn down
     /// and the connection closed, as by `shutdown()`), or when the app calls
@@ -35,8 +37,12 @@ extension Application {
             signals.restore()
             isRunning = false
         }
-        while !isShutDown {
-            _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+        if options.waitsInRunLoop {
+            while !isShutDown {
+                _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+            }
+        } else {
+            MainThreadRunner.run { isShutDown }
         }
         if let runError {
             self.runError = nil

@@ -41,13 +41,15 @@ final class HangGuard: Sendable {
 
     /// How `Application.run` ends: `stop` tears down on the main queue,
     /// within `teardownSeconds` or the process exits 70 naming the draw it
-    /// is stuck in.
+    /// is stuck in. It waits in one poll, not `RunLoop.main`: nothing of
+    /// the tool's uses a Foundation timer or run-loop source, and every
+    /// frame costs less.
     static func runOptions(stop: @escaping @MainActor @Sendable (StopSignal) -> Void) -> RunOptions {
         RunOptions(
             onStopSignal: stop,
             teardownDeadline: TeardownDeadline(seconds: teardownSeconds, exitStatus: ExitCode.software.rawValue) {
                 "screenplay: \($0)"
-            })
+            }, waitsInRunLoop: false)
     }
 }
 
