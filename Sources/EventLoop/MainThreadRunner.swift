@@ -1,5 +1,6 @@
 import CLinuxEvents
 import Dispatch
+import Foundation
 import Glibc
 
 /// Runs the main thread as CFRunLoop would, with one poll(2) on two
@@ -21,9 +22,15 @@ package enum MainThreadRunner {
     /// Runs passes until `isDone()` answers true after one; returns at
     /// once if it does before the first. The loop's dispatch read source is
     /// off meanwhile (the loop has one driver) and back on after, for apps
-    /// that drain the main queue themselves.
-    package static func run(until isDone: () -> Bool) {
+    /// that drain the main queue themselves. `inRunLoop`: wait in
+    /// `RunLoop.main` instead, where that source drives the loop, so
+    /// Foundation timers and run-loop sources fire too.
+    package static func run(inRunLoop: Bool = false, until isDone: () -> Bool) {
         dispatchPrecondition(condition: .onQueue(.main))
+        if inRunLoop {
+            while !isDone() { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+            return
+        }
         let loop = MainEventLoop.shared
         loop.detachFromMainQueue()
         defer { loop.attachToMainQueue() }

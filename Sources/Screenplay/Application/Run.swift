@@ -1,6 +1,6 @@
 import Dispatch
 import EventLoop
-import Foundation
+import Glibc
 
 extension Application {
     /// Runs the app, as `UIApplicationMain`: drains the main queue on the
@@ -37,13 +37,7 @@ extension Application {
             signals.restore()
             isRunning = false
         }
-        if options.waitsInRunLoop {
-            while !isShutDown {
-                _ = RunLoop.main.run(mode: .default, before: .distantFuture)
-            }
-        } else {
-            MainThreadRunner.run { isShutDown }
-        }
+        MainThreadRunner.run(inRunLoop: options.waitsInRunLoop) { isShutDown }
         if let runError {
             self.runError = nil
             throw runError
