@@ -32,6 +32,26 @@ struct MemoryBreakdown: Codable, Sendable {
     }
 }
 
+/// RSS in its two parts from /proc/PID/status, cheap enough to read every second.
+struct ResidentParts {
+    /// RssAnon: heap, stacks, anonymous buffers.
+    var anonymousKiB: Int
+    /// RssFile + RssShmem: pages of mapped files (library code) and shared memory.
+    var fileAndSharedKiB: Int
+
+    /// Reads `pid`'s status, or nil if it is gone.
+    static func read(pid: Int32) -> ResidentParts? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        var fields: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("Rss") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count >= 2, let value = Int(words[1]) { fields[words[0].dropLast()] = value }
+        }
+        guard let anon = fields["RssAnon"], let file = fields["RssFile"] else { return nil }
+        return ResidentParts(anonymousKiB: anon, fileAndSharedKiB: file + (fields["RssShmem"] ?? 0))
+    }
+}
+
 /// The memory sections of the report: peak RSS by outputs, and the
 /// smaps_rollup breakdown against swaybg.
 enum MemoryReport: MarkdownFormatting {

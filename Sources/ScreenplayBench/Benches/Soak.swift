@@ -20,6 +20,15 @@ struct SoakTrend: Codable, Sendable {
     var samples: Int
     /// (seconds, KiB) of every sample, so a bump is told from a trend.
     var series: [[Double]] = []
+    /// The slopes of RSS's two parts, fitted as RSS's is: anonymous pages
+    /// (heap, stacks, buffers: where a leak grows) and file-backed and
+    /// shared pages (library code faulted in the first time a path runs,
+    /// memfd buffers shared with the compositor). A step in the second is
+    /// a page read once, not growth.
+    var anonSlopeKiBPerMinute: Double?
+    var fileSlopeKiBPerMinute: Double?
+    /// (seconds, anonymous KiB, file-backed and shared KiB) of every sample.
+    var parts: [[Double]] = []
     /// (last - first 30 s median after warm-up) per minute: a temporary
     /// bump moves the slope but not this.
     var netKiBPerMinute: Double? {
@@ -93,21 +102,39 @@ struct MemorySoak: Benchmark {
             watched.append(("weston (under the static picture)", westonName, pid))
         }
 
+        let watchStart = Date()
+        var parts = [[[Double]]](repeating: [], count: watched.count)
         let trends = MemoryTrend.watch(
             watched.map { ("\($0.label) · \($0.compositor)", $0.pid) }, seconds: seconds, warmupSeconds: warmup,
-            interval: 1, windowSeconds: 30, check: { clients.allSatisfy { $0.process.isRunning } })
+            interval: 1, windowSeconds: 30,
+            check: {
+                let t = Date().timeIntervalSince(watchStart)
+                for (i, entry) in watched.enumerated() {
+                    if let kinds = ResidentParts.read(pid: entry.pid) {
+                        parts[i].append([t, Double(kinds.anonymousKiB), Double(kinds.fileAndSharedKiB)])
+                    }
+                }
+                return clients.allSatisfy { $0.process.isRunning }
+            })
         for c in clients where !c.process.isRunning {
             results.errors.append("memory soak: \(c.label) on \(c.compositor) exited: \(c.process.stderr.suffix(1500))")
         }
-        for (entry, trend) in zip(watched, trends) {
+        for (index, (entry, trend)) in zip(watched, trends).enumerated() {
             say("memory soak: \(trend)")
+            func partSlope(_ column: Int) -> Double? {
+                MemoryTrend(
+                    label: entry.label, samples: parts[index].map { ($0[0], Int($0[column])) }, warmupSeconds: warmup,
+                    windowSeconds: 30
+                ).slopeKiBPerMinute
+            }
             results.soak.append(
                 SoakTrend(
                     label: entry.label, compositor: entry.compositor, minutes: (trend.samples.last?.seconds ?? 0) / 60,
                     warmupMinutes: warmup / 60, slopeKiBPerMinute: trend.slopeKiBPerMinute,
                     rssFirstKiB: trend.medians.first?.kib, rssLastKiB: trend.medians.last?.kib,
                     samples: trend.samples.count,
-                    series: trend.samples.map { [$0.seconds, Double($0.kib)] }))
+                    series: trend.samples.map { [$0.seconds, Double($0.kib)] }, anonSlopeKiBPerMinute: partSlope(1),
+                    fileSlopeKiBPerMinute: partSlope(2), parts: parts[index]))
         }
     }
 }
@@ -122,18 +149,24 @@ enum SoakReport {
         md +=
             "a least-squares fit to the median of each 30 s after the warm-up; net is the change from the first of those medians to the last, per minute "
         md +=
-            "(a bump that comes and goes moves the slope, not the net). Goal: below 1 KiB per minute for Screenplay and for the compositor.\n\n"
+            "(a bump that comes and goes moves the slope, not the net). Goal: below 1 KiB per minute for Screenplay and for the compositor. "
         md +=
-            "| process | compositor | minutes | warm-up min | 30 s median RSS after warm-up → end KiB | slope KiB/min | net KiB/min | < 1 KiB/min? |\n"
-        md += "|---|---|---:|---:|---|---:|---:|---|\n"
+            "RSS's parts are fitted the same way: anonymous (RssAnon: heap, stacks, buffers, where a leak grows) and file and shared "
+        md +=
+            "(RssFile + RssShmem: library code paged in the first time a path runs, buffers shared with the compositor).\n\n"
+        md +=
+            "| process | compositor | minutes | warm-up min | 30 s median RSS after warm-up → end KiB | slope KiB/min | net KiB/min | anonymous KiB/min | file and shared KiB/min | < 1 KiB/min? |\n"
+        md += "|---|---|---:|---:|---|---:|---:|---:|---:|---|\n"
         for t in soak {
             let slope = t.slopeKiBPerMinute.map { String(format: "%.2f", $0) } ?? "–"
             let goal = t.meetsGoal.map { $0 ? "yes" : "**no**" } ?? "–"
             md +=
                 "| \(t.label) | \(t.compositor) | \(String(format: "%.1f", t.minutes)) | \(String(format: "%.1f", t.warmupMinutes)) | "
             let net = t.netKiBPerMinute.map { String(format: "%.2f", $0) } ?? "–"
+            let anon = t.anonSlopeKiBPerMinute.map { String(format: "%.2f", $0) } ?? "–"
+            let file = t.fileSlopeKiBPerMinute.map { String(format: "%.2f", $0) } ?? "–"
             md +=
-                "\(t.rssFirstKiB.map(String.init) ?? "–") → \(t.rssLastKiB.map(String.init) ?? "–") | \(slope) | \(net) | \(goal) |\n"
+                "\(t.rssFirstKiB.map(String.init) ?? "–") → \(t.rssLastKiB.map(String.init) ?? "–") | \(slope) | \(net) | \(anon) | \(file) | \(goal) |\n"
         }
         return md
     }
