@@ -119,4 +119,29 @@ final class TextCacheTests: ScreenplayTestCase {
         _ = try bench.frame { try $0.drawText("label 0", x: 0, y: 0, maxWidth: 200, pixelHeight: 16, color: .white) }
         XCTAssertEqual(bench.resources.textLayouts, capacity + 11)
     }
+
+    /// A clock changes every second and evicts its old values: each new
+    /// value is written into an evicted texture of its size, not a new one,
+    /// and shows its own pixels, not the old ones.
+    @MainActor
+    func testTextOfOneSizeThatKeepsChangingReusesEvictedTextures() async throws {
+        let bench = try Bench()
+        defer { bench.close() }
+        let capacity = bench.resources.textCapacity
+        // Dark greys: the same block size, other pixels, none lit.
+        for i in 0..<(capacity + 40) {
+            let context = try bench.frame {
+                try $0.drawText(lines: [("12:00", 48)], color: RGBColor(hex: 0x010101 * UInt32(i % 100)))
+            }
+            XCTAssertEqual(try bench.litPixels(context), 0, "dark grey text lights nothing")
+        }
+        XCTAssertEqual(bench.resources.textLayouts, capacity + 40)
+        XCTAssertEqual(bench.resources.textTexturesReused, 40, "every block past the cache's size took an old texture")
+        let white = try bench.frame { try $0.drawText(lines: [("12:00", 48)], color: .white) }
+        XCTAssertEqual(bench.resources.textTexturesReused, 41)
+        XCTAssertGreaterThan(try bench.litPixels(white), 100, "the reused texture shows the new pixels")
+        // Another size takes a new texture and leaves the spares alone.
+        _ = try bench.frame { try $0.drawText(lines: [("12:00:00", 48)], color: .white) }
+        XCTAssertEqual(bench.resources.textTexturesReused, 41)
+    }
 }

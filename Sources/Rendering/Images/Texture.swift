@@ -7,6 +7,8 @@ package final class Texture {
     package let height: Int
     private(set) var name: GLuint = 0
     private var nearest = false
+    /// The format the storage was last specified with (glTexImage2D).
+    private var storageFormat: Int32?
 
     /// Uploads `width * height` RGBA pixels (rows top to bottom).
     /// - Parameter premultiplied: whether colour is already multiplied by
@@ -149,13 +151,22 @@ package final class Texture {
         _ = drainGLErrors()
         glBindTexture(GLenum(GL_TEXTURE_2D), name)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        // glTexImage2D rather than glTexSubImage2D: EXT_texture_format_BGRA8888
-        // needs the internal format to equal the upload format, so storage
-        // is respecified each time in case the last upload used the other one.
-        glTexImage2D(
-            GLenum(GL_TEXTURE_2D), 0, format, GLsizei(width), GLsizei(height), 0, GLenum(format),
-            GLenum(GL_UNSIGNED_BYTE), pointer)
+        // EXT_texture_format_BGRA8888 needs the internal format to equal the
+        // upload format: storage is specified again only when the format
+        // changes, so a texture written again (a text block's, reused) keeps
+        // its memory rather than having the driver free and allocate it.
+        if storageFormat == format {
+            glTexSubImage2D(
+                GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), GLenum(format),
+                GLenum(GL_UNSIGNED_BYTE), pointer)
+        } else {
+            glTexImage2D(
+                GLenum(GL_TEXTURE_2D), 0, format, GLsizei(width), GLsizei(height), 0, GLenum(format),
+                GLenum(GL_UNSIGNED_BYTE), pointer)
+            storageFormat = nil
+        }
         try checkGL("texture upload (\(width)x\(height))")
+        storageFormat = format
     }
 
     /// Replaces the pixels with ARGB32 words of the same size (cairo's, or a

@@ -28,6 +28,13 @@ final class GraphicsResources {
     /// How many text blocks were laid out and rasterised (cache misses):
     /// a scene whose text does not change lays it out once.
     private(set) var textLayouts = 0
+    /// Textures of evicted blocks, newest first, kept for the next block
+    /// of their size (`textTexture(for:)`).
+    private var spareTextTextures: [Texture] = []
+    /// A clock and a timer each leave one; a few more cover other labels that change.
+    private let spareTextCapacity = 4
+    /// How many laid-out blocks went into a spare texture rather than a new one.
+    private(set) var textTexturesReused = 0
 
     init(context: GraphicsContext) {
         self.context = context
@@ -57,14 +64,34 @@ final class GraphicsResources {
         }
         textLayouts += 1
         let canvas = try render()
-        let made = CachedText(
-            texture: try canvas.makeTexture(context: context), mask: canvas.inkMask(), lastUse: textClock)
         if texts.count >= textCapacity, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            oldest.value.texture.destroy()
             texts[oldest.key] = nil
+            spareTextTextures.insert(oldest.value.texture, at: 0)
+            while spareTextTextures.count > spareTextCapacity { spareTextTextures.removeLast().destroy() }
         }
+        let made = CachedText(texture: try textTexture(for: canvas), mask: canvas.inkMask(), lastUse: textClock)
         texts[key] = made
         return made
+    }
+
+    /// A texture holding `canvas`: a spare one of its size written again,
+    /// or a new one. A console's clock and timer change every second and
+    /// each change evicts an old value of the same size: writing the old
+    /// texture keeps its memory where it is, where a new texture for every
+    /// change made and freed a block of about 80 KiB a second each, which
+    /// the heap's free space never quite fits for months.
+    private func textTexture(for canvas: Canvas) throws -> Texture {
+        if let index = spareTextTextures.firstIndex(where: { $0.width == canvas.width && $0.height == canvas.height }) {
+            let texture = spareTextTextures.remove(at: index)
+            do {
+                try canvas.update(texture)
+                textTexturesReused += 1
+                return texture
+            } catch {
+                texture.destroy()
+            }
+        }
+        return try canvas.makeTexture(context: context)
     }
 
     func quads() throws -> QuadRenderer {
@@ -141,6 +168,8 @@ final class GraphicsResources {
         textures.removeAll()
         for text in texts.values { text.texture.destroy() }
         texts.removeAll()
+        for texture in spareTextTextures { texture.destroy() }
+        spareTextTextures.removeAll()
         layers.destroy()
         quadRenderer?.destroy()
         quadRenderer = nil
