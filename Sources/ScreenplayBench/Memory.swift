@@ -43,8 +43,9 @@ struct ResidentParts {
     static func read(pid: Int32) -> ResidentParts? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         var fields: [Substring: Int] = [:]
+        // "RssAnon:\t   74040 kB": a tab after the colon, then spaces.
         for line in text.split(separator: "\n") where line.hasPrefix("Rss") {
-            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if words.count >= 2, let value = Int(words[1]) { fields[words[0].dropLast()] = value }
         }
         guard let anon = fields["RssAnon"], let file = fields["RssFile"] else { return nil }
