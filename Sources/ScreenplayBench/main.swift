@@ -186,12 +186,14 @@ if !quick, only.contains("layouts"), !runner.results.layoutRatios.isEmpty, let r
         updated
             ? "updated the layouts table in \(readmePath)" : "\(readmePath) has no bench-layouts markers; left alone")
 }
-if !quick, only.contains("fleet"), runner.results.fleet != nil, let readmePath,
-    FileManager.default.fileExists(atPath: readmePath)
-{
-    let updated = PerformancePage.updateFleet(readmePath, with: runner.results)
-    runner.say(
-        updated ? "updated the fleet table in \(readmePath)" : "\(readmePath) has no bench-fleet markers; left alone")
+// The fleet's table lives in the fleet guide beside the Performance page.
+if !quick, only.contains("fleet"), runner.results.fleet != nil, let readmePath {
+    let fleetPath = (readmePath as NSString).deletingLastPathComponent + "/fleet.md"
+    if FileManager.default.fileExists(atPath: fleetPath) {
+        let updated = PerformancePage.updateFleet(fleetPath, with: runner.results)
+        runner.say(
+            updated ? "updated the fleet table in \(fleetPath)" : "\(fleetPath) has no bench-fleet markers; left alone")
+    }
 }
 if !quick, only.contains("web"), !runner.results.webRuns.isEmpty, let readmePath,
     FileManager.default.fileExists(atPath: readmePath)
