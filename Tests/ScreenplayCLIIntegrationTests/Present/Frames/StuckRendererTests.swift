@@ -122,7 +122,7 @@ final class StuckRendererTests: ScreenplayTestCase {
             """
             void mainImage(out vec4 c, in vec2 p) {
                 float v = 0.0;
-                for (int i = 0; i < 150; i++) { v += sin(p.x * 0.01 + float(i) + iTime) * cos(p.y * 0.01 - float(i)); }
+                for (int i = 0; i < 600; i++) { v += sin(p.x * 0.01 + float(i) + iTime) * cos(p.y * 0.01 - float(i)); }
                 c = vec4(0.5 + 0.001 * v, 0.2, 0.3, 1.0);
             }
             """)
