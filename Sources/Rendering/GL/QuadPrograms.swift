@@ -15,11 +15,34 @@ final class QuadPrograms {
     /// Writes one opaque colour, unblended: what `clear` draws.
     let opaque: ShaderProgram
 
-    /// Texels as they are, for the blit and the regions programs.
+    /// Texels as they are, for the blit program.
     private static let copyFragment = """
         #version 100
         precision mediump float;
         uniform sampler2D image;
+        varying vec2 uv;
+        void main() { gl_FragColor = texture2D(image, uv); }
+        """
+
+    /// The same copy at full precision, for the regions program (text,
+    /// ink). Mesa lowers a mediump copy to 16-bit floats: its texel fetch
+    /// returns halves that the shader converts back, and llvmpipe (the
+    /// software path) then rejects the shader for its linear rasterizer,
+    /// shading every 4x4 block with its general float pipeline. At highp
+    /// (a lowp sampler is the ES default, hence `highp sampler2D`) the copy
+    /// is a plain fetch and store: llvmpipe runs it a row at a time in
+    /// 8-bit lanes, which halves the cost of blending text over a changing
+    /// frame (`scripts/frame-instructions.sh text-30fps`). Same pixels:
+    /// the blend is the same premultiplied "over".
+    private static let regionsFragment = """
+        #version 100
+        #ifdef GL_FRAGMENT_PRECISION_HIGH
+        precision highp float;
+        uniform highp sampler2D image;
+        #else
+        precision mediump float;
+        uniform sampler2D image;
+        #endif
         varying vec2 uv;
         void main() { gl_FragColor = texture2D(image, uv); }
         """
@@ -70,7 +93,7 @@ final class QuadPrograms {
                     gl_Position = vec4(position, 0.0, 1.0);
                 }
                 """,
-            fragmentSource: Self.copyFragment,
+            fragmentSource: Self.regionsFragment,
             attributeBindings: ["position": 0, "texcoord": 1], sourceName: "QuadRenderer regions shader")
         solid = try ShaderProgram(
             context: context, vertexSource: vertex,

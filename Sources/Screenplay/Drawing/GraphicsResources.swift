@@ -224,12 +224,16 @@ final class CachedText {
     /// The inked rectangles for each placement modulo `inkCell`, made at
     /// the first draw there (a block drawn in one place makes one).
     private var inkByPhase: [Int: [PixelRect]] = [:]
-    /// llvmpipe shades 4x4 blocks of the target whole: rectangles of such
-    /// cells, on the target's own grid, shade no block for a sliver of
-    /// ink. ("Score 42" a fifth of 720 pixels high, centred at 1280x720,
-    /// lies 3 pixels off that grid: 8-pixel cells of the texture's own grid
-    /// had 2,190 blocks shaded a frame, these 1,559, by callgrind's count.)
-    private static let inkCell = 4
+    /// Cells of 8 pixels on the target's own grid. llvmpipe draws these
+    /// rectangles on its linear path (QuadPrograms.regionsFragment), a
+    /// row at a time, where each row of each rectangle costs a call and
+    /// each pixel its blend: 8-pixel cells (fewer, wider rectangles, a few
+    /// more pixels) cost 2.51 M instructions a frame for the text scene,
+    /// 4-pixel cells 2.61 M, 16-pixel 2.60 M and the whole block 3.05 M
+    /// (`scripts/frame-instructions.sh text-30fps`). Off that path (a tile
+    /// that also holds a triangle) llvmpipe shades 4x4 blocks whole, which
+    /// an 8-pixel grid on the target's own grid also never splits.
+    private static let inkCell = 8
 
     init(texture: Texture, mask: InkMask?, lastUse: UInt64) {
         self.texture = texture
