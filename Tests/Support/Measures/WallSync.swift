@@ -26,15 +26,28 @@ public struct WallSync: Sendable, CustomStringConvertible {
     public var withinShare: Double { onEveryTile > 0 ? Double(withinOneRefresh) / Double(onEveryTile) : 0 }
 
     /// Analyses `pictures` (tile, picture serial, shown at ns) of `tiles`
-    /// at `refreshHz`. The first and last pictures of the window are left
-    /// out: a tile may have shown them just outside it.
+    /// at `refreshHz`. Only the pictures every tile reached are judged:
+    /// from the latest of the tiles' first pictures in the window to the
+    /// earliest of their last, leaving out the first and the last of
+    /// those too. A tile one refresh behind another has not yet shown, when
+    /// the window closes, the picture the other just showed, and may have
+    /// shown the window's first picture just before it opened: neither is
+    /// a picture it skipped. Inside that range a picture missing on a tile
+    /// is one it never showed while showing the pictures around it.
     public init(pictures: [(tile: String, serial: Int, shownNs: UInt64)], tiles: Set<String>, refreshHz: Double) {
         var times: [Int: [String: UInt64]] = [:]
-        for picture in pictures { times[picture.serial, default: [:]][picture.tile] = picture.shownNs }
-        let serials = times.keys.sorted()
-        guard serials.count > 2 else { return }
+        var firstOf: [String: Int] = [:]
+        var lastOf: [String: Int] = [:]
+        for picture in pictures {
+            times[picture.serial, default: [:]][picture.tile] = picture.shownNs
+            firstOf[picture.tile] = min(firstOf[picture.tile] ?? picture.serial, picture.serial)
+            lastOf[picture.tile] = max(lastOf[picture.tile] ?? picture.serial, picture.serial)
+        }
+        guard Set(firstOf.keys) == tiles, let from = firstOf.values.max(), let through = lastOf.values.min(),
+            through - from > 2
+        else { return }
         let refreshNs = 1e9 / refreshHz
-        for serial in serials.dropFirst().dropLast() {
+        for serial in times.keys.sorted() where serial > from && serial < through {
             guard let shown = times[serial] else { continue }
             guard Set(shown.keys) == tiles else {
                 onSomeTiles += 1
