@@ -185,9 +185,12 @@ final class SwayInstance: @unchecked Sendable {
                 attempt += 1
                 continue
             }
-            throw RigError(
+            // Which sway process, what it is doing and its log: CI once saw
+            // five asks go unanswered for 22 s and nothing said why.
+            let state = compositorPID.map(ProcessUsage.snapshot) ?? "sway is not running"
+            throw failure(
                 "swaymsg \(args.joined(separator: " ")) failed (status \(result.status)"
-                    + "\(result.timedOut ? ", timed out" : "")): \(result.stdout)\(result.stderr)")
+                    + "\(result.timedOut ? ", timed out" : "")): \(result.stdout)\(result.stderr); sway: \(state)")
         }
     }
 

@@ -105,6 +105,22 @@ public enum ProcessUsage {
         return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
     }
 
+    /// What a process is doing now, for a failure message: its state, the
+    /// kernel function it sleeps in and its system call (from /proc), so a
+    /// compositor that stopped answering says whether it is stuck, waiting
+    /// or busy.
+    public static func snapshot(_ pid: Int32) -> String {
+        guard let s = ProcessTree.stat(pid) else { return "pid \(pid) is gone" }
+        func read(_ file: String) -> String {
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8)) ?? "?"
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // /proc/PID/syscall: the call's number first ("running" when on a CPU).
+        let call = read("syscall").split(separator: " ").first.map(String.init) ?? "?"
+        return "pid \(pid) state \(s.state), waiting in \(read("wchan")), system call \(call), "
+            + "CPU \(cpuTicks(pid)) ticks"
+    }
+
     /// Open file descriptors, or -1 when the process is gone.
     public static func openFileDescriptors(_ pid: Int32) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
