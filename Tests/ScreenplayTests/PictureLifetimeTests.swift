@@ -14,8 +14,8 @@ import XCTest
 final class PictureLifetimeTests: ScreenplayTestCase {
     @MainActor
     func testDroppedPicturesFreeTheirTexturesAndNewOnesShowTheirOwnPixels() async throws {
-        let offscreen = try Offscreen(size: 64)
-        defer { offscreen.destroy() }
+        let offscreen = try OffscreenDrawing(width: 64, height: 64)
+        defer { offscreen.close() }
         let (resources, target) = (offscreen.resources, offscreen.target)
         var peak = 0
         for round in 0..<300 {
@@ -42,8 +42,8 @@ final class PictureLifetimeTests: ScreenplayTestCase {
     /// and a new shader is compiled and drawn afresh.
     @MainActor
     func testDroppedShadersFreeTheirPrograms() async throws {
-        let offscreen = try Offscreen(size: 32)
-        defer { offscreen.destroy() }
+        let offscreen = try OffscreenDrawing(width: 32, height: 32)
+        defer { offscreen.close() }
         let (resources, target) = (offscreen.resources, offscreen.target)
         for round in 0..<20 {
             let level = Double(round % 2)
@@ -75,26 +75,5 @@ final class PictureLifetimeTests: ScreenplayTestCase {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         return true
-    }
-}
-
-/// An offscreen context (Mesa's surfaceless platform), its GL caches and a
-/// square target to draw into.
-@MainActor
-private final class Offscreen {
-    let graphics: GraphicsContext
-    let resources: GraphicsResources
-    let target: OffscreenTarget
-
-    init(size: Int) throws {
-        graphics = try GraphicsContext.offscreen()
-        resources = GraphicsResources(context: graphics)
-        target = try OffscreenTarget(context: graphics, width: size, height: size)
-    }
-
-    func destroy() {
-        resources.destroy()
-        target.destroy()
-        graphics.destroy()
     }
 }

@@ -8,35 +8,26 @@ import XCTest
 /// laid out once however often it is drawn, and a change costs one layout.
 /// Rendered offscreen with Mesa's surfaceless platform (no compositor).
 final class TextCacheTests: ScreenplayTestCase {
-    /// An offscreen 320x240 target with its own graphics resources.
+    /// An offscreen 320x240 target, each frame cleared to black first.
     @MainActor
     private final class Bench {
-        let graphics: GraphicsContext
-        let resources: GraphicsResources
-        let target: OffscreenTarget
+        let drawing: OffscreenDrawing
+        var resources: GraphicsResources { drawing.resources }
 
-        init() throws {
-            graphics = try GraphicsContext.offscreen()
-            resources = GraphicsResources(context: graphics)
-            target = try OffscreenTarget(context: graphics, width: 320, height: 240)
-        }
+        init() throws { drawing = try OffscreenDrawing() }
 
-        func close() {
-            resources.destroy()
-            target.destroy()
-            graphics.destroy()
-        }
+        func close() { drawing.close() }
 
         func frame(_ draw: (DrawingContext) throws -> Void) throws -> DrawingContext {
-            let context = DrawingContext(target: target, resources: resources)
-            try context.clear(.black)
-            try draw(context)
-            return context
+            try drawing.frame {
+                try $0.clear(.black)
+                try draw($0)
+            }
         }
 
         /// Pixels brighter than the black background: proof the text was drawn.
         func litPixels(_ context: DrawingContext) throws -> Int {
-            let pixels = try context.readPixels(x: 0, y: 0, width: 320, height: 240)
+            let pixels = try drawing.pixels(context)
             return stride(from: 0, to: pixels.count, by: 4).filter { pixels[$0] > 128 }.count
         }
     }

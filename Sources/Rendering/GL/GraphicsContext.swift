@@ -50,7 +50,7 @@ package final class GraphicsContext {
     var hasBGRAUpload: Bool
     /// GL_EXT_texture_format_BGRA8888 and GL_EXT_read_format_bgra: a BGRA
     /// render target reads back as wl_shm's XRGB8888 bytes.
-    let offersBGRARenderAndReadback: Bool
+    package let offersBGRARenderAndReadback: Bool
     /// GL_ANGLE_pack_reverse_row_order: glReadPixels writes rows top to
     /// bottom, as wl_shm wants them, with no second pass to flip them.
     let offersReverseRowReadback: Bool

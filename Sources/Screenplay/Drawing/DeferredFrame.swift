@@ -18,6 +18,8 @@ final class DeferredFrame {
     /// (`SharedFrames` copies or reads it back), drawn like any content
     /// once something else is drawn.
     private var heldShared: SharedFrame?
+    /// Nothing is held to be drawn when something else needs the frame.
+    var holdsNothing: Bool { held == nil && heldShared == nil }
     /// The held page frame is a copy of another window's (`holdCopy`).
     private(set) var heldIsCopy = false
     /// A held frame's draw, or the frame's start, that failed once

@@ -41,6 +41,7 @@ public final class DrawingContext {
     /// repainted: ``redrawRect``).
     public func clear(_ color: RGBColor) throws {
         try resources.quads().clear(red: color.red, green: color.green, blue: color.blue, on: target)
+        frameInProgress.cleared(to: color)
     }
 
     /// Fills a rectangle with `color`.

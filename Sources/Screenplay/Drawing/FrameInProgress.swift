@@ -11,10 +11,20 @@ final class FrameInProgress {
     /// what the frame put off: the frame's start, and a web page's frame
     /// held to be presented as it is, which is drawn now that something
     /// else shares the frame. So an order of calls draws as it always did.
+    /// Drawing with it may cover the plain fill anywhere, so it ends.
     var target: any RenderTarget {
+        settle()
+        plain = nil
+        return drawTarget
+    }
+    /// The target for a call that keeps `plain` up to date itself: a
+    /// clear, a text block copied onto the plain colour.
+    var targetKeepingPlain: any RenderTarget {
         settle()
         return drawTarget
     }
+    /// Where the frame holds only the colour it was cleared to (`PlainFill`).
+    private(set) var plain: PlainFill?
     /// The frame's start and a held page frame, put off until needed.
     let deferred: DeferredFrame
     private let drawTarget: any RenderTarget
@@ -45,6 +55,15 @@ final class FrameInProgress {
         deferred = DeferredFrame(target: target)
         makeResources = resources
     }
+
+    /// The whole clip (or target) was just cleared to `color`.
+    func cleared(to color: RGBColor) {
+        let bounds = PixelRect(x: 0, y: 0, width: drawTarget.pixelWidth, height: drawTarget.pixelHeight)
+        plain = (drawTarget.clip ?? bounds).intersection(bounds).map { PlainFill(color: color, rect: $0) }
+    }
+
+    /// A text block was drawn onto the plain colour at `rect`.
+    func coveredOverPlain(_ rect: PixelRect) { plain?.covered.append(rect) }
 
     /// Starts the frame's drawing if it has not started, and draws a held
     /// page frame.

@@ -33,6 +33,9 @@ final class GraphicsResources {
     private var spareTextTextures: [Texture] = []
     /// A clock and a timer each leave one; a few more cover other labels that change.
     private let spareTextCapacity = 4
+    /// How many text blocks were copied whole onto the plain colour they
+    /// were drawn over before (`PlainFill`), not blended.
+    var textCopiesOverPlain = 0
     /// How many laid-out blocks went into a spare texture rather than a new one.
     private(set) var textTexturesReused = 0
 
@@ -66,6 +69,7 @@ final class GraphicsResources {
         let canvas = try render()
         if texts.count >= textCapacity, let oldest = texts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             texts[oldest.key] = nil
+            oldest.value.releasePlainCopies()
             spareTextTextures.insert(oldest.value.texture, at: 0)
             while spareTextTextures.count > spareTextCapacity { spareTextTextures.removeLast().destroy() }
         }
@@ -167,7 +171,10 @@ final class GraphicsResources {
         for entry in textures.values { entry.texture.destroy() }
         programs.removeAll()
         textures.removeAll()
-        for text in texts.values { text.texture.destroy() }
+        for text in texts.values {
+            text.texture.destroy()
+            text.releasePlainCopies()
+        }
         texts.removeAll()
         for texture in spareTextTextures { texture.destroy() }
         spareTextTextures.removeAll()
@@ -214,43 +221,4 @@ private struct CachedTexture {
 private struct CachedProgram {
     weak var owner: FragmentShader?
     var program: ShadertoyProgram
-}
-
-/// A laid-out text block: its texture and which of its pixels have ink.
-final class CachedText {
-    let texture: Texture
-    var lastUse: UInt64
-    private let mask: InkMask?
-    /// The inked rectangles for each placement modulo `inkCell`, made at
-    /// the first draw there (a block drawn in one place makes one).
-    private var inkByPhase: [Int: [PixelRect]] = [:]
-    /// Cells of 8 pixels on the target's own grid. llvmpipe draws these
-    /// rectangles on its linear path (QuadPrograms.regionsFragment), a
-    /// row at a time, where each row of each rectangle costs a call and
-    /// each pixel its blend: 8-pixel cells (fewer, wider rectangles, a few
-    /// more pixels) cost 2.51 M instructions a frame for the text scene,
-    /// 4-pixel cells 2.61 M, 16-pixel 2.60 M and the whole block 3.05 M
-    /// (`scripts/frame-instructions.sh text-30fps`). Off that path (a tile
-    /// that also holds a triangle) llvmpipe shades 4x4 blocks whole, which
-    /// an 8-pixel grid on the target's own grid also never splits.
-    private static let inkCell = 8
-
-    init(texture: Texture, mask: InkMask?, lastUse: UInt64) {
-        self.texture = texture
-        self.mask = mask
-        self.lastUse = lastUse
-    }
-
-    /// The parts with ink, as rectangles of the texture, for the block
-    /// drawn with its top-left at (`x`, `y`) of the target: the whole
-    /// texture if its pixels could not be read.
-    func ink(x: Int, y: Int) -> [PixelRect] {
-        guard let mask else { return [PixelRect(x: 0, y: 0, width: texture.width, height: texture.height)] }
-        let cell = Self.inkCell
-        let phase = ((x % cell) + cell) % cell * cell + ((y % cell) + cell) % cell
-        if let rects = inkByPhase[phase] { return rects }
-        let rects = mask.rects(cell: cell, originX: x, originY: y)
-        inkByPhase[phase] = rects
-        return rects
-    }
 }

@@ -119,8 +119,7 @@ struct TextDrawer {
                 text, pixelHeight: pixelHeight, maxWidth: maxWidth, maxHeight: maxHeight, color: color,
                 alignment: alignment, font: font, markup: markup)
         }
-        try context.resources.quads().draw(
-            block.texture, regions: block.ink(x: x, y: y), x: Double(x), y: Double(y), on: context.target)
+        try context.drawTextBlock(block, x: x, y: y)
         return block.texture.height
     }
 
@@ -154,7 +153,6 @@ struct TextDrawer {
                 lines, color: color, font: font, maxWidth: pixelWidth, maxHeight: pixelHeight)
         }
         let (x, y) = ((pixelWidth - block.texture.width) / 2, (pixelHeight - block.texture.height) / 2)
-        try context.resources.quads().draw(
-            block.texture, regions: block.ink(x: x, y: y), x: Double(x), y: Double(y), on: context.target)
+        try context.drawTextBlock(block, x: x, y: y)
     }
 }
