@@ -1,30 +1,33 @@
 import CEGL
 
-extension QuadRenderer {
-    /// Whether `copy(_:upsideDown:part:at:onto:)` works here: it is a
-    /// framebuffer blit, which needs ES 3.
-    package var copiesParts: Bool { context.glesMajorVersion >= 3 }
+/// Copies of a layer's parts onto a target with a framebuffer blit (ES 3):
+/// a block drawn once over a plain colour, put back where the same colour
+/// was cleared, unblended, every channel.
+///
+/// Mesa stores a window's buffer top row first and a framebuffer object's
+/// bottom row first, so a blit from one to the other in GL's coordinates
+/// is a flip, which its software path draws as a textured quad. A layer
+/// stored upside down and read with its rows reversed is a blit that
+/// reverses both, which Mesa turns the right way round and runs as a copy
+/// of rows (`util_try_blit_via_copy_region`, a memcpy a row on llvmpipe).
+/// Either way up gives the same pixels; only the cost differs.
+package struct PartCopy {
+    let context: GraphicsContext
 
-    /// Whether a layer copied onto `target` with
-    /// `copy(_:upsideDown:part:at:onto:)` should be stored upside down: on
-    /// the window's own framebuffer (0).
-    ///
-    /// Why: Mesa stores a window's buffer top row first and a framebuffer
-    /// object's bottom row first, so a blit from one to the other in GL's
-    /// coordinates is a flip, which its software path draws as a textured
-    /// quad. Read with its rows reversed, a layer stored upside down is a
-    /// blit that reverses both, which Mesa turns the right way round and
-    /// runs as a copy of rows (`util_try_blit_via_copy_region`, a memcpy a
-    /// row on llvmpipe).
+    /// Nil where blits are not offered (ES 2).
+    package init?(context: GraphicsContext) {
+        guard context.glesMajorVersion >= 3 else { return nil }
+        self.context = context
+    }
+
+    /// Whether a layer copied onto `target` should be stored upside down:
+    /// on the window's own framebuffer (0).
     package func storesUpsideDown(for target: any RenderTarget) -> Bool { target.framebufferObject == 0 }
 
     /// Copies `part` of `layer` (top-left pixels of what the layer shows)
-    /// onto `target` with that part's top-left at (`x`, `y`), unblended,
-    /// every channel: a block drawn once over a plain colour, put back
-    /// where the same colour was cleared. Ignores the target's clip: the
-    /// caller copies only what lies inside it.
-    /// - Parameter upsideDown: the layer is stored upside down
-    ///   (`storesUpsideDown(for:)`, `upsideDown(_:)`).
+    /// onto `target` with that part's top-left at (`x`, `y`). Ignores the
+    /// target's clip: the caller copies only what lies inside it.
+    /// - Parameter upsideDown: the layer is stored upside down (`upsideDown(_:bgra:)`).
     package func copy(
         _ layer: OffscreenTarget, upsideDown: Bool, part: PixelRect, at x: Int, _ y: Int,
         onto target: any RenderTarget
@@ -42,13 +45,7 @@ extension QuadRenderer {
         let (sy0, sy1) =
             upsideDown
             ? (GLint(part.y + part.height), GLint(part.y)) : (h - GLint(part.y + part.height), h - GLint(part.y))
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), layer.framebufferObject)
-        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), target.framebufferObject)
-        glBlitFramebuffer(sx0, sy0, sx1, sy1, dx0, dy0, dx1, dy1, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-        // Both bindings back to the target, taken in at once (`bindFramebuffer`).
-        bindFramebuffer(target.framebufferObject)
+        blit(from: layer.framebufferObject, to: target.framebufferObject, (sx0, sy0, sx1, sy1), (dx0, dy0, dx1, dy1))
         applyClip(target)
         try checkGL("glBlitFramebuffer(part)")
     }
@@ -60,12 +57,7 @@ extension QuadRenderer {
         let made = try OffscreenTarget(
             context: context, width: layer.pixelWidth, height: layer.pixelHeight, bgra: bgra)
         let (w, h) = (GLint(layer.pixelWidth), GLint(layer.pixelHeight))
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), layer.framebufferObject)
-        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), made.framebufferObject)
-        glBlitFramebuffer(0, 0, w, h, 0, h, w, 0, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-        bindFramebuffer(made.framebufferObject)
+        blit(from: layer.framebufferObject, to: made.framebufferObject, (0, 0, w, h), (0, h, w, 0))
         do {
             try checkGL("glBlitFramebuffer(upside down)")
         } catch {
@@ -73,5 +65,19 @@ extension QuadRenderer {
             throw error
         }
         return made
+    }
+
+    /// One unscissored blit of every channel; both bindings back to
+    /// `destination` after, taken in at once (`bindFramebuffer`).
+    private func blit(
+        from source: GLuint, to destination: GLuint, _ s: (GLint, GLint, GLint, GLint),
+        _ d: (GLint, GLint, GLint, GLint)
+    ) {
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), source)
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), destination)
+        glBlitFramebuffer(s.0, s.1, s.2, s.3, d.0, d.1, d.2, d.3, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        bindFramebuffer(destination)
     }
 }

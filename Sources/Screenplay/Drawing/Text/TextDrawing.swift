@@ -102,7 +102,7 @@ extension Application {
 /// that take it, with what they promise, are `DrawingContext`'s.
 @MainActor
 struct TextDrawer {
-    private let context: DrawingContext
+    let context: DrawingContext
 
     init(on context: DrawingContext) { self.context = context }
 
@@ -119,7 +119,7 @@ struct TextDrawer {
                 text, pixelHeight: pixelHeight, maxWidth: maxWidth, maxHeight: maxHeight, color: color,
                 alignment: alignment, font: font, markup: markup)
         }
-        try context.drawTextBlock(block, x: x, y: y)
+        try draw(block, x: x, y: y)
         return block.texture.height
     }
 
@@ -153,6 +153,6 @@ struct TextDrawer {
                 lines, color: color, font: font, maxWidth: pixelWidth, maxHeight: pixelHeight)
         }
         let (x, y) = ((pixelWidth - block.texture.width) / 2, (pixelHeight - block.texture.height) / 2)
-        try context.drawTextBlock(block, x: x, y: y)
+        try draw(block, x: x, y: y)
     }
 }

@@ -20,7 +20,7 @@ final class CachedText {
     private static let inkCell = 8
 
     /// The block over a plain colour, one opaque layer for each way up
-    /// (`QuadRenderer.storesUpsideDown(for:)`), made when the block is
+    /// (`PartCopy.storesUpsideDown(for:)`), made when the block is
     /// redrawn over that colour (`PlainFill`).
     private var overPlain: [Bool: (color: RGBColor, layer: OffscreenTarget)] = [:]
     /// When the block was last drawn over a plain colour, per target
@@ -69,7 +69,9 @@ final class CachedText {
     /// The block drawn over `color`, opaque, stored for copying onto a
     /// target of that way up: made (one clear and one draw of the whole
     /// block, the same blend as on a window) unless kept from before.
-    func overPlain(_ color: RGBColor, upsideDown: Bool, quads: QuadRenderer) throws -> OffscreenTarget {
+    func overPlain(_ color: RGBColor, upsideDown: Bool, quads: QuadRenderer, copier: PartCopy) throws
+        -> OffscreenTarget
+    {
         if let kept = overPlain[upsideDown], kept.color == color { return kept.layer }
         overPlain.removeValue(forKey: upsideDown)?.layer.destroy()
         let bgra = quads.context.offersBGRARenderAndReadback
@@ -82,7 +84,7 @@ final class CachedText {
                 texture, regions: [PixelRect(x: 0, y: 0, width: w, height: h)], x: 0, y: 0, on: layer,
                 opaqueTarget: true)
             if upsideDown {
-                let turned = try quads.upsideDown(layer, bgra: bgra)
+                let turned = try copier.upsideDown(layer, bgra: bgra)
                 layer.destroy()
                 layer = turned
             }
